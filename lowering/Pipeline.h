@@ -1,0 +1,51 @@
+//===- Pipeline.h - From a scheduled nest to a launchable kernel -*- C++ -*-===//
+//
+// Pipeline.cpp lists every lowering pass in order, per target. Read it first.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SCHED_PIPELINE_H
+#define SCHED_PIPELINE_H
+
+#include "ir/IR.h"
+#include "schedule/Schedule.h"
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace sched {
+
+/// How a kernel is launched: grid and block extents, each an expression over
+/// the nest's scalar parameters (1 where the dimension is unused).
+struct LaunchGeometry {
+  ir::Expr Grid[3];
+  ir::Expr Block[3];
+};
+
+/// What the launcher must move for one buffer parameter: elements
+/// [0, Extent) of the flattened buffer (Extent over scalar parameters), and
+/// whether the kernel reads and/or writes them.
+struct BufferRegion {
+  std::string Param;
+  ir::Expr Extent;
+  bool Read = false, Written = false;
+};
+
+struct LoweredKernel {
+  ir::LoopNest Kernel;             // flattened, thread loops still as bound Fors
+  LaunchGeometry Geometry;
+  std::vector<BufferRegion> Regions;
+};
+
+struct PipelineOptions {
+  /// Called after every pass with its name when set (print-after-all).
+  std::function<void(const std::string &Pass, const ir::LoopNest &)> AfterPass;
+};
+
+/// Lowers a scheduled nest. Returns false if the nest cannot be lowered; Diags
+/// says why (the frontend then keeps the original loop with a warning).
+bool lower(const ir::LoopNest &Scheduled, const PipelineOptions &Opts,
+           LoweredKernel &Out, std::vector<Diag> &Diags);
+
+} // namespace sched
+
+#endif

@@ -1,0 +1,42 @@
+//===- Access.h - The one access analysis ----------------------*- C++ -*-===//
+//
+// Every load and store in a statement, with the loops that enclose it (inside
+// the statement) and the conditions that guard it. Schedule legality
+// (parallel loops, distribution), region inference, and thread-sync's
+// dependence test all read this list, never their own walk of the IR.
+// Intrinsic calls contribute the accesses their operand declarations say
+// (Intrinsics.h), never guessed from the call's shape.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SCHED_IR_ACCESS_H
+#define SCHED_IR_ACCESS_H
+
+#include "IR.h"
+#include <vector>
+
+namespace sched {
+namespace ir {
+
+struct Access {
+  Buffer Buf;
+  std::vector<Expr> Indices;
+  bool IsWrite = false;
+  std::vector<const ForNode *> Loops; // enclosing loops inside the root, outermost first
+  std::vector<Expr> Guards;           // conditions of enclosing ifs (true branch) / negated (else)
+  const StmtNode *Statement = nullptr; // the Store / Evaluate holding the access
+};
+
+/// All accesses in S, in program order (for a store: its loads first, then
+/// the write).
+std::vector<Access> collectAccesses(const Stmt &S);
+
+/// True when loop L of S can run its iterations in parallel: no two
+/// iterations touch the same element of a buffer with one of them writing
+/// (buffers allocated inside L are private to an iteration). Conservative:
+/// false when it cannot prove it. On false, Why names the buffer.
+bool isParallelLoop(const ForNode *L, std::string *Why = nullptr);
+
+} // namespace ir
+} // namespace sched
+
+#endif

@@ -1,0 +1,332 @@
+//===- IR.h - The scheduling IR: expressions, statements, buffers -*- C++ -*-===//
+//
+// The one representation every part of sched works on: the extractor builds it
+// from the Clang AST, schedule primitives rewrite it, lowering passes turn it
+// into a kernel, codegen prints CUDA from it and the simulator runs it.
+//
+// Nodes are immutable and shared (std::shared_ptr<const Node>); a change makes
+// new nodes through IRMutator (IRMutator.h). Variables and buffers have
+// identity: two Var handles are the same variable iff they point to the same
+// VarNode (names are for printing and for schedule directives only).
+//
+// Textual form (Printer.h prints it, Parser.h reads it back, lit tests check it):
+//   func NAME(A: float32*[M, K] global noalias, M: int32, ...) target=gpu {
+//     for (i, 0, M) {                     // serial loop: var, min, extent
+//       for (tx, 0, 8) bind(threadIdx.x) { ... }
+//       for (k, 0, K) reduce { ... }      // loop marked as a reduction loop
+//       allocate acc: float32[1] local { ... }
+//       if ((i < M)) { ... } else { ... }
+//       let t = (i*8) { ... }
+//       C[i, j] = (acc[0] + (A[i, k]*B[k, j]))
+//       eval sched.syncthreads()
+//     }
+//   }
+// Every binary expression prints fully parenthesized: (a + b), (a*b), (a < b),
+// min(a, b), max(a, b); casts print as float32(x); select(c, t, f); calls as
+// name(args); int32 literals as 42, other ints as 42:int64; floats as 1.5f
+// (float32), 1.5:float16, 1.5:float64. Loop kinds print after the extent:
+// bind(blockIdx.x|threadIdx.y|vthread|cthread), unroll, vectorize, and the
+// flag `reduce` for loops the extractor found carrying a reduction.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SCHED_IR_IR_H
+#define SCHED_IR_IR_H
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace sched {
+namespace ir {
+
+//===----------------------------------------------------------------------===//
+// Types
+//===----------------------------------------------------------------------===//
+
+enum class DType : uint8_t {
+  Bool, Int8, UInt8, Int16, Int32, Int64, Float16, Float32, Float64
+};
+
+const char *dtypeName(DType T);          // "float32", "int8", ...
+bool parseDType(const std::string &S, DType &Out);
+bool isFloat(DType T);
+bool isInt(DType T);                     // signed or unsigned integer (not Bool)
+int dtypeBytes(DType T);
+const char *cudaTypeName(DType T);       // "float", "half", "signed char", ...
+
+//===----------------------------------------------------------------------===//
+// Expressions
+//===----------------------------------------------------------------------===//
+
+enum class ExprKind : uint8_t {
+  IntImm, FloatImm, Var, Binary, Unary, Select, Cast, Load, Call
+};
+
+enum class BinOp : uint8_t {
+  Add, Sub, Mul, Div, Mod, // Div and Mod truncate toward zero, as in C
+  Min, Max,
+  EQ, NE, LT, LE, GT, GE,
+  And, Or
+};
+const char *binOpSymbol(BinOp Op); // "+", "-", "*", "/", "%", "min", "max", "==", ...
+bool isComparison(BinOp Op);
+
+enum class UnOp : uint8_t { Neg, Not };
+
+struct ExprNode;
+using Expr = std::shared_ptr<const ExprNode>;
+struct VarNode;
+using Var = std::shared_ptr<const VarNode>;
+struct BufferNode;
+using Buffer = std::shared_ptr<const BufferNode>;
+
+struct ExprNode {
+  ExprKind Kind;
+  DType Type;
+  ExprNode(ExprKind K, DType T) : Kind(K), Type(T) {}
+  virtual ~ExprNode() = default;
+};
+
+struct IntImmNode : ExprNode {
+  static constexpr ExprKind NodeKind = ExprKind::IntImm;
+  int64_t Value;
+  IntImmNode(int64_t V, DType T) : ExprNode(ExprKind::IntImm, T), Value(V) {}
+};
+
+struct FloatImmNode : ExprNode {
+  static constexpr ExprKind NodeKind = ExprKind::FloatImm;
+  double Value;
+  FloatImmNode(double V, DType T) : ExprNode(ExprKind::FloatImm, T), Value(V) {}
+};
+
+struct VarNode : ExprNode {
+  static constexpr ExprKind NodeKind = ExprKind::Var;
+  std::string Name;
+  VarNode(std::string N, DType T) : ExprNode(ExprKind::Var, T), Name(std::move(N)) {}
+};
+
+struct BinaryNode : ExprNode {
+  static constexpr ExprKind NodeKind = ExprKind::Binary;
+  BinOp Op;
+  Expr A, B;
+  BinaryNode(BinOp O, Expr X, Expr Y, DType T)
+      : ExprNode(ExprKind::Binary, T), Op(O), A(std::move(X)), B(std::move(Y)) {}
+};
+
+struct UnaryNode : ExprNode {
+  static constexpr ExprKind NodeKind = ExprKind::Unary;
+  UnOp Op;
+  Expr A;
+  UnaryNode(UnOp O, Expr X, DType T) : ExprNode(ExprKind::Unary, T), Op(O), A(std::move(X)) {}
+};
+
+struct SelectNode : ExprNode {
+  static constexpr ExprKind NodeKind = ExprKind::Select;
+  Expr Cond, TrueValue, FalseValue;
+  SelectNode(Expr C, Expr T, Expr F)
+      : ExprNode(ExprKind::Select, T->Type), Cond(std::move(C)), TrueValue(std::move(T)),
+        FalseValue(std::move(F)) {}
+};
+
+struct CastNode : ExprNode {
+  static constexpr ExprKind NodeKind = ExprKind::Cast;
+  Expr Value;
+  CastNode(DType T, Expr V) : ExprNode(ExprKind::Cast, T), Value(std::move(V)) {}
+};
+
+struct LoadNode : ExprNode {
+  static constexpr ExprKind NodeKind = ExprKind::Load;
+  Buffer Buf;
+  std::vector<Expr> Indices; // one per dimension of Buf (one after flattening)
+  LoadNode(Buffer B, std::vector<Expr> I, DType T)
+      : ExprNode(ExprKind::Load, T), Buf(std::move(B)), Indices(std::move(I)) {}
+};
+
+/// A call to an intrinsic (pure math like "sqrtf", or an opaque operation such
+/// as "sched.syncthreads"). Which buffers an intrinsic reads and writes is never
+/// guessed from the call's shape: see Intrinsics.h (DESIGN 5.1).
+struct CallNode : ExprNode {
+  static constexpr ExprKind NodeKind = ExprKind::Call;
+  std::string Name;
+  std::vector<Expr> Args;
+  CallNode(std::string N, std::vector<Expr> A, DType T)
+      : ExprNode(ExprKind::Call, T), Name(std::move(N)), Args(std::move(A)) {}
+};
+
+//===----------------------------------------------------------------------===//
+// Buffers
+//===----------------------------------------------------------------------===//
+
+/// Memory scopes. VTA and wmma scopes are reserved for later backends.
+enum class Scope : uint8_t {
+  Global, Shared, Local,
+  WmmaMatrixA, WmmaMatrixB, WmmaAccumulator,
+  VtaInp, VtaWgt, VtaAcc
+};
+const char *scopeName(Scope S); // "global", "shared", "local", "wmma.matrix_a", ...
+bool parseScope(const std::string &S, Scope &Out);
+
+struct BufferNode {
+  std::string Name;
+  DType Type;
+  std::vector<Expr> Shape;  // row-major extents; outermost first
+  Scope MemScope = Scope::Global;
+  bool NoAlias = false;     // the extractor proved no other parameter aliases it
+  BufferNode(std::string N, DType T, std::vector<Expr> S, Scope Sc = Scope::Global)
+      : Name(std::move(N)), Type(T), Shape(std::move(S)), MemScope(Sc) {}
+};
+
+//===----------------------------------------------------------------------===//
+// Statements
+//===----------------------------------------------------------------------===//
+
+enum class StmtKind : uint8_t {
+  For, Store, Allocate, Seq, IfThenElse, LetStmt, Evaluate
+};
+
+enum class ForKind : uint8_t {
+  Serial, Unrolled, Vectorized, ThreadBound // ThreadBound: see ForNode::ThreadTag
+};
+
+struct StmtNode;
+using Stmt = std::shared_ptr<const StmtNode>;
+
+struct StmtNode {
+  StmtKind Kind;
+  explicit StmtNode(StmtKind K) : Kind(K) {}
+  virtual ~StmtNode() = default;
+};
+
+struct ForNode : StmtNode {
+  static constexpr StmtKind NodeKind = StmtKind::For;
+  Var LoopVar;
+  Expr Min, Extent;
+  ForKind LoopKind = ForKind::Serial;
+  std::string ThreadTag;    // "blockIdx.x", "threadIdx.y", "vthread", "cthread"
+  bool IsReduction = false; // carries a reduction (extractor/schedule set it)
+  Stmt Body;
+  ForNode(Var V, Expr Mn, Expr Ext, ForKind K, std::string Tag, bool Red, Stmt B)
+      : StmtNode(StmtKind::For), LoopVar(std::move(V)), Min(std::move(Mn)),
+        Extent(std::move(Ext)), LoopKind(K), ThreadTag(std::move(Tag)),
+        IsReduction(Red), Body(std::move(B)) {}
+};
+
+struct StoreNode : StmtNode {
+  static constexpr StmtKind NodeKind = StmtKind::Store;
+  Buffer Buf;
+  std::vector<Expr> Indices;
+  Expr Value;
+  StoreNode(Buffer B, std::vector<Expr> I, Expr V)
+      : StmtNode(StmtKind::Store), Buf(std::move(B)), Indices(std::move(I)), Value(std::move(V)) {}
+};
+
+/// Declares Buf (its scope says where it lives) for the duration of Body.
+struct AllocateNode : StmtNode {
+  static constexpr StmtKind NodeKind = StmtKind::Allocate;
+  Buffer Buf;
+  Stmt Body;
+  AllocateNode(Buffer B, Stmt S) : StmtNode(StmtKind::Allocate), Buf(std::move(B)), Body(std::move(S)) {}
+};
+
+struct SeqNode : StmtNode {
+  static constexpr StmtKind NodeKind = StmtKind::Seq;
+  std::vector<Stmt> Stmts;
+  explicit SeqNode(std::vector<Stmt> S) : StmtNode(StmtKind::Seq), Stmts(std::move(S)) {}
+};
+
+struct IfThenElseNode : StmtNode {
+  static constexpr StmtKind NodeKind = StmtKind::IfThenElse;
+  Expr Cond;
+  Stmt Then, Else; // Else may be null
+  IfThenElseNode(Expr C, Stmt T, Stmt E)
+      : StmtNode(StmtKind::IfThenElse), Cond(std::move(C)), Then(std::move(T)), Else(std::move(E)) {}
+};
+
+struct LetStmtNode : StmtNode {
+  static constexpr StmtKind NodeKind = StmtKind::LetStmt;
+  Var LetVar;
+  Expr Value;
+  Stmt Body;
+  LetStmtNode(Var V, Expr E, Stmt B)
+      : StmtNode(StmtKind::LetStmt), LetVar(std::move(V)), Value(std::move(E)), Body(std::move(B)) {}
+};
+
+struct EvaluateNode : StmtNode {
+  static constexpr StmtKind NodeKind = StmtKind::Evaluate;
+  Expr Value; // usually an intrinsic Call
+  explicit EvaluateNode(Expr E) : StmtNode(StmtKind::Evaluate), Value(std::move(E)) {}
+};
+
+//===----------------------------------------------------------------------===//
+// A loop nest: the unit the plugin extracts, schedules, lowers and launches.
+//===----------------------------------------------------------------------===//
+
+struct Param {
+  enum class Kind : uint8_t { Buffer, Scalar };
+  Kind ParamKind;
+  ir::Buffer Buf;  // Kind == Buffer: a global buffer (pointer or array in C++)
+  ir::Var Scalar;  // Kind == Scalar: a by-value scalar (int, float, ...)
+  const std::string &name() const { return ParamKind == Kind::Buffer ? Buf->Name : Scalar->Name; }
+};
+
+struct LoopNest {
+  std::string Name;            // unique, deterministic: sched_<file stem>_<line>
+  std::string SourceFile;      // for diagnostics and runtime error messages
+  unsigned SourceLine = 0;
+  std::string Target = "gpu";  // "gpu" or "vta"
+  std::vector<Param> Params;   // kernel parameters, in a deterministic order
+  Stmt Body;
+};
+
+//===----------------------------------------------------------------------===//
+// Constructors: every node is built through these (they compute result types).
+//===----------------------------------------------------------------------===//
+
+Expr makeInt(int64_t V, DType T = DType::Int32);
+Expr makeFloat(double V, DType T = DType::Float32);
+Expr makeBool(bool V);
+Var makeVar(const std::string &Name, DType T = DType::Int32);
+Expr makeBinary(BinOp Op, Expr A, Expr B); // comparisons and And/Or give Bool
+Expr makeUnary(UnOp Op, Expr A);
+Expr makeSelect(Expr C, Expr T, Expr F);
+Expr makeCast(DType T, Expr V);
+Expr makeLoad(Buffer B, std::vector<Expr> Indices);
+Expr makeCall(const std::string &Name, std::vector<Expr> Args, DType T);
+Buffer makeBuffer(const std::string &Name, DType T, std::vector<Expr> Shape,
+                  Scope S = Scope::Global);
+
+Stmt makeFor(Var V, Expr Min, Expr Extent, Stmt Body, ForKind K = ForKind::Serial,
+             const std::string &Tag = "", bool IsReduction = false);
+Stmt makeStore(Buffer B, std::vector<Expr> Indices, Expr Value);
+Stmt makeAllocate(Buffer B, Stmt Body);
+Stmt makeSeq(std::vector<Stmt> Stmts); // flattens nested Seqs; one element -> itself
+Stmt makeIf(Expr Cond, Stmt Then, Stmt Else = nullptr);
+Stmt makeLet(Var V, Expr Value, Stmt Body);
+Stmt makeEvaluate(Expr E);
+
+// Convenience operators for building index arithmetic in passes and tests.
+Expr operator+(Expr A, Expr B);
+Expr operator-(Expr A, Expr B);
+Expr operator*(Expr A, Expr B);
+Expr operator/(Expr A, Expr B);
+Expr operator%(Expr A, Expr B);
+Expr operator<(Expr A, Expr B);
+
+// Downcasts: return nullptr when the node is of another kind.
+// (The project builds without RTTI, like LLVM: dispatch is on Kind.)
+template <typename T> const T *as(const Expr &E) {
+  return E && E->Kind == T::NodeKind ? static_cast<const T *>(E.get()) : nullptr;
+}
+template <typename T> const T *as(const Stmt &S) {
+  return S && S->Kind == T::NodeKind ? static_cast<const T *>(S.get()) : nullptr;
+}
+
+/// The integer value of E if it is an integer literal.
+bool getConstInt(const Expr &E, int64_t &Out);
+
+} // namespace ir
+} // namespace sched
+
+#endif // SCHED_IR_IR_H

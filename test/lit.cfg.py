@@ -1,0 +1,34 @@
+# lit configuration for sched. Substitutions:
+#   %clangxx        clang++-19
+#   %plugin         -fplugin=<build>/lib/SchedPlugin.so
+#   %sched_cc       %clangxx -std=c++17 %plugin   (compile with the plugin)
+#   %sched_link     -L<build>/lib -lsched_runtime (link a plugin-built program)
+#   %sched-opt      the pipeline driver on textual IR
+#   %nvcc           nvcc (the `nvcc` feature is set when it exists)
+import os
+import lit.formats
+
+config.name = "sched"
+config.test_format = lit.formats.ShTest(execute_external=True)
+config.suffixes = [".cpp", ".ir", ".test"]
+config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "unit"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.sched_obj_root, "test")
+
+lib = os.path.join(config.sched_obj_root, "lib")
+bindir = os.path.join(config.sched_obj_root, "bin")
+plugin = "-fplugin=" + os.path.join(lib, "SchedPlugin.so")
+config.substitutions.append(("%sched_cc", config.clangxx + " -std=c++17 " + plugin))
+config.substitutions.append(("%sched_link", "-L" + lib + " -lsched_runtime"))
+config.substitutions.append(("%plugin", plugin))
+config.substitutions.append(("%clangxx", config.clangxx))
+config.substitutions.append(("%sched-opt", os.path.join(bindir, "sched-opt")))
+config.substitutions.append(("%examples", os.path.join(config.sched_src_root, "examples")))
+config.substitutions.append(("%nvcc", config.nvcc or "nvcc"))
+config.substitutions.append(("%cuda_home", config.cuda_home))
+
+config.environment["PATH"] = os.pathsep.join(
+    [config.llvm_tools_dir, bindir, config.environment.get("PATH", os.environ.get("PATH", ""))])
+config.environment["HOME"] = os.environ.get("HOME", "/tmp")
+if config.nvcc and os.path.exists(config.nvcc):
+    config.available_features.add("nvcc")
