@@ -1,0 +1,49 @@
+//===- Extractor.h - Clang AST loop nest -> scheduling IR ------*- C++ -*-===//
+//
+// Turns the `for` statement under a `#pragma sched` into an ir::LoopNest.
+// What it cannot represent exactly (non-affine or indirect index, calls with
+// side effects, break/return/goto, non-canonical loops, aliasing it cannot rule
+// out, ...) is reported as a warning at the construct, naming it, and the
+// extraction fails: the caller then leaves the loop as written.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SCHED_PLUGIN_EXTRACTOR_H
+#define SCHED_PLUGIN_EXTRACTOR_H
+
+#include "codegen/LaunchDescriptor.h"
+#include "ir/IR.h"
+
+namespace clang {
+class ASTContext;
+class DiagnosticsEngine;
+class ForStmt;
+class ValueDecl;
+} // namespace clang
+
+namespace sched {
+
+/// Where the value of one kernel parameter comes from in the C++ program.
+struct ParamBinding {
+  /// The VarDecl / ParmVarDecl named in the nest, or a FieldDecl when the nest
+  /// uses a member of `*this` (the launcher passes &this->field).
+  const clang::ValueDecl *Decl = nullptr;
+  LaunchDescriptor::ArgKind Kind = LaunchDescriptor::ArgKind::Scalar;
+  /// The nest's DeclRefExprs to Decl had refersToEnclosingVariableOrCapture()
+  /// (a lambda capture): the launcher's DeclRefExpr must say so too.
+  bool RefersToCapture = false;
+};
+
+struct ExtractedNest {
+  ir::LoopNest Nest;
+  std::vector<ParamBinding> Bindings; // parallel to Nest.Params
+};
+
+/// Extracts Loop. NestName is the unique kernel name to use. On failure emits
+/// the warning(s) through Diags and returns false.
+bool extractNest(const clang::ForStmt *Loop, const std::string &NestName,
+                 clang::ASTContext &Ctx, clang::DiagnosticsEngine &Diags,
+                 ExtractedNest &Out);
+
+} // namespace sched
+
+#endif
