@@ -313,6 +313,11 @@ Expr operator*(Expr A, Expr B);
 Expr operator/(Expr A, Expr B);
 Expr operator%(Expr A, Expr B);
 Expr operator<(Expr A, Expr B);
+// Without these, `v < e` on a Var would pick std::shared_ptr's pointer
+// comparison (an exact template match) and silently yield a bool.
+Expr operator<(const Var &A, const Expr &B);
+Expr operator<(const Expr &A, const Var &B);
+Expr operator<(const Var &A, const Var &B);
 
 // Downcasts: return nullptr when the node is of another kind.
 // (The project builds without RTTI, like LLVM: dispatch is on Kind.)

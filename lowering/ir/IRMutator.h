@@ -44,6 +44,10 @@ protected:
 Expr substitute(const Expr &E, const std::map<const VarNode *, Expr> &Map);
 Stmt substitute(const Stmt &S, const std::map<const VarNode *, Expr> &Map);
 
+/// Removes every LetStmt of S, substituting its value into its body, so that
+/// analyses see indices in terms of loop variables and parameters only.
+Stmt inlineLets(const Stmt &S);
+
 } // namespace ir
 } // namespace sched
 

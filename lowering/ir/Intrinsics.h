@@ -10,6 +10,8 @@
 #ifndef SCHED_IR_INTRINSICS_H
 #define SCHED_IR_INTRINSICS_H
 
+#include "IR.h"
+
 #include <string>
 #include <vector>
 
@@ -29,11 +31,20 @@ struct IntrinsicInfo {
   std::vector<OperandRole> Operands;
   bool IsBarrier = false;   // orders memory between the threads of a block
   bool IsPure = false;      // math: no memory effects at all
+  DType ResultType = DType::Int32; // the type of a call (Int32 for "void")
 };
 
 /// The declaration of intrinsic Name, or nullptr when unknown (an unknown
 /// call is treated as reading and writing everything).
 const IntrinsicInfo *lookupIntrinsic(const std::string &Name);
+
+/// Adds (or replaces) the declaration of an intrinsic, so that a pass or
+/// backend can declare the intrinsics it emits (wmma, VTA) next to its code.
+void registerIntrinsic(const IntrinsicInfo &Info);
+
+/// The result type a call to Name has unless its text says otherwise
+/// (the printer omits it then): the table's ResultType, Int32 if unknown.
+DType intrinsicResultType(const std::string &Name);
 
 } // namespace ir
 } // namespace sched

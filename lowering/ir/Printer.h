@@ -14,6 +14,7 @@ namespace sched {
 namespace ir {
 
 std::string print(const Expr &E);
+/// Indent counts levels of two spaces; every printed line ends with a newline.
 std::string print(const Stmt &S, int Indent = 0);
 std::string print(const LoopNest &Nest);
 

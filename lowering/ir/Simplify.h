@@ -22,6 +22,15 @@ Expr simplify(const Expr &E, const VarRanges *Ranges = nullptr);
 /// and statements under a constant-false condition are dropped.
 Stmt simplify(const Stmt &S);
 
+/// Constant folding and affine canonicalization only (no range reasoning):
+/// integer sums are collected into terms in order of first appearance, so
+/// ((io*8) + ii) stays and ((i + 1) + (i*2)) becomes ((i*3) + 1).
+Expr canonicalize(const Expr &E);
+
+/// True when A and B are the same expression tree (variables and buffers
+/// compared by identity, literals by type and value).
+bool structurallyEqual(const Expr &A, const Expr &B);
+
 } // namespace ir
 } // namespace sched
 

@@ -1,0 +1,74 @@
+//===- ExtractLayout.h - Shapes of buffers the extractor finds --*- C++ -*-===//
+//
+// The extractor sees C++ pointers indexed by one flat expression
+// (`A[i * K + k]`). This file decides which multi-dimensional shape such a
+// buffer gets in the IR (A[i, k] with shape [M, K]) and rewrites each flat
+// index into per-dimension indices; when that is not provably the same
+// element for every iteration it keeps the buffer one-dimensional, which is
+// always correct. It also sizes the outermost dimension of pointers from the
+// loop bounds, so that the shape covers every element the nest touches.
+//
+// Private to the plugin; the IR's own analyses (Affine.h, Bounds.h,
+// Simplify.h) do the work, this file only chooses strides.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SCHED_PLUGIN_EXTRACTLAYOUT_H
+#define SCHED_PLUGIN_EXTRACTLAYOUT_H
+
+#include "ir/Bounds.h"
+#include "ir/IR.h"
+
+#include <vector>
+
+namespace sched {
+namespace extract {
+
+/// Coef * product(Syms): a term of a polynomial over scalar parameters.
+struct Monomial {
+  int64_t Coef = 1;
+  std::vector<ir::Var> Syms; // canonical order (name, then identity)
+};
+
+/// A sum of monomials with distinct symbol lists and non-zero coefficients.
+using Polynomial = std::vector<Monomial>;
+
+/// Converts an integer expression over +, -, *, literals and variables into a
+/// polynomial; false for anything else (division, loads, ...).
+bool toPolynomial(const ir::Expr &E, Polynomial &Out);
+
+/// The layout chosen for a buffer indexed through a flat pointer.
+class FlatLayout {
+public:
+  /// Chooses a layout for a buffer accessed with FlatIndices, where loop
+  /// variables range over Ranges. False when some index cannot be bounded.
+  static bool choose(const std::vector<ir::Expr> &FlatIndices, const ir::VarRanges &Ranges,
+                     FlatLayout &Out);
+
+  /// Row-major extents, outermost first.
+  std::vector<ir::Expr> Shape;
+
+  /// The per-dimension indices of one of the flat indices given to choose.
+  std::vector<ir::Expr> delinearize(const ir::Expr &Flat) const;
+
+private:
+  /// Splits Flat into one index per stride; false if some term does not fit.
+  bool split(const ir::Expr &Flat, std::vector<ir::Expr> &Dims) const;
+
+  std::vector<Monomial> Strides; // outermost first; the last is 1
+  std::vector<const ir::VarNode *> IndexVars; // the loop variables
+};
+
+/// The extent that covers index 0 .. max of Indices over Ranges (the largest
+/// index plus one); false when some index has no upper bound.
+bool extentCovering(const std::vector<ir::Expr> &Indices, const ir::VarRanges &Ranges,
+                    ir::Expr &Out);
+
+/// True when some index is provably negative at some iteration (its lower
+/// bound over Ranges is a negative constant). Lower bounds that depend on
+/// parameters are assumed non-negative: a pointer's region starts at 0.
+bool someIndexIsNegative(const std::vector<ir::Expr> &Indices, const ir::VarRanges &Ranges);
+
+} // namespace extract
+} // namespace sched
+
+#endif

@@ -1,0 +1,1368 @@
+//===- Extractor.cpp - Clang AST loop nest -> scheduling IR ---------------===//
+//
+// Translates the `for` nest under a `#pragma sched` into an ir::LoopNest:
+// canonical loops become For nodes named by their induction variables, array
+// and pointer accesses become Loads and Stores of buffers, local scalars
+// become one-element local allocations, and every variable the nest reads but
+// does not declare becomes a kernel parameter with a binding that tells the
+// launcher where its value lives.
+//
+// The translation is exact or it fails: whatever the IR cannot represent with
+// the same meaning is reported as one warning at the construct and the caller
+// leaves the loop as written. Pointer accesses are first translated with their
+// flat index and a placeholder buffer; once the whole nest is known,
+// ExtractLayout.h chooses each buffer's shape and the flat indices are
+// rewritten (delinearized) through an IRMutator.
+//
+// Aliasing policy. Arrays are distinct objects, and `__restrict` pointers are
+// promised not to alias: both get Buffer::NoAlias. Plain pointer parameters
+// might alias, but rejecting them would reject every ordinary matmul written
+// with `float *` parameters; they are accepted without NoAlias (CUDA gets no
+// __restrict__), and the runtime copies each region separately, which differs
+// from the loop only when the regions really overlap. Aliasing that the nest
+// itself makes evident - two buffers of the nest derived from the same
+// pointer (`float *B = A + 4;`) - is rejected with a warning.
+//
+// Other documented choices: two loops with the same induction variable name
+// in one nest are named `j`, `j_1`, ... in source order; `const` integer
+// locals with a loop-variable initializer are substituted (so `const int row
+// = i * K; A[row + k]` stays affine); index lower bounds that depend on
+// parameters are assumed non-negative.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Extractor.h"
+#include "ExtractLayout.h"
+
+#include "ir/Affine.h"
+#include "ir/IRMutator.h"
+#include "ir/IRVisitor.h"
+#include "ir/Simplify.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Decl.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/Expr.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/Stmt.h"
+#include "clang/AST/StmtCXX.h"
+#include "clang/Basic/Diagnostic.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
+#include "llvm/ADT/StringSet.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+using namespace clang;
+
+namespace sched {
+namespace {
+
+//===----------------------------------------------------------------------===//
+// Types
+//===----------------------------------------------------------------------===//
+
+/// The IR type of a C++ scalar type. Unsigned 32/64-bit integers are allowed
+/// for loop variables and scalar parameters (same bits as the signed type of
+/// that width) but not as buffer elements.
+bool dtypeOf(QualType T, const ASTContext &Ctx, bool AllowUnsigned, ir::DType &Out) {
+  T = T.getNonReferenceType().getCanonicalType();
+  const auto *BT = T->getAs<BuiltinType>();
+  if (!BT)
+    return false;
+  bool Wide = Ctx.getTypeSize(T) == 64;
+  switch (BT->getKind()) {
+  case BuiltinType::Bool: Out = ir::DType::Bool; return true;
+  case BuiltinType::Half:
+  case BuiltinType::Float16: Out = ir::DType::Float16; return true;
+  case BuiltinType::Float: Out = ir::DType::Float32; return true;
+  case BuiltinType::Double: Out = ir::DType::Float64; return true;
+  case BuiltinType::Char_S:
+  case BuiltinType::SChar: Out = ir::DType::Int8; return true;
+  case BuiltinType::Char_U:
+  case BuiltinType::UChar: Out = ir::DType::UInt8; return true;
+  case BuiltinType::Short: Out = ir::DType::Int16; return true;
+  case BuiltinType::Int: Out = ir::DType::Int32; return true;
+  case BuiltinType::Long:
+  case BuiltinType::LongLong: Out = Wide ? ir::DType::Int64 : ir::DType::Int32; return true;
+  case BuiltinType::UInt:
+    Out = ir::DType::Int32;
+    return AllowUnsigned;
+  case BuiltinType::ULong:
+  case BuiltinType::ULongLong:
+    Out = Wide ? ir::DType::Int64 : ir::DType::Int32;
+    return AllowUnsigned;
+  default:
+    return false;
+  }
+}
+
+/// Strips parentheses and the casts that do not change a value's meaning.
+const Expr *stripTransparent(const Expr *E) {
+  while (E) {
+    E = E->IgnoreParens();
+    if (const auto *Cast = dyn_cast<ImplicitCastExpr>(E)) {
+      CastKind K = Cast->getCastKind();
+      if (K == CK_LValueToRValue || K == CK_NoOp || K == CK_ArrayToPointerDecay) {
+        E = Cast->getSubExpr();
+        continue;
+      }
+    }
+    if (const auto *Temp = dyn_cast<MaterializeTemporaryExpr>(E)) {
+      E = Temp->getSubExpr();
+      continue;
+    }
+    if (const auto *Cleanups = dyn_cast<ExprWithCleanups>(E)) {
+      E = Cleanups->getSubExpr();
+      continue;
+    }
+    return E;
+  }
+  return E;
+}
+
+/// The variable named by E (after transparent casts), or null.
+const VarDecl *varOf(const Expr *E) {
+  if (const auto *Ref = dyn_cast_or_null<DeclRefExpr>(stripTransparent(E)))
+    return dyn_cast<VarDecl>(Ref->getDecl());
+  return nullptr;
+}
+
+/// A member of `*this` (implicit or explicit this), or null.
+const FieldDecl *thisFieldOf(const Expr *E) {
+  const auto *Member = dyn_cast_or_null<MemberExpr>(stripTransparent(E));
+  if (!Member)
+    return nullptr;
+  if (!isa<CXXThisExpr>(Member->getBase()->IgnoreParenImpCasts()))
+    return nullptr;
+  return dyn_cast<FieldDecl>(Member->getMemberDecl());
+}
+
+//===----------------------------------------------------------------------===//
+// Small IR queries
+//===----------------------------------------------------------------------===//
+
+/// Finds loop variables and loads in an expression.
+class ExprScan : public ir::IRVisitor {
+public:
+  explicit ExprScan(const std::set<const ir::VarNode *> *LoopVars = nullptr)
+      : LoopVars(LoopVars) {}
+  const ir::VarNode *FirstLoopVar = nullptr;
+  bool HasLoad = false;
+
+protected:
+  void visitVar(const ir::VarNode *V) override {
+    if (!FirstLoopVar && LoopVars && LoopVars->count(V))
+      FirstLoopVar = V;
+  }
+  void visitLoad(const ir::LoadNode *N) override {
+    HasLoad = true;
+    ir::IRVisitor::visitLoad(N);
+  }
+
+private:
+  const std::set<const ir::VarNode *> *LoopVars;
+};
+
+bool mentionsVar(const ir::Expr &E, const ir::VarNode *V) {
+  std::set<const ir::VarNode *> One{V};
+  ExprScan Scan(&One);
+  Scan.visit(E);
+  return Scan.FirstLoopVar != nullptr;
+}
+
+/// Does Value read element Indices of Buf?
+class ReadsElement : public ir::IRVisitor {
+public:
+  ReadsElement(const ir::BufferNode *Buf, const std::vector<ir::Expr> &Indices)
+      : Buf(Buf), Indices(Indices) {}
+  bool Found = false;
+
+protected:
+  void visitLoad(const ir::LoadNode *N) override {
+    if (N->Buf.get() == Buf && N->Indices.size() == Indices.size()) {
+      bool Same = true;
+      for (size_t I = 0; I < Indices.size(); ++I)
+        Same = Same && ir::structurallyEqual(N->Indices[I], Indices[I]);
+      Found = Found || Same;
+    }
+    ir::IRVisitor::visitLoad(N);
+  }
+
+private:
+  const ir::BufferNode *Buf;
+  const std::vector<ir::Expr> &Indices;
+};
+
+/// A loop carries a reduction when its body updates an element whose index
+/// does not depend on the loop (`acc += ...`, `C[i][j] += ...`) in a buffer
+/// that is not private to one iteration (allocated inside the body).
+class ReductionFinder : public ir::IRVisitor {
+public:
+  explicit ReductionFinder(const ir::VarNode *LoopVar) : LoopVar(LoopVar) {}
+  bool Found = false;
+
+protected:
+  void visitAllocate(const ir::AllocateNode *N) override {
+    Private.insert(N->Buf.get());
+    ir::IRVisitor::visitAllocate(N);
+  }
+  void visitStore(const ir::StoreNode *N) override {
+    if (Found || Private.count(N->Buf.get()))
+      return;
+    for (const ir::Expr &Index : N->Indices)
+      if (mentionsVar(Index, LoopVar))
+        return;
+    ReadsElement Reads(N->Buf.get(), N->Indices);
+    Reads.visit(N->Value);
+    Found = Reads.Found;
+  }
+
+private:
+  const ir::VarNode *LoopVar;
+  std::set<const ir::BufferNode *> Private;
+};
+
+//===----------------------------------------------------------------------===//
+// Free variables of the nest
+//===----------------------------------------------------------------------===//
+
+/// A buffer the nest uses but does not declare.
+struct FreeBuffer {
+  const ValueDecl *Decl = nullptr;
+  LaunchDescriptor::ArgKind Kind = LaunchDescriptor::ArgKind::Pointer;
+  bool RefersToCapture = false;
+  SourceLocation FirstUse;
+  size_t Order = 0; // translation order, breaks ties of FirstUse
+  std::string Name;
+  ir::DType Type = ir::DType::Float32;
+  /// Declared extents of the dimensions after the first (pointer to array)
+  /// or of all dimensions (array); empty for a flat pointer.
+  std::vector<ir::Expr> DeclaredShape;
+  bool FirstDimKnown = false; // arrays: the whole shape is declared
+  bool NoAlias = false;
+  ir::Buffer Placeholder;     // used while translating; replaced at the end
+  std::vector<ir::Expr> FlatIndices;  // flat pointers: every index seen
+  std::vector<ir::Expr> FirstIndices; // pointers to arrays: first indices
+};
+
+/// A scalar the nest reads but does not declare.
+struct FreeScalar {
+  const ValueDecl *Decl = nullptr;
+  bool RefersToCapture = false;
+  SourceLocation FirstUse;
+  size_t Order = 0;
+  ir::Var Value;
+};
+
+/// Replaces placeholder buffers by final ones, delinearizing flat indices.
+class BufferRewriter : public ir::IRMutator {
+public:
+  struct Target {
+    ir::Buffer Final;
+    const extract::FlatLayout *Layout = nullptr; // null: indices unchanged
+  };
+  std::map<const ir::BufferNode *, Target> Targets;
+
+protected:
+  ir::Expr mutateLoad(const ir::Expr &E, const ir::LoadNode *N) override {
+    auto It = Targets.find(N->Buf.get());
+    if (It == Targets.end())
+      return ir::IRMutator::mutateLoad(E, N);
+    return ir::makeLoad(It->second.Final, rewrite(It->second, N->Indices));
+  }
+  ir::Stmt mutateStore(const ir::Stmt &S, const ir::StoreNode *N) override {
+    auto It = Targets.find(N->Buf.get());
+    if (It == Targets.end())
+      return ir::IRMutator::mutateStore(S, N);
+    return ir::makeStore(It->second.Final, rewrite(It->second, N->Indices), mutate(N->Value));
+  }
+
+private:
+  std::vector<ir::Expr> rewrite(const Target &T, const std::vector<ir::Expr> &Indices) {
+    if (T.Layout && Indices.size() == 1)
+      return T.Layout->delinearize(Indices[0]);
+    return Indices;
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// The extractor
+//===----------------------------------------------------------------------===//
+
+class NestExtractor {
+public:
+  NestExtractor(ASTContext &Ctx, DiagnosticsEngine &Diags) : Ctx(Ctx), Diags(Diags) {}
+
+  bool run(const ForStmt *Loop, const std::string &NestName, ExtractedNest &Out);
+
+private:
+  ASTContext &Ctx;
+  DiagnosticsEngine &Diags;
+  bool Failed = false;
+
+  // Declarations of the nest.
+  std::map<const VarDecl *, ir::Var> LoopVars;
+  std::set<const ir::VarNode *> LoopVarNodes;
+  ir::VarRanges LoopRanges;
+  std::map<const VarDecl *, ir::Buffer> Locals;
+  std::map<const VarDecl *, ir::Expr> ConstLocals;
+  std::set<std::string> UsedLoopNames, UsedLocalNames;
+
+  // Free variables.
+  std::vector<FreeBuffer> Buffers;
+  std::map<const ValueDecl *, size_t> BufferIndex;
+  std::vector<FreeScalar> Scalars;
+  std::map<const ValueDecl *, size_t> ScalarIndex;
+
+  // Diagnostics.
+  bool fail(SourceLocation Loc, const std::string &What);
+  std::string sourceText(const Stmt *S) const;
+
+  // Statements.
+  ir::Stmt translateStmt(const Stmt *S);
+  ir::Stmt translateBlock(ArrayRef<const Stmt *> Stmts);
+  ir::Stmt translateFor(const ForStmt *F);
+  ir::Stmt translateIf(const IfStmt *If);
+  ir::Stmt translateExprStmt(const Expr *E);
+  ir::Stmt translateAssign(const Expr *LHS, const Expr *Value, const Expr *Whole);
+  ir::Stmt translateCompoundAssign(const CompoundAssignOperator *CA);
+  ir::Stmt translateIncDec(const UnaryOperator *U);
+  ir::Stmt translateLocalDecls(ArrayRef<const VarDecl *> Vars, ArrayRef<const Stmt *> Rest);
+  bool loopBounds(const ForStmt *F, const VarDecl *&IV, ir::Expr &Min, ir::Expr &Extent);
+  ir::Expr loopBound(const Expr *E, const VarDecl *IV);
+  std::string uniqueName(const std::string &Base, std::set<std::string> &Used);
+
+  // Expressions.
+  ir::Expr translate(const Expr *E);
+  ir::Expr translateCast(const CastExpr *C);
+  ir::Expr translateDeclRef(const Expr *Ref, const ValueDecl *D, bool RefersToCapture);
+  ir::Expr translateBinary(const BinaryOperator *B);
+  ir::Expr translateUnary(const UnaryOperator *U);
+  ir::Expr translateCall(const CallExpr *Call);
+  ir::Expr constantOf(const Expr *E);
+
+  // Accesses: an lvalue the nest stores to or loads from.
+  struct Place {
+    ir::Buffer Buf;
+    std::vector<ir::Expr> Indices;
+  };
+  bool translatePlace(const Expr *LValue, bool IsWrite, Place &Out);
+  bool translateSubscript(const ArraySubscriptExpr *ASE, Place &Out);
+  FreeBuffer *freeBuffer(const ValueDecl *D, const Expr *Use, bool RefersToCapture);
+  ir::Expr translateIndex(const Expr *Index);
+  ir::Var freeScalar(const ValueDecl *D, const Expr *Use, bool RefersToCapture);
+
+  // Finishing.
+  bool checkDerivedPointers();
+  bool finishBuffers(std::vector<extract::FlatLayout> &Layouts, BufferRewriter &Rewriter);
+  bool before(SourceLocation A, SourceLocation B) const;
+};
+
+bool NestExtractor::fail(SourceLocation Loc, const std::string &What) {
+  if (!Failed) {
+    unsigned ID = Diags.getCustomDiagID(
+        DiagnosticsEngine::Warning, "cannot schedule this nest: %0; the loop stays as written");
+    Diags.Report(Loc, ID) << What;
+  }
+  Failed = true;
+  return false;
+}
+
+std::string NestExtractor::sourceText(const Stmt *S) const {
+  CharSourceRange Range = CharSourceRange::getTokenRange(S->getSourceRange());
+  std::string Text =
+      Lexer::getSourceText(Range, Ctx.getSourceManager(), Ctx.getLangOpts()).str();
+  if (Text.empty() || Text.size() > 60)
+    return S->getStmtClassName();
+  return Text;
+}
+
+bool NestExtractor::before(SourceLocation A, SourceLocation B) const {
+  const SourceManager &SM = Ctx.getSourceManager();
+  A = SM.getExpansionLoc(A);
+  B = SM.getExpansionLoc(B);
+  if (A == B || A.isInvalid() || B.isInvalid())
+    return false;
+  return SM.isBeforeInTranslationUnit(A, B);
+}
+
+std::string NestExtractor::uniqueName(const std::string &Base, std::set<std::string> &Used) {
+  std::string Name = Base.empty() ? "v" : Base;
+  for (int Suffix = 1; Used.count(Name); ++Suffix)
+    Name = Base + "_" + std::to_string(Suffix);
+  Used.insert(Name);
+  return Name;
+}
+
+//===----------------------------------------------------------------------===//
+// Statements
+//===----------------------------------------------------------------------===//
+
+ir::Stmt NestExtractor::translateStmt(const Stmt *S) {
+  if (Failed || !S)
+    return nullptr;
+  if (const auto *Compound = dyn_cast<CompoundStmt>(S)) {
+    std::vector<const Stmt *> Body(Compound->body_begin(), Compound->body_end());
+    return translateBlock(Body);
+  }
+  if (const auto *F = dyn_cast<ForStmt>(S))
+    return translateFor(F);
+  if (const auto *If = dyn_cast<IfStmt>(S))
+    return translateIf(If);
+  if (isa<NullStmt>(S))
+    return nullptr;
+  if (const auto *E = dyn_cast<Expr>(S))
+    return translateExprStmt(E);
+  if (isa<DeclStmt>(S))
+    return translateBlock({S});
+  if (isa<BreakStmt>(S))
+    return fail(S->getBeginLoc(), "'break' statement"), nullptr;
+  if (isa<ContinueStmt>(S))
+    return fail(S->getBeginLoc(), "'continue' statement"), nullptr;
+  if (isa<ReturnStmt>(S))
+    return fail(S->getBeginLoc(), "'return' statement"), nullptr;
+  if (isa<GotoStmt>(S) || isa<IndirectGotoStmt>(S) || isa<LabelStmt>(S))
+    return fail(S->getBeginLoc(), "'goto' or label"), nullptr;
+  if (isa<WhileStmt>(S) || isa<DoStmt>(S))
+    return fail(S->getBeginLoc(), "non-canonical loop ('while' loop)"), nullptr;
+  if (isa<CXXForRangeStmt>(S))
+    return fail(S->getBeginLoc(), "non-canonical loop (range-based 'for')"), nullptr;
+  return fail(S->getBeginLoc(), std::string("unsupported statement (") + S->getStmtClassName() +
+                                    ")"),
+         nullptr;
+}
+
+ir::Stmt NestExtractor::translateBlock(ArrayRef<const Stmt *> Stmts) {
+  std::vector<ir::Stmt> Out;
+  for (size_t I = 0; I < Stmts.size() && !Failed; ++I) {
+    const auto *DS = dyn_cast<DeclStmt>(Stmts[I]);
+    if (!DS) {
+      Out.push_back(translateStmt(Stmts[I]));
+      continue;
+    }
+    // A declaration scopes the rest of the block: its allocation wraps it.
+    std::vector<const VarDecl *> Vars;
+    for (const Decl *D : DS->decls()) {
+      const auto *VD = dyn_cast<VarDecl>(D);
+      if (!VD)
+        return fail(D->getLocation(), "unsupported declaration"), nullptr;
+      Vars.push_back(VD);
+    }
+    ArrayRef<const Stmt *> Rest = Stmts.drop_front(I + 1);
+    Out.push_back(translateLocalDecls(Vars, Rest));
+    break;
+  }
+  return Failed ? nullptr : ir::makeSeq(Out);
+}
+
+ir::Stmt NestExtractor::translateLocalDecls(ArrayRef<const VarDecl *> Vars,
+                                            ArrayRef<const Stmt *> Rest) {
+  if (Vars.empty())
+    return translateBlock(Rest);
+  const VarDecl *VD = Vars.front();
+  SourceLocation Loc = VD->getLocation();
+  if (VD->isStaticLocal())
+    return fail(Loc, "function-local static variable '" + VD->getNameAsString() + "'"), nullptr;
+  QualType T = VD->getType();
+  if (T->isReferenceType())
+    return fail(Loc, "local reference '" + VD->getNameAsString() + "'"), nullptr;
+  if (T->isPointerType())
+    return fail(Loc, "local pointer '" + VD->getNameAsString() + "' (pointer arithmetic)"),
+           nullptr;
+
+  // A local array: a local buffer of its declared shape.
+  if (const auto *Array = Ctx.getAsConstantArrayType(T)) {
+    std::vector<ir::Expr> Shape;
+    QualType Elem = T;
+    while ((Array = Ctx.getAsConstantArrayType(Elem))) {
+      Shape.push_back(ir::makeInt(Array->getSize().getSExtValue()));
+      Elem = Array->getElementType();
+    }
+    ir::DType DT;
+    if (!dtypeOf(Elem, Ctx, false, DT))
+      return fail(Loc, "unsupported element type '" + Elem.getAsString() + "'"), nullptr;
+    if (VD->hasInit())
+      return fail(Loc, "initialized local array '" + VD->getNameAsString() + "'"), nullptr;
+    ir::Buffer Buf = ir::makeBuffer(uniqueName(VD->getNameAsString(), UsedLocalNames), DT,
+                                    Shape, ir::Scope::Local);
+    Locals[VD] = Buf;
+    ir::Stmt Body = translateLocalDecls(Vars.drop_front(), Rest);
+    return Failed ? nullptr : ir::makeAllocate(Buf, Body ? Body : ir::makeSeq({}));
+  }
+
+  ir::DType DT;
+  if (!dtypeOf(T, Ctx, true, DT))
+    return fail(Loc, "local of unsupported type '" + T.getAsString() + "'"), nullptr;
+  ir::Expr Init;
+  if (const Expr *InitExpr = VD->getInit()) {
+    Init = translate(InitExpr);
+    if (!Init)
+      return nullptr;
+  }
+  // `const int row = i * K;` names an index expression: substitute it, so
+  // that accesses through it stay affine.
+  if (Init && T.isConstQualified() && ir::isInt(DT)) {
+    ExprScan Scan;
+    Scan.visit(Init);
+    if (!Scan.HasLoad) {
+      ConstLocals[VD] = Init->Type == DT ? Init : ir::makeCast(DT, Init);
+      return translateLocalDecls(Vars.drop_front(), Rest);
+    }
+  }
+  ir::Buffer Buf = ir::makeBuffer(uniqueName(VD->getNameAsString(), UsedLocalNames), DT,
+                                  {ir::makeInt(1)}, ir::Scope::Local);
+  Locals[VD] = Buf;
+  std::vector<ir::Stmt> Body;
+  if (Init)
+    Body.push_back(ir::makeStore(Buf, {ir::makeInt(0)},
+                                 Init->Type == DT ? Init : ir::makeCast(DT, Init)));
+  Body.push_back(translateLocalDecls(Vars.drop_front(), Rest));
+  if (Failed)
+    return nullptr;
+  return ir::makeAllocate(Buf, ir::makeSeq(Body));
+}
+
+ir::Stmt NestExtractor::translateIf(const IfStmt *If) {
+  if (If->getInit() || If->getConditionVariable())
+    return fail(If->getBeginLoc(), "'if' with a declaration"), nullptr;
+  if (If->isConstexpr() || If->isConsteval())
+    return fail(If->getBeginLoc(), "'if constexpr'"), nullptr;
+  ir::Expr Cond = translate(If->getCond());
+  if (!Cond)
+    return nullptr;
+  if (Cond->Type != ir::DType::Bool)
+    Cond = ir::makeBinary(ir::BinOp::NE, Cond, ir::makeInt(0, Cond->Type));
+  ir::Stmt Then = translateStmt(If->getThen());
+  ir::Stmt Else = translateStmt(If->getElse());
+  if (Failed)
+    return nullptr;
+  return ir::makeIf(Cond, Then ? Then : ir::makeSeq({}), Else);
+}
+
+//===----------------------------------------------------------------------===//
+// Loops
+//===----------------------------------------------------------------------===//
+
+ir::Expr NestExtractor::loopBound(const Expr *E, const VarDecl *IV) {
+  ir::Expr Bound = translate(E);
+  if (!Bound)
+    return nullptr;
+  ExprScan Scan(&LoopVarNodes);
+  Scan.visit(Bound);
+  if (Scan.FirstLoopVar)
+    return fail(E->getBeginLoc(), "loop bound of '" + IV->getNameAsString() +
+                                      "' depends on loop '" + Scan.FirstLoopVar->Name +
+                                      "' (triangular nests are not supported)"),
+           nullptr;
+  if (Scan.HasLoad)
+    return fail(E->getBeginLoc(), "loop bound of '" + IV->getNameAsString() +
+                                      "' depends on a value computed in the nest"),
+           nullptr;
+  return Bound;
+}
+
+bool NestExtractor::loopBounds(const ForStmt *F, const VarDecl *&IV, ir::Expr &Min,
+                               ir::Expr &Extent) {
+  // Init: `int i = a` or `i = a`.
+  const Expr *InitValue = nullptr;
+  if (const auto *DS = dyn_cast_or_null<DeclStmt>(F->getInit())) {
+    if (DS->isSingleDecl())
+      if ((IV = dyn_cast<VarDecl>(DS->getSingleDecl())))
+        InitValue = IV->getInit();
+  } else if (const auto *Assign = dyn_cast_or_null<BinaryOperator>(F->getInit())) {
+    if (Assign->getOpcode() == BO_Assign && (IV = varOf(Assign->getLHS())))
+      InitValue = Assign->getRHS();
+  }
+  if (!IV || !InitValue || !IV->getType()->isIntegerType())
+    return fail(F->getBeginLoc(), "non-canonical loop (the init is not 'int i = a')");
+
+  // Condition: `i < b`, `i <= b`, `b > i`, `b >= i`.
+  const auto *Cond = dyn_cast_or_null<BinaryOperator>(
+      F->getCond() ? F->getCond()->IgnoreParenImpCasts() : nullptr);
+  if (!Cond)
+    return fail(F->getBeginLoc(), "non-canonical loop (no 'i < n' condition)");
+  const Expr *BoundExpr = nullptr;
+  bool Inclusive = false;
+  BinaryOperatorKind Op = Cond->getOpcode();
+  if (varOf(Cond->getLHS()) == IV && (Op == BO_LT || Op == BO_LE)) {
+    BoundExpr = Cond->getRHS();
+    Inclusive = Op == BO_LE;
+  } else if (varOf(Cond->getRHS()) == IV && (Op == BO_GT || Op == BO_GE)) {
+    BoundExpr = Cond->getLHS();
+    Inclusive = Op == BO_GE;
+  }
+  if (!BoundExpr)
+    return fail(Cond->getOperatorLoc(), "non-canonical loop (condition '" + sourceText(Cond) +
+                                            "' is not 'i < n' or 'i <= n')");
+
+  // Increment: `++i`, `i++`, `i += 1`, `i = i + 1`.
+  const Expr *Inc = F->getInc() ? F->getInc()->IgnoreParens() : nullptr;
+  bool StepOne = false;
+  if (const auto *U = dyn_cast_or_null<UnaryOperator>(Inc)) {
+    StepOne = U->isIncrementOp() && varOf(U->getSubExpr()) == IV;
+  } else if (const auto *CA = dyn_cast_or_null<CompoundAssignOperator>(Inc)) {
+    Expr::EvalResult R;
+    StepOne = CA->getOpcode() == BO_AddAssign && varOf(CA->getLHS()) == IV &&
+              CA->getRHS()->EvaluateAsInt(R, Ctx) && R.Val.getInt() == 1;
+  } else if (const auto *A = dyn_cast_or_null<BinaryOperator>(Inc)) {
+    const auto *Sum = dyn_cast<BinaryOperator>(A->getRHS()->IgnoreParenImpCasts());
+    Expr::EvalResult R;
+    StepOne = A->getOpcode() == BO_Assign && varOf(A->getLHS()) == IV && Sum &&
+              Sum->getOpcode() == BO_Add && varOf(Sum->getLHS()) == IV &&
+              Sum->getRHS()->EvaluateAsInt(R, Ctx) && R.Val.getInt() == 1;
+  }
+  if (!StepOne)
+    return fail(Inc ? Inc->getBeginLoc() : F->getBeginLoc(),
+                "non-canonical loop (the step of '" + IV->getNameAsString() +
+                    "' is not '++" + IV->getNameAsString() + "')");
+
+  ir::DType DT;
+  if (!dtypeOf(IV->getType(), Ctx, true, DT) || !ir::isInt(DT))
+    return fail(IV->getLocation(), "loop variable of unsupported type");
+  Min = loopBound(InitValue, IV);
+  ir::Expr Bound = Min ? loopBound(BoundExpr, IV) : nullptr;
+  if (!Min || !Bound)
+    return false;
+  if (Min->Type != DT)
+    Min = ir::makeCast(DT, Min);
+  if (Bound->Type != DT)
+    Bound = ir::makeCast(DT, Bound);
+  ir::Expr Ext = ir::makeBinary(ir::BinOp::Sub, Bound, Min);
+  if (Inclusive)
+    Ext = ir::makeBinary(ir::BinOp::Add, Ext, ir::makeInt(1, DT));
+  Min = ir::simplify(Min);
+  Extent = ir::simplify(Ext);
+  return true;
+}
+
+ir::Stmt NestExtractor::translateFor(const ForStmt *F) {
+  if (F->getConditionVariable())
+    return fail(F->getBeginLoc(), "non-canonical loop (declaration in the condition)"),
+           nullptr;
+  const VarDecl *IV = nullptr;
+  ir::Expr Min, Extent;
+  if (!loopBounds(F, IV, Min, Extent))
+    return nullptr;
+  if (LoopVars.count(IV))
+    return fail(F->getBeginLoc(), "loop variable '" + IV->getNameAsString() +
+                                      "' is reused by an inner loop"),
+           nullptr;
+  ir::DType DT;
+  dtypeOf(IV->getType(), Ctx, true, DT);
+  ir::Var V = ir::makeVar(uniqueName(IV->getNameAsString(), UsedLoopNames), DT);
+  LoopVars[IV] = V;
+  LoopVarNodes.insert(V.get());
+  ir::Expr Last = ir::simplify(ir::makeBinary(
+      ir::BinOp::Sub, ir::makeBinary(ir::BinOp::Add, Min, Extent), ir::makeInt(1, DT)));
+  LoopRanges[V.get()] = ir::Interval{Min, Last};
+  ir::Stmt Body = translateStmt(F->getBody());
+  if (Failed)
+    return nullptr;
+  if (!Body)
+    Body = ir::makeSeq({});
+  ReductionFinder Reduction(V.get());
+  Reduction.visit(Body);
+  return ir::makeFor(V, Min, Extent, Body, ir::ForKind::Serial, "", Reduction.Found);
+}
+
+//===----------------------------------------------------------------------===//
+// Expression statements: stores
+//===----------------------------------------------------------------------===//
+
+ir::Stmt NestExtractor::translateExprStmt(const Expr *E) {
+  E = E->IgnoreParens();
+  if (const auto *Cleanups = dyn_cast<ExprWithCleanups>(E))
+    E = Cleanups->getSubExpr()->IgnoreParens();
+  if (const auto *CA = dyn_cast<CompoundAssignOperator>(E))
+    return translateCompoundAssign(CA);
+  if (const auto *B = dyn_cast<BinaryOperator>(E)) {
+    if (B->getOpcode() == BO_Assign)
+      return translateAssign(B->getLHS(), B->getRHS(), B);
+    if (B->getOpcode() == BO_Comma)
+      return fail(B->getOperatorLoc(), "comma operator"), nullptr;
+  }
+  if (const auto *U = dyn_cast<UnaryOperator>(E))
+    if (U->isIncrementDecrementOp())
+      return translateIncDec(U);
+  if (const auto *Call = dyn_cast<CallExpr>(E)) {
+    // Even a pure call is pointless as a statement; report like any call.
+    const FunctionDecl *FD = Call->getDirectCallee();
+    return fail(Call->getBeginLoc(), "call to '" + (FD ? FD->getNameAsString() : "function") +
+                                         "' may have side effects"),
+           nullptr;
+  }
+  return fail(E->getBeginLoc(), "unsupported statement '" + sourceText(E) + "'"), nullptr;
+}
+
+bool NestExtractor::translatePlace(const Expr *LValue, bool IsWrite, Place &Out) {
+  const Expr *E = LValue->IgnoreParens();
+  if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(E))
+    return translateSubscript(ASE, Out);
+  if (const auto *Call = dyn_cast<CXXOperatorCallExpr>(E))
+    return translateCall(Call), false;
+  const ValueDecl *D = nullptr;
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(E))
+    D = Ref->getDecl();
+  else
+    D = thisFieldOf(E);
+  if (const auto *VD = dyn_cast_or_null<VarDecl>(D)) {
+    if (LoopVars.count(VD))
+      return fail(E->getBeginLoc(), "the body modifies loop variable '" +
+                                        VD->getNameAsString() + "'");
+    auto It = Locals.find(VD);
+    if (It != Locals.end() && It->second->Shape.size() == 1 && !VD->getType()->isArrayType()) {
+      Out.Buf = It->second;
+      Out.Indices = {ir::makeInt(0)};
+      return true;
+    }
+    if (ConstLocals.count(VD))
+      return fail(E->getBeginLoc(), "assignment to constant '" + VD->getNameAsString() + "'");
+  }
+  if (D && IsWrite && !D->getType()->isArrayType() && !D->getType()->isPointerType())
+    return fail(E->getBeginLoc(),
+                "nest writes scalar '" + D->getNameAsString() + "' declared outside it");
+  if (const auto *U = dyn_cast<UnaryOperator>(E))
+    if (U->getOpcode() == UO_Deref)
+      return fail(E->getBeginLoc(), "pointer dereference '" + sourceText(E) + "'");
+  return fail(E->getBeginLoc(), "unsupported assignment target '" + sourceText(E) + "'");
+}
+
+ir::Stmt NestExtractor::translateAssign(const Expr *LHS, const Expr *Value, const Expr *Whole) {
+  Place P;
+  if (!translatePlace(LHS, true, P))
+    return nullptr;
+  ir::Expr V = translate(Value);
+  if (!V)
+    return nullptr;
+  if (V->Type != P.Buf->Type)
+    V = ir::makeCast(P.Buf->Type, V);
+  return ir::makeStore(P.Buf, P.Indices, V);
+}
+
+/// `x op= y` is `x = T(C(x) op y)` with C the computation type Clang chose.
+ir::Stmt NestExtractor::translateCompoundAssign(const CompoundAssignOperator *CA) {
+  ir::BinOp Op;
+  switch (CA->getOpcode()) {
+  case BO_AddAssign: Op = ir::BinOp::Add; break;
+  case BO_SubAssign: Op = ir::BinOp::Sub; break;
+  case BO_MulAssign: Op = ir::BinOp::Mul; break;
+  case BO_DivAssign: Op = ir::BinOp::Div; break;
+  case BO_RemAssign: Op = ir::BinOp::Mod; break;
+  default:
+    return fail(CA->getOperatorLoc(), std::string("unsupported operator '") +
+                                          CA->getOpcodeStr().str() + "'"),
+           nullptr;
+  }
+  if (CA->getLHS()->getType()->isPointerType())
+    return fail(CA->getOperatorLoc(), "pointer arithmetic '" + sourceText(CA) + "'"), nullptr;
+  Place P;
+  if (!translatePlace(CA->getLHS(), true, P))
+    return nullptr;
+  ir::Expr RHS = translate(CA->getRHS());
+  if (!RHS)
+    return nullptr;
+  ir::DType Computation;
+  if (!dtypeOf(CA->getComputationLHSType(), Ctx, true, Computation))
+    return fail(CA->getOperatorLoc(), "unsupported type in '" + sourceText(CA) + "'"), nullptr;
+  ir::Expr Old = ir::makeLoad(P.Buf, P.Indices);
+  if (Old->Type != Computation)
+    Old = ir::makeCast(Computation, Old);
+  ir::Expr New = ir::makeBinary(Op, Old, RHS);
+  if (New->Type != P.Buf->Type)
+    New = ir::makeCast(P.Buf->Type, New);
+  return ir::makeStore(P.Buf, P.Indices, New);
+}
+
+ir::Stmt NestExtractor::translateIncDec(const UnaryOperator *U) {
+  if (U->getSubExpr()->getType()->isPointerType())
+    return fail(U->getOperatorLoc(), "pointer arithmetic '" + sourceText(U) + "'"), nullptr;
+  Place P;
+  if (!translatePlace(U->getSubExpr(), true, P))
+    return nullptr;
+  ir::Expr Old = ir::makeLoad(P.Buf, P.Indices);
+  ir::Expr One = ir::isFloat(Old->Type) ? ir::makeFloat(1.0, Old->Type) : ir::makeInt(1);
+  ir::Expr New = ir::makeBinary(U->isIncrementOp() ? ir::BinOp::Add : ir::BinOp::Sub, Old, One);
+  if (New->Type != P.Buf->Type)
+    New = ir::makeCast(P.Buf->Type, New);
+  return ir::makeStore(P.Buf, P.Indices, New);
+}
+
+
+//===----------------------------------------------------------------------===//
+// Expressions
+//===----------------------------------------------------------------------===//
+
+/// Integer constant expressions (literals, enumerators, constexpr arithmetic,
+/// substituted template arguments, sizeof) fold to one literal.
+ir::Expr NestExtractor::constantOf(const Expr *E) {
+  QualType T = E->getType();
+  if (!T->isIntegralOrEnumerationType() || E->HasSideEffects(Ctx))
+    return nullptr;
+  Expr::EvalResult R;
+  if (!E->EvaluateAsInt(R, Ctx))
+    return nullptr;
+  int64_t V = R.Val.getInt().getExtValue();
+  ir::DType DT = ir::DType::Int32;
+  if (!dtypeOf(T, Ctx, true, DT) && !T->isEnumeralType())
+    return nullptr;
+  return DT == ir::DType::Bool ? ir::makeBool(V != 0) : ir::makeInt(V, DT);
+}
+
+ir::Expr NestExtractor::translate(const Expr *E) {
+  if (Failed || !E)
+    return nullptr;
+  if (E->isTypeDependent() || E->isValueDependent())
+    return fail(E->getBeginLoc(), "dependent expression '" + sourceText(E) + "'"), nullptr;
+  E = E->IgnoreParens();
+  if (ir::Expr C = constantOf(E))
+    return C;
+  if (const auto *F = dyn_cast<FloatingLiteral>(E)) {
+    ir::DType DT;
+    if (!dtypeOf(F->getType(), Ctx, false, DT))
+      return fail(E->getBeginLoc(), "unsupported literal type"), nullptr;
+    return ir::makeFloat(F->getValue().convertToDouble(), DT);
+  }
+  if (const auto *Subst = dyn_cast<SubstNonTypeTemplateParmExpr>(E))
+    return translate(Subst->getReplacement());
+  if (const auto *Cleanups = dyn_cast<ExprWithCleanups>(E))
+    return translate(Cleanups->getSubExpr());
+  if (const auto *Temp = dyn_cast<MaterializeTemporaryExpr>(E))
+    return translate(Temp->getSubExpr());
+  if (const auto *Cast = dyn_cast<CastExpr>(E))
+    return translateCast(Cast);
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(E))
+    return translateDeclRef(Ref, Ref->getDecl(), Ref->refersToEnclosingVariableOrCapture());
+  if (const auto *Member = dyn_cast<MemberExpr>(E)) {
+    if (const FieldDecl *Field = thisFieldOf(Member))
+      return translateDeclRef(Member, Field, false);
+    return fail(E->getBeginLoc(), "member access '" + sourceText(E) + "'"), nullptr;
+  }
+  if (isa<ArraySubscriptExpr>(E)) {
+    Place P;
+    if (!translatePlace(E, false, P))
+      return nullptr;
+    return ir::makeLoad(P.Buf, P.Indices);
+  }
+  if (const auto *B = dyn_cast<BinaryOperator>(E))
+    return translateBinary(B);
+  if (const auto *U = dyn_cast<UnaryOperator>(E))
+    return translateUnary(U);
+  if (const auto *Cond = dyn_cast<ConditionalOperator>(E)) {
+    ir::Expr C = translate(Cond->getCond());
+    ir::Expr T = translate(Cond->getTrueExpr());
+    ir::Expr F = translate(Cond->getFalseExpr());
+    if (!C || !T || !F)
+      return nullptr;
+    if (C->Type != ir::DType::Bool)
+      C = ir::makeBinary(ir::BinOp::NE, C, ir::makeInt(0, C->Type));
+    return ir::makeSelect(C, T, F);
+  }
+  if (const auto *Call = dyn_cast<CallExpr>(E))
+    return translateCall(Call);
+  return fail(E->getBeginLoc(), "unsupported expression '" + sourceText(E) + "'"), nullptr;
+}
+
+ir::Expr NestExtractor::translateCast(const CastExpr *C) {
+  const Expr *Sub = C->getSubExpr();
+  switch (C->getCastKind()) {
+  case CK_LValueToRValue:
+  case CK_NoOp:
+    return translate(Sub);
+  case CK_IntegralCast:
+  case CK_IntegralToFloating:
+  case CK_FloatingCast:
+  case CK_FloatingToIntegral: {
+    ir::Expr V = translate(Sub);
+    ir::DType DT;
+    if (!V)
+      return nullptr;
+    if (!dtypeOf(C->getType(), Ctx, true, DT))
+      return fail(C->getBeginLoc(), "conversion to unsupported type '" +
+                                        C->getType().getAsString() + "'"),
+             nullptr;
+    // `float x = 0;` stores the literal 0.0f, not float32(0).
+    int64_t Literal;
+    if (ir::isFloat(DT) && ir::isInt(V->Type) && ir::getConstInt(V, Literal))
+      return ir::makeFloat(static_cast<double>(Literal), DT);
+    return V->Type == DT ? V : ir::makeCast(DT, V);
+  }
+  case CK_IntegralToBoolean:
+  case CK_FloatingToBoolean: {
+    ir::Expr V = translate(Sub);
+    if (!V)
+      return nullptr;
+    if (V->Type == ir::DType::Bool)
+      return V;
+    ir::Expr Zero = ir::isFloat(V->Type) ? ir::makeFloat(0.0, V->Type) : ir::makeInt(0, V->Type);
+    return ir::makeBinary(ir::BinOp::NE, V, Zero);
+  }
+  case CK_ArrayToPointerDecay:
+  case CK_PointerToIntegral:
+  case CK_IntegralToPointer:
+  case CK_BitCast:
+    return fail(C->getBeginLoc(), "pointer arithmetic or pointer conversion '" +
+                                      sourceText(C) + "'"),
+           nullptr;
+  default:
+    return fail(C->getBeginLoc(), std::string("unsupported conversion (") +
+                                      C->getCastKindName() + ") in '" + sourceText(C) + "'"),
+           nullptr;
+  }
+}
+
+ir::Expr NestExtractor::translateDeclRef(const Expr *Use, const ValueDecl *D,
+                                         bool RefersToCapture) {
+  const auto *VD = dyn_cast<VarDecl>(D);
+  if (VD) {
+    auto Loop = LoopVars.find(VD);
+    if (Loop != LoopVars.end())
+      return Loop->second;
+    auto Const = ConstLocals.find(VD);
+    if (Const != ConstLocals.end())
+      return Const->second;
+    auto Local = Locals.find(VD);
+    if (Local != Locals.end()) {
+      if (VD->getType()->isArrayType())
+        return fail(Use->getBeginLoc(), "array '" + VD->getNameAsString() + "' used as a value"),
+               nullptr;
+      return ir::makeLoad(Local->second, {ir::makeInt(0)});
+    }
+  }
+  if (const auto *Enum = dyn_cast<EnumConstantDecl>(D))
+    return ir::makeInt(Enum->getInitVal().getExtValue());
+  QualType T = D->getType().getNonReferenceType();
+  if (T->isPointerType() || T->isArrayType())
+    return fail(Use->getBeginLoc(), "pointer arithmetic or address use of '" +
+                                        D->getNameAsString() + "'"),
+           nullptr;
+  if (VD && T.isConstQualified() && VD->getAnyInitializer()) {
+    // const globals, constexpr and `static const` locals: their value.
+    if (const APValue *Value = VD->evaluateValue()) {
+      ir::DType DT;
+      if (Value->isInt() && dtypeOf(T, Ctx, true, DT))
+        return ir::makeInt(Value->getInt().getExtValue(), DT);
+      if (Value->isFloat() && dtypeOf(T, Ctx, false, DT))
+        return ir::makeFloat(Value->getFloat().convertToDouble(), DT);
+    }
+  }
+  if (VD && VD->isStaticLocal())
+    return fail(Use->getBeginLoc(),
+                "function-local static variable '" + VD->getNameAsString() + "'"),
+           nullptr;
+  if (!VD && !isa<FieldDecl>(D))
+    return fail(Use->getBeginLoc(), "unsupported reference to '" + D->getNameAsString() + "'"),
+           nullptr;
+  ir::Var V = freeScalar(D, Use, RefersToCapture);
+  return V;
+}
+
+ir::Expr NestExtractor::translateBinary(const BinaryOperator *B) {
+  ir::BinOp Op;
+  switch (B->getOpcode()) {
+  case BO_Add: Op = ir::BinOp::Add; break;
+  case BO_Sub: Op = ir::BinOp::Sub; break;
+  case BO_Mul: Op = ir::BinOp::Mul; break;
+  case BO_Div: Op = ir::BinOp::Div; break;
+  case BO_Rem: Op = ir::BinOp::Mod; break;
+  case BO_LT: Op = ir::BinOp::LT; break;
+  case BO_LE: Op = ir::BinOp::LE; break;
+  case BO_GT: Op = ir::BinOp::GT; break;
+  case BO_GE: Op = ir::BinOp::GE; break;
+  case BO_EQ: Op = ir::BinOp::EQ; break;
+  case BO_NE: Op = ir::BinOp::NE; break;
+  case BO_LAnd: Op = ir::BinOp::And; break;
+  case BO_LOr: Op = ir::BinOp::Or; break;
+  default:
+    if (B->isAssignmentOp())
+      return fail(B->getOperatorLoc(), "assignment used as a value"), nullptr;
+    return fail(B->getOperatorLoc(), std::string("unsupported operator '") +
+                                         B->getOpcodeStr().str() + "'"),
+           nullptr;
+  }
+  if (B->getLHS()->getType()->isPointerType() || B->getRHS()->getType()->isPointerType())
+    return fail(B->getOperatorLoc(), "pointer arithmetic '" + sourceText(B) + "'"), nullptr;
+  ir::Expr L = translate(B->getLHS());
+  ir::Expr R = translate(B->getRHS());
+  if (!L || !R)
+    return nullptr;
+  return ir::makeBinary(Op, L, R);
+}
+
+ir::Expr NestExtractor::translateUnary(const UnaryOperator *U) {
+  switch (U->getOpcode()) {
+  case UO_Plus:
+  case UO_Extension:
+    return translate(U->getSubExpr());
+  case UO_Minus: {
+    ir::Expr V = translate(U->getSubExpr());
+    // `-1.f` is a literal, as it is for integers (folded by constantOf).
+    if (const auto *F = ir::as<ir::FloatImmNode>(V))
+      return ir::makeFloat(-F->Value, F->Type);
+    return ir::makeUnary(ir::UnOp::Neg, V);
+  }
+  case UO_LNot: {
+    ir::Expr V = translate(U->getSubExpr());
+    if (V && V->Type != ir::DType::Bool)
+      V = ir::makeBinary(ir::BinOp::NE, V, ir::makeInt(0, V->Type));
+    return ir::makeUnary(ir::UnOp::Not, V);
+  }
+  case UO_AddrOf:
+    return fail(U->getBeginLoc(), "address-of '" + sourceText(U) + "'"), nullptr;
+  case UO_Deref:
+    return fail(U->getBeginLoc(), "pointer dereference '" + sourceText(U) + "'"), nullptr;
+  default:
+    if (U->isIncrementDecrementOp())
+      return fail(U->getBeginLoc(), "increment used as a value"), nullptr;
+    return fail(U->getOperatorLoc(), std::string("unsupported operator '") +
+                                         UnaryOperator::getOpcodeStr(U->getOpcode()).str() +
+                                         "'"),
+           nullptr;
+  }
+}
+
+ir::Expr NestExtractor::translateCall(const CallExpr *Call) {
+  const FunctionDecl *FD = Call->getDirectCallee();
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call)) {
+    if (Op->getOperator() == OO_Subscript)
+      return fail(Call->getBeginLoc(), "subscript through 'operator[]' of '" +
+                                           Op->getArg(0)->getType().getAsString() +
+                                           "' (use a raw pointer or array)"),
+             nullptr;
+  }
+  std::string Name = FD && FD->getIdentifier() ? FD->getName().str() : "";
+  const DeclContext *DC = FD ? FD->getDeclContext()->getRedeclContext() : nullptr;
+  bool StdOrGlobal = FD && (FD->isInStdNamespace() || DC->isTranslationUnit());
+  if (StdOrGlobal && !isa<CXXMethodDecl>(FD)) {
+    // std::min / std::max on ints and floats.
+    if (FD->isInStdNamespace() && (Name == "min" || Name == "max") && Call->getNumArgs() == 2) {
+      ir::Expr A = translate(Call->getArg(0)), B = translate(Call->getArg(1));
+      if (!A || !B)
+        return nullptr;
+      return ir::makeBinary(Name == "min" ? ir::BinOp::Min : ir::BinOp::Max, A, B);
+    }
+    // Pure math: the float or double variant of the table's functions.
+    static const llvm::StringSet<> Math = {"sqrt", "exp", "log", "fabs",
+                                           "tanh", "pow", "fmin", "fmax"};
+    std::string Base = Name;
+    if (!Math.count(Base) && !Base.empty() && Base.back() == 'f')
+      Base.pop_back();
+    ir::DType DT;
+    if (Math.count(Base) && dtypeOf(Call->getType(), Ctx, false, DT) &&
+        (DT == ir::DType::Float32 || DT == ir::DType::Float64)) {
+      std::vector<ir::Expr> Args;
+      for (const Expr *Arg : Call->arguments()) {
+        ir::Expr A = translate(Arg);
+        if (!A)
+          return nullptr;
+        Args.push_back(A->Type == DT ? A : ir::makeCast(DT, A));
+      }
+      return ir::makeCall(DT == ir::DType::Float32 ? Base + "f" : Base, Args, DT);
+    }
+  }
+  std::string Shown = FD ? FD->getNameAsString() : sourceText(Call->getCallee());
+  return fail(Call->getBeginLoc(), "call to '" + Shown + "' may have side effects"), nullptr;
+}
+
+//===----------------------------------------------------------------------===//
+// Accesses and free variables
+//===----------------------------------------------------------------------===//
+
+bool NestExtractor::translateSubscript(const ArraySubscriptExpr *ASE, Place &Out) {
+  std::vector<const Expr *> Subscripts;
+  const Expr *Base = ASE;
+  while (const auto *S = dyn_cast<ArraySubscriptExpr>(Base)) {
+    Subscripts.push_back(S->getIdx());
+    Base = stripTransparent(S->getBase());
+  }
+  std::reverse(Subscripts.begin(), Subscripts.end());
+
+  const ValueDecl *D = nullptr;
+  bool Capture = false;
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(Base)) {
+    D = Ref->getDecl();
+    Capture = Ref->refersToEnclosingVariableOrCapture();
+  } else if (const FieldDecl *Field = thisFieldOf(Base)) {
+    D = Field;
+  }
+  if (!D) {
+    if (isa<BinaryOperator>(Base) || isa<UnaryOperator>(Base) || isa<CastExpr>(Base))
+      return fail(Base->getBeginLoc(), "pointer arithmetic '" + sourceText(Base) + "'");
+    return fail(Base->getBeginLoc(), "unsupported array base '" + sourceText(Base) + "'");
+  }
+
+  size_t Expected = 0;
+  if (const auto *VD = dyn_cast<VarDecl>(D); VD && Locals.count(VD)) {
+    Out.Buf = Locals[VD];
+    Expected = Out.Buf->Shape.size();
+  } else {
+    FreeBuffer *FB = freeBuffer(D, Base, Capture);
+    if (!FB)
+      return false;
+    Out.Buf = FB->Placeholder;
+    Expected = FB->DeclaredShape.size() + (FB->FirstDimKnown ? 0 : 1);
+  }
+  if (Subscripts.size() != Expected)
+    return fail(ASE->getBeginLoc(), "partial subscript of '" + D->getNameAsString() + "'");
+  Out.Indices.clear();
+  for (const Expr *Sub : Subscripts) {
+    ir::Expr Index = translateIndex(Sub);
+    if (!Index)
+      return false;
+    Out.Indices.push_back(Index);
+  }
+  auto It = BufferIndex.find(D);
+  if (It != BufferIndex.end()) {
+    FreeBuffer &FB = Buffers[It->second];
+    if (FB.FirstDimKnown)
+      return true;
+    if (FB.DeclaredShape.empty())
+      FB.FlatIndices.push_back(Out.Indices[0]);
+    else
+      FB.FirstIndices.push_back(Out.Indices[0]);
+  }
+  return true;
+}
+
+ir::Expr NestExtractor::translateIndex(const Expr *Index) {
+  ir::Expr I = translate(Index);
+  if (!I)
+    return nullptr;
+  if (!ir::isInt(I->Type))
+    return fail(Index->getBeginLoc(), "non-integer index '" + sourceText(Index) + "'"), nullptr;
+  ExprScan Scan;
+  Scan.visit(I);
+  if (Scan.HasLoad)
+    return fail(Index->getBeginLoc(), "indirect index '" + sourceText(Index) + "'"), nullptr;
+  ir::AffineForm Form;
+  auto IsLoopVar = [&](const ir::VarNode *V) { return LoopVarNodes.count(V) != 0; };
+  if (!ir::toAffine(I, IsLoopVar, Form))
+    return fail(Index->getBeginLoc(), "non-affine index '" + sourceText(Index) + "'"), nullptr;
+  return I;
+}
+
+FreeBuffer *NestExtractor::freeBuffer(const ValueDecl *D, const Expr *Use, bool Capture) {
+  auto It = BufferIndex.find(D);
+  if (It != BufferIndex.end()) {
+    FreeBuffer &FB = Buffers[It->second];
+    FB.RefersToCapture = FB.RefersToCapture || Capture;
+    if (before(Use->getBeginLoc(), FB.FirstUse))
+      FB.FirstUse = Use->getBeginLoc();
+    return &FB;
+  }
+  FreeBuffer FB;
+  FB.Decl = D;
+  FB.RefersToCapture = Capture;
+  FB.FirstUse = Use->getBeginLoc();
+  FB.Name = D->getNameAsString();
+  const auto *VD = dyn_cast<VarDecl>(D);
+  if (VD && VD->isStaticLocal())
+    return fail(Use->getBeginLoc(), "function-local static variable '" + FB.Name + "'"), nullptr;
+  QualType T = D->getType().getNonReferenceType();
+  // A parameter declared `float A[64][64]` keeps its declared shape.
+  if (const auto *Parm = dyn_cast<ParmVarDecl>(D))
+    if (Ctx.getAsConstantArrayType(Parm->getOriginalType()))
+      T = Parm->getOriginalType();
+  QualType Elem;
+  if (Ctx.getAsConstantArrayType(T) || T->isIncompleteArrayType()) {
+    FB.Kind = isa<ParmVarDecl>(D) ? LaunchDescriptor::ArgKind::Pointer
+                                  : LaunchDescriptor::ArgKind::Array;
+    FB.FirstDimKnown = !T->isIncompleteArrayType();
+    FB.NoAlias = !isa<ParmVarDecl>(D);
+    Elem = T;
+    if (T->isIncompleteArrayType())
+      Elem = Ctx.getAsArrayType(T)->getElementType();
+  } else if (T->isPointerType()) {
+    FB.Kind = LaunchDescriptor::ArgKind::Pointer;
+    FB.NoAlias = T.isRestrictQualified();
+    Elem = T->getPointeeType();
+  } else {
+    return fail(Use->getBeginLoc(), "'" + FB.Name + "' of unsupported type '" +
+                                        T.getAsString() + "' is indexed"),
+           nullptr;
+  }
+  while (const ConstantArrayType *Array = Ctx.getAsConstantArrayType(Elem)) {
+    FB.DeclaredShape.push_back(ir::makeInt(Array->getSize().getSExtValue()));
+    Elem = Array->getElementType();
+  }
+  if (!dtypeOf(Elem, Ctx, false, FB.Type))
+    return fail(Use->getBeginLoc(), "'" + FB.Name + "' has unsupported element type '" +
+                                        Elem.getAsString() + "'"),
+           nullptr;
+  FB.Placeholder = ir::makeBuffer(FB.Name, FB.Type, {});
+  FB.Order = Buffers.size();
+  BufferIndex[D] = Buffers.size();
+  Buffers.push_back(FB);
+  return &Buffers.back();
+}
+
+ir::Var NestExtractor::freeScalar(const ValueDecl *D, const Expr *Use, bool Capture) {
+  auto It = ScalarIndex.find(D);
+  if (It != ScalarIndex.end()) {
+    FreeScalar &S = Scalars[It->second];
+    S.RefersToCapture = S.RefersToCapture || Capture;
+    if (before(Use->getBeginLoc(), S.FirstUse))
+      S.FirstUse = Use->getBeginLoc();
+    return S.Value;
+  }
+  ir::DType DT;
+  if (!dtypeOf(D->getType(), Ctx, true, DT))
+    return fail(Use->getBeginLoc(), "'" + D->getNameAsString() + "' has unsupported type '" +
+                                        D->getType().getAsString() + "'"),
+           nullptr;
+  FreeScalar S;
+  S.Decl = D;
+  S.RefersToCapture = Capture;
+  S.FirstUse = Use->getBeginLoc();
+  S.Value = ir::makeVar(D->getNameAsString(), DT);
+  S.Order = Scalars.size();
+  ScalarIndex[D] = Scalars.size();
+  Scalars.push_back(S);
+  return S.Value;
+}
+
+//===----------------------------------------------------------------------===//
+// Finishing: aliasing, shapes, parameters
+//===----------------------------------------------------------------------===//
+
+/// The pointer a local pointer was initialized from (`float *B = A + 4;` ->
+/// A), or null when it is not derived from a named pointer or array.
+const ValueDecl *derivedFrom(const ValueDecl *D) {
+  const auto *VD = dyn_cast<VarDecl>(D);
+  if (!VD || isa<ParmVarDecl>(VD) || !VD->hasLocalStorage() || !VD->getInit())
+    return nullptr;
+  const Expr *E = VD->getInit();
+  while (E) {
+    E = E->IgnoreParenCasts();
+    if (const auto *B = dyn_cast<BinaryOperator>(E)) {
+      E = B->getLHS()->getType()->isPointerType() ? B->getLHS() : B->getRHS();
+      continue;
+    }
+    if (const auto *U = dyn_cast<UnaryOperator>(E)) {
+      E = U->getSubExpr();
+      continue;
+    }
+    if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(E)) {
+      E = ASE->getBase();
+      continue;
+    }
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(E))
+      return Ref->getDecl();
+    return thisFieldOf(E);
+  }
+  return nullptr;
+}
+
+bool NestExtractor::checkDerivedPointers() {
+  // Each buffer's chain of origins: itself, what it was derived from, ...
+  std::vector<std::vector<const ValueDecl *>> Origins;
+  for (const FreeBuffer &FB : Buffers) {
+    std::vector<const ValueDecl *> Chain{FB.Decl};
+    while (const ValueDecl *From = derivedFrom(Chain.back())) {
+      if (std::find(Chain.begin(), Chain.end(), From) != Chain.end())
+        break;
+      Chain.push_back(From);
+    }
+    Origins.push_back(Chain);
+  }
+  for (size_t I = 0; I < Buffers.size(); ++I)
+    for (size_t J = 0; J < Buffers.size(); ++J) {
+      if (I == J || Origins[I].size() < 2)
+        continue;
+      for (const ValueDecl *Origin : Origins[J]) {
+        if (std::find(Origins[I].begin() + 1, Origins[I].end(), Origin) == Origins[I].end())
+          continue;
+        return fail(Buffers[I].FirstUse, "pointer '" + Buffers[I].Name + "' is derived from '" +
+                                             Origin->getNameAsString() +
+                                             "'; aliasing cannot be ruled out");
+      }
+    }
+  return true;
+}
+
+bool NestExtractor::finishBuffers(std::vector<extract::FlatLayout> &Layouts,
+                                  BufferRewriter &Rewriter) {
+  Layouts.reserve(Buffers.size());
+  for (FreeBuffer &FB : Buffers) {
+    std::vector<ir::Expr> Shape = FB.DeclaredShape;
+    const extract::FlatLayout *Layout = nullptr;
+    if (!FB.FirstDimKnown && !FB.DeclaredShape.empty()) {
+      ir::Expr First;
+      if (extract::someIndexIsNegative(FB.FirstIndices, LoopRanges))
+        return fail(FB.FirstUse, "an index of '" + FB.Name + "' is negative");
+      if (!extract::extentCovering(FB.FirstIndices, LoopRanges, First))
+        return fail(FB.FirstUse, "cannot bound the indices of '" + FB.Name + "'");
+      Shape.insert(Shape.begin(), First);
+    } else if (!FB.FirstDimKnown) {
+      if (extract::someIndexIsNegative(FB.FlatIndices, LoopRanges))
+        return fail(FB.FirstUse, "an index of '" + FB.Name + "' is negative");
+      Layouts.emplace_back();
+      if (!extract::FlatLayout::choose(FB.FlatIndices, LoopRanges, Layouts.back()))
+        return fail(FB.FirstUse, "cannot bound the indices of '" + FB.Name + "'");
+      Layout = &Layouts.back();
+      Shape = Layout->Shape;
+    }
+    auto Final = std::make_shared<ir::BufferNode>(FB.Name, FB.Type, Shape, ir::Scope::Global);
+    Final->NoAlias = FB.NoAlias;
+    Rewriter.Targets[FB.Placeholder.get()] = {Final, Layout};
+  }
+  return true;
+}
+
+bool NestExtractor::run(const ForStmt *Loop, const std::string &NestName, ExtractedNest &Out) {
+  Out = ExtractedNest();
+  ir::Stmt Body = translateFor(Loop);
+  if (Failed || !Body || !checkDerivedPointers())
+    return false;
+  std::vector<extract::FlatLayout> Layouts;
+  BufferRewriter Rewriter;
+  if (!finishBuffers(Layouts, Rewriter))
+    return false;
+  Body = Rewriter.mutate(Body);
+
+  // Buffers first, then scalars, each in order of first appearance.
+  // Ties (same location) keep translation order.
+  auto ByFirstUse = [&](const auto &A, const auto &B) {
+    if (before(A.FirstUse, B.FirstUse) || before(B.FirstUse, A.FirstUse))
+      return before(A.FirstUse, B.FirstUse);
+    return A.Order < B.Order;
+  };
+  std::sort(Buffers.begin(), Buffers.end(), ByFirstUse);
+  std::sort(Scalars.begin(), Scalars.end(), ByFirstUse);
+  for (const FreeBuffer &FB : Buffers) {
+    ir::Param P;
+    P.ParamKind = ir::Param::Kind::Buffer;
+    P.Buf = Rewriter.Targets[FB.Placeholder.get()].Final;
+    Out.Nest.Params.push_back(P);
+    Out.Bindings.push_back({FB.Decl, FB.Kind, FB.RefersToCapture});
+  }
+  for (const FreeScalar &S : Scalars) {
+    ir::Param P;
+    P.ParamKind = ir::Param::Kind::Scalar;
+    P.Scalar = S.Value;
+    Out.Nest.Params.push_back(P);
+    Out.Bindings.push_back({S.Decl, LaunchDescriptor::ArgKind::Scalar, S.RefersToCapture});
+  }
+  Out.Nest.Name = NestName;
+  Out.Nest.Body = Body;
+  PresumedLoc PLoc = Ctx.getSourceManager().getPresumedLoc(Loop->getBeginLoc());
+  if (PLoc.isValid()) {
+    Out.Nest.SourceFile = PLoc.getFilename();
+    Out.Nest.SourceLine = PLoc.getLine();
+  }
+  return true;
+}
+
+} // namespace
+
+bool extractNest(const ForStmt *Loop, const std::string &NestName, ASTContext &Ctx,
+                 DiagnosticsEngine &Diags, ExtractedNest &Out) {
+  if (!Loop)
+    return false;
+  NestExtractor Extractor(Ctx, Diags);
+  return Extractor.run(Loop, NestName, Out);
+}
+
+} // namespace sched

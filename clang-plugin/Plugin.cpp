@@ -1,0 +1,92 @@
+//===- Plugin.cpp - The sched Clang plugin action and its options ---------===//
+//
+// Registers the plugin `sched` (options: -fplugin-arg-sched-<opt>). It runs
+// before the main action so the nests are replaced before CodeGen sees them.
+// The `#pragma sched` handler is registered here, per compilation, and not in
+// the static PragmaHandlerRegistry: that registry also applies under -E, which
+// would swallow the pragmas and make -save-temps builds lose every schedule.
+//
+//===----------------------------------------------------------------------===//
+
+#include "PluginOptions.h"
+#include "PragmaHandler.h"
+#include "SchedConsumer.h"
+
+#include "clang/AST/ASTConsumer.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/FrontendPluginRegistry.h"
+#include "clang/Lex/Preprocessor.h"
+#include "llvm/ADT/StringRef.h"
+
+using namespace clang;
+
+namespace sched {
+namespace {
+
+constexpr const char *ValidOptions =
+    "dump=ir|scheduled|lowered|cuda, print-after-all, emit-dir=DIR";
+
+/// Applies one `dump=` stage; false for an unknown stage.
+bool applyDump(llvm::StringRef Stage, PluginOptions &Opts) {
+  if (Stage == "ir")
+    Opts.DumpIR = true;
+  else if (Stage == "scheduled")
+    Opts.DumpScheduled = true;
+  else if (Stage == "lowered")
+    Opts.DumpLowered = true;
+  else if (Stage == "cuda")
+    Opts.DumpCUDA = true;
+  else
+    return false;
+  return true;
+}
+
+/// Applies one plugin argument; false when it is not a valid option.
+bool applyOption(llvm::StringRef Arg, PluginOptions &Opts) {
+  if (Arg == "print-after-all") {
+    Opts.PrintAfterAll = true;
+    return true;
+  }
+  if (Arg.consume_front("dump="))
+    return applyDump(Arg, Opts);
+  if (Arg.consume_front("emit-dir=")) {
+    Opts.EmitDir = Arg.str();
+    return !Arg.empty();
+  }
+  return false;
+}
+
+class SchedAction : public PluginASTAction {
+protected:
+  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI,
+                                                 llvm::StringRef) override {
+    auto Records = std::make_shared<PragmaRecords>();
+    // The Preprocessor owns (and deletes) the handler.
+    CI.getPreprocessor().AddPragmaHandler(createSchedPragmaHandler(Records).release());
+    return createSchedConsumer(CI, Opts, Records);
+  }
+
+  bool ParseArgs(const CompilerInstance &CI, const std::vector<std::string> &Args) override {
+    bool Ok = true;
+    DiagnosticsEngine &DE = CI.getDiagnostics();
+    for (const std::string &Arg : Args)
+      if (!applyOption(Arg, Opts)) {
+        unsigned ID = DE.getCustomDiagID(DiagnosticsEngine::Error,
+                                         "unknown sched plugin option '%0'; valid options: %1");
+        DE.Report(ID) << Arg << ValidOptions;
+        Ok = false;
+      }
+    return Ok;
+  }
+
+  ActionType getActionType() override { return AddBeforeMainAction; }
+
+private:
+  PluginOptions Opts;
+};
+
+} // namespace
+} // namespace sched
+
+static FrontendPluginRegistry::Add<sched::SchedAction>
+    X("sched", "schedule #pragma sched loop nests onto GPUs");

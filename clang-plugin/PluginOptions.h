@@ -1,0 +1,26 @@
+//===- PluginOptions.h - Options of the sched Clang plugin -----*- C++ -*-===//
+//
+// What `-fplugin-arg-sched-<opt>` asked for. Plugin.cpp parses the arguments
+// into this struct; the consumer reads it to decide what to dump and where to
+// write generated files. Kept separate so neither needs the other's header.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SCHED_PLUGIN_PLUGINOPTIONS_H
+#define SCHED_PLUGIN_PLUGINOPTIONS_H
+
+#include <string>
+
+namespace sched {
+
+struct PluginOptions {
+  bool DumpIR = false;        // dump=ir: the nest as extracted
+  bool DumpScheduled = false; // dump=scheduled: after the schedule
+  bool DumpLowered = false;   // dump=lowered: after the lowering pipeline
+  bool DumpCUDA = false;      // dump=cuda: the generated kernel source
+  bool PrintAfterAll = false; // print-after-all: after every stage and pass
+  std::string EmitDir;        // emit-dir=DIR: write <DIR>/<nest>.cu/.desc
+};
+
+} // namespace sched
+
+#endif

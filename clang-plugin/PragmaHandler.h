@@ -1,0 +1,78 @@
+//===- PragmaHandler.h - Recording #pragma sched lines ---------*- C++ -*-===//
+//
+// The preprocessor hands every `#pragma sched` line to SchedPragmaHandler,
+// which records the directive text with enough location information to put a
+// caret on any byte of it, parses it at once (syntax errors need no AST), and
+// notes which token follows the line. The consumer later groups consecutive
+// lines into one schedule and finds the `for` statement that follows them.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SCHED_PLUGIN_PRAGMAHANDLER_H
+#define SCHED_PLUGIN_PRAGMAHANDLER_H
+
+#include "schedule/Schedule.h"
+#include "clang/Basic/SourceLocation.h"
+#include "clang/Lex/Pragma.h"
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace sched {
+
+/// One `#pragma sched` line.
+struct PragmaLine {
+  clang::SourceLocation IntroducerLoc; // the '#' of '#pragma' (or _Pragma)
+  clang::SourceLocation TextStart;     // right after 'sched'
+  std::string Text;                    // the rest of the line, as written
+  /// (byte offset in Text, location) of each token's first character, so an
+  /// offset maps to a location even when tokens are not contiguous in a file.
+  std::vector<std::pair<unsigned, clang::SourceLocation>> TokenStarts;
+  /// The first token after the line: the 'for' of the nest, or the '#' of the
+  /// next pragma line of the same schedule.
+  clang::SourceLocation NextTokenLoc;
+  bool NextIsFor = false;
+  bool NextIsHash = false;
+  std::vector<Directive> Directives; // Locs are byte offsets into Text
+  bool Parsed = false;               // the text parsed without errors
+
+  /// The source location of byte Offset of Text (TextStart for -1).
+  clang::SourceLocation locationOf(int Offset) const;
+};
+
+/// A schedule: consecutive `#pragma sched` lines before one `for`.
+struct PragmaGroup {
+  std::vector<const PragmaLine *> Lines;
+  clang::SourceLocation ForLoc; // invalid when no `for` follows
+  bool Parsed = true;           // every line parsed
+  bool Matched = false;         // some ForStmt at ForLoc was seen
+  bool Reported = false;        // a diagnostic about the whole group was given
+};
+
+/// Every pragma line of the translation unit, in source order, shared between
+/// the pragma handler (which the Preprocessor owns) and the consumer.
+class PragmaRecords {
+public:
+  void add(PragmaLine Line) { Lines.push_back(std::make_unique<PragmaLine>(std::move(Line))); }
+
+  /// The group whose lines are followed by the `for` at ForLoc, or null.
+  PragmaGroup *groupForLoop(clang::SourceLocation ForLoc);
+
+  /// All groups formed so far, in source order.
+  const std::vector<std::unique_ptr<PragmaGroup>> &groups();
+
+private:
+  void regroup();
+
+  std::vector<std::unique_ptr<PragmaLine>> Lines;
+  std::vector<std::unique_ptr<PragmaGroup>> Groups;
+  size_t GroupedLines = 0; // Lines already assigned to Groups
+};
+
+/// Creates the handler for `#pragma sched`, recording into Records.
+std::unique_ptr<clang::PragmaHandler>
+createSchedPragmaHandler(std::shared_ptr<PragmaRecords> Records);
+
+} // namespace sched
+
+#endif

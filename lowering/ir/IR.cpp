@@ -1,0 +1,295 @@
+//===- IR.cpp - Types, names and constructors of the scheduling IR --------===//
+//
+// The dtype / operator / scope tables and the make* constructors. The
+// constructors only compute result types (C's usual arithmetic conversions,
+// made explicit as Cast nodes) and never simplify, so that what a pass builds
+// is exactly what the printer shows.
+//
+//===----------------------------------------------------------------------===//
+
+#include "IR.h"
+
+#include <algorithm>
+
+namespace sched {
+namespace ir {
+
+//===----------------------------------------------------------------------===//
+// Types
+//===----------------------------------------------------------------------===//
+
+namespace {
+struct DTypeInfo {
+  DType Type;
+  const char *Name;
+  const char *CudaName;
+  int Bytes;
+};
+
+const DTypeInfo DTypeTable[] = {
+    {DType::Bool, "bool", "bool", 1},
+    {DType::Int8, "int8", "signed char", 1},
+    {DType::UInt8, "uint8", "unsigned char", 1},
+    {DType::Int16, "int16", "short", 2},
+    {DType::Int32, "int32", "int", 4},
+    {DType::Int64, "int64", "long long", 8},
+    {DType::Float16, "float16", "half", 2},
+    {DType::Float32, "float32", "float", 4},
+    {DType::Float64, "float64", "double", 8},
+};
+
+const DTypeInfo &infoOf(DType T) {
+  for (const DTypeInfo &I : DTypeTable)
+    if (I.Type == T)
+      return I;
+  return DTypeTable[4]; // unreachable for valid enumerators
+}
+} // namespace
+
+const char *dtypeName(DType T) { return infoOf(T).Name; }
+const char *cudaTypeName(DType T) { return infoOf(T).CudaName; }
+int dtypeBytes(DType T) { return infoOf(T).Bytes; }
+
+bool parseDType(const std::string &S, DType &Out) {
+  for (const DTypeInfo &I : DTypeTable)
+    if (S == I.Name) {
+      Out = I.Type;
+      return true;
+    }
+  return false;
+}
+
+bool isFloat(DType T) {
+  return T == DType::Float16 || T == DType::Float32 || T == DType::Float64;
+}
+
+bool isInt(DType T) { return T != DType::Bool && !isFloat(T); }
+
+//===----------------------------------------------------------------------===//
+// Operators and scopes
+//===----------------------------------------------------------------------===//
+
+const char *binOpSymbol(BinOp Op) {
+  switch (Op) {
+  case BinOp::Add: return "+";
+  case BinOp::Sub: return "-";
+  case BinOp::Mul: return "*";
+  case BinOp::Div: return "/";
+  case BinOp::Mod: return "%";
+  case BinOp::Min: return "min";
+  case BinOp::Max: return "max";
+  case BinOp::EQ: return "==";
+  case BinOp::NE: return "!=";
+  case BinOp::LT: return "<";
+  case BinOp::LE: return "<=";
+  case BinOp::GT: return ">";
+  case BinOp::GE: return ">=";
+  case BinOp::And: return "&&";
+  case BinOp::Or: return "||";
+  }
+  return "?";
+}
+
+bool isComparison(BinOp Op) {
+  switch (Op) {
+  case BinOp::EQ: case BinOp::NE: case BinOp::LT:
+  case BinOp::LE: case BinOp::GT: case BinOp::GE:
+    return true;
+  default:
+    return false;
+  }
+}
+
+namespace {
+const std::pair<Scope, const char *> ScopeTable[] = {
+    {Scope::Global, "global"},
+    {Scope::Shared, "shared"},
+    {Scope::Local, "local"},
+    {Scope::WmmaMatrixA, "wmma.matrix_a"},
+    {Scope::WmmaMatrixB, "wmma.matrix_b"},
+    {Scope::WmmaAccumulator, "wmma.accumulator"},
+    {Scope::VtaInp, "vta.inp"},
+    {Scope::VtaWgt, "vta.wgt"},
+    {Scope::VtaAcc, "vta.acc"},
+};
+} // namespace
+
+const char *scopeName(Scope S) {
+  for (const auto &E : ScopeTable)
+    if (E.first == S)
+      return E.second;
+  return "global";
+}
+
+bool parseScope(const std::string &S, Scope &Out) {
+  for (const auto &E : ScopeTable)
+    if (S == E.second) {
+      Out = E.first;
+      return true;
+    }
+  return false;
+}
+
+//===----------------------------------------------------------------------===//
+// Usual arithmetic conversions
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Integer conversion rank, as in C: bool < char < short < int < long long.
+int intRank(DType T) {
+  switch (T) {
+  case DType::Bool: return 0;
+  case DType::Int8: case DType::UInt8: return 1;
+  case DType::Int16: return 2;
+  case DType::Int32: return 3;
+  default: return 4;
+  }
+}
+
+/// The common type of a binary operation on A and B (C's usual arithmetic
+/// conversions: floats win, wider wins, small integers promote to int).
+DType commonType(DType A, DType B) {
+  if (A == B)
+    return A;
+  if (isFloat(A) || isFloat(B)) {
+    if (!isFloat(A))
+      return B;
+    if (!isFloat(B))
+      return A;
+    return dtypeBytes(A) >= dtypeBytes(B) ? A : B;
+  }
+  int R = std::max(intRank(A), intRank(B));
+  return R <= 3 ? DType::Int32 : DType::Int64;
+}
+
+Expr convertTo(DType T, Expr E) {
+  if (!E || E->Type == T)
+    return E;
+  return makeCast(T, std::move(E));
+}
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Constructors
+//===----------------------------------------------------------------------===//
+
+Expr makeInt(int64_t V, DType T) { return std::make_shared<IntImmNode>(V, T); }
+Expr makeFloat(double V, DType T) { return std::make_shared<FloatImmNode>(V, T); }
+Expr makeBool(bool V) { return std::make_shared<IntImmNode>(V ? 1 : 0, DType::Bool); }
+Var makeVar(const std::string &Name, DType T) { return std::make_shared<VarNode>(Name, T); }
+
+Expr makeBinary(BinOp Op, Expr A, Expr B) {
+  if (!A || !B)
+    return nullptr;
+  if (Op == BinOp::And || Op == BinOp::Or)
+    return std::make_shared<BinaryNode>(Op, std::move(A), std::move(B), DType::Bool);
+  DType T = commonType(A->Type, B->Type);
+  A = convertTo(T, std::move(A));
+  B = convertTo(T, std::move(B));
+  DType Result = isComparison(Op) ? DType::Bool : T;
+  return std::make_shared<BinaryNode>(Op, std::move(A), std::move(B), Result);
+}
+
+Expr makeUnary(UnOp Op, Expr A) {
+  if (!A)
+    return nullptr;
+  DType T = Op == UnOp::Not ? DType::Bool : A->Type;
+  return std::make_shared<UnaryNode>(Op, std::move(A), T);
+}
+
+Expr makeSelect(Expr C, Expr T, Expr F) {
+  if (!C || !T || !F)
+    return nullptr;
+  DType Common = commonType(T->Type, F->Type);
+  T = convertTo(Common, std::move(T));
+  F = convertTo(Common, std::move(F));
+  return std::make_shared<SelectNode>(std::move(C), std::move(T), std::move(F));
+}
+
+Expr makeCast(DType T, Expr V) {
+  if (!V)
+    return nullptr;
+  return std::make_shared<CastNode>(T, std::move(V));
+}
+
+Expr makeLoad(Buffer B, std::vector<Expr> Indices) {
+  if (!B)
+    return nullptr;
+  DType T = B->Type;
+  return std::make_shared<LoadNode>(std::move(B), std::move(Indices), T);
+}
+
+Expr makeCall(const std::string &Name, std::vector<Expr> Args, DType T) {
+  return std::make_shared<CallNode>(Name, std::move(Args), T);
+}
+
+Buffer makeBuffer(const std::string &Name, DType T, std::vector<Expr> Shape, Scope S) {
+  return std::make_shared<BufferNode>(Name, T, std::move(Shape), S);
+}
+
+Stmt makeFor(Var V, Expr Min, Expr Extent, Stmt Body, ForKind K, const std::string &Tag,
+             bool IsReduction) {
+  return std::make_shared<ForNode>(std::move(V), std::move(Min), std::move(Extent), K, Tag,
+                                   IsReduction, std::move(Body));
+}
+
+Stmt makeStore(Buffer B, std::vector<Expr> Indices, Expr Value) {
+  return std::make_shared<StoreNode>(std::move(B), std::move(Indices), std::move(Value));
+}
+
+Stmt makeAllocate(Buffer B, Stmt Body) {
+  return std::make_shared<AllocateNode>(std::move(B), std::move(Body));
+}
+
+namespace {
+void appendFlattened(const Stmt &S, std::vector<Stmt> &Out) {
+  if (!S)
+    return;
+  if (const auto *Seq = as<SeqNode>(S)) {
+    for (const Stmt &Child : Seq->Stmts)
+      appendFlattened(Child, Out);
+    return;
+  }
+  Out.push_back(S);
+}
+} // namespace
+
+Stmt makeSeq(std::vector<Stmt> Stmts) {
+  std::vector<Stmt> Flat;
+  for (const Stmt &S : Stmts)
+    appendFlattened(S, Flat);
+  if (Flat.size() == 1)
+    return Flat.front();
+  return std::make_shared<SeqNode>(std::move(Flat));
+}
+
+Stmt makeIf(Expr Cond, Stmt Then, Stmt Else) {
+  return std::make_shared<IfThenElseNode>(std::move(Cond), std::move(Then), std::move(Else));
+}
+
+Stmt makeLet(Var V, Expr Value, Stmt Body) {
+  return std::make_shared<LetStmtNode>(std::move(V), std::move(Value), std::move(Body));
+}
+
+Stmt makeEvaluate(Expr E) { return std::make_shared<EvaluateNode>(std::move(E)); }
+
+Expr operator+(Expr A, Expr B) { return makeBinary(BinOp::Add, std::move(A), std::move(B)); }
+Expr operator-(Expr A, Expr B) { return makeBinary(BinOp::Sub, std::move(A), std::move(B)); }
+Expr operator*(Expr A, Expr B) { return makeBinary(BinOp::Mul, std::move(A), std::move(B)); }
+Expr operator/(Expr A, Expr B) { return makeBinary(BinOp::Div, std::move(A), std::move(B)); }
+Expr operator%(Expr A, Expr B) { return makeBinary(BinOp::Mod, std::move(A), std::move(B)); }
+Expr operator<(Expr A, Expr B) { return makeBinary(BinOp::LT, std::move(A), std::move(B)); }
+Expr operator<(const Var &A, const Expr &B) { return makeBinary(BinOp::LT, A, B); }
+Expr operator<(const Expr &A, const Var &B) { return makeBinary(BinOp::LT, A, B); }
+Expr operator<(const Var &A, const Var &B) { return makeBinary(BinOp::LT, A, B); }
+
+bool getConstInt(const Expr &E, int64_t &Out) {
+  const auto *I = as<IntImmNode>(E);
+  if (!I)
+    return false;
+  Out = I->Value;
+  return true;
+}
+
+} // namespace ir
+} // namespace sched

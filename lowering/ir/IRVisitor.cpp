@@ -1,0 +1,105 @@
+//===- IRVisitor.cpp - Read-only traversal of the IR ----------------------===//
+//
+// Dispatch on node kinds (the project builds without RTTI) and the default
+// descent into every child, in evaluation order.
+//
+//===----------------------------------------------------------------------===//
+
+#include "IRVisitor.h"
+
+namespace sched {
+namespace ir {
+
+void IRVisitor::visit(const Expr &E) {
+  if (!E)
+    return;
+  switch (E->Kind) {
+  case ExprKind::IntImm: return visitIntImm(as<IntImmNode>(E));
+  case ExprKind::FloatImm: return visitFloatImm(as<FloatImmNode>(E));
+  case ExprKind::Var: return visitVar(as<VarNode>(E));
+  case ExprKind::Binary: return visitBinary(as<BinaryNode>(E));
+  case ExprKind::Unary: return visitUnary(as<UnaryNode>(E));
+  case ExprKind::Select: return visitSelect(as<SelectNode>(E));
+  case ExprKind::Cast: return visitCast(as<CastNode>(E));
+  case ExprKind::Load: return visitLoad(as<LoadNode>(E));
+  case ExprKind::Call: return visitCall(as<CallNode>(E));
+  }
+}
+
+void IRVisitor::visit(const Stmt &S) {
+  if (!S)
+    return;
+  switch (S->Kind) {
+  case StmtKind::For: return visitFor(as<ForNode>(S));
+  case StmtKind::Store: return visitStore(as<StoreNode>(S));
+  case StmtKind::Allocate: return visitAllocate(as<AllocateNode>(S));
+  case StmtKind::Seq: return visitSeq(as<SeqNode>(S));
+  case StmtKind::IfThenElse: return visitIfThenElse(as<IfThenElseNode>(S));
+  case StmtKind::LetStmt: return visitLetStmt(as<LetStmtNode>(S));
+  case StmtKind::Evaluate: return visitEvaluate(as<EvaluateNode>(S));
+  }
+}
+
+void IRVisitor::visitBinary(const BinaryNode *N) {
+  visit(N->A);
+  visit(N->B);
+}
+
+void IRVisitor::visitUnary(const UnaryNode *N) { visit(N->A); }
+
+void IRVisitor::visitSelect(const SelectNode *N) {
+  visit(N->Cond);
+  visit(N->TrueValue);
+  visit(N->FalseValue);
+}
+
+void IRVisitor::visitCast(const CastNode *N) { visit(N->Value); }
+
+void IRVisitor::visitLoad(const LoadNode *N) {
+  for (const Expr &I : N->Indices)
+    visit(I);
+}
+
+void IRVisitor::visitCall(const CallNode *N) {
+  for (const Expr &A : N->Args)
+    visit(A);
+}
+
+void IRVisitor::visitFor(const ForNode *N) {
+  visit(N->Min);
+  visit(N->Extent);
+  visit(N->Body);
+}
+
+void IRVisitor::visitStore(const StoreNode *N) {
+  visit(N->Value);
+  for (const Expr &I : N->Indices)
+    visit(I);
+}
+
+void IRVisitor::visitAllocate(const AllocateNode *N) {
+  for (const Expr &E : N->Buf->Shape)
+    visit(E);
+  visit(N->Body);
+}
+
+void IRVisitor::visitSeq(const SeqNode *N) {
+  for (const Stmt &S : N->Stmts)
+    visit(S);
+}
+
+void IRVisitor::visitIfThenElse(const IfThenElseNode *N) {
+  visit(N->Cond);
+  visit(N->Then);
+  visit(N->Else);
+}
+
+void IRVisitor::visitLetStmt(const LetStmtNode *N) {
+  visit(N->Value);
+  visit(N->Body);
+}
+
+void IRVisitor::visitEvaluate(const EvaluateNode *N) { visit(N->Value); }
+
+} // namespace ir
+} // namespace sched

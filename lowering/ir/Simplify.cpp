@@ -1,0 +1,586 @@
+//===- Simplify.cpp - Algebraic simplification of index arithmetic --------===//
+//
+// One bottom-up rewriter with two modes. Without ranges (canonicalize) it
+// folds constants and rewrites every integer sum as a linear combination of
+// "atoms" (variables and anything that is not +, - or *constant), merging
+// equal atoms and keeping them in order of first appearance so that split
+// and fuse indices stay readable. With ranges (simplify) it also uses
+// boundsOf to decide comparisons, drop min/max arms and cancel divisions and
+// modulos by constants: ((i*8) + j)/8 -> i when 0 <= j < 8.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Simplify.h"
+#include "IRMutator.h"
+
+#include <cmath>
+
+namespace sched {
+namespace ir {
+
+//===----------------------------------------------------------------------===//
+// Structural equality
+//===----------------------------------------------------------------------===//
+
+namespace {
+bool allEqual(const std::vector<Expr> &A, const std::vector<Expr> &B) {
+  if (A.size() != B.size())
+    return false;
+  for (size_t I = 0; I < A.size(); ++I)
+    if (!structurallyEqual(A[I], B[I]))
+      return false;
+  return true;
+}
+} // namespace
+
+bool structurallyEqual(const Expr &A, const Expr &B) {
+  if (A == B)
+    return true;
+  if (!A || !B || A->Kind != B->Kind || A->Type != B->Type)
+    return false;
+  switch (A->Kind) {
+  case ExprKind::IntImm:
+    return as<IntImmNode>(A)->Value == as<IntImmNode>(B)->Value;
+  case ExprKind::FloatImm:
+    return as<FloatImmNode>(A)->Value == as<FloatImmNode>(B)->Value;
+  case ExprKind::Var:
+    return false; // identity was compared above
+  case ExprKind::Binary: {
+    const auto *X = as<BinaryNode>(A), *Y = as<BinaryNode>(B);
+    return X->Op == Y->Op && structurallyEqual(X->A, Y->A) && structurallyEqual(X->B, Y->B);
+  }
+  case ExprKind::Unary: {
+    const auto *X = as<UnaryNode>(A), *Y = as<UnaryNode>(B);
+    return X->Op == Y->Op && structurallyEqual(X->A, Y->A);
+  }
+  case ExprKind::Select: {
+    const auto *X = as<SelectNode>(A), *Y = as<SelectNode>(B);
+    return structurallyEqual(X->Cond, Y->Cond) && structurallyEqual(X->TrueValue, Y->TrueValue) &&
+           structurallyEqual(X->FalseValue, Y->FalseValue);
+  }
+  case ExprKind::Cast:
+    return structurallyEqual(as<CastNode>(A)->Value, as<CastNode>(B)->Value);
+  case ExprKind::Load: {
+    const auto *X = as<LoadNode>(A), *Y = as<LoadNode>(B);
+    return X->Buf == Y->Buf && allEqual(X->Indices, Y->Indices);
+  }
+  case ExprKind::Call: {
+    const auto *X = as<CallNode>(A), *Y = as<CallNode>(B);
+    return X->Name == Y->Name && allEqual(X->Args, Y->Args);
+  }
+  }
+  return false;
+}
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// Linear combinations of atoms
+//===----------------------------------------------------------------------===//
+
+bool intConst(const Expr &E, int64_t &V) { return E && isInt(E->Type) && getConstInt(E, V); }
+
+struct Linear {
+  std::vector<std::pair<Expr, int64_t>> Terms; // atom, coefficient (first appearance order)
+  int64_t Constant = 0;
+};
+
+bool addTerm(Linear &L, const Expr &Atom, int64_t Coef) {
+  for (auto &T : L.Terms)
+    if (structurallyEqual(T.first, Atom))
+      return !__builtin_add_overflow(T.second, Coef, &T.second);
+  L.Terms.push_back({Atom, Coef});
+  return true;
+}
+
+/// Adds Scale*E to L. False on overflow (the caller keeps E as it is).
+bool linearize(const Expr &E, int64_t Scale, Linear &L, int Depth = 0) {
+  int64_t C;
+  if (intConst(E, C)) {
+    int64_t Scaled;
+    return !__builtin_mul_overflow(C, Scale, &Scaled) &&
+           !__builtin_add_overflow(L.Constant, Scaled, &L.Constant);
+  }
+  if (Depth > 200)
+    return addTerm(L, E, Scale);
+  if (const auto *B = as<BinaryNode>(E)) {
+    if (B->A->Type == E->Type && B->B->Type == E->Type) {
+      if (B->Op == BinOp::Add)
+        return linearize(B->A, Scale, L, Depth + 1) && linearize(B->B, Scale, L, Depth + 1);
+      if (B->Op == BinOp::Sub)
+        return linearize(B->A, Scale, L, Depth + 1) && linearize(B->B, -Scale, L, Depth + 1);
+      int64_t Factor, Scaled;
+      if (B->Op == BinOp::Mul && (intConst(B->B, Factor) || intConst(B->A, Factor))) {
+        const Expr &Other = intConst(B->B, Factor) ? B->A : B->B;
+        return !__builtin_mul_overflow(Scale, Factor, &Scaled) &&
+               linearize(Other, Scaled, L, Depth + 1);
+      }
+    }
+  }
+  if (const auto *U = as<UnaryNode>(E))
+    if (U->Op == UnOp::Neg)
+      return linearize(U->A, -Scale, L, Depth + 1);
+  return addTerm(L, E, Scale);
+}
+
+Expr scaledTerm(const Expr &Atom, int64_t Coef, DType T) {
+  return Coef == 1 ? Atom : makeBinary(BinOp::Mul, Atom, makeInt(Coef, T));
+}
+
+/// Positive terms first (in appearance order), then negative ones as
+/// subtractions, then the constant: ((io*8) + ii), (M - i), (7 - i).
+Expr rebuild(const Linear &L, DType T) {
+  Expr Result;
+  bool ConstantUsed = false;
+  for (const auto &Term : L.Terms)
+    if (Term.second > 0)
+      Result = Result ? makeBinary(BinOp::Add, Result, scaledTerm(Term.first, Term.second, T))
+                      : scaledTerm(Term.first, Term.second, T);
+  for (const auto &Term : L.Terms) {
+    if (Term.second >= 0)
+      continue;
+    if (!Result && L.Constant != 0) {
+      Result = makeInt(L.Constant, T);
+      ConstantUsed = true;
+    }
+    if (!Result || Term.second == INT64_MIN)
+      Result = Result ? makeBinary(BinOp::Add, Result, scaledTerm(Term.first, Term.second, T))
+                      : scaledTerm(Term.first, Term.second, T);
+    else
+      Result = makeBinary(BinOp::Sub, Result, scaledTerm(Term.first, -Term.second, T));
+  }
+  if (!Result)
+    return makeInt(L.Constant, T);
+  if (ConstantUsed || L.Constant == 0)
+    return Result;
+  if (L.Constant > 0 || L.Constant == INT64_MIN)
+    return makeBinary(BinOp::Add, Result, makeInt(L.Constant, T));
+  return makeBinary(BinOp::Sub, Result, makeInt(-L.Constant, T));
+}
+
+bool isLinearOp(const Expr &E) {
+  if (const auto *B = as<BinaryNode>(E))
+    return isInt(E->Type) &&
+           (B->Op == BinOp::Add || B->Op == BinOp::Sub || B->Op == BinOp::Mul);
+  if (const auto *U = as<UnaryNode>(E))
+    return isInt(E->Type) && U->Op == UnOp::Neg;
+  return false;
+}
+
+//===----------------------------------------------------------------------===//
+// Constant folding helpers
+//===----------------------------------------------------------------------===//
+
+/// Wraps V to the width of integer type T, as a conversion in C would.
+int64_t wrapTo(DType T, int64_t V) {
+  switch (T) {
+  case DType::Bool: return V != 0;
+  case DType::Int8: return static_cast<int8_t>(V);
+  case DType::UInt8: return static_cast<uint8_t>(V);
+  case DType::Int16: return static_cast<int16_t>(V);
+  case DType::Int32: return static_cast<int32_t>(V);
+  default: return V;
+  }
+}
+
+bool foldIntCompare(BinOp Op, int64_t A, int64_t B) {
+  switch (Op) {
+  case BinOp::EQ: return A == B;
+  case BinOp::NE: return A != B;
+  case BinOp::LT: return A < B;
+  case BinOp::LE: return A <= B;
+  case BinOp::GT: return A > B;
+  default: return A >= B;
+  }
+}
+
+/// Folds Op on two integer constants; false when C would be undefined.
+bool foldIntArith(BinOp Op, int64_t A, int64_t B, int64_t &Out) {
+  switch (Op) {
+  case BinOp::Add: return !__builtin_add_overflow(A, B, &Out);
+  case BinOp::Sub: return !__builtin_sub_overflow(A, B, &Out);
+  case BinOp::Mul: return !__builtin_mul_overflow(A, B, &Out);
+  case BinOp::Div:
+    if (B == 0 || (A == INT64_MIN && B == -1))
+      return false;
+    Out = A / B;
+    return true;
+  case BinOp::Mod:
+    if (B == 0 || (A == INT64_MIN && B == -1))
+      return false;
+    Out = A % B;
+    return true;
+  case BinOp::Min: Out = std::min(A, B); return true;
+  case BinOp::Max: Out = std::max(A, B); return true;
+  default: return false;
+  }
+}
+
+bool floatConst(const Expr &E, double &V) {
+  const auto *F = as<FloatImmNode>(E);
+  if (!F)
+    return false;
+  V = F->Value;
+  return true;
+}
+
+/// Rounds a folded value to the precision of its type.
+Expr makeFloatOfType(double V, DType T) {
+  if (T == DType::Float32 || T == DType::Float16)
+    V = static_cast<float>(V);
+  return makeFloat(V, T);
+}
+
+//===----------------------------------------------------------------------===//
+// The rewriter
+//===----------------------------------------------------------------------===//
+
+class Simplifier : public IRMutator {
+public:
+  /// UseBounds: reason with ranges (Ranges plus the loops and lets entered).
+  Simplifier(const VarRanges *Initial, bool UseBounds) : UseBounds(UseBounds) {
+    if (Initial)
+      Ranges = *Initial;
+  }
+
+protected:
+  Expr mutateBinary(const Expr &E, const BinaryNode *N) override {
+    Expr Rebuilt = IRMutator::mutateBinary(E, N);
+    const auto *B = as<BinaryNode>(Rebuilt);
+    if (!B)
+      return Rebuilt;
+    if (Expr Folded = foldBinary(B))
+      return Folded;
+    if (isLinearOp(Rebuilt))
+      return canonicalSum(Rebuilt);
+    return Rebuilt;
+  }
+
+  Expr mutateUnary(const Expr &E, const UnaryNode *N) override {
+    Expr Rebuilt = IRMutator::mutateUnary(E, N);
+    const auto *U = as<UnaryNode>(Rebuilt);
+    if (!U)
+      return Rebuilt;
+    int64_t C;
+    double F;
+    if (U->Op == UnOp::Not && U->A->Type == DType::Bool && getConstInt(U->A, C))
+      return makeBool(C == 0);
+    if (U->Op == UnOp::Not)
+      if (const auto *Inner = as<UnaryNode>(U->A))
+        if (Inner->Op == UnOp::Not && Inner->A->Type == DType::Bool)
+          return Inner->A;
+    if (U->Op == UnOp::Neg && floatConst(U->A, F))
+      return makeFloatOfType(-F, U->Type);
+    if (isLinearOp(Rebuilt))
+      return canonicalSum(Rebuilt);
+    return Rebuilt;
+  }
+
+  Expr mutateSelect(const Expr &E, const SelectNode *N) override {
+    Expr Rebuilt = IRMutator::mutateSelect(E, N);
+    const auto *S = as<SelectNode>(Rebuilt);
+    int64_t C;
+    if (S && getConstInt(S->Cond, C))
+      return C ? S->TrueValue : S->FalseValue;
+    if (S && structurallyEqual(S->TrueValue, S->FalseValue))
+      return S->TrueValue;
+    return Rebuilt;
+  }
+
+  Expr mutateCast(const Expr &E, const CastNode *N) override {
+    Expr Rebuilt = IRMutator::mutateCast(E, N);
+    const auto *C = as<CastNode>(Rebuilt);
+    if (!C)
+      return Rebuilt;
+    if (C->Value->Type == C->Type)
+      return C->Value;
+    int64_t I;
+    double F;
+    if (getConstInt(C->Value, I)) {
+      if (isFloat(C->Type))
+        return makeFloatOfType(static_cast<double>(I), C->Type);
+      return makeInt(wrapTo(C->Type, I), C->Type);
+    }
+    if (floatConst(C->Value, F)) {
+      if (isFloat(C->Type))
+        return makeFloatOfType(F, C->Type);
+      if (C->Type == DType::Bool)
+        return makeBool(F != 0);
+      if (std::isfinite(F) && std::fabs(F) < 9.2e18)
+        return makeInt(wrapTo(C->Type, static_cast<int64_t>(F)), C->Type);
+    }
+    return Rebuilt;
+  }
+
+  Stmt mutateFor(const Stmt &S, const ForNode *N) override {
+    Expr Min = mutate(N->Min), Extent = mutate(N->Extent);
+    Stmt Body;
+    {
+      RangeScope Scope(Ranges, N->LoopVar.get(),
+                       {Min, canonicalize(makeBinary(BinOp::Sub, makeBinary(BinOp::Add, Min, Extent),
+                                                     makeInt(1, Min->Type)))});
+      Body = mutate(N->Body);
+    }
+    if (Min == N->Min && Extent == N->Extent && Body == N->Body)
+      return S;
+    return makeFor(N->LoopVar, Min, Extent, Body, N->LoopKind, N->ThreadTag, N->IsReduction);
+  }
+
+  Stmt mutateLetStmt(const Stmt &S, const LetStmtNode *N) override {
+    Expr Value = mutate(N->Value);
+    Stmt Body;
+    {
+      RangeScope Scope(Ranges, N->LetVar.get(), boundsOf(Value, Ranges));
+      Body = mutate(N->Body);
+    }
+    if (Value == N->Value && Body == N->Body)
+      return S;
+    return makeLet(N->LetVar, Value, Body);
+  }
+
+  Stmt mutateIfThenElse(const Stmt &S, const IfThenElseNode *N) override {
+    Expr Cond = mutate(N->Cond);
+    int64_t C;
+    if (getConstInt(Cond, C)) {
+      if (C)
+        return mutate(N->Then);
+      return N->Else ? mutate(N->Else) : makeSeq({});
+    }
+    Stmt Then = mutate(N->Then), Else = mutate(N->Else);
+    if (Cond == N->Cond && Then == N->Then && Else == N->Else)
+      return S;
+    return makeIf(Cond, Then, Else);
+  }
+
+private:
+  bool UseBounds;
+  VarRanges Ranges;
+
+  /// Gives a variable a range for the lifetime of the scope.
+  struct RangeScope {
+    VarRanges &R;
+    const VarNode *V;
+    bool HadOld = false;
+    Interval Old;
+    RangeScope(VarRanges &Ranges, const VarNode *Var, Interval I) : R(Ranges), V(Var) {
+      auto It = R.find(V);
+      if (It != R.end()) {
+        HadOld = true;
+        Old = It->second;
+      }
+      R[V] = I;
+    }
+    ~RangeScope() {
+      if (HadOld)
+        R[V] = Old;
+      else
+        R.erase(V);
+    }
+  };
+
+  Expr canonicalSum(const Expr &E) {
+    Linear L;
+    if (!linearize(E, 1, L))
+      return E;
+    Expr Result = rebuild(L, E->Type);
+    return structurallyEqual(Result, E) ? E : Result;
+  }
+
+  /// The constant bounds of E, when known.
+  bool constBounds(const Expr &E, int64_t *Min, int64_t *Max) {
+    if (!UseBounds)
+      return false;
+    Interval I = boundsOf(E, Ranges);
+    bool Ok = true;
+    if (Min)
+      Ok &= I.Min && getConstInt(I.Min, *Min);
+    if (Max)
+      Ok &= I.Max && getConstInt(I.Max, *Max);
+    return Ok;
+  }
+
+  Expr foldBinary(const BinaryNode *B) {
+    int64_t X, Y, R;
+    double F, G;
+    bool XC = intConst(B->A, X), YC = intConst(B->B, Y);
+    if (XC && YC) {
+      if (isComparison(B->Op))
+        return makeBool(foldIntCompare(B->Op, X, Y));
+      if (B->Op == BinOp::And || B->Op == BinOp::Or)
+        return makeBool(B->Op == BinOp::And ? (X && Y) : (X || Y));
+      if (foldIntArith(B->Op, X, Y, R) && isInt(B->Type))
+        return makeInt(wrapTo(B->Type, R), B->Type);
+    }
+    if (B->Op == BinOp::And || B->Op == BinOp::Or)
+      return foldLogic(B);
+    if (floatConst(B->A, F) && floatConst(B->B, G))
+      return foldFloat(B, F, G);
+    if (isFloat(B->Type) && B->Op == BinOp::Mul) {
+      if (floatConst(B->B, G) && G == 1.0)
+        return B->A;
+      if (floatConst(B->A, F) && F == 1.0)
+        return B->B;
+    }
+    if (isComparison(B->Op) && isInt(B->A->Type))
+      return decideComparison(B);
+    if (!isInt(B->Type))
+      return nullptr;
+    switch (B->Op) {
+    case BinOp::Min:
+    case BinOp::Max:
+      return foldMinMax(B);
+    case BinOp::Div:
+    case BinOp::Mod:
+      return foldDivMod(B);
+    default:
+      return nullptr;
+    }
+  }
+
+  Expr foldLogic(const BinaryNode *B) {
+    int64_t C;
+    bool IsAnd = B->Op == BinOp::And;
+    for (int Side = 0; Side < 2; ++Side) {
+      const Expr &K = Side ? B->B : B->A;
+      const Expr &Other = Side ? B->A : B->B;
+      if (!getConstInt(K, C) || K->Type != DType::Bool || Other->Type != DType::Bool)
+        continue;
+      if (IsAnd)
+        return C ? Other : makeBool(false);
+      return C ? makeBool(true) : Other;
+    }
+    return nullptr;
+  }
+
+  Expr foldFloat(const BinaryNode *B, double F, double G) {
+    if (isComparison(B->Op)) {
+      bool R = B->Op == BinOp::EQ ? F == G : B->Op == BinOp::NE ? F != G
+             : B->Op == BinOp::LT ? F < G : B->Op == BinOp::LE ? F <= G
+             : B->Op == BinOp::GT ? F > G : F >= G;
+      return makeBool(R);
+    }
+    switch (B->Op) {
+    case BinOp::Add: return makeFloatOfType(F + G, B->Type);
+    case BinOp::Sub: return makeFloatOfType(F - G, B->Type);
+    case BinOp::Mul: return makeFloatOfType(F * G, B->Type);
+    case BinOp::Div: return G == 0 ? nullptr : makeFloatOfType(F / G, B->Type);
+    case BinOp::Min: return makeFloatOfType(std::min(F, G), B->Type);
+    case BinOp::Max: return makeFloatOfType(std::max(F, G), B->Type);
+    default: return nullptr;
+    }
+  }
+
+  /// Decides an integer comparison from the bounds of (A - B).
+  Expr decideComparison(const BinaryNode *B) {
+    Expr Diff = canonicalSum(makeBinary(BinOp::Sub, B->A, B->B));
+    int64_t D;
+    if (getConstInt(Diff, D))
+      return makeBool(foldIntCompare(B->Op, D, 0));
+    int64_t Lo, Hi;
+    bool HasLo = constBounds(Diff, &Lo, nullptr), HasHi = constBounds(Diff, nullptr, &Hi);
+    switch (B->Op) {
+    case BinOp::LT:
+      if (HasHi && Hi < 0) return makeBool(true);
+      if (HasLo && Lo >= 0) return makeBool(false);
+      break;
+    case BinOp::LE:
+      if (HasHi && Hi <= 0) return makeBool(true);
+      if (HasLo && Lo > 0) return makeBool(false);
+      break;
+    case BinOp::GT:
+      if (HasLo && Lo > 0) return makeBool(true);
+      if (HasHi && Hi <= 0) return makeBool(false);
+      break;
+    case BinOp::GE:
+      if (HasLo && Lo >= 0) return makeBool(true);
+      if (HasHi && Hi < 0) return makeBool(false);
+      break;
+    case BinOp::EQ:
+    case BinOp::NE:
+      if ((HasLo && Lo > 0) || (HasHi && Hi < 0))
+        return makeBool(B->Op == BinOp::NE);
+      break;
+    default:
+      break;
+    }
+    return nullptr;
+  }
+
+  Expr foldMinMax(const BinaryNode *B) {
+    if (structurallyEqual(B->A, B->B))
+      return B->A;
+    // min(a, b) is a when a - b <= 0 for every value in range.
+    Expr Diff = canonicalSum(makeBinary(BinOp::Sub, B->A, B->B));
+    int64_t Lo, Hi, D;
+    bool Min = B->Op == BinOp::Min;
+    if (getConstInt(Diff, D))
+      return (D <= 0) == Min ? B->A : B->B;
+    if (constBounds(Diff, nullptr, &Hi) && Hi <= 0)
+      return Min ? B->A : B->B;
+    if (constBounds(Diff, &Lo, nullptr) && Lo >= 0)
+      return Min ? B->B : B->A;
+    return nullptr;
+  }
+
+  /// x/1, x%1, and the split of (Q*c + R) by a positive constant c when the
+  /// numerator and R are provably non-negative (then / and % truncate like
+  /// floor): (Q*c + R)/c = Q + R/c and (Q*c + R)%c = R%c.
+  Expr foldDivMod(const BinaryNode *B) {
+    int64_t C;
+    if (!intConst(B->B, C) || C <= 0)
+      return nullptr;
+    bool IsDiv = B->Op == BinOp::Div;
+    DType T = B->Type;
+    if (C == 1)
+      return IsDiv ? B->A : makeInt(0, T);
+    Linear L, Quot, Rem;
+    if (!linearize(B->A, 1, L))
+      return nullptr;
+    for (const auto &Term : L.Terms)
+      if (Term.second % C == 0)
+        Quot.Terms.push_back({Term.first, Term.second / C});
+      else
+        Rem.Terms.push_back(Term);
+    int64_t Q = L.Constant / C, R = L.Constant % C;
+    if (R < 0) {
+      R += C;
+      --Q;
+    }
+    Quot.Constant = Q;
+    Rem.Constant = R;
+    int64_t NumLo, RemLo, RemHi;
+    Expr RemExpr = rebuild(Rem, T);
+    if (!constBounds(B->A, &NumLo, nullptr) || NumLo < 0 ||
+        !constBounds(RemExpr, &RemLo, nullptr) || RemLo < 0)
+      return nullptr;
+    bool RemSmall = constBounds(RemExpr, nullptr, &RemHi) && RemHi < C;
+    if (Quot.Terms.empty() && Quot.Constant == 0 && !RemSmall)
+      return nullptr; // nothing to take out
+    if (!IsDiv)
+      return RemSmall ? RemExpr : makeBinary(BinOp::Mod, RemExpr, B->B);
+    Expr QuotExpr = rebuild(Quot, T);
+    if (RemSmall)
+      return QuotExpr;
+    return canonicalSum(makeBinary(BinOp::Add, QuotExpr, makeBinary(BinOp::Div, RemExpr, B->B)));
+  }
+};
+
+} // namespace
+
+Expr canonicalize(const Expr &E) {
+  Simplifier S(nullptr, /*UseBounds=*/false);
+  return S.mutate(E);
+}
+
+Expr simplify(const Expr &E, const VarRanges *Ranges) {
+  Simplifier S(Ranges, /*UseBounds=*/true);
+  return S.mutate(E);
+}
+
+Stmt simplify(const Stmt &S) {
+  Simplifier Simp(nullptr, /*UseBounds=*/true);
+  return Simp.mutate(S);
+}
+
+} // namespace ir
+} // namespace sched

@@ -1,0 +1,80 @@
+//===- ComputeBufferRegions.cpp - What the launcher copies ---------------===//
+//
+// The cuda backend copies host arrays to the device before a launch and back
+// after it; it must copy every element the kernel may touch and must never
+// read or write past the end of the user's array. For each buffer parameter
+// of the flattened kernel this computes Extent, the number of elements from
+// index 0 that the kernel may touch: the maximum index over every access
+// with all loops (serial and thread-bound) relaxed, plus one, as given by
+// the one bound analysis (ir/Bounds.h). Non-dividing splits can make that
+// maximum overshoot the array (their guards keep the accesses in bounds,
+// but the interval analysis does not see guards), and some indices have no
+// known bound; so the extent is capped by, or falls back to, the size of the
+// buffer. Read and Written come from the access analysis (ir/Access.h), so
+// intrinsics count through their operand declarations.
+//
+//===----------------------------------------------------------------------===//
+#include "ir/Access.h"
+#include "ir/Bounds.h"
+#include "ir/Simplify.h"
+#include "passes/Passes.h"
+
+namespace sched {
+namespace passes {
+
+namespace {
+
+ir::Expr bufferSize(const ir::Buffer &B) {
+  ir::Expr Size = ir::makeInt(1);
+  for (const ir::Expr &Dim : B->Shape)
+    Size = Size * Dim;
+  return ir::simplify(Size);
+}
+
+/// One past the largest flat index of B that S reads (or writes), or null
+/// when unknown or when S does not access B that way.
+ir::Expr touchedEnd(const ir::Stmt &S, const ir::Buffer &B, bool Reads) {
+  ir::Region R;
+  if (!ir::regionTouched(S, B, Reads, ir::VarRanges(), R) || R.size() != 1 ||
+      !R[0].Max)
+    return nullptr;
+  return R[0].Max + ir::makeInt(1);
+}
+
+ir::Expr regionExtent(const ir::Stmt &Body, const ir::Buffer &B, bool Read, bool Written) {
+  ir::Expr Size = bufferSize(B);
+  ir::Expr End;
+  for (bool Reads : {true, false}) {
+    if (Reads ? !Read : !Written)
+      continue;
+    ir::Expr E = touchedEnd(Body, B, Reads);
+    if (!E)
+      return Size; // an access with unknown bounds: copy the whole buffer
+    End = End ? ir::makeBinary(ir::BinOp::Max, End, E) : E;
+  }
+  if (!End)
+    return ir::makeInt(0);
+  return ir::simplify(ir::makeBinary(ir::BinOp::Min, End, Size));
+}
+
+} // namespace
+
+std::vector<BufferRegion> computeBufferRegions(const ir::LoopNest &Nest) {
+  std::vector<ir::Access> Accesses = ir::collectAccesses(Nest.Body);
+  std::vector<BufferRegion> Regions;
+  for (const ir::Param &P : Nest.Params) {
+    if (P.ParamKind != ir::Param::Kind::Buffer || !P.Buf)
+      continue;
+    BufferRegion R;
+    R.Param = P.Buf->Name;
+    for (const ir::Access &A : Accesses)
+      if (A.Buf == P.Buf)
+        (A.IsWrite ? R.Written : R.Read) = true;
+    R.Extent = regionExtent(Nest.Body, P.Buf, R.Read, R.Written);
+    Regions.push_back(R);
+  }
+  return Regions;
+}
+
+} // namespace passes
+} // namespace sched

@@ -1,0 +1,81 @@
+//===- PassUtil.cpp - Small helpers shared by passes and codegen ---------===//
+//
+// See PassUtil.h. Equality goes through ir::simplify: the one simplifier.
+//
+//===----------------------------------------------------------------------===//
+#include "passes/PassUtil.h"
+#include "ir/IRVisitor.h"
+#include "ir/Printer.h"
+#include "ir/Simplify.h"
+
+namespace sched {
+namespace passes {
+
+namespace {
+
+class VarCollector : public ir::IRVisitor {
+public:
+  std::set<const ir::VarNode *> Vars;
+
+protected:
+  void visitVar(const ir::VarNode *N) override { Vars.insert(N); }
+};
+
+} // namespace
+
+std::set<const ir::VarNode *> varsOf(const ir::Expr &E) {
+  VarCollector C;
+  C.visit(E);
+  return C.Vars;
+}
+
+std::set<const ir::VarNode *> scalarParams(const ir::LoopNest &Nest) {
+  std::set<const ir::VarNode *> Out;
+  for (const ir::Param &P : Nest.Params)
+    if (P.ParamKind == ir::Param::Kind::Scalar && P.Scalar)
+      Out.insert(P.Scalar.get());
+  return Out;
+}
+
+bool provablyEqual(const ir::Expr &A, const ir::Expr &B) {
+  if (!A || !B)
+    return false;
+  if (A == B)
+    return true;
+  int64_t X, Y;
+  if (ir::getConstInt(A, X) && ir::getConstInt(B, Y))
+    return X == Y;
+  int64_t Diff;
+  if (ir::getConstInt(ir::simplify(A - B), Diff))
+    return Diff == 0;
+  // Syntactic equality covers symbolic extents the simplifier leaves alone.
+  return ir::print(ir::simplify(A)) == ir::print(ir::simplify(B));
+}
+
+int threadTagDim(const std::string &Tag) {
+  static const char *const Suffixes[] = {".x", ".y", ".z"};
+  if (!isBlockTag(Tag) && !isThreadTag(Tag))
+    return -1;
+  for (int D = 0; D < 3; ++D)
+    if (Tag.size() > 2 && Tag.compare(Tag.size() - 2, 2, Suffixes[D]) == 0)
+      return D;
+  return -1;
+}
+
+bool isBlockTag(const std::string &Tag) {
+  return Tag == "blockIdx.x" || Tag == "blockIdx.y" || Tag == "blockIdx.z";
+}
+
+bool isThreadTag(const std::string &Tag) {
+  return Tag == "threadIdx.x" || Tag == "threadIdx.y" || Tag == "threadIdx.z";
+}
+
+ir::Expr launchExtent(const LaunchGeometry &Geometry, const std::string &Tag) {
+  int Dim = threadTagDim(Tag);
+  if (Dim < 0)
+    return nullptr;
+  return isBlockTag(Tag) ? Geometry.Grid[Dim] : Geometry.Block[Dim];
+}
+
+} // namespace passes
+} // namespace sched

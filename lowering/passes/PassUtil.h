@@ -1,0 +1,39 @@
+//===- PassUtil.h - Small helpers shared by passes and codegen -*- C++ -*-===//
+//
+// Questions several passes (and CUDA codegen) ask about expressions and
+// thread tags. Kept here so each is answered the same way everywhere.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SCHED_PASSES_PASSUTIL_H
+#define SCHED_PASSES_PASSUTIL_H
+
+#include "Pipeline.h"
+#include "ir/IR.h"
+#include <set>
+#include <string>
+
+namespace sched {
+namespace passes {
+
+/// The variables E refers to.
+std::set<const ir::VarNode *> varsOf(const ir::Expr &E);
+
+/// The scalar parameters of Nest.
+std::set<const ir::VarNode *> scalarParams(const ir::LoopNest &Nest);
+
+/// True when A and B are equal for every value of their variables, as far
+/// as the simplifier can tell (false means "not proven", not "different").
+bool provablyEqual(const ir::Expr &A, const ir::Expr &B);
+
+/// Index 0..2 for blockIdx.{x,y,z} / threadIdx.{x,y,z}, -1 otherwise.
+int threadTagDim(const std::string &Tag);
+bool isBlockTag(const std::string &Tag);
+bool isThreadTag(const std::string &Tag);
+
+/// The launch extent for Tag in Geometry (null for an unknown tag).
+ir::Expr launchExtent(const LaunchGeometry &Geometry, const std::string &Tag);
+
+} // namespace passes
+} // namespace sched
+
+#endif

@@ -1,0 +1,56 @@
+//===- Passes.h - The lowering passes, one per file ------------*- C++ -*-===//
+//
+// Every pass Pipeline.cpp runs, in the order it runs them. Transformations
+// take a nest and return the rewritten nest; checks and analyses report
+// problems as Diags (Level::Error stops the pipeline) and fill in what the
+// launcher needs (geometry, regions). Each pass's file says what it does and
+// why it sits where it does in the pipeline.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SCHED_PASSES_PASSES_H
+#define SCHED_PASSES_PASSES_H
+
+#include "Pipeline.h"
+#include "ir/IR.h"
+#include "schedule/Schedule.h"
+#include <vector>
+
+namespace sched {
+namespace passes {
+
+/// Every For starts at 0: `for (v, m, e)` becomes `for (v', 0, e)` with
+/// v := v' + m in its body.
+ir::LoopNest normalizeLoops(const ir::LoopNest &Nest);
+
+/// Checks thread bindings (known tags, no tag twice on a nesting path, no
+/// block loop inside a thread loop), turns vthread loops into serial loops,
+/// and widens every loop bound to a tag to the tag's launch extent (the max
+/// over all loops bound to it) behind a guard `if (v < extent)`.
+ir::LoopNest verifyThreadBindings(const ir::LoopNest &Nest, std::vector<Diag> &Diags);
+
+/// Grid and block extents from the thread-bound loops (1 where unused). An
+/// extent that is not an expression over scalar parameters is an error.
+bool computeLaunchGeometry(const ir::LoopNest &Nest, LaunchGeometry &Out,
+                           std::vector<Diag> &Diags);
+
+/// Multi-dimensional buffers (parameters and allocations) become
+/// one-dimensional, indexed row-major.
+ir::LoopNest storageFlatten(const ir::LoopNest &Nest);
+
+/// ir::simplify over the whole kernel body.
+ir::LoopNest simplifyNest(const ir::LoopNest &Nest);
+
+/// For each buffer parameter: the elements [0, Extent) the kernel may touch,
+/// and whether it reads and/or writes them.
+std::vector<BufferRegion> computeBufferRegions(const ir::LoopNest &Nest);
+
+/// Well-formedness of the lowered kernel: variables and buffers defined
+/// where used, allocations of constant size, thread-bound loops agreeing
+/// with the launch geometry.
+bool verifyKernel(const ir::LoopNest &Nest, const LaunchGeometry &Geometry,
+                  std::vector<Diag> &Diags);
+
+} // namespace passes
+} // namespace sched
+
+#endif

@@ -1,0 +1,178 @@
+//===- VerifyThreadBindings.cpp - Check and complete thread bindings -----===//
+//
+// A schedule binds loops to CUDA's block and thread indices. This pass checks
+// that the bindings describe a real launch and makes the launch uniform:
+//  - a tag is one of blockIdx.{x,y,z}, threadIdx.{x,y,z}, vthread (cthread is
+//    a VTA notion and an error here);
+//  - a tag appears at most once on any nesting path (threadIdx.x cannot index
+//    two nested loops), and no block-bound loop sits inside a thread-bound one
+//    (a block cannot be chosen by a thread);
+//  - loops bound to the same tag in different parts of the kernel (say a
+//    shared-memory fill over 64 threads and a compute over 32) share one
+//    launch extent, the max of theirs; every such loop is widened to that
+//    extent and its body guarded by `if (v < extent)`, so after this pass all
+//    loops of a tag have the same extent, which ComputeLaunchGeometry reads.
+// vthread: until InjectVirtualThread exists (a later issue), a vthread loop
+// is lowered to a plain serial loop. That is correct, since a virtual thread
+// is by definition executed by one real thread, but it does not interleave
+// the copies the way TVM does; a remark says so.
+//
+// Runs right after NormalizeLoops (guards compare the zero-based variable).
+//
+//===----------------------------------------------------------------------===//
+#include "ir/IRMutator.h"
+#include "ir/IRVisitor.h"
+#include "ir/Simplify.h"
+#include "passes/PassUtil.h"
+#include "passes/Passes.h"
+
+#include <map>
+
+namespace sched {
+namespace passes {
+
+namespace {
+
+Diag makeDiag(Diag::Level Level, std::string Message) {
+  Diag D;
+  D.Severity = Level;
+  D.Message = std::move(Message);
+  return D;
+}
+
+/// Walks the loop tree, checks every binding against the path above it and
+/// collects the extents of the loops of each tag.
+class BindingChecker : public ir::IRVisitor {
+public:
+  explicit BindingChecker(std::vector<Diag> &Diags) : Diags(Diags) {}
+
+  std::map<std::string, std::vector<ir::Expr>> ExtentsByTag;
+  bool SawVThread = false;
+  bool Failed = false;
+
+protected:
+  void visitFor(const ir::ForNode *N) override {
+    if (N->LoopKind != ir::ForKind::ThreadBound) {
+      ir::IRVisitor::visitFor(N);
+      return;
+    }
+    checkBinding(N);
+    Path.push_back(N);
+    ir::IRVisitor::visitFor(N);
+    Path.pop_back();
+  }
+
+private:
+  std::vector<Diag> &Diags;
+  std::vector<const ir::ForNode *> Path; // enclosing thread-bound loops
+
+  void error(std::string Message) {
+    Diags.push_back(makeDiag(Diag::Level::Error, std::move(Message)));
+    Failed = true;
+  }
+
+  void checkBinding(const ir::ForNode *N) {
+    const std::string &Tag = N->ThreadTag;
+    const std::string Loop = "loop '" + N->LoopVar->Name + "'";
+    if (Tag == "vthread") {
+      SawVThread = true;
+      return;
+    }
+    if (Tag == "cthread") {
+      error(Loop + " is bound to cthread, which only target(vta) supports");
+      return;
+    }
+    if (threadTagDim(Tag) < 0) {
+      error(Loop + " is bound to unknown thread tag '" + Tag + "'");
+      return;
+    }
+    for (const ir::ForNode *Outer : Path) {
+      if (Outer->ThreadTag == Tag)
+        error(Loop + " is bound to " + Tag + " inside loop '" + Outer->LoopVar->Name +
+              "', which is bound to it already");
+      else if (isBlockTag(Tag) && isThreadTag(Outer->ThreadTag))
+        error(Loop + " is bound to " + Tag + " inside loop '" + Outer->LoopVar->Name +
+              "' bound to " + Outer->ThreadTag +
+              ": block loops must enclose thread loops");
+    }
+    ExtentsByTag[Tag].push_back(N->Extent);
+  }
+};
+
+bool isParamExpr(const ir::Expr &E, const std::set<const ir::VarNode *> &Params) {
+  for (const ir::VarNode *V : varsOf(E))
+    if (!Params.count(V))
+      return false;
+  return true;
+}
+
+/// The launch extent of a tag: the max over its loops' extents. Extents that
+/// are not expressions over parameters are left out here;
+/// ComputeLaunchGeometry reports them.
+ir::Expr combineExtents(const std::vector<ir::Expr> &Extents,
+                        const std::set<const ir::VarNode *> &Params) {
+  ir::Expr Launch;
+  for (const ir::Expr &E : Extents) {
+    if (!isParamExpr(E, Params))
+      return nullptr;
+    if (!Launch || provablyEqual(Launch, E))
+      Launch = Launch ? Launch : E;
+    else
+      Launch = ir::simplify(ir::makeBinary(ir::BinOp::Max, Launch, E));
+  }
+  return Launch;
+}
+
+/// Widens thread-bound loops to their tag's launch extent behind a guard and
+/// turns vthread loops into serial loops.
+class BindingRewriter : public ir::IRMutator {
+public:
+  explicit BindingRewriter(const std::map<std::string, ir::Expr> &Launch) : Launch(Launch) {}
+
+protected:
+  ir::Stmt mutateFor(const ir::Stmt &S, const ir::ForNode *N) override {
+    ir::Stmt Body = mutate(N->Body);
+    if (N->LoopKind == ir::ForKind::ThreadBound && N->ThreadTag == "vthread")
+      return ir::makeFor(N->LoopVar, N->Min, N->Extent, Body, ir::ForKind::Serial, "",
+                         N->IsReduction);
+    auto It = N->LoopKind == ir::ForKind::ThreadBound ? Launch.find(N->ThreadTag)
+                                                      : Launch.end();
+    if (It == Launch.end() || !It->second || provablyEqual(It->second, N->Extent)) {
+      if (Body == N->Body)
+        return S;
+      return ir::makeFor(N->LoopVar, N->Min, N->Extent, Body, N->LoopKind, N->ThreadTag,
+                         N->IsReduction);
+    }
+    ir::Stmt Guarded = ir::makeIf(ir::Expr(N->LoopVar) < N->Extent, Body);
+    return ir::makeFor(N->LoopVar, N->Min, It->second, Guarded, N->LoopKind, N->ThreadTag,
+                       N->IsReduction);
+  }
+
+private:
+  const std::map<std::string, ir::Expr> &Launch;
+};
+
+} // namespace
+
+ir::LoopNest verifyThreadBindings(const ir::LoopNest &Nest, std::vector<Diag> &Diags) {
+  std::set<const ir::VarNode *> Params = scalarParams(Nest);
+  BindingChecker Checker(Diags);
+  Checker.visit(Nest.Body);
+  if (Checker.Failed)
+    return Nest;
+  if (Checker.SawVThread)
+    Diags.push_back(makeDiag(Diag::Level::Remark,
+                             "vthread loops are lowered to serial loops (virtual thread "
+                             "injection is not implemented yet)"));
+
+  std::map<std::string, ir::Expr> Launch;
+  for (const auto &Entry : Checker.ExtentsByTag)
+    Launch[Entry.first] = combineExtents(Entry.second, Params);
+
+  ir::LoopNest Out = Nest;
+  Out.Body = BindingRewriter(Launch).mutate(Nest.Body);
+  return Out;
+}
+
+} // namespace passes
+} // namespace sched

@@ -1,0 +1,407 @@
+//===- Reorder.cpp - reorder(l1, l2, ...) with loop distribution ---===//
+//
+// The named loops must lie on one path of the loop tree; they are permuted
+// into the given order in the positions they occupy. The permutation is
+// carried out as a sequence of adjacent interchanges (a selection sort on the
+// path), each of which is one of two rewrites:
+//
+//  * perfect interchange: A { guards { B { X } } } -> B { A { X } }, each
+//    guard placed right below the loop whose variable it reads (a guard that
+//    does not read A may move above A: when it is false A runs nothing);
+//
+//  * loop distribution, when a sequence lies between A and B:
+//      A { allocate acc[1] local { s1; s2(contains B); s3 } }
+//    -> allocate acc[ext(A)] local { A { s1' }; A { s2' }; A { s3' } }
+//    every statement gets its own copy of A (and of the guards between), and
+//    a local buffer allocated between A and the sequence is hoisted above the
+//    copies and expanded by A's extent, indexed by A's variable: a scalar
+//    accumulator becomes a per-iteration local array (DESIGN section 2).
+//    It is legal only when no statement of the sequence writes a buffer that
+//    another statement accesses (the expanded buffers are exempt: each
+//    iteration of A owns its element).
+//
+// Anything else between the loops (another loop, a let, an allocation not
+// followed by a sequence, an if with an else branch) is an error rather than
+// a guess: a reorder must never miscompile.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ir/Access.h"
+#include "ir/IRMutator.h"
+#include "ir/IRVisitor.h"
+#include "ir/Simplify.h"
+#include "schedule/ScheduleImpl.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+namespace sched {
+namespace schedule {
+
+using namespace ir;
+
+namespace {
+
+/// A loop named in the reorder, followed by variable identity: copies made
+/// by distribution get fresh variables, the copy on the path keeps this one.
+struct NamedLoop {
+  const VarNode *LoopVar;
+  std::string Name;
+  int Loc;
+};
+
+class LoadFinder : public IRVisitor {
+public:
+  bool Found = false;
+
+protected:
+  void visitLoad(const LoadNode *) override { Found = true; }
+  void visitCall(const CallNode *) override { Found = true; }
+};
+
+bool readsMemory(const Expr &E) {
+  LoadFinder F;
+  F.visit(E);
+  return F.Found;
+}
+
+/// Rewrites every access to the hoisted buffers: Old[idx...] becomes
+/// New[lead, idx...], or New[lead] when Old was a single element.
+class BufferExpander : public IRMutator {
+public:
+  struct Expansion {
+    Buffer NewBuf;
+    bool DropOldIndices;
+  };
+  BufferExpander(std::map<const BufferNode *, Expansion> Map, Expr Lead)
+      : Map(std::move(Map)), Lead(std::move(Lead)) {}
+
+protected:
+  Expr mutateLoad(const Expr &E, const LoadNode *N) override {
+    auto It = Map.find(N->Buf.get());
+    if (It == Map.end())
+      return IRMutator::mutateLoad(E, N);
+    return makeLoad(It->second.NewBuf, expandIndices(It->second, N->Indices));
+  }
+  Stmt mutateStore(const Stmt &S, const StoreNode *N) override {
+    auto It = Map.find(N->Buf.get());
+    if (It == Map.end())
+      return IRMutator::mutateStore(S, N);
+    return makeStore(It->second.NewBuf, expandIndices(It->second, N->Indices), mutate(N->Value));
+  }
+
+private:
+  std::vector<Expr> expandIndices(const Expansion &X, const std::vector<Expr> &Old) {
+    std::vector<Expr> Indices{Lead};
+    if (!X.DropOldIndices)
+      for (const Expr &I : Old)
+        Indices.push_back(mutate(I));
+    return Indices;
+  }
+
+  std::map<const BufferNode *, Expansion> Map;
+  Expr Lead;
+};
+
+bool isAllOnes(const std::vector<Expr> &Shape) {
+  for (const Expr &D : Shape) {
+    int64_t V = 0;
+    if (!getConstInt(D, V) || V != 1)
+      return false;
+  }
+  return true;
+}
+
+Stmt wrapInGuards(const std::vector<Expr> &Guards, Stmt Body) {
+  for (auto It = Guards.rbegin(); It != Guards.rend(); ++It)
+    Body = makeIf(*It, Body);
+  return Body;
+}
+
+Stmt rebuildLoop(const ForNode *L, Var V, Stmt Body) {
+  return makeFor(std::move(V), L->Min, L->Extent, std::move(Body), L->LoopKind, L->ThreadTag,
+                 L->IsReduction);
+}
+
+class Reorderer {
+public:
+  explicit Reorderer(ScheduleState &S) : S(S) {}
+
+  /// Moves Inner (directly below Outer among the named loops) above Outer.
+  bool interchange(const NamedLoop &Outer, const NamedLoop &Inner) {
+    // Each distribution removes one sequence from the path between the two
+    // loops, so this terminates; the bound only guards against a bug.
+    for (unsigned Step = 0; Step < 1000; ++Step) {
+      const ForNode *A = findLoopByVar(S.Nest.Body, Outer.LoopVar);
+      if (!A)
+        return S.error(Outer.Loc, "internal error: lost loop '" + Outer.Name + "' in reorder");
+      std::vector<Stmt> Chain;
+      Stmt Cur = A->Body;
+      bool Distributed = false;
+      for (;;) {
+        if (const auto *F = as<ForNode>(Cur)) {
+          if (F->LoopVar.get() == Inner.LoopVar)
+            return swapPerfect(A, F, Chain, Outer, Inner);
+          return fail(Outer, Inner,
+                      "loop '" + F->LoopVar->Name + "' lies between them; name it in the "
+                                                    "reorder too");
+        }
+        if (const auto *I = as<IfThenElseNode>(Cur)) {
+          if (I->Else)
+            return fail(Outer, Inner, "an if with an else branch lies between them");
+          Chain.push_back(Cur);
+          Cur = I->Then;
+          continue;
+        }
+        if (const auto *Al = as<AllocateNode>(Cur)) {
+          Chain.push_back(Cur);
+          Cur = Al->Body;
+          continue;
+        }
+        if (const auto *Sq = as<SeqNode>(Cur)) {
+          if (!distribute(A, Chain, Sq, Outer, Inner))
+            return false;
+          Distributed = true;
+          break;
+        }
+        return fail(Outer, Inner, "'" + Inner.Name + "' is not perfectly nested in '" +
+                                      Outer.Name + "' (a let binding lies between them)");
+      }
+      if (!Distributed)
+        break;
+    }
+    return S.error(Inner.Loc, "internal error: reorder did not converge");
+  }
+
+private:
+  bool fail(const NamedLoop &Outer, const NamedLoop &Inner, const std::string &Why) {
+    return S.error(Inner.Loc,
+                   "cannot reorder '" + Inner.Name + "' outside '" + Outer.Name + "': " + Why);
+  }
+
+  /// A { guards { B { X } } } -> B { guards(not A) { A { guards(A) { X } } } }.
+  bool swapPerfect(const ForNode *A, const ForNode *B, const std::vector<Stmt> &Chain,
+                   const NamedLoop &Outer, const NamedLoop &Inner) {
+    std::vector<Expr> GuardsOnA, OtherGuards;
+    for (const Stmt &C : Chain) {
+      if (const auto *Al = as<AllocateNode>(C))
+        return fail(Outer, Inner, "the allocation of '" + Al->Buf->Name + "' lies between them");
+      const auto *I = as<IfThenElseNode>(C);
+      (usesVar(I->Cond, A->LoopVar.get()) ? GuardsOnA : OtherGuards).push_back(I->Cond);
+    }
+    if (usesVar(B->Min, A->LoopVar.get()) || usesVar(B->Extent, A->LoopVar.get()))
+      return fail(Outer, Inner, "the bounds of '" + Inner.Name + "' depend on '" + Outer.Name + "'");
+    Stmt NewA = rebuildLoop(A, A->LoopVar, wrapInGuards(GuardsOnA, B->Body));
+    Stmt NewB = rebuildLoop(B, B->LoopVar, wrapInGuards(OtherGuards, NewA));
+    // Interchange keeps every dependence's direction when the outer loop
+    // carries none, when the loop moved out carries none in its new place,
+    // or when both only accumulate (reductions are reassociated anyway).
+    std::string WhyA, WhyB;
+    bool Legal = (A->IsReduction && B->IsReduction) || isParallelLoop(A, &WhyA) ||
+                 isParallelLoop(as<ForNode>(NewB), &WhyB);
+    if (!Legal)
+      return fail(Outer, Inner, "iterations of '" + Outer.Name + "' depend on each other" +
+                                    (WhyA.empty() ? "" : " (" + WhyA + ")"));
+    S.Nest.Body = replaceStmt(S.Nest.Body, A, NewB);
+    return true;
+  }
+
+  /// Index of the statement of Seq that contains the loop Inner.
+  static int pathIndex(const SeqNode *Seq, const NamedLoop &Inner) {
+    for (size_t I = 0; I < Seq->Stmts.size(); ++I)
+      if (findLoopByVar(Seq->Stmts[I], Inner.LoopVar))
+        return static_cast<int>(I);
+    return -1;
+  }
+
+  /// Fails when one statement of Seq writes a buffer another accesses,
+  /// except the buffers in Exempt (hoisted and expanded).
+  bool checkDistributable(const SeqNode *Seq, const std::set<const BufferNode *> &Exempt,
+                          const NamedLoop &Outer, const NamedLoop &Inner) {
+    std::vector<std::vector<Access>> PerStmt;
+    for (const Stmt &St : Seq->Stmts)
+      PerStmt.push_back(collectAccesses(St));
+    for (size_t W = 0; W < PerStmt.size(); ++W)
+      for (const Access &Write : PerStmt[W]) {
+        if (!Write.IsWrite || Exempt.count(Write.Buf.get()))
+          continue;
+        for (size_t O = 0; O < PerStmt.size(); ++O) {
+          if (O == W)
+            continue;
+          for (const Access &Other : PerStmt[O])
+            if (Other.Buf.get() == Write.Buf.get())
+              return fail(Outer, Inner,
+                          "statement " + std::to_string(std::max(O, W) + 1) +
+                              " of the loop body depends on statement " +
+                              std::to_string(std::min(O, W) + 1) + " through '" +
+                              Write.Buf->Name + "', which statement " + std::to_string(W + 1) +
+                              " writes");
+        }
+      }
+    return true;
+  }
+
+  bool distribute(const ForNode *A, const std::vector<Stmt> &Chain, const SeqNode *Seq,
+                  const NamedLoop &Outer, const NamedLoop &Inner) {
+    if (A->LoopKind != ForKind::Serial)
+      return fail(Outer, Inner, "distributing '" + Outer.Name + "' over the statements between "
+                                "them needs a serial loop, but it is " + describeLoopKind(A));
+    int PathIdx = pathIndex(Seq, Inner);
+    if (PathIdx < 0)
+      return S.error(Inner.Loc, "internal error: lost loop '" + Inner.Name + "' in reorder");
+
+    std::vector<Expr> Guards;
+    std::vector<const AllocateNode *> Allocs;
+    std::set<const BufferNode *> Exempt;
+    for (const Stmt &C : Chain) {
+      if (const auto *I = as<IfThenElseNode>(C)) {
+        if (readsMemory(I->Cond))
+          return fail(Outer, Inner, "a condition that reads memory lies between them");
+        Guards.push_back(I->Cond);
+        continue;
+      }
+      const auto *Al = as<AllocateNode>(C);
+      if (Al->Buf->MemScope != Scope::Local)
+        return fail(Outer, Inner, "'" + Al->Buf->Name + "' (" + scopeName(Al->Buf->MemScope) +
+                                      ") is allocated between them; only local buffers can be "
+                                      "expanded");
+      Allocs.push_back(Al);
+      Exempt.insert(Al->Buf.get());
+    }
+    if (!checkDistributable(Seq, Exempt, Outer, Inner))
+      return false;
+
+    std::map<const BufferNode *, BufferExpander::Expansion> Expansions;
+    if (!Allocs.empty() && !planExpansions(A, Allocs, Seq, Outer, Inner, Expansions))
+      return false;
+    Expr Lead = simplify(Expr(A->LoopVar) - A->Min);
+    BufferExpander Expander(Expansions, Lead);
+
+    std::vector<Stmt> Copies;
+    for (size_t I = 0; I < Seq->Stmts.size(); ++I) {
+      Stmt Body = wrapInGuards(Guards, Expander.mutate(Seq->Stmts[I]));
+      Var V = A->LoopVar;
+      if (static_cast<int>(I) != PathIdx) {
+        // Every loop keeps its own variable (analyses identify loops by it)
+        // and its own name (later directives and the printer name it).
+        V = makeVar(freshCopyName(A->LoopVar->Name), A->LoopVar->Type);
+        Body = substitute(Body, {{A->LoopVar.get(), Expr(V)}});
+      }
+      Copies.push_back(rebuildLoop(A, V, Body));
+    }
+    Stmt Result = makeSeq(Copies);
+    for (auto It = Allocs.rbegin(); It != Allocs.rend(); ++It)
+      Result = makeAllocate(Expansions.at((*It)->Buf.get()).NewBuf, Result);
+    S.Nest.Body = replaceStmt(S.Nest.Body, A, Result);
+    return true;
+  }
+
+  /// Name_1, Name_2, ...: the first that no loop, parameter or buffer has.
+  std::string freshCopyName(const std::string &Name) {
+    for (unsigned K = 1;; ++K) {
+      std::string Candidate = Name + "_" + std::to_string(K);
+      // Copies made by this distribution are not in the nest yet.
+      if (isFreshName(S, Candidate) && NamesGiven.insert(Candidate).second)
+        return Candidate;
+    }
+  }
+
+  /// The expanded form of each hoisted buffer: A's extent in front.
+  bool planExpansions(const ForNode *A, const std::vector<const AllocateNode *> &Allocs,
+                      const SeqNode *Seq, const NamedLoop &Outer, const NamedLoop &Inner,
+                      std::map<const BufferNode *, BufferExpander::Expansion> &Out) {
+    int64_t Extent = 0;
+    if (!getConstInt(A->Extent, Extent) || Extent <= 0)
+      return fail(Outer, Inner, "expanding local '" + Allocs.front()->Buf->Name + "' by '" +
+                                    Outer.Name + "' needs a constant extent");
+    // The expander rewrites loads and stores only; an intrinsic that takes
+    // the buffer as an operand would keep the old shape.
+    for (const Stmt &St : Seq->Stmts)
+      for (const Access &Acc : collectAccesses(St))
+        for (const AllocateNode *Al : Allocs)
+          if (Acc.Buf.get() == Al->Buf.get() && Acc.Statement &&
+              Acc.Statement->Kind == StmtKind::Evaluate)
+            return fail(Outer, Inner, "local '" + Al->Buf->Name +
+                                          "' is an operand of an intrinsic and cannot be "
+                                          "expanded");
+    for (const AllocateNode *Al : Allocs) {
+      const BufferNode &Old = *Al->Buf;
+      bool Drop = isAllOnes(Old.Shape);
+      std::vector<Expr> Shape{makeInt(Extent)};
+      if (!Drop)
+        Shape.insert(Shape.end(), Old.Shape.begin(), Old.Shape.end());
+      Buffer New = makeBuffer(Old.Name, Old.Type, Shape, Old.MemScope);
+      Out[Al->Buf.get()] = {New, Drop};
+    }
+    return true;
+  }
+
+  ScheduleState &S;
+  std::set<std::string> NamesGiven;
+};
+
+/// Checks that the loops lie on one path; returns them outermost first.
+bool loopsOnOnePath(ScheduleState &S, const std::vector<DirectiveArg> &Order,
+                    std::vector<NamedLoop> &PathOrder) {
+  std::vector<std::pair<std::vector<const StmtNode *>, NamedLoop>> Found;
+  std::set<std::string> Seen;
+  for (const DirectiveArg &Arg : Order) {
+    if (!Seen.insert(Arg.Text).second)
+      return S.error(Arg.Loc, "loop '" + Arg.Text + "' appears twice in reorder");
+    const ForNode *L = findLoop(S, Arg);
+    if (!L)
+      return false;
+    std::vector<const StmtNode *> Enclosing;
+    enclosingStmts(S.Nest.Body, L, Enclosing);
+    Enclosing.push_back(L);
+    Found.push_back({Enclosing, NamedLoop{L->LoopVar.get(), Arg.Text, Arg.Loc}});
+  }
+  std::sort(Found.begin(), Found.end(),
+            [](const auto &X, const auto &Y) {
+              // Depth first; equal depths (an error below) in directive order.
+              if (X.first.size() != Y.first.size())
+                return X.first.size() < Y.first.size();
+              return X.second.Loc < Y.second.Loc;
+            });
+  for (size_t I = 1; I < Found.size(); ++I) {
+    const StmtNode *Prev = Found[I - 1].first.back();
+    const auto &Path = Found[I].first;
+    if (std::find(Path.begin(), Path.end(), Prev) == Path.end())
+      return S.error(Found[I].second.Loc, "cannot reorder '" + Found[I].second.Name + "' and '" +
+                                              Found[I - 1].second.Name +
+                                              "': neither is nested inside the other");
+  }
+  for (const auto &F : Found)
+    PathOrder.push_back(F.second);
+  return true;
+}
+
+} // namespace
+
+bool reorderLoops(ScheduleState &S, const std::vector<DirectiveArg> &Order) {
+  if (Order.size() < 2)
+    return S.error(Order.empty() ? -1 : Order[0].Loc, "reorder needs at least two loops");
+  std::vector<NamedLoop> Current;
+  if (!loopsOnOnePath(S, Order, Current))
+    return false;
+  Reorderer R(S);
+  // Selection sort by adjacent interchanges: position T receives Order[T],
+  // bubbled outward past the loops that must end up inside it.
+  for (size_t T = 0; T < Order.size(); ++T) {
+    size_t Pos = T;
+    while (Current[Pos].Name != Order[T].Text)
+      ++Pos;
+    for (; Pos > T; --Pos) {
+      if (!R.interchange(Current[Pos - 1], Current[Pos]))
+        return false;
+      std::swap(Current[Pos - 1], Current[Pos]);
+    }
+  }
+  return true;
+}
+
+bool applyReorder(ScheduleState &S, const Directive &D) { return reorderLoops(S, D.Args); }
+
+} // namespace schedule
+} // namespace sched

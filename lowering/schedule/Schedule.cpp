@@ -1,0 +1,296 @@
+//===- Schedule.cpp - Applying directives; helpers shared by primitives ---===//
+//
+// applySchedule dispatches each directive by name to its primitive (one file
+// per primitive). Primitives work directly on the loop tree, TensorIR style:
+// a loop is found by the name of its induction variable, which must be unique
+// in the nest, and is rewritten in place through IRMutator. The helpers here
+// (lookup by name, fresh-name checks, replacing a statement by identity) are
+// what every primitive shares.
+//
+//===----------------------------------------------------------------------===//
+
+#include "schedule/Schedule.h"
+#include "ir/IRMutator.h"
+#include "ir/IRVisitor.h"
+#include "schedule/ScheduleImpl.h"
+
+#include <set>
+
+namespace sched {
+namespace schedule {
+
+using namespace ir;
+
+bool ScheduleState::error(int Loc, const std::string &Msg) {
+  Diags.push_back({Diag::Level::Error, Loc, Msg});
+  return false;
+}
+
+namespace {
+
+class LoopCollector : public IRVisitor {
+public:
+  std::vector<const ForNode *> Loops;
+  std::set<std::string> AllocatedNames;
+
+protected:
+  void visitFor(const ForNode *N) override {
+    Loops.push_back(N);
+    IRVisitor::visitFor(N);
+  }
+  void visitAllocate(const AllocateNode *N) override {
+    AllocatedNames.insert(N->Buf->Name);
+    IRVisitor::visitAllocate(N);
+  }
+};
+
+/// Finds the chain of statements enclosing a target statement.
+class PathFinder : public IRVisitor {
+public:
+  explicit PathFinder(const StmtNode *Target) : Target(Target) {}
+  std::vector<const StmtNode *> Stack, Found;
+  bool Done = false;
+
+  void walk(const Stmt &S) {
+    if (Done || !S)
+      return;
+    if (S.get() == Target) {
+      Found = Stack;
+      Done = true;
+      return;
+    }
+    Stack.push_back(S.get());
+    visit(S);
+    Stack.pop_back();
+  }
+
+protected:
+  // Statement children go through walk() so the stack tracks them;
+  // expressions cannot contain statements and are skipped.
+  void visitFor(const ForNode *N) override { walk(N->Body); }
+  void visitAllocate(const AllocateNode *N) override { walk(N->Body); }
+  void visitSeq(const SeqNode *N) override {
+    for (const Stmt &S : N->Stmts)
+      walk(S);
+  }
+  void visitIfThenElse(const IfThenElseNode *N) override {
+    walk(N->Then);
+    walk(N->Else);
+  }
+  void visitLetStmt(const LetStmtNode *N) override { walk(N->Body); }
+  void visitStore(const StoreNode *) override {}
+  void visitEvaluate(const EvaluateNode *) override {}
+
+private:
+  const StmtNode *Target;
+};
+
+class StmtReplacer : public IRMutator {
+public:
+  StmtReplacer(const StmtNode *Old, Stmt New) : Old(Old), New(std::move(New)) {}
+
+protected:
+  Stmt mutateFor(const Stmt &S, const ForNode *N) override {
+    return S.get() == Old ? New : IRMutator::mutateFor(S, N);
+  }
+  Stmt mutateStore(const Stmt &S, const StoreNode *N) override {
+    return S.get() == Old ? New : IRMutator::mutateStore(S, N);
+  }
+  Stmt mutateAllocate(const Stmt &S, const AllocateNode *N) override {
+    return S.get() == Old ? New : IRMutator::mutateAllocate(S, N);
+  }
+  Stmt mutateSeq(const Stmt &S, const SeqNode *N) override {
+    return S.get() == Old ? New : IRMutator::mutateSeq(S, N);
+  }
+  Stmt mutateIfThenElse(const Stmt &S, const IfThenElseNode *N) override {
+    return S.get() == Old ? New : IRMutator::mutateIfThenElse(S, N);
+  }
+  Stmt mutateLetStmt(const Stmt &S, const LetStmtNode *N) override {
+    return S.get() == Old ? New : IRMutator::mutateLetStmt(S, N);
+  }
+  Stmt mutateEvaluate(const Stmt &S, const EvaluateNode *N) override {
+    return S.get() == Old ? New : IRMutator::mutateEvaluate(S, N);
+  }
+
+private:
+  const StmtNode *Old;
+  Stmt New;
+};
+
+class VarUseFinder : public IRVisitor {
+public:
+  explicit VarUseFinder(const VarNode *V) : V(V) {}
+  bool Found = false;
+
+protected:
+  void visitVar(const VarNode *N) override { Found |= N == V; }
+
+private:
+  const VarNode *V;
+};
+
+std::string joinLoopNames(const std::vector<const ForNode *> &Loops) {
+  std::string Names;
+  std::set<std::string> Seen;
+  for (const ForNode *L : Loops) {
+    if (!Seen.insert(L->LoopVar->Name).second)
+      continue;
+    Names += (Names.empty() ? "" : ", ") + L->LoopVar->Name;
+  }
+  return Names.empty() ? "(none)" : Names;
+}
+
+bool applyTarget(ScheduleState &S, const Directive &D) {
+  const DirectiveArg &A = D.Args[0];
+  if (A.Text != "gpu" && A.Text != "vta")
+    return S.error(A.Loc, "unknown target '" + A.Text + "'; expected gpu or vta");
+  S.Nest.Target = A.Text;
+  return true;
+}
+
+using PrimitiveFn = bool (*)(ScheduleState &, const Directive &);
+
+PrimitiveFn lookupPrimitive(const std::string &Name) {
+  static const struct {
+    const char *Name;
+    PrimitiveFn Fn;
+  } Primitives[] = {
+      {"target", applyTarget},   {"split", applySplit},   {"tile", applyTile},
+      {"reorder", applyReorder}, {"fuse", applyFuse},     {"bind", applyBind},
+      {"unroll", applyUnroll},   {"vectorize", applyVectorize},
+  };
+  for (const auto &P : Primitives)
+    if (Name == P.Name)
+      return P.Fn;
+  return nullptr;
+}
+
+/// Arity as the parser checks it; directives built by hand (tests, tools)
+/// may skip the parser, and a primitive must never index past its args.
+bool checkArity(ScheduleState &S, const Directive &D, const DirectiveSpec &Spec) {
+  size_t Fixed = std::string(Spec.ArgKinds).size();
+  bool Ok = Spec.Variadic ? D.Args.size() >= Spec.MinArgs : D.Args.size() == Fixed;
+  if (Ok)
+    return true;
+  return S.error(D.Loc, "'" + D.Name + "' expects " +
+                            (Spec.Variadic ? "at least " + std::to_string(Spec.MinArgs)
+                                           : std::to_string(Fixed)) +
+                            " arguments, got " + std::to_string(D.Args.size()));
+}
+
+} // namespace
+
+std::vector<const ForNode *> collectLoops(const Stmt &S) {
+  LoopCollector C;
+  C.visit(S);
+  return C.Loops;
+}
+
+const ForNode *findLoop(ScheduleState &S, const DirectiveArg &Arg) {
+  std::vector<const ForNode *> All = collectLoops(S.Nest.Body);
+  const ForNode *Match = nullptr;
+  unsigned Count = 0;
+  for (const ForNode *L : All)
+    if (L->LoopVar->Name == Arg.Text) {
+      Match = L;
+      ++Count;
+    }
+  if (Count == 1)
+    return Match;
+  if (Count == 0)
+    S.error(Arg.Loc, "no loop named '" + Arg.Text + "'; loops are: " + joinLoopNames(All));
+  else
+    S.error(Arg.Loc, "loop name '" + Arg.Text + "' is ambiguous: " + std::to_string(Count) +
+                         " loops have it (a reorder copied it)");
+  return nullptr;
+}
+
+const ForNode *findLoopByVar(const Stmt &Root, const VarNode *V) {
+  for (const ForNode *L : collectLoops(Root))
+    if (L->LoopVar.get() == V)
+      return L;
+  return nullptr;
+}
+
+bool isFreshName(const ScheduleState &S, const std::string &Name) {
+  LoopCollector C;
+  C.visit(S.Nest.Body);
+  bool Taken = C.AllocatedNames.count(Name) != 0;
+  for (const ForNode *L : C.Loops)
+    Taken |= L->LoopVar->Name == Name;
+  for (const Param &P : S.Nest.Params)
+    Taken |= P.name() == Name;
+  return !Taken;
+}
+
+bool checkFreshName(ScheduleState &S, const DirectiveArg &Arg) {
+  if (!isFreshName(S, Arg.Text))
+    return S.error(Arg.Loc, "loop name '" + Arg.Text + "' already exists");
+  return true;
+}
+
+bool enclosingStmts(const Stmt &Root, const StmtNode *Target, std::vector<const StmtNode *> &Out) {
+  PathFinder F(Target);
+  F.walk(Root);
+  Out = F.Found;
+  return F.Done;
+}
+
+Stmt replaceStmt(const Stmt &Root, const StmtNode *Old, const Stmt &New) {
+  StmtReplacer R(Old, New);
+  return R.mutate(Root);
+}
+
+bool usesVar(const Expr &E, const VarNode *V) {
+  VarUseFinder F(V);
+  F.visit(E);
+  return F.Found;
+}
+
+bool usesVar(const Stmt &S, const VarNode *V) {
+  VarUseFinder F(V);
+  F.visit(S);
+  return F.Found;
+}
+
+std::string describeLoopKind(const ForNode *L) {
+  switch (L->LoopKind) {
+  case ForKind::Serial: return "serial";
+  case ForKind::Unrolled: return "unrolled";
+  case ForKind::Vectorized: return "vectorized";
+  case ForKind::ThreadBound: return "bound to " + L->ThreadTag;
+  }
+  return "serial";
+}
+
+} // namespace schedule
+
+bool isKnownDirective(const std::string &Name) {
+  return schedule::lookupDirectiveSpec(Name) != nullptr;
+}
+
+bool applySchedule(ir::LoopNest &Nest, const std::vector<Directive> &Dirs,
+                   std::vector<Diag> &Diags) {
+  schedule::ScheduleState S{Nest, Diags};
+  if (!Nest.Body)
+    return S.error(-1, "the loop nest has no body");
+  for (const Directive &D : Dirs) {
+    const schedule::DirectiveSpec *Spec = schedule::lookupDirectiveSpec(D.Name);
+    if (!Spec)
+      return S.error(D.Loc, "unknown directive '" + D.Name + "'");
+    if (!Spec->Implemented)
+      return S.error(D.Loc, "'" + D.Name + "' is not supported yet");
+    if (!schedule::checkArity(S, D, *Spec))
+      return false;
+    // Later directives name loops made by earlier ones: stop at the first
+    // failure rather than report a cascade of missing names.
+    schedule::PrimitiveFn Apply = schedule::lookupPrimitive(D.Name);
+    if (!Apply)
+      return S.error(D.Loc, "'" + D.Name + "' is not supported yet");
+    if (!Apply(S, D))
+      return false;
+  }
+  return true;
+}
+
+} // namespace sched

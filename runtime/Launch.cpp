@@ -1,0 +1,226 @@
+//===- Launch.cpp - __sched_launch: the entry point of generated code -----===//
+//
+// Every replaced nest calls __sched_launch(DESCRIPTOR, &p0, &p1, ...). The
+// descriptor text is parsed once per distinct pointer (a call site's string
+// literal), and what each backend derives from it - the simulator's bytecode,
+// the CUDA module - is cached beside it. The backend comes from SCHED_BACKEND
+// on every call, so a test can switch it between launches.
+//
+// Fatal errors print `sched: <kernel> (<file>:<line>): <message>` and exit(1):
+// a kernel that cannot run correctly must never return a wrong answer.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Backend.h"
+#include "SchedRuntime.h"
+#include "cuda/CudaBackend.h"
+#include "host/HostBackend.h"
+#include "sim/Simulator.h"
+
+#include <cstdarg>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <mutex>
+#include <unordered_map>
+
+namespace sched {
+namespace runtime {
+
+bool parseBackendName(const char *Value, BackendKind &Out) {
+  if (!Value || !*Value || !std::strcmp(Value, "auto"))
+    Out = BackendKind::Auto;
+  else if (!std::strcmp(Value, "cuda"))
+    Out = BackendKind::Cuda;
+  else if (!std::strcmp(Value, "sim"))
+    Out = BackendKind::Sim;
+  else if (!std::strcmp(Value, "host"))
+    Out = BackendKind::Host;
+  else
+    return false;
+  return true;
+}
+
+const char *backendName(BackendKind K) {
+  switch (K) {
+  case BackendKind::Auto: return "auto";
+  case BackendKind::Cuda: return "cuda";
+  case BackendKind::Sim: return "sim";
+  case BackendKind::Host: return "host";
+  }
+  return "auto";
+}
+
+BackendKind resolveBackend(BackendKind Requested, bool CudaDeviceAvailable) {
+  if (Requested != BackendKind::Auto)
+    return Requested;
+  return CudaDeviceAvailable ? BackendKind::Cuda : BackendKind::Host;
+}
+
+std::string unknownBackendMessage(const char *Value) {
+  return std::string("SCHED_BACKEND='") + (Value ? Value : "") +
+         "' is not one of auto, cuda, sim, host";
+}
+
+std::vector<void *> paramDataFromArgs(const LaunchDescriptor &D, void *const *Args) {
+  std::vector<void *> Data(D.ArgKinds.size(), nullptr);
+  for (size_t I = 0; I < D.ArgKinds.size(); ++I) {
+    if (!Args[I])
+      continue;
+    // Pointer: the argument is the address of the pointer variable.
+    Data[I] = D.ArgKinds[I] == LaunchDescriptor::ArgKind::Pointer
+                  ? *static_cast<void *const *>(Args[I])
+                  : Args[I];
+  }
+  return Data;
+}
+
+namespace {
+
+/// Everything derived from one descriptor string.
+struct LaunchSite {
+  LaunchDescriptor D;
+  std::string ParseError; // non-empty: the descriptor did not parse
+  std::string Where;      // "kernel (file:line)"
+
+  std::mutex SimLock;
+  std::shared_ptr<const sim::SimProgram> Sim;
+  std::string SimCompileError;
+  bool SimCompiled = false;
+
+  cuda::KernelCache Cuda;
+};
+
+/// The site of Descriptor, parsed on first use. Sites live for the whole
+/// process (descriptors are string literals), so the returned reference
+/// stays valid.
+LaunchSite &siteFor(const char *Descriptor) {
+  static std::mutex Lock;
+  static std::unordered_map<const char *, std::unique_ptr<LaunchSite>> Sites;
+  std::lock_guard<std::mutex> Guard(Lock);
+  std::unique_ptr<LaunchSite> &Slot = Sites[Descriptor];
+  if (!Slot) {
+    Slot = std::make_unique<LaunchSite>();
+    if (!parseDescriptor(Descriptor, Slot->D, Slot->ParseError) && Slot->ParseError.empty())
+      Slot->ParseError = "unreadable launch descriptor";
+    const ir::LoopNest &N = Slot->D.Kernel.Kernel;
+    Slot->Where = Slot->ParseError.empty()
+                      ? N.Name + " (" + N.SourceFile + ":" + std::to_string(N.SourceLine) + ")"
+                      : "<unknown kernel>";
+  }
+  return *Slot;
+}
+
+bool verbose() {
+  const char *V = std::getenv("SCHED_VERBOSE");
+  return V && *V && std::strcmp(V, "0") != 0;
+}
+
+LaunchResult runSim(LaunchSite &S, const std::vector<void *> &Data, std::string &Error) {
+  std::shared_ptr<const sim::SimProgram> Program;
+  {
+    std::lock_guard<std::mutex> Guard(S.SimLock);
+    if (!S.SimCompiled) {
+      S.Sim = sim::compileKernel(S.D.Kernel, S.SimCompileError);
+      S.SimCompiled = true;
+    }
+    Program = S.Sim;
+  }
+  if (!Program) {
+    Error = "cannot simulate: " + S.SimCompileError;
+    return LaunchResult::Failed;
+  }
+  sim::SimStats Stats;
+  if (!sim::runKernel(*Program, Data, sim::SimOptions(), Error, &Stats))
+    return LaunchResult::Failed;
+  if (verbose())
+    std::fprintf(stderr, "sched: %s: ran on sim (%llu blocks, %llu threads, %llu barriers)\n",
+                 S.Where.c_str(), static_cast<unsigned long long>(Stats.Blocks),
+                 static_cast<unsigned long long>(Stats.Threads),
+                 static_cast<unsigned long long>(Stats.Barriers));
+  return LaunchResult::RanOnBackend;
+}
+
+} // namespace
+
+LaunchResult launchKernel(const char *Descriptor, void *const *Args, BackendKind B,
+                          std::string &Where, std::string &Error) {
+  if (!Descriptor) {
+    Where = "<unknown kernel>";
+    Error = "null launch descriptor";
+    return LaunchResult::Failed;
+  }
+  LaunchSite &S = siteFor(Descriptor);
+  Where = S.Where;
+  if (!S.ParseError.empty()) {
+    Error = "invalid launch descriptor: " + S.ParseError;
+    return LaunchResult::Failed;
+  }
+  if (S.D.ArgKinds.size() != S.D.Kernel.Kernel.Params.size()) {
+    Error = "the descriptor has " + std::to_string(S.D.ArgKinds.size()) +
+            " argument kinds for " + std::to_string(S.D.Kernel.Kernel.Params.size()) +
+            " parameters";
+    return LaunchResult::Failed;
+  }
+  BackendKind Chosen = resolveBackend(B, B == BackendKind::Auto && cuda::deviceAvailable());
+  if (Chosen == BackendKind::Host) {
+    if (verbose())
+      std::fprintf(stderr, "sched: %s: ran on host\n", S.Where.c_str());
+    return host::launch() ? LaunchResult::RanOnBackend : LaunchResult::RunHostLoop;
+  }
+  std::vector<void *> Data = paramDataFromArgs(S.D, Args);
+  for (size_t I = 0; I < Data.size(); ++I)
+    if (!Data[I]) {
+      Error = "null argument for parameter '" + S.D.Kernel.Kernel.Params[I].name() + "'";
+      return LaunchResult::Failed;
+    }
+  if (Chosen == BackendKind::Sim)
+    return runSim(S, Data, Error);
+  if (!cuda::launch(S.D, S.Cuda, Data, Error))
+    return LaunchResult::Failed;
+  if (verbose())
+    std::fprintf(stderr, "sched: %s: ran on cuda\n", S.Where.c_str());
+  return LaunchResult::RanOnBackend;
+}
+
+} // namespace runtime
+} // namespace sched
+
+namespace {
+/// How many varargs follow Descriptor (0 if it does not parse: the launch
+/// then fails before reading any).
+size_t launchArgCount(const char *Descriptor) {
+  if (!Descriptor)
+    return 0;
+  sched::runtime::LaunchSite &S = sched::runtime::siteFor(Descriptor);
+  return S.ParseError.empty() ? S.D.ArgKinds.size() : 0;
+}
+} // namespace
+
+extern "C" int __sched_launch(const char *Descriptor, ...) {
+  using namespace sched::runtime;
+  const char *BackendEnv = std::getenv("SCHED_BACKEND");
+  BackendKind B;
+  if (!parseBackendName(BackendEnv, B)) {
+    std::fprintf(stderr, "sched: %s\n", unknownBackendMessage(BackendEnv).c_str());
+    std::exit(1);
+  }
+  std::vector<void *> Args(launchArgCount(Descriptor), nullptr);
+  va_list VA;
+  va_start(VA, Descriptor);
+  for (void *&Arg : Args)
+    Arg = va_arg(VA, void *);
+  va_end(VA);
+  std::string Where, Error;
+  switch (launchKernel(Descriptor, Args.data(), B, Where, Error)) {
+  case LaunchResult::RanOnBackend:
+    return 1;
+  case LaunchResult::RunHostLoop:
+    return 0;
+  case LaunchResult::Failed:
+    break;
+  }
+  std::fprintf(stderr, "sched: %s: %s\n", Where.c_str(), Error.c_str());
+  std::exit(1);
+}

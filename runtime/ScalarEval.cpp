@@ -1,0 +1,169 @@
+//===- ScalarEval.cpp - Launch-time values of scalar expressions ----------===//
+//
+// A small tree-walking evaluator for the handful of expressions a launch
+// needs once (geometry, regions, allocation sizes). Kernel bodies never go
+// through here: the simulator compiles them to bytecode.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ScalarEval.h"
+#include "sim/Simulator.h"
+
+#include <cmath>
+#include <cstring>
+
+namespace sched {
+namespace runtime {
+
+using namespace ir;
+
+void ScalarEnv::bind(const Var &V, int64_t IntValue, double FloatValue) {
+  Bindings.push_back({V, IntValue, FloatValue});
+}
+
+int64_t readIntScalar(const void *P, DType T) {
+  switch (T) {
+  case DType::Bool: return *static_cast<const bool *>(P) ? 1 : 0;
+  case DType::Int8: return *static_cast<const int8_t *>(P);
+  case DType::UInt8: return *static_cast<const uint8_t *>(P);
+  case DType::Int16: return *static_cast<const int16_t *>(P);
+  case DType::Int32: return *static_cast<const int32_t *>(P);
+  case DType::Int64: return *static_cast<const int64_t *>(P);
+  default: return static_cast<int64_t>(readFloatScalar(P, T));
+  }
+}
+
+double readFloatScalar(const void *P, DType T) {
+  switch (T) {
+  case DType::Float16: {
+    uint16_t H;
+    std::memcpy(&H, P, 2);
+    return sim::halfToFloat(H);
+  }
+  case DType::Float32: return *static_cast<const float *>(P);
+  case DType::Float64: return *static_cast<const double *>(P);
+  default: return static_cast<double>(readIntScalar(P, T));
+  }
+}
+
+void ScalarEnv::bindParams(const LoopNest &Nest, const std::vector<void *> &ParamData) {
+  for (size_t I = 0; I < Nest.Params.size() && I < ParamData.size(); ++I) {
+    const Param &P = Nest.Params[I];
+    if (P.ParamKind != Param::Kind::Scalar || !P.Scalar || !ParamData[I])
+      continue;
+    DType T = P.Scalar->Type;
+    bind(P.Scalar, readIntScalar(ParamData[I], T), readFloatScalar(ParamData[I], T));
+  }
+}
+
+bool ScalarEnv::lookup(const VarNode *V, int64_t &IntValue, double &FloatValue) const {
+  for (const Binding &B : Bindings)
+    if (B.V.get() == V) {
+      IntValue = B.I;
+      FloatValue = B.F;
+      return true;
+    }
+  for (const Binding &B : Bindings)
+    if (B.V->Name == V->Name) {
+      IntValue = B.I;
+      FloatValue = B.F;
+      return true;
+    }
+  return false;
+}
+
+namespace {
+
+/// Integer evaluation; floats in these expressions are truncated, as a cast
+/// to int would.
+class IntEvaluator {
+public:
+  IntEvaluator(const ScalarEnv &Env, std::string &Error) : Env(Env), Error(Error) {}
+
+  bool eval(const Expr &E, int64_t &Out) {
+    if (!E)
+      return fail("missing expression");
+    switch (E->Kind) {
+    case ExprKind::IntImm: Out = as<IntImmNode>(E)->Value; return true;
+    case ExprKind::FloatImm: Out = static_cast<int64_t>(as<FloatImmNode>(E)->Value); return true;
+    case ExprKind::Var: {
+      const auto *V = as<VarNode>(E);
+      double F;
+      if (!Env.lookup(V, Out, F))
+        return fail("'" + V->Name + "' is not a scalar parameter");
+      return true;
+    }
+    case ExprKind::Binary: return evalBinary(as<BinaryNode>(E), Out);
+    case ExprKind::Unary: {
+      const auto *U = as<UnaryNode>(E);
+      int64_t A;
+      if (!eval(U->A, A))
+        return false;
+      Out = U->Op == UnOp::Neg ? -A : !A;
+      return true;
+    }
+    case ExprKind::Select: {
+      const auto *S = as<SelectNode>(E);
+      int64_t C;
+      if (!eval(S->Cond, C))
+        return false;
+      return eval(C ? S->TrueValue : S->FalseValue, Out);
+    }
+    case ExprKind::Cast: return eval(as<CastNode>(E)->Value, Out);
+    case ExprKind::Load: return fail("a launch extent cannot load from memory");
+    case ExprKind::Call: return fail("a launch extent cannot call '" + as<CallNode>(E)->Name + "'");
+    }
+    return fail("unknown expression");
+  }
+
+private:
+  bool fail(const std::string &Message) {
+    Error = Message;
+    return false;
+  }
+
+  bool evalBinary(const BinaryNode *B, int64_t &Out) {
+    int64_t X, Y;
+    if (!eval(B->A, X) || !eval(B->B, Y))
+      return false;
+    switch (B->Op) {
+    case BinOp::Add: Out = X + Y; return true;
+    case BinOp::Sub: Out = X - Y; return true;
+    case BinOp::Mul: Out = X * Y; return true;
+    case BinOp::Div:
+    case BinOp::Mod:
+      if (Y == 0)
+        return fail("division by zero in a launch extent");
+      Out = B->Op == BinOp::Div ? X / Y : X % Y;
+      return true;
+    case BinOp::Min: Out = X < Y ? X : Y; return true;
+    case BinOp::Max: Out = X > Y ? X : Y; return true;
+    case BinOp::EQ: Out = X == Y; return true;
+    case BinOp::NE: Out = X != Y; return true;
+    case BinOp::LT: Out = X < Y; return true;
+    case BinOp::LE: Out = X <= Y; return true;
+    case BinOp::GT: Out = X > Y; return true;
+    case BinOp::GE: Out = X >= Y; return true;
+    case BinOp::And: Out = X && Y; return true;
+    case BinOp::Or: Out = X || Y; return true;
+    }
+    return fail("unknown operator");
+  }
+
+  const ScalarEnv &Env;
+  std::string &Error;
+};
+
+} // namespace
+
+bool evalInt(const Expr &E, const ScalarEnv &Env, int64_t &Out, std::string &Error,
+             int64_t Default) {
+  if (!E) {
+    Out = Default;
+    return true;
+  }
+  return IntEvaluator(Env, Error).eval(E, Out);
+}
+
+} // namespace runtime
+} // namespace sched

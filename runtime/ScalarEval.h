@@ -1,0 +1,53 @@
+//===- ScalarEval.h - Launch-time values of scalar expressions --*- C++ -*-===//
+//
+// Grid and block extents, region extents and allocation sizes are IR
+// expressions over the nest's scalar parameters. Every backend evaluates them
+// once per launch, from the scalar arguments, with this one evaluator.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SCHED_RUNTIME_SCALAREVAL_H
+#define SCHED_RUNTIME_SCALAREVAL_H
+
+#include "ir/IR.h"
+
+#include <string>
+#include <vector>
+
+namespace sched {
+namespace runtime {
+
+/// The scalar parameters' values at a launch (integers and floats alike are
+/// kept as double and int64; the variable's dtype says which is meant).
+class ScalarEnv {
+public:
+  void bind(const ir::Var &V, int64_t IntValue, double FloatValue);
+  /// Binds every scalar parameter of Nest from ParamData (addresses of values
+  /// of the parameter's dtype, in Params order; buffer entries are skipped).
+  void bindParams(const ir::LoopNest &Nest, const std::vector<void *> &ParamData);
+  /// Looks V up by identity, then by name (a descriptor parsed from text may
+  /// hold distinct nodes for one variable).
+  bool lookup(const ir::VarNode *V, int64_t &IntValue, double &FloatValue) const;
+
+private:
+  struct Binding {
+    ir::Var V;
+    int64_t I;
+    double F;
+  };
+  std::vector<Binding> Bindings;
+};
+
+/// Evaluates integer expression E (a missing E counts as Default). Returns
+/// false and sets Error if E uses an unbound variable, a load, or divides by
+/// zero.
+bool evalInt(const ir::Expr &E, const ScalarEnv &Env, int64_t &Out, std::string &Error,
+             int64_t Default = 1);
+
+/// Reads a scalar of type T at P as int64 / double.
+int64_t readIntScalar(const void *P, ir::DType T);
+double readFloatScalar(const void *P, ir::DType T);
+
+} // namespace runtime
+} // namespace sched
+
+#endif // SCHED_RUNTIME_SCALAREVAL_H

@@ -1,0 +1,226 @@
+//===- CudaApi.cpp - Loading the CUDA driver and NVRTC with dlopen --------===//
+//
+// Resolves the entry points of CudaApi.h once per process. A missing driver
+// is an ordinary condition (no GPU here): it is reported as an error string,
+// and the `auto` backend then quietly falls back to the host loop.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CudaApi.h"
+
+#include <cstdlib>
+#include <dlfcn.h>
+#include <mutex>
+
+#ifndef SCHED_CUDA_HOME
+#define SCHED_CUDA_HOME "/usr/local/cuda"
+#endif
+
+namespace sched {
+namespace cuda {
+
+namespace {
+
+/// Resolves Name in Lib into Fn; false when it is missing.
+template <typename FnT> bool resolve(void *Lib, const char *Name, FnT &Fn) {
+  Fn = reinterpret_cast<FnT>(dlsym(Lib, Name));
+  return Fn != nullptr;
+}
+
+struct LoadedDriver {
+  DriverApi Api{};
+  std::string Error; // set when loading or cuInit failed
+};
+
+LoadedDriver loadDriverOnce() {
+  LoadedDriver L;
+  void *Lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+  if (!Lib) {
+    L.Error = "no CUDA driver (libcuda.so.1 not found)";
+    return L;
+  }
+  DriverApi &A = L.Api;
+  bool Ok = resolve(Lib, "cuInit", A.cuInit) && resolve(Lib, "cuDeviceGetCount", A.cuDeviceGetCount) &&
+            resolve(Lib, "cuDeviceGet", A.cuDeviceGet) &&
+            resolve(Lib, "cuDeviceGetAttribute", A.cuDeviceGetAttribute) &&
+            resolve(Lib, "cuDevicePrimaryCtxRetain", A.cuDevicePrimaryCtxRetain) &&
+            resolve(Lib, "cuCtxSetCurrent", A.cuCtxSetCurrent) &&
+            resolve(Lib, "cuCtxSynchronize", A.cuCtxSynchronize) &&
+            resolve(Lib, "cuModuleLoadData", A.cuModuleLoadData) &&
+            resolve(Lib, "cuModuleGetFunction", A.cuModuleGetFunction) &&
+            resolve(Lib, "cuMemAlloc_v2", A.cuMemAlloc) &&
+            resolve(Lib, "cuMemFree_v2", A.cuMemFree) &&
+            resolve(Lib, "cuMemcpyHtoD_v2", A.cuMemcpyHtoD) &&
+            resolve(Lib, "cuMemcpyDtoH_v2", A.cuMemcpyDtoH) &&
+            resolve(Lib, "cuLaunchKernel", A.cuLaunchKernel) &&
+            resolve(Lib, "cuPointerGetAttribute", A.cuPointerGetAttribute) &&
+            resolve(Lib, "cuGetErrorString", A.cuGetErrorString);
+  if (!Ok) {
+    L.Error = "the CUDA driver (libcuda.so.1) lacks a required entry point";
+    return L;
+  }
+  CUresult R = A.cuInit(0);
+  if (R != CUDA_SUCCESS)
+    L.Error = driverError("cuInit", R);
+  return L;
+}
+
+struct LoadedNvrtc {
+  NvrtcApi Api{};
+  std::string Error;
+};
+
+LoadedNvrtc loadNvrtcOnce() {
+  LoadedNvrtc L;
+  std::string Fallback = cudaHome() + "/lib64/libnvrtc.so";
+  const char *Names[] = {"libnvrtc.so", "libnvrtc.so.13", "libnvrtc.so.12", Fallback.c_str()};
+  void *Lib = nullptr;
+  for (const char *Name : Names)
+    if ((Lib = dlopen(Name, RTLD_NOW | RTLD_LOCAL)))
+      break;
+  if (!Lib) {
+    L.Error = "NVRTC not found (tried libnvrtc.so, libnvrtc.so.13, libnvrtc.so.12, " +
+              Fallback + ")";
+    return L;
+  }
+  NvrtcApi &A = L.Api;
+  bool Ok = resolve(Lib, "nvrtcCreateProgram", A.nvrtcCreateProgram) &&
+            resolve(Lib, "nvrtcCompileProgram", A.nvrtcCompileProgram) &&
+            resolve(Lib, "nvrtcGetPTXSize", A.nvrtcGetPTXSize) &&
+            resolve(Lib, "nvrtcGetPTX", A.nvrtcGetPTX) &&
+            resolve(Lib, "nvrtcGetProgramLogSize", A.nvrtcGetProgramLogSize) &&
+            resolve(Lib, "nvrtcGetProgramLog", A.nvrtcGetProgramLog) &&
+            resolve(Lib, "nvrtcDestroyProgram", A.nvrtcDestroyProgram) &&
+            resolve(Lib, "nvrtcGetErrorString", A.nvrtcGetErrorString);
+  if (!Ok) {
+    L.Error = "NVRTC lacks a required entry point";
+    return L;
+  }
+  // Optional: newer NVRTCs only.
+  resolve(Lib, "nvrtcGetCUBINSize", A.nvrtcGetCUBINSize);
+  resolve(Lib, "nvrtcGetCUBIN", A.nvrtcGetCUBIN);
+  resolve(Lib, "nvrtcGetNumSupportedArchs", A.nvrtcGetNumSupportedArchs);
+  resolve(Lib, "nvrtcGetSupportedArchs", A.nvrtcGetSupportedArchs);
+  return L;
+}
+
+/// The newest architecture NVRTC supports that is not newer than Wanted;
+/// Wanted itself when NVRTC cannot list them.
+int supportedArch(const NvrtcApi &A, int Wanted, bool &Exact) {
+  Exact = true;
+  int Count = 0;
+  if (!A.nvrtcGetNumSupportedArchs || !A.nvrtcGetSupportedArchs ||
+      A.nvrtcGetNumSupportedArchs(&Count) != NVRTC_SUCCESS || Count <= 0)
+    return Wanted;
+  std::vector<int> Archs(Count);
+  if (A.nvrtcGetSupportedArchs(Archs.data()) != NVRTC_SUCCESS)
+    return Wanted;
+  int Best = -1;
+  for (int Arch : Archs) {
+    if (Arch == Wanted)
+      return Wanted;
+    if (Arch < Wanted && Arch > Best)
+      Best = Arch;
+  }
+  Exact = false;
+  return Best > 0 ? Best : Wanted;
+}
+
+std::string programLog(const NvrtcApi &A, nvrtcProgram Prog) {
+  size_t Size = 0;
+  if (A.nvrtcGetProgramLogSize(Prog, &Size) != NVRTC_SUCCESS || Size <= 1)
+    return "";
+  std::string Log(Size, '\0');
+  if (A.nvrtcGetProgramLog(Prog, &Log[0]) != NVRTC_SUCCESS)
+    return "";
+  Log.resize(Size - 1);
+  return Log;
+}
+
+bool nvrtcCheck(const NvrtcApi &A, const char *Call, nvrtcResult R, std::string &Error) {
+  if (R == NVRTC_SUCCESS)
+    return true;
+  Error = std::string(Call) + ": " + A.nvrtcGetErrorString(R);
+  return false;
+}
+
+} // namespace
+
+std::string cudaHome() {
+  const char *Env = std::getenv("SCHED_CUDA_HOME");
+  return Env && *Env ? Env : SCHED_CUDA_HOME;
+}
+
+const DriverApi *driver(std::string &Error) {
+  static LoadedDriver L = loadDriverOnce(); // thread-safe initialization
+  if (!L.Error.empty()) {
+    Error = L.Error;
+    return nullptr;
+  }
+  return &L.Api;
+}
+
+const NvrtcApi *nvrtc(std::string &Error) {
+  static LoadedNvrtc L = loadNvrtcOnce();
+  if (!L.Error.empty()) {
+    Error = L.Error;
+    return nullptr;
+  }
+  return &L.Api;
+}
+
+std::string driverError(const char *Call, CUresult R) {
+  std::string Error;
+  const char *Text = nullptr;
+  if (const DriverApi *A = driver(Error))
+    A->cuGetErrorString(R, &Text);
+  return std::string(Call) + ": " + (Text ? Text : "unknown CUDA error") + " (code " +
+         std::to_string(R) + ")";
+}
+
+bool compileWithNvrtc(const std::string &Source, const std::string &Name, int Major, int Minor,
+                      CompiledImage &Out, std::string &Error) {
+  const NvrtcApi *A = nvrtc(Error);
+  if (!A)
+    return false;
+  bool Exact;
+  int Arch = supportedArch(*A, Major * 10 + Minor, Exact);
+  // A real architecture gives a cubin; one NVRTC does not know gets PTX of
+  // an older virtual one, which the driver JIT-compiles for the device.
+  Out.Arch = (Exact ? "sm_" : "compute_") + std::to_string(Arch);
+  std::string ArchOpt = "--gpu-architecture=" + Out.Arch;
+  std::string IncludeOpt = "--include-path=" + cudaHome() + "/include";
+  const char *Options[] = {ArchOpt.c_str(), IncludeOpt.c_str(), "--std=c++17"};
+  nvrtcProgram Prog = nullptr;
+  std::string File = Name + ".cu";
+  if (!nvrtcCheck(*A, "nvrtcCreateProgram",
+                  A->nvrtcCreateProgram(&Prog, Source.c_str(), File.c_str(), 0, nullptr, nullptr),
+                  Error))
+    return false;
+  bool Ok = true;
+  nvrtcResult R = A->nvrtcCompileProgram(Prog, 3, Options);
+  if (R != NVRTC_SUCCESS) {
+    Error = std::string("NVRTC failed to compile the kernel for ") + Out.Arch + ": " +
+            A->nvrtcGetErrorString(R) + "\n" + programLog(*A, Prog);
+    Ok = false;
+  }
+  size_t Size = 0;
+  if (Ok && Exact && A->nvrtcGetCUBINSize && A->nvrtcGetCUBIN &&
+      A->nvrtcGetCUBINSize(Prog, &Size) == NVRTC_SUCCESS && Size > 0) {
+    Out.Image.resize(Size);
+    Out.IsCubin = true;
+    Ok = nvrtcCheck(*A, "nvrtcGetCUBIN", A->nvrtcGetCUBIN(Prog, Out.Image.data()), Error);
+  } else if (Ok) {
+    Ok = nvrtcCheck(*A, "nvrtcGetPTXSize", A->nvrtcGetPTXSize(Prog, &Size), Error);
+    if (Ok) {
+      Out.Image.resize(Size);
+      Out.IsCubin = false;
+      Ok = nvrtcCheck(*A, "nvrtcGetPTX", A->nvrtcGetPTX(Prog, Out.Image.data()), Error);
+    }
+  }
+  A->nvrtcDestroyProgram(&Prog);
+  return Ok;
+}
+
+} // namespace cuda
+} // namespace sched

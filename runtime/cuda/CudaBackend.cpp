@@ -1,0 +1,249 @@
+//===- CudaBackend.cpp - Running kernels through the CUDA driver ----------===//
+//
+// One launch: make the device's primary context current, compile the site's
+// CUDA source with NVRTC on first use (cached in its KernelCache), move every
+// host buffer parameter's region to the device (device pointers are used in
+// place), launch with the descriptor's geometry, synchronize, and copy the
+// written regions back. Every failure comes back as a message naming the
+// driver call; the caller prefixes the kernel and source line.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CudaBackend.h"
+#include "CudaApi.h"
+#include "ScalarEval.h"
+
+namespace sched {
+namespace cuda {
+
+struct CompiledKernel {
+  CUmodule Module = nullptr;
+  CUfunction Function = nullptr;
+  std::string Error; // set when compiling or loading failed (not retried)
+};
+
+namespace {
+
+struct Device {
+  CUdevice Handle = 0;
+  CUcontext Context = nullptr;
+  int Major = 0, Minor = 0;
+  std::string Error;
+};
+
+/// Device 0 and its primary context, set up once.
+const Device &device() {
+  static Device D = [] {
+    Device Dev;
+    const DriverApi *A = driver(Dev.Error);
+    if (!A)
+      return Dev;
+    int Count = 0;
+    CUresult R = A->cuDeviceGetCount(&Count);
+    if (R != CUDA_SUCCESS) {
+      Dev.Error = driverError("cuDeviceGetCount", R);
+      return Dev;
+    }
+    if (Count == 0) {
+      Dev.Error = "the CUDA driver reports no device";
+      return Dev;
+    }
+    if ((R = A->cuDeviceGet(&Dev.Handle, 0)) != CUDA_SUCCESS ||
+        (R = A->cuDeviceGetAttribute(&Dev.Major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR,
+                                     Dev.Handle)) != CUDA_SUCCESS ||
+        (R = A->cuDeviceGetAttribute(&Dev.Minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR,
+                                     Dev.Handle)) != CUDA_SUCCESS) {
+      Dev.Error = driverError("cuDeviceGet", R);
+      return Dev;
+    }
+    if ((R = A->cuDevicePrimaryCtxRetain(&Dev.Context, Dev.Handle)) != CUDA_SUCCESS)
+      Dev.Error = driverError("cuDevicePrimaryCtxRetain", R);
+    return Dev;
+  }();
+  return D;
+}
+
+/// Compiles and loads D's kernel (called under the cache's lock).
+std::shared_ptr<CompiledKernel> buildKernel(const DriverApi &A, const Device &Dev,
+                                            const LaunchDescriptor &D) {
+  auto K = std::make_shared<CompiledKernel>();
+  const std::string &Name = D.Kernel.Kernel.Name;
+  if (D.CUDASource.empty()) {
+    K->Error = "the launch descriptor has no CUDA source";
+    return K;
+  }
+  CompiledImage Image;
+  if (!compileWithNvrtc(D.CUDASource, Name, Dev.Major, Dev.Minor, Image, K->Error))
+    return K;
+  if (!Image.IsCubin)
+    Image.Image.push_back('\0'); // PTX is loaded as a C string
+  CUresult R = A.cuModuleLoadData(&K->Module, Image.Image.data());
+  if (R != CUDA_SUCCESS) {
+    K->Error = driverError("cuModuleLoadData", R) + " (" + Image.Arch + ")";
+    return K;
+  }
+  if ((R = A.cuModuleGetFunction(&K->Function, K->Module, Name.c_str())) != CUDA_SUCCESS)
+    K->Error = driverError("cuModuleGetFunction", R) + " for '" + Name + "'";
+  return K;
+}
+
+/// True when P is device (or managed) memory the kernel can use in place.
+bool isDevicePointer(const DriverApi &A, const void *P) {
+  unsigned MemType = 0;
+  if (A.cuPointerGetAttribute(&MemType, CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
+                              reinterpret_cast<CUdeviceptr>(P)) != CUDA_SUCCESS)
+    return false; // plain host memory the driver does not know
+  return MemType == CU_MEMORYTYPE_DEVICE || MemType == CU_MEMORYTYPE_UNIFIED;
+}
+
+/// A host buffer staged on the device for one launch.
+struct Staged {
+  size_t Param = 0;
+  CUdeviceptr Dev = 0;
+  size_t Bytes = 0;
+  bool CopyOut = false;
+};
+
+/// Device memory of one launch, freed on every path out.
+class StagedBuffers {
+public:
+  explicit StagedBuffers(const DriverApi &A) : A(A) {}
+  ~StagedBuffers() {
+    for (const Staged &S : Buffers)
+      A.cuMemFree(S.Dev);
+  }
+  std::vector<Staged> Buffers;
+
+private:
+  const DriverApi &A;
+};
+
+const BufferRegion *regionOf(const LoweredKernel &K, const std::string &Param) {
+  for (const BufferRegion &R : K.Regions)
+    if (R.Param == Param)
+      return &R;
+  return nullptr;
+}
+
+} // namespace
+
+bool loadDriver(std::string &Error) { return driver(Error) != nullptr; }
+
+bool deviceAvailable() { return device().Error.empty(); }
+
+bool launch(const LaunchDescriptor &D, KernelCache &Cache, const std::vector<void *> &ParamData,
+            std::string &Error) {
+  const DriverApi *A = driver(Error);
+  if (!A)
+    return false;
+  const Device &Dev = device();
+  if (!Dev.Error.empty()) {
+    Error = Dev.Error;
+    return false;
+  }
+  CUresult R = A->cuCtxSetCurrent(Dev.Context);
+  if (R != CUDA_SUCCESS) {
+    Error = driverError("cuCtxSetCurrent", R);
+    return false;
+  }
+  std::shared_ptr<CompiledKernel> K;
+  {
+    std::lock_guard<std::mutex> Guard(Cache.Lock);
+    if (!Cache.Kernel)
+      Cache.Kernel = buildKernel(*A, Dev, D);
+    K = Cache.Kernel;
+  }
+  if (!K->Error.empty()) {
+    Error = K->Error;
+    return false;
+  }
+
+  const LoweredKernel &LK = D.Kernel;
+  const ir::LoopNest &N = LK.Kernel;
+  if (ParamData.size() != N.Params.size()) {
+    Error = "wrong number of kernel arguments";
+    return false;
+  }
+  runtime::ScalarEnv Env;
+  Env.bindParams(N, ParamData);
+
+  // Buffers: device pointers in place, host arrays staged by their region.
+  StagedBuffers Staging(*A);
+  std::vector<CUdeviceptr> DevPtrs(N.Params.size(), 0);
+  std::vector<void *> KernelArgs(N.Params.size(), nullptr);
+  for (size_t I = 0; I < N.Params.size(); ++I) {
+    const ir::Param &P = N.Params[I];
+    if (P.ParamKind == ir::Param::Kind::Scalar) {
+      KernelArgs[I] = ParamData[I]; // the address of a value of the param's type
+      continue;
+    }
+    KernelArgs[I] = &DevPtrs[I];
+    if (isDevicePointer(*A, ParamData[I])) {
+      DevPtrs[I] = reinterpret_cast<CUdeviceptr>(ParamData[I]);
+      continue;
+    }
+    const BufferRegion *Region = regionOf(LK, P.Buf->Name);
+    if (!Region)
+      continue; // the kernel does not touch it: pass null
+    int64_t Extent = 0;
+    std::string Why;
+    if (!runtime::evalInt(Region->Extent, Env, Extent, Why) || Extent < 0) {
+      Error = "cannot evaluate the region of '" + P.Buf->Name + "': " + Why;
+      return false;
+    }
+    Staged S;
+    S.Param = I;
+    S.Bytes = static_cast<size_t>(Extent) * ir::dtypeBytes(P.Buf->Type);
+    S.CopyOut = Region->Written;
+    if ((R = A->cuMemAlloc(&S.Dev, S.Bytes ? S.Bytes : 1)) != CUDA_SUCCESS) {
+      Error = driverError("cuMemAlloc", R) + " for '" + P.Buf->Name + "' (" +
+              std::to_string(S.Bytes) + " bytes)";
+      return false;
+    }
+    Staging.Buffers.push_back(S);
+    DevPtrs[I] = S.Dev;
+    // Written regions are copied in too: a kernel may write only part of one.
+    if ((Region->Read || Region->Written) && S.Bytes &&
+        (R = A->cuMemcpyHtoD(S.Dev, ParamData[I], S.Bytes)) != CUDA_SUCCESS) {
+      Error = driverError("cuMemcpyHtoD", R) + " for '" + P.Buf->Name + "'";
+      return false;
+    }
+  }
+
+  int64_t Grid[3], Block[3];
+  for (int Dim = 0; Dim < 3; ++Dim) {
+    std::string Why;
+    if (!runtime::evalInt(LK.Geometry.Grid[Dim], Env, Grid[Dim], Why) ||
+        !runtime::evalInt(LK.Geometry.Block[Dim], Env, Block[Dim], Why)) {
+      Error = "cannot evaluate the launch geometry: " + Why;
+      return false;
+    }
+    if (Grid[Dim] == 0)
+      return true; // an empty grid: nothing to run (CUDA would refuse it)
+    if (Grid[Dim] < 0 || Block[Dim] < 1) {
+      Error = "bad launch geometry";
+      return false;
+    }
+  }
+  R = A->cuLaunchKernel(K->Function, unsigned(Grid[0]), unsigned(Grid[1]), unsigned(Grid[2]),
+                        unsigned(Block[0]), unsigned(Block[1]), unsigned(Block[2]), 0, nullptr,
+                        KernelArgs.data(), nullptr);
+  if (R != CUDA_SUCCESS) {
+    Error = driverError("cuLaunchKernel", R);
+    return false;
+  }
+  if ((R = A->cuCtxSynchronize()) != CUDA_SUCCESS) {
+    Error = driverError("cuCtxSynchronize", R) + " (the kernel failed while running)";
+    return false;
+  }
+  for (const Staged &S : Staging.Buffers)
+    if (S.CopyOut && S.Bytes &&
+        (R = A->cuMemcpyDtoH(ParamData[S.Param], S.Dev, S.Bytes)) != CUDA_SUCCESS) {
+      Error = driverError("cuMemcpyDtoH", R) + " for '" + N.Params[S.Param].name() + "'";
+      return false;
+    }
+  return true;
+}
+
+} // namespace cuda
+} // namespace sched

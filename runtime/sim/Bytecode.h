@@ -1,0 +1,117 @@
+//===- Bytecode.h - The simulator's compiled form of a kernel ---*- C++ -*-===//
+//
+// A register bytecode: each thread owns a file of 8-byte slots (an int64 or a
+// double; integers are kept normalized to their dtype, floats already rounded
+// to theirs), control flow is explicit jumps, and a barrier is an instruction
+// that suspends the thread with its pc saved. So a thread is just (pc,
+// registers, local memory) and the block scheduler can run every thread up to
+// the next barrier, then the next phase, with no coroutines.
+//
+// Register file layout (per thread): [0, NumTemps) variables and temporaries,
+// then NumPreset slots initialized at thread start: the block and thread
+// indices, the scalar parameters and the constant pool.
+//
+// Internal to runtime/sim.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SCHED_RUNTIME_SIM_BYTECODE_H
+#define SCHED_RUNTIME_SIM_BYTECODE_H
+
+#include "Simulator.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace sched {
+namespace sim {
+
+union Slot {
+  int64_t I;
+  double F;
+};
+
+enum class Op : uint8_t {
+  Mov,
+  // Integer arithmetic. *I32 wrap to 32 bits; *I64 wrap to 64 bits.
+  AddI32, SubI32, MulI32, AddI64, SubI64, MulI64,
+  DivI, ModI, MinI, MaxI, NegI,
+  WrapInt,       // R[D] = R[A] wrapped to dtype Aux
+  // Float arithmetic in double; *F32 round the result to float.
+  AddF, SubF, MulF, DivF, ModF, MinF, MaxF, NegF,
+  AddF32, SubF32, MulF32, DivF32,
+  RoundF32, RoundF16,
+  // Comparisons and logic (results 0/1).
+  LtI, LeI, EqI, NeI, LtF, LeF, EqF, NeF, Not, ToBoolI, ToBoolF,
+  // Conversions. IntToF rounds to float dtype Aux; FToInt converts to int dtype Aux.
+  IntToF, FToInt,
+  // Math: R[D] = fn Aux (R[A] [, R[B]]), rounded to the call's dtype.
+  Math1, Math2,
+  // Control flow. Target is an instruction index.
+  Jmp, Jz, Jnz,
+  LoopEnter,     // if !(R[D] < R[A]) goto Target
+  LoopNext,      // ++R[D]; if (R[D] < R[A]) goto Target
+  ThreadLoop,    // bind R[D] = R[A] + index(Aux); skip to Target unless index < R[B]
+  // Memory: R[D] = Buf[Aux][R[A]] / Buf[Aux][R[A]] = R[B], typed by the buffer.
+  Load, Store,
+  Barrier,
+  Halt
+};
+
+struct Inst {
+  Op Opcode;
+  uint8_t Type = 0;  // a DType where the op needs one (loads, stores, rounding)
+  int32_t D = 0, A = 0, B = 0;
+  int32_t Aux = 0;   // buffer id, dtype, math function, thread tag
+  int32_t Target = 0;
+};
+
+/// Where a buffer the kernel touches lives.
+struct BufferInfo {
+  std::string Name;
+  ir::DType Type;
+  ir::Scope MemScope;
+  int ParamIndex = -1;        // global parameter: its index in Params
+  ir::Expr SizeExpr;          // elements: the region extent / allocation size
+  bool Writable = true;       // false: the region says the kernel only reads it
+};
+
+/// Math functions Math1/Math2 call (Aux).
+enum class MathFn : uint8_t {
+  Sqrt, Exp, Log, Fabs, Tanh, Sin, Cos, Floor, Ceil, Pow, Fmin, Fmax, AbsI
+};
+
+/// The tags a ThreadLoop binds (Aux), in preset-slot order.
+enum ThreadTagIndex { BlockX, BlockY, BlockZ, ThreadX, ThreadY, ThreadZ, NumThreadTags };
+
+/// The IR node behind a memory or thread-loop instruction, printed in error
+/// and race reports.
+struct AccessSite {
+  ir::Expr Load;       // a Load
+  ir::Stmt Statement;  // a Store, or the For of a ThreadLoop
+};
+
+class SimProgram {
+public:
+  LoweredKernel Kernel;            // keeps the IR alive for reports
+  std::vector<Inst> Code;
+  std::vector<BufferInfo> Buffers;
+  std::vector<AccessSite> Sites;   // parallel to Code (only memory ops set)
+  int NumTemps = 0;
+  /// Preset slots after the temps: NumThreadTags indices, then scalar params
+  /// (ScalarParams[i] is the Params index filling slot NumThreadTags + i),
+  /// then Constants.
+  std::vector<int> ScalarParams;
+  std::vector<Slot> Constants;
+  bool HasBarrier = false;
+
+  int numRegs() const {
+    return NumTemps + NumThreadTags + static_cast<int>(ScalarParams.size()) +
+           static_cast<int>(Constants.size());
+  }
+};
+
+} // namespace sim
+} // namespace sched
+
+#endif // SCHED_RUNTIME_SIM_BYTECODE_H

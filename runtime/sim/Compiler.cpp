@@ -1,0 +1,726 @@
+//===- Compiler.cpp - Lowered IR to simulator bytecode --------------------===//
+//
+// Translates a LoweredKernel's body once into the register bytecode of
+// Bytecode.h. Variables get registers by lexical scope (a stack, so a
+// kernel's register file stays small); constants, scalar parameters and the
+// block/thread indices live in preset registers filled at thread start.
+// Conditions, selects and && / || compile to jumps, so a guarded load is
+// never executed when its guard is false (as in the CUDA code).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Bytecode.h"
+#include "ir/Intrinsics.h"
+
+#include <cmath>
+#include <cstring>
+#include <map>
+
+namespace sched {
+namespace sim {
+
+using namespace ir;
+
+namespace {
+
+/// Registers are numbered from PresetBase while compiling; relocated to just
+/// after the temporaries once their count is known.
+constexpr int32_t PresetBase = 1 << 24;
+
+int intRank(DType T) {
+  switch (T) {
+  case DType::Bool: return 0;
+  case DType::Int8: case DType::UInt8: return 1;
+  case DType::Int16: return 2;
+  case DType::Int32: return 3;
+  default: return 4;
+  }
+}
+
+/// C's usual arithmetic conversions: the type an operation on A and B is
+/// computed in (small integers promote to int, as in the CUDA code). The
+/// result is converted to the node's own type afterwards.
+DType commonType(DType A, DType B) {
+  if (isFloat(A) || isFloat(B)) {
+    if (!isFloat(A))
+      return B;
+    if (!isFloat(B))
+      return A;
+    return dtypeBytes(A) >= dtypeBytes(B) ? A : B;
+  }
+  return std::max(intRank(A), intRank(B)) <= 3 ? DType::Int32 : DType::Int64;
+}
+
+int64_t wrapToType(int64_t V, DType T) {
+  switch (T) {
+  case DType::Bool: return V != 0;
+  case DType::Int8: return static_cast<int8_t>(V);
+  case DType::UInt8: return static_cast<uint8_t>(V);
+  case DType::Int16: return static_cast<int16_t>(V);
+  case DType::Int32: return static_cast<int32_t>(static_cast<uint32_t>(V));
+  default: return V;
+  }
+}
+
+double roundToType(double V, DType T) {
+  if (T == DType::Float32)
+    return static_cast<float>(V);
+  if (T == DType::Float16)
+    return roundToHalf(V);
+  return V;
+}
+
+struct MathEntry {
+  const char *Name;
+  MathFn Fn;
+  unsigned Arity;
+};
+
+const MathEntry MathTable[] = {
+    {"sqrt", MathFn::Sqrt, 1},  {"sqrtf", MathFn::Sqrt, 1}, {"exp", MathFn::Exp, 1},
+    {"expf", MathFn::Exp, 1},   {"log", MathFn::Log, 1},    {"logf", MathFn::Log, 1},
+    {"fabs", MathFn::Fabs, 1},  {"fabsf", MathFn::Fabs, 1}, {"tanh", MathFn::Tanh, 1},
+    {"tanhf", MathFn::Tanh, 1}, {"sin", MathFn::Sin, 1},    {"sinf", MathFn::Sin, 1},
+    {"cos", MathFn::Cos, 1},    {"cosf", MathFn::Cos, 1},   {"floor", MathFn::Floor, 1},
+    {"floorf", MathFn::Floor, 1}, {"ceil", MathFn::Ceil, 1}, {"ceilf", MathFn::Ceil, 1},
+    {"pow", MathFn::Pow, 2},    {"powf", MathFn::Pow, 2},   {"fmin", MathFn::Fmin, 2},
+    {"fminf", MathFn::Fmin, 2}, {"fmax", MathFn::Fmax, 2},  {"fmaxf", MathFn::Fmax, 2},
+    {"abs", MathFn::AbsI, 1},
+};
+
+const MathEntry *lookupMath(const std::string &Name) {
+  for (const MathEntry &M : MathTable)
+    if (Name == M.Name)
+      return &M;
+  return nullptr;
+}
+
+bool isBarrierCall(const CallNode *C) {
+  if (C->Name == "sched.syncthreads")
+    return true;
+  const IntrinsicInfo *Info = lookupIntrinsic(C->Name);
+  return Info && Info->IsBarrier;
+}
+
+int threadTagIndex(const std::string &Tag) {
+  static const char *Names[NumThreadTags] = {"blockIdx.x",  "blockIdx.y",  "blockIdx.z",
+                                             "threadIdx.x", "threadIdx.y", "threadIdx.z"};
+  for (int I = 0; I < NumThreadTags; ++I)
+    if (Tag == Names[I])
+      return I;
+  return -1;
+}
+
+class Compiler {
+public:
+  Compiler(const LoweredKernel &K, SimProgram &P, std::string &Error)
+      : K(K), P(P), Error(Error) {}
+
+  bool run() {
+    if (!K.Kernel.Body)
+      return fail("the kernel has no body");
+    bindParams();
+    if (Failed)
+      return false;
+    compileStmt(K.Kernel.Body);
+    emit(Op::Halt);
+    if (Failed)
+      return false;
+    relocatePresets();
+    return true;
+  }
+
+private:
+  //===--------------------------------------------------------------------===//
+  // Bookkeeping
+  //===--------------------------------------------------------------------===//
+
+  bool fail(const std::string &Message) {
+    if (!Failed)
+      Error = Message;
+    Failed = true;
+    return false;
+  }
+
+  int32_t temp() {
+    int32_t R = Top++;
+    if (Top > P.NumTemps)
+      P.NumTemps = Top;
+    return R;
+  }
+
+  size_t emit(Op O, int32_t D = 0, int32_t A = 0, int32_t B = 0, int32_t Aux = 0,
+              uint8_t Type = 0) {
+    Inst I;
+    I.Opcode = O;
+    I.Type = Type;
+    I.D = D;
+    I.A = A;
+    I.B = B;
+    I.Aux = Aux;
+    P.Code.push_back(I);
+    P.Sites.emplace_back();
+    return P.Code.size() - 1;
+  }
+
+  int32_t here() const { return static_cast<int32_t>(P.Code.size()); }
+  void patchTarget(size_t At) { P.Code[At].Target = here(); }
+
+  int32_t presetReg(size_t Index) { return PresetBase + static_cast<int32_t>(Index); }
+
+  int32_t intConst(int64_t V) {
+    auto It = IntConsts.find(V);
+    if (It != IntConsts.end())
+      return It->second;
+    Slot S;
+    S.I = V;
+    int32_t R = presetReg(NumThreadTags + P.ScalarParams.size() + P.Constants.size());
+    P.Constants.push_back(S);
+    IntConsts[V] = R;
+    return R;
+  }
+
+  int32_t floatConst(double V) {
+    uint64_t Bits;
+    std::memcpy(&Bits, &V, 8);
+    auto It = FloatConsts.find(Bits);
+    if (It != FloatConsts.end())
+      return It->second;
+    Slot S;
+    S.F = V;
+    int32_t R = presetReg(NumThreadTags + P.ScalarParams.size() + P.Constants.size());
+    P.Constants.push_back(S);
+    FloatConsts[Bits] = R;
+    return R;
+  }
+
+  /// Preset registers sit after the temporaries, whose count is final now.
+  void relocatePresets() {
+    auto Reloc = [&](int32_t &R) {
+      if (R >= PresetBase)
+        R = R - PresetBase + P.NumTemps;
+    };
+    for (Inst &I : P.Code) {
+      Reloc(I.D);
+      Reloc(I.A);
+      Reloc(I.B);
+    }
+  }
+
+  struct VarBinding {
+    const VarNode *Node;
+    int32_t Reg;
+  };
+  struct BufBinding {
+    const BufferNode *Node;
+    int32_t Id;
+  };
+
+  void bindParams() {
+    const LoopNest &N = K.Kernel;
+    // Scalars first: their preset slots must precede the constants.
+    for (size_t I = 0; I < N.Params.size(); ++I) {
+      const Param &Pm = N.Params[I];
+      if (Pm.ParamKind != Param::Kind::Scalar)
+        continue;
+      if (!Pm.Scalar) {
+        fail("scalar parameter " + std::to_string(I) + " has no variable");
+        return;
+      }
+      Vars.push_back({Pm.Scalar.get(), presetReg(NumThreadTags + P.ScalarParams.size())});
+      P.ScalarParams.push_back(static_cast<int>(I));
+    }
+    for (size_t I = 0; I < N.Params.size(); ++I) {
+      const Param &Pm = N.Params[I];
+      if (Pm.ParamKind != Param::Kind::Buffer)
+        continue;
+      if (!Pm.Buf) {
+        fail("buffer parameter " + std::to_string(I) + " has no buffer");
+        return;
+      }
+      BufferInfo Info;
+      Info.Name = Pm.Buf->Name;
+      Info.Type = Pm.Buf->Type;
+      Info.MemScope = Scope::Global;
+      Info.ParamIndex = static_cast<int>(I);
+      Info.SizeExpr = shapeSize(Pm.Buf);
+      for (const BufferRegion &R : K.Regions)
+        if (R.Param == Pm.Buf->Name) {
+          Info.SizeExpr = R.Extent;
+          Info.Writable = R.Written;
+        }
+      Bufs.push_back({Pm.Buf.get(), addBuffer(Info)});
+    }
+  }
+
+  int32_t addBuffer(const BufferInfo &Info) {
+    P.Buffers.push_back(Info);
+    return static_cast<int32_t>(P.Buffers.size() - 1);
+  }
+
+  static Expr shapeSize(const Buffer &B) {
+    Expr Size;
+    for (const Expr &Dim : B->Shape)
+      Size = Size ? makeBinary(BinOp::Mul, Size, Dim) : Dim;
+    return Size ? Size : makeInt(1);
+  }
+
+  /// Innermost binding by identity, then by name (text-parsed IR may hold
+  /// distinct nodes for one variable).
+  bool lookupVar(const VarNode *V, int32_t &Reg) {
+    for (auto It = Vars.rbegin(); It != Vars.rend(); ++It)
+      if (It->Node == V) {
+        Reg = It->Reg;
+        return true;
+      }
+    for (auto It = Vars.rbegin(); It != Vars.rend(); ++It)
+      if (It->Node->Name == V->Name) {
+        Reg = It->Reg;
+        return true;
+      }
+    return fail("use of unbound variable '" + V->Name + "'");
+  }
+
+  bool lookupBuffer(const BufferNode *B, int32_t &Id) {
+    for (auto It = Bufs.rbegin(); It != Bufs.rend(); ++It)
+      if (It->Node == B) {
+        Id = It->Id;
+        return true;
+      }
+    for (auto It = Bufs.rbegin(); It != Bufs.rend(); ++It)
+      if (It->Node->Name == B->Name) {
+        Id = It->Id;
+        return true;
+      }
+    return fail("access to unknown buffer '" + B->Name + "'");
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Expressions: each returns the register holding the value (read only).
+  //===--------------------------------------------------------------------===//
+
+  /// Converts the value in R from type From to type To.
+  int32_t convert(int32_t R, DType From, DType To) {
+    if (From == To)
+      return R;
+    int32_t D;
+    if (To == DType::Bool) {
+      D = temp();
+      emit(isFloat(From) ? Op::ToBoolF : Op::ToBoolI, D, R);
+      return D;
+    }
+    if (isFloat(To)) {
+      if (!isFloat(From)) {
+        D = temp();
+        emit(Op::IntToF, D, R, 0, static_cast<int32_t>(To));
+        return D;
+      }
+      if (To == DType::Float64 || (To == DType::Float32 && From == DType::Float16))
+        return R; // widening is exact
+      D = temp();
+      emit(To == DType::Float32 ? Op::RoundF32 : Op::RoundF16, D, R);
+      return D;
+    }
+    if (isFloat(From)) {
+      D = temp();
+      emit(Op::FToInt, D, R, 0, static_cast<int32_t>(To));
+      return D;
+    }
+    if (To == DType::Int64 || From == DType::Bool)
+      return R; // int64 holds every value; a bool is 0/1 in every type
+    D = temp();
+    emit(Op::WrapInt, D, R, 0, static_cast<int32_t>(To));
+    return D;
+  }
+
+  int32_t compileAs(const Expr &E, DType To) {
+    int32_t R = compileExpr(E);
+    return Failed ? 0 : convert(R, E->Type, To);
+  }
+
+  int32_t compileExpr(const Expr &E) {
+    if (Failed)
+      return 0;
+    if (!E) {
+      fail("missing expression");
+      return 0;
+    }
+    switch (E->Kind) {
+    case ExprKind::IntImm:
+      return intConst(wrapToType(as<IntImmNode>(E)->Value, E->Type));
+    case ExprKind::FloatImm: {
+      double V = as<FloatImmNode>(E)->Value;
+      return isFloat(E->Type) ? floatConst(roundToType(V, E->Type))
+                              : intConst(wrapToType(static_cast<int64_t>(V), E->Type));
+    }
+    case ExprKind::Var: {
+      int32_t R = 0;
+      lookupVar(as<VarNode>(E), R);
+      return R;
+    }
+    case ExprKind::Binary: return compileBinary(as<BinaryNode>(E));
+    case ExprKind::Unary: return compileUnary(as<UnaryNode>(E));
+    case ExprKind::Select: return compileSelect(as<SelectNode>(E));
+    case ExprKind::Cast: {
+      const auto *C = as<CastNode>(E);
+      return compileAs(C->Value, C->Type);
+    }
+    case ExprKind::Load: return compileLoad(E);
+    case ExprKind::Call: return compileCall(as<CallNode>(E));
+    }
+    fail("unknown expression kind");
+    return 0;
+  }
+
+  /// Short-circuit && and ||, like C.
+  int32_t compileLogical(const BinaryNode *B) {
+    int32_t D = temp();
+    emit(Op::Mov, D, compileAs(B->A, DType::Bool));
+    size_t Skip = emit(B->Op == BinOp::And ? Op::Jz : Op::Jnz, 0, D);
+    emit(Op::Mov, D, compileAs(B->B, DType::Bool));
+    patchTarget(Skip);
+    return D;
+  }
+
+  int32_t compileBinary(const BinaryNode *B) {
+    if (B->Op == BinOp::And || B->Op == BinOp::Or)
+      return compileLogical(B);
+    if (!B->A || !B->B) {
+      fail("binary operator with a missing operand");
+      return 0;
+    }
+    DType T = commonType(B->A->Type, B->B->Type);
+    int32_t X = compileAs(B->A, T);
+    int32_t Y = compileAs(B->B, T);
+    if (Failed)
+      return 0;
+    int32_t D = temp();
+    if (isComparison(B->Op)) {
+      emitComparison(B->Op, isFloat(T), D, X, Y);
+      return convert(D, DType::Bool, B->Type);
+    }
+    if (isFloat(T))
+      emitFloatArith(B->Op, T, D, X, Y);
+    else
+      emitIntArith(B->Op, T, D, X, Y);
+    return keepPromoted(T, B->Type) ? D : convert(D, T, B->Type);
+  }
+
+  /// An int8 + int8 node computes in int, as the C code printed for it does;
+  /// only the store (or cast) that consumes it narrows the value.
+  static bool keepPromoted(DType Computed, DType NodeType) {
+    return Computed == DType::Int32 && isInt(NodeType) && intRank(NodeType) < 3;
+  }
+
+  void emitComparison(BinOp O, bool Float, int32_t D, int32_t X, int32_t Y) {
+    switch (O) {
+    case BinOp::LT: emit(Float ? Op::LtF : Op::LtI, D, X, Y); break;
+    case BinOp::LE: emit(Float ? Op::LeF : Op::LeI, D, X, Y); break;
+    case BinOp::GT: emit(Float ? Op::LtF : Op::LtI, D, Y, X); break;
+    case BinOp::GE: emit(Float ? Op::LeF : Op::LeI, D, Y, X); break;
+    case BinOp::EQ: emit(Float ? Op::EqF : Op::EqI, D, X, Y); break;
+    default: emit(Float ? Op::NeF : Op::NeI, D, X, Y); break;
+    }
+  }
+
+  void emitIntArith(BinOp O, DType T, int32_t D, int32_t X, int32_t Y) {
+    bool Wide = T == DType::Int64;
+    switch (O) {
+    case BinOp::Add: emit(Wide ? Op::AddI64 : Op::AddI32, D, X, Y); break;
+    case BinOp::Sub: emit(Wide ? Op::SubI64 : Op::SubI32, D, X, Y); break;
+    case BinOp::Mul: emit(Wide ? Op::MulI64 : Op::MulI32, D, X, Y); break;
+    case BinOp::Div: emit(Op::DivI, D, X, Y, 0, static_cast<uint8_t>(T)); break;
+    case BinOp::Mod: emit(Op::ModI, D, X, Y, 0, static_cast<uint8_t>(T)); break;
+    case BinOp::Min: emit(Op::MinI, D, X, Y); break;
+    default: emit(Op::MaxI, D, X, Y); break;
+    }
+    if (T != DType::Int32 && T != DType::Int64 &&
+        (O == BinOp::Add || O == BinOp::Sub || O == BinOp::Mul))
+      emit(Op::WrapInt, D, D, 0, static_cast<int32_t>(T));
+  }
+
+  void emitFloatArith(BinOp O, DType T, int32_t D, int32_t X, int32_t Y) {
+    bool F32 = T == DType::Float32;
+    bool Rounds = true;
+    switch (O) {
+    case BinOp::Add: emit(F32 ? Op::AddF32 : Op::AddF, D, X, Y); break;
+    case BinOp::Sub: emit(F32 ? Op::SubF32 : Op::SubF, D, X, Y); break;
+    case BinOp::Mul: emit(F32 ? Op::MulF32 : Op::MulF, D, X, Y); break;
+    case BinOp::Div: emit(F32 ? Op::DivF32 : Op::DivF, D, X, Y); break;
+    // fmod, min and max of representable values are exact.
+    case BinOp::Mod: emit(Op::ModF, D, X, Y); Rounds = false; break;
+    case BinOp::Min: emit(Op::MinF, D, X, Y); Rounds = false; break;
+    default: emit(Op::MaxF, D, X, Y); Rounds = false; break;
+    }
+    if (Rounds && T == DType::Float16)
+      emit(Op::RoundF16, D, D);
+  }
+
+  int32_t compileUnary(const UnaryNode *U) {
+    if (U->Op == UnOp::Not) {
+      int32_t D = temp();
+      emit(Op::Not, D, compileAs(U->A, DType::Bool));
+      return convert(D, DType::Bool, U->Type);
+    }
+    if (!U->A) {
+      fail("negation of a missing operand");
+      return 0;
+    }
+    DType T = commonType(U->A->Type, U->A->Type); // -int8 computes in int, like C
+    int32_t X = compileAs(U->A, T);
+    int32_t D = temp();
+    if (isFloat(T)) {
+      emit(Op::NegF, D, X);
+    } else {
+      emit(Op::NegI, D, X);
+      if (T != DType::Int64)
+        emit(Op::WrapInt, D, D, 0, static_cast<int32_t>(T));
+    }
+    return keepPromoted(T, U->Type) ? D : convert(D, T, U->Type);
+  }
+
+  int32_t compileSelect(const SelectNode *S) {
+    int32_t D = temp();
+    int32_t C = compileAs(S->Cond, DType::Bool);
+    size_t ToFalse = emit(Op::Jz, 0, C);
+    emit(Op::Mov, D, compileAs(S->TrueValue, S->Type));
+    size_t ToEnd = emit(Op::Jmp);
+    patchTarget(ToFalse);
+    emit(Op::Mov, D, compileAs(S->FalseValue, S->Type));
+    patchTarget(ToEnd);
+    return D;
+  }
+
+  /// The flattened element index of Indices into B (row-major over Shape).
+  int32_t compileIndex(const Buffer &B, const std::vector<Expr> &Indices) {
+    if (Indices.size() == 1)
+      return compileAs(Indices[0], DType::Int64);
+    if (Indices.size() != B->Shape.size() || Indices.empty()) {
+      fail("access to '" + B->Name + "' with " + std::to_string(Indices.size()) +
+           " indices, but it has " + std::to_string(B->Shape.size()) + " dimensions");
+      return 0;
+    }
+    int32_t Flat = compileAs(Indices[0], DType::Int64);
+    for (size_t I = 1; I < Indices.size(); ++I) {
+      int32_t Scaled = temp();
+      emit(Op::MulI64, Scaled, Flat, compileAs(B->Shape[I], DType::Int64));
+      int32_t Sum = temp();
+      emit(Op::AddI64, Sum, Scaled, compileAs(Indices[I], DType::Int64));
+      Flat = Sum;
+    }
+    return Flat;
+  }
+
+  int32_t compileLoad(const Expr &E) {
+    const auto *L = as<LoadNode>(E);
+    int32_t Id = 0;
+    if (!L->Buf) {
+      fail("load from a missing buffer");
+      return 0;
+    }
+    lookupBuffer(L->Buf.get(), Id);
+    int32_t Index = compileIndex(L->Buf, L->Indices);
+    if (Failed)
+      return 0;
+    int32_t D = temp();
+    DType BufType = P.Buffers[Id].Type;
+    emit(Op::Load, D, Index, 0, Id, static_cast<uint8_t>(BufType));
+    P.Sites.back().Load = E;
+    return convert(D, BufType, E->Type);
+  }
+
+  int32_t compileCall(const CallNode *C) {
+    if (isBarrierCall(C)) {
+      fail("'" + C->Name + "' used as a value");
+      return 0;
+    }
+    const MathEntry *M = lookupMath(C->Name);
+    if (!M) {
+      fail("the simulator does not support intrinsic '" + C->Name + "'");
+      return 0;
+    }
+    if (C->Args.size() != M->Arity) {
+      fail("'" + C->Name + "' takes " + std::to_string(M->Arity) + " arguments");
+      return 0;
+    }
+    DType T = C->Type;
+    if (M->Fn == MathFn::AbsI && isFloat(T))
+      M = lookupMath("fabs");
+    if (M->Fn != MathFn::AbsI && !isFloat(T))
+      T = DType::Float64; // math on an int result: compute in double, convert
+    int32_t X = compileAs(C->Args[0], T);
+    int32_t Y = M->Arity == 2 ? compileAs(C->Args[1], T) : 0;
+    int32_t D = temp();
+    emit(M->Arity == 2 ? Op::Math2 : Op::Math1, D, X, Y, static_cast<int32_t>(M->Fn),
+         static_cast<uint8_t>(T));
+    return convert(D, T, C->Type);
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Statements
+  //===--------------------------------------------------------------------===//
+
+  void compileStmt(const Stmt &S) {
+    if (Failed || !S)
+      return;
+    int32_t SavedTop = Top; // statement temporaries die at its end
+    switch (S->Kind) {
+    case StmtKind::For: compileFor(S); break;
+    case StmtKind::Store: compileStore(S); break;
+    case StmtKind::Allocate: compileAllocate(as<AllocateNode>(S)); break;
+    case StmtKind::Seq:
+      for (const Stmt &Child : as<SeqNode>(S)->Stmts)
+        compileStmt(Child);
+      break;
+    case StmtKind::IfThenElse: compileIf(as<IfThenElseNode>(S)); break;
+    case StmtKind::LetStmt: compileLet(as<LetStmtNode>(S)); break;
+    case StmtKind::Evaluate: compileEvaluate(as<EvaluateNode>(S)); break;
+    }
+    Top = SavedTop;
+  }
+
+  void compileFor(const Stmt &S) {
+    const auto *F = as<ForNode>(S);
+    if (!F->LoopVar) {
+      fail("loop without a variable");
+      return;
+    }
+    DType VT = F->LoopVar->Type;
+    if (isFloat(VT)) {
+      fail("loop variable '" + F->LoopVar->Name + "' is not an integer");
+      return;
+    }
+    int32_t V = temp();
+    int32_t Min = compileAs(F->Min, VT);
+    int32_t Ext = compileAs(F->Extent, VT);
+    int Tag = F->LoopKind == ForKind::ThreadBound ? threadTagIndex(F->ThreadTag) : -1;
+    if (Tag >= 0) {
+      // One iteration per thread (or block): the index for the tag, guarded.
+      size_t Enter = emit(Op::ThreadLoop, V, Min, Ext, Tag);
+      P.Sites.back().Statement = S;
+      Vars.push_back({F->LoopVar.get(), V});
+      compileStmt(F->Body);
+      Vars.pop_back();
+      patchTarget(Enter);
+      return;
+    }
+    // Serial, unrolled, vectorized, vthread/cthread: iterations in order.
+    int32_t End = temp();
+    emit(Op::Mov, V, Min);
+    emit(Op::AddI64, End, Min, Ext);
+    size_t Enter = emit(Op::LoopEnter, V, End);
+    int32_t BodyStart = here();
+    Vars.push_back({F->LoopVar.get(), V});
+    compileStmt(F->Body);
+    Vars.pop_back();
+    size_t Next = emit(Op::LoopNext, V, End);
+    P.Code[Next].Target = BodyStart;
+    patchTarget(Enter);
+  }
+
+  void compileStore(const Stmt &S) {
+    const auto *St = as<StoreNode>(S);
+    if (!St->Buf) {
+      fail("store to a missing buffer");
+      return;
+    }
+    int32_t Id = 0;
+    if (!lookupBuffer(St->Buf.get(), Id))
+      return;
+    const BufferInfo &Info = P.Buffers[Id];
+    if (!Info.Writable) {
+      fail("the kernel writes '" + Info.Name +
+           "' but its launch region marks it read-only (it would not be copied back)");
+      return;
+    }
+    DType BufType = Info.Type;
+    int32_t Index = compileIndex(St->Buf, St->Indices);
+    int32_t Value = compileAs(St->Value, BufType);
+    if (Failed)
+      return;
+    emit(Op::Store, 0, Index, Value, Id, static_cast<uint8_t>(BufType));
+    P.Sites.back().Statement = S;
+  }
+
+  void compileAllocate(const AllocateNode *A) {
+    if (!A->Buf) {
+      fail("allocation of a missing buffer");
+      return;
+    }
+    Scope Sc = A->Buf->MemScope;
+    if (Sc != Scope::Local && Sc != Scope::Shared && Sc != Scope::Global) {
+      fail("the simulator does not support '" + std::string(scopeName(Sc)) +
+           "' buffers yet ('" + A->Buf->Name + "')");
+      return;
+    }
+    BufferInfo Info;
+    Info.Name = A->Buf->Name;
+    Info.Type = A->Buf->Type;
+    Info.MemScope = Sc;
+    Info.SizeExpr = shapeSize(A->Buf);
+    Bufs.push_back({A->Buf.get(), addBuffer(Info)});
+    compileStmt(A->Body);
+    Bufs.pop_back();
+  }
+
+  void compileIf(const IfThenElseNode *I) {
+    int32_t C = compileAs(I->Cond, DType::Bool);
+    size_t ToElse = emit(Op::Jz, 0, C);
+    compileStmt(I->Then);
+    if (!I->Else) {
+      patchTarget(ToElse);
+      return;
+    }
+    size_t ToEnd = emit(Op::Jmp);
+    patchTarget(ToElse);
+    compileStmt(I->Else);
+    patchTarget(ToEnd);
+  }
+
+  void compileLet(const LetStmtNode *L) {
+    if (!L->LetVar) {
+      fail("let without a variable");
+      return;
+    }
+    int32_t V = temp();
+    emit(Op::Mov, V, compileAs(L->Value, L->LetVar->Type));
+    Vars.push_back({L->LetVar.get(), V});
+    compileStmt(L->Body);
+    Vars.pop_back();
+  }
+
+  void compileEvaluate(const EvaluateNode *E) {
+    if (const auto *C = as<CallNode>(E->Value)) {
+      if (isBarrierCall(C)) {
+        emit(Op::Barrier);
+        P.HasBarrier = true;
+        return;
+      }
+    }
+    compileExpr(E->Value); // pure: evaluated for its errors only
+  }
+
+  const LoweredKernel &K;
+  SimProgram &P;
+  std::string &Error;
+  bool Failed = false;
+  int32_t Top = 0;
+  std::vector<VarBinding> Vars;
+  std::vector<BufBinding> Bufs;
+  std::map<int64_t, int32_t> IntConsts;
+  std::map<uint64_t, int32_t> FloatConsts;
+};
+
+} // namespace
+
+std::shared_ptr<const SimProgram> compileKernel(const LoweredKernel &K, std::string &Error) {
+  auto P = std::make_shared<SimProgram>();
+  P->Kernel = K;
+  Compiler C(P->Kernel, *P, Error);
+  if (!C.run())
+    return nullptr;
+  return P;
+}
+
+} // namespace sim
+} // namespace sched

@@ -1,0 +1,629 @@
+//===- Interpreter.cpp - Running simulator bytecode with GPU semantics ----===//
+//
+// runKernel walks the grid block by block. Within a block every thread runs
+// from its saved pc until it reaches a barrier or finishes; when all have, the
+// barrier phase ends and the waiting threads go on. So the threads of a block
+// run in lockstep phases, as __syncthreads orders them, with no coroutines:
+// a thread is its pc, its registers and its local memory.
+//
+// Memory stays proportional to one block: the register files and local
+// memory of its threads plus its shared memory, reused by the next block.
+// Every access is bounds-checked; shared accesses also go through the race
+// detector (per element: the last writer and up to two readers of the current
+// barrier phase).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Bytecode.h"
+#include "ScalarEval.h"
+#include "ir/Printer.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+namespace sched {
+namespace sim {
+
+using namespace ir;
+
+namespace {
+
+/// A buffer's storage for one launch.
+struct RtBuffer {
+  char *Base = nullptr;     // global/shared: the data; local: null
+  int64_t LocalOffset = 0;  // local: byte offset in a thread's local memory
+  int64_t Extent = 0;       // elements, for the bounds check
+  int64_t ShadowBase = -1;  // shared: first race-detector cell
+  bool IsLocal = false;
+  bool IsShared = false;
+};
+
+/// Race-detector state of one shared element in the current barrier phase.
+struct ShadowCell {
+  uint64_t WriteEpoch = 0, ReadEpoch = 0;
+  int32_t Writer = -1, Reader1 = -1, Reader2 = -1;
+  int32_t WriterPc = 0, Reader1Pc = 0, Reader2Pc = 0;
+};
+
+enum class ThreadStatus : uint8_t { Running, AtBarrier, Done, Failed };
+
+struct ThreadState {
+  int32_t Pc = 0;
+  ThreadStatus Status = ThreadStatus::Running;
+};
+
+int64_t wrapInt(int64_t V, DType T) {
+  switch (T) {
+  case DType::Bool: return V != 0;
+  case DType::Int8: return static_cast<int8_t>(V);
+  case DType::UInt8: return static_cast<uint8_t>(V);
+  case DType::Int16: return static_cast<int16_t>(V);
+  case DType::Int32: return static_cast<int32_t>(static_cast<uint32_t>(V));
+  default: return V;
+  }
+}
+
+inline int64_t wrap32(uint64_t V) { return static_cast<int32_t>(static_cast<uint32_t>(V)); }
+
+/// Float to integer like CUDA's cvt.rzi: truncate, saturate, NaN gives 0.
+int64_t floatToInt(double V, DType T) {
+  if (std::isnan(V))
+    return 0;
+  double Lo, Hi;
+  switch (T) {
+  case DType::Bool: return V != 0;
+  case DType::Int8: Lo = -128; Hi = 127; break;
+  case DType::UInt8: Lo = 0; Hi = 255; break;
+  case DType::Int16: Lo = -32768; Hi = 32767; break;
+  case DType::Int32: Lo = -2147483648.0; Hi = 2147483647.0; break;
+  default: Lo = -9223372036854775808.0; Hi = 9223372036854774784.0; break;
+  }
+  V = std::trunc(V);
+  return static_cast<int64_t>(std::min(std::max(V, Lo), Hi));
+}
+
+double intToFloat(int64_t V, DType T) {
+  if (T == DType::Float32)
+    return static_cast<float>(V);
+  if (T == DType::Float16)
+    return roundToHalf(static_cast<double>(static_cast<float>(V)));
+  return static_cast<double>(V);
+}
+
+double callMath(MathFn Fn, DType T, double X, double Y) {
+  bool F32 = T != DType::Float64; // half math goes through float, like CUDA
+  float XF = static_cast<float>(X), YF = static_cast<float>(Y);
+  double R;
+  switch (Fn) {
+  case MathFn::Sqrt: R = F32 ? std::sqrt(XF) : std::sqrt(X); break;
+  case MathFn::Exp: R = F32 ? std::exp(XF) : std::exp(X); break;
+  case MathFn::Log: R = F32 ? std::log(XF) : std::log(X); break;
+  case MathFn::Fabs: R = std::fabs(X); break;
+  case MathFn::Tanh: R = F32 ? std::tanh(XF) : std::tanh(X); break;
+  case MathFn::Sin: R = F32 ? std::sin(XF) : std::sin(X); break;
+  case MathFn::Cos: R = F32 ? std::cos(XF) : std::cos(X); break;
+  case MathFn::Floor: R = std::floor(X); break;
+  case MathFn::Ceil: R = std::ceil(X); break;
+  case MathFn::Pow: R = F32 ? std::pow(XF, YF) : std::pow(X, Y); break;
+  case MathFn::Fmin: R = std::fmin(X, Y); break;
+  case MathFn::Fmax: R = std::fmax(X, Y); break;
+  default: R = X; break;
+  }
+  if (T == DType::Float16)
+    return roundToHalf(R);
+  return R;
+}
+
+std::string tripleText(int64_t X, int64_t Y, int64_t Z) {
+  return "(" + std::to_string(X) + "," + std::to_string(Y) + "," + std::to_string(Z) + ")";
+}
+
+/// One launch of a program: geometry, buffers, and the block being run.
+class Launch {
+public:
+  Launch(const SimProgram &P, const std::vector<void *> &ParamData, const SimOptions &Opts,
+         std::string &Error, SimStats &Stats)
+      : P(P), ParamData(ParamData), Opts(Opts), Error(Error), Stats(Stats) {}
+
+  bool run() {
+    if (!setUp())
+      return false;
+    for (int64_t Z = 0; Z < Grid[2]; ++Z)
+      for (int64_t Y = 0; Y < Grid[1]; ++Y)
+        for (int64_t X = 0; X < Grid[0]; ++X)
+          if (!runBlock(X, Y, Z))
+            return false;
+    return true;
+  }
+
+private:
+  //===--------------------------------------------------------------------===//
+  // Set-up: geometry, buffer storage, the preset register image.
+  //===--------------------------------------------------------------------===//
+
+  bool fail(const std::string &Message) {
+    Error = Message;
+    return false;
+  }
+
+  bool setUp() {
+    const LoopNest &N = P.Kernel.Kernel;
+    if (ParamData.size() != N.Params.size())
+      return fail("the kernel has " + std::to_string(N.Params.size()) + " parameters but " +
+                  std::to_string(ParamData.size()) + " arguments were given");
+    for (size_t I = 0; I < ParamData.size(); ++I)
+      if (!ParamData[I])
+        return fail("argument for parameter '" + N.Params[I].name() + "' is null");
+    Env.bindParams(N, ParamData);
+    return setUpGeometry() && setUpBuffers() && setUpPresets();
+  }
+
+  bool setUpGeometry() {
+    const LaunchGeometry &G = P.Kernel.Geometry;
+    static const char *Axis = "xyz";
+    for (int D = 0; D < 3; ++D) {
+      std::string Why;
+      if (!runtime::evalInt(G.Grid[D], Env, Grid[D], Why))
+        return fail(std::string("cannot evaluate the grid extent in ") + Axis[D] + ": " + Why);
+      if (!runtime::evalInt(G.Block[D], Env, Block[D], Why))
+        return fail(std::string("cannot evaluate the block extent in ") + Axis[D] + ": " + Why);
+      if (Grid[D] < 0 || Block[D] < 1)
+        return fail("bad launch geometry: grid " + tripleText(Grid[0], Grid[1], Grid[2]) +
+                    ", block " + tripleText(Block[0], Block[1], Block[2]));
+    }
+    NumThreads = Block[0] * Block[1] * Block[2];
+    if (NumThreads > 1024)
+      return fail("a block of " + std::to_string(NumThreads) +
+                  " threads exceeds the CUDA limit of 1024");
+    if (Grid[1] > 65535 || Grid[2] > 65535 || Grid[0] > 2147483647)
+      return fail("the grid " + tripleText(Grid[0], Grid[1], Grid[2]) + " exceeds CUDA limits");
+    return true;
+  }
+
+  bool setUpBuffers() {
+    int64_t SharedBytes = 0, GlobalTempBytes = 0, ShadowCells = 0;
+    Bufs.resize(P.Buffers.size());
+    std::vector<int64_t> Offsets(P.Buffers.size(), 0);
+    for (size_t I = 0; I < P.Buffers.size(); ++I) {
+      const BufferInfo &Info = P.Buffers[I];
+      RtBuffer &B = Bufs[I];
+      std::string Why;
+      if (!runtime::evalInt(Info.SizeExpr, Env, B.Extent, Why))
+        return fail("cannot evaluate the size of buffer '" + Info.Name + "': " + Why);
+      if (B.Extent < 0)
+        return fail("buffer '" + Info.Name + "' has negative size " + std::to_string(B.Extent));
+      int64_t Bytes = (B.Extent * dtypeBytes(Info.Type) + 15) / 16 * 16;
+      if (Info.ParamIndex >= 0) {
+        B.Base = static_cast<char *>(ParamData[Info.ParamIndex]);
+      } else if (Info.MemScope == Scope::Local) {
+        B.IsLocal = true;
+        B.LocalOffset = LocalBytes;
+        LocalBytes += Bytes;
+      } else if (Info.MemScope == Scope::Shared) {
+        B.IsShared = true;
+        Offsets[I] = SharedBytes;
+        SharedBytes += Bytes;
+        B.ShadowBase = ShadowCells;
+        ShadowCells += B.Extent;
+      } else {
+        Offsets[I] = GlobalTempBytes;
+        GlobalTempBytes += Bytes;
+      }
+    }
+    if (LocalBytes * NumThreads + SharedBytes > (int64_t(1) << 32))
+      return fail("the kernel's local and shared memory do not fit the simulator");
+    Shared.assign(SharedBytes, 0);
+    GlobalTemp.assign(GlobalTempBytes, 0);
+    Local.assign(LocalBytes * NumThreads, 0);
+    for (size_t I = 0; I < P.Buffers.size(); ++I) {
+      if (Bufs[I].IsShared)
+        Bufs[I].Base = Shared.data() + Offsets[I];
+      else if (P.Buffers[I].ParamIndex < 0 && !Bufs[I].IsLocal)
+        Bufs[I].Base = GlobalTemp.data() + Offsets[I];
+    }
+    if (Opts.DetectRaces)
+      Shadow.assign(ShadowCells, ShadowCell());
+    return true;
+  }
+
+  bool setUpPresets() {
+    NumRegs = P.numRegs();
+    Preset.assign(NumRegs, Slot{0});
+    int32_t Base = P.NumTemps + NumThreadTags;
+    const LoopNest &N = P.Kernel.Kernel;
+    for (size_t I = 0; I < P.ScalarParams.size(); ++I) {
+      const Param &Pm = N.Params[P.ScalarParams[I]];
+      const void *Data = ParamData[P.ScalarParams[I]];
+      Slot &S = Preset[Base + I];
+      if (isFloat(Pm.Scalar->Type))
+        S.F = runtime::readFloatScalar(Data, Pm.Scalar->Type);
+      else
+        S.I = runtime::readIntScalar(Data, Pm.Scalar->Type);
+    }
+    Base += static_cast<int32_t>(P.ScalarParams.size());
+    for (size_t I = 0; I < P.Constants.size(); ++I)
+      Preset[Base + I] = P.Constants[I];
+    Regs.assign(static_cast<size_t>(NumRegs) * NumThreads, Slot{0});
+    Threads.assign(NumThreads, ThreadState());
+    return true;
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Blocks and barrier phases
+  //===--------------------------------------------------------------------===//
+
+  bool runBlock(int64_t BX, int64_t BY, int64_t BZ) {
+    BlockIdx[0] = BX;
+    BlockIdx[1] = BY;
+    BlockIdx[2] = BZ;
+    ++Epoch;
+    ++Stats.Blocks;
+    // Poison fresh memory so a kernel that reads before it writes shows up as
+    // a wrong answer rather than a lucky zero.
+    std::memset(Shared.data(), 0xff, Shared.size());
+    std::memset(Local.data(), 0xff, Local.size());
+    for (int64_t T = 0; T < NumThreads; ++T) {
+      Slot *R = Regs.data() + T * NumRegs;
+      std::copy(Preset.begin(), Preset.end(), R);
+      int64_t Tid[3] = {T % Block[0], (T / Block[0]) % Block[1], T / (Block[0] * Block[1])};
+      for (int D = 0; D < 3; ++D) {
+        R[P.NumTemps + BlockX + D].I = BlockIdx[D];
+        R[P.NumTemps + ThreadX + D].I = Tid[D];
+      }
+      Threads[T] = ThreadState();
+    }
+    Stats.Threads += NumThreads;
+    for (;;) {
+      int32_t BarrierPc = -1;
+      for (int64_t T = 0; T < NumThreads; ++T) {
+        ThreadState &TS = Threads[T];
+        if (TS.Status != ThreadStatus::Running)
+          continue;
+        execute(static_cast<int32_t>(T), TS);
+        if (TS.Status == ThreadStatus::Failed)
+          return false;
+        if (TS.Status == ThreadStatus::AtBarrier) {
+          if (BarrierPc >= 0 && BarrierPc != TS.Pc)
+            return fail("threads of block " + blockText() + " wait at different barriers "
+                        "(thread " + threadText(static_cast<int32_t>(T)) + " at another one "
+                        "than the threads before it): divergent __syncthreads");
+          BarrierPc = TS.Pc;
+        }
+      }
+      if (BarrierPc < 0)
+        return true; // every thread finished
+      ++Epoch;       // a new phase: earlier shared accesses are ordered
+      ++Stats.Barriers;
+      for (ThreadState &TS : Threads)
+        if (TS.Status == ThreadStatus::AtBarrier)
+          TS.Status = ThreadStatus::Running;
+    }
+  }
+
+  std::string blockText() const { return tripleText(BlockIdx[0], BlockIdx[1], BlockIdx[2]); }
+
+  std::string threadText(int32_t T) const {
+    return tripleText(T % Block[0], (T / Block[0]) % Block[1], T / (Block[0] * Block[1]));
+  }
+
+  std::string siteText(int32_t Pc) const {
+    const AccessSite &S = P.Sites[Pc];
+    std::string Text;
+    if (S.Load)
+      Text = print(S.Load);
+    else if (S.Statement)
+      Text = print(S.Statement);
+    while (!Text.empty() && (Text.back() == '\n' || Text.back() == ' '))
+      Text.pop_back();
+    return Text;
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Errors raised while a thread runs (cold paths)
+  //===--------------------------------------------------------------------===//
+
+  void outOfBounds(int32_t T, int32_t Pc, bool IsStore, int64_t Index) {
+    const Inst &I = P.Code[Pc];
+    const BufferInfo &Info = P.Buffers[I.Aux];
+    fail(std::string("out-of-bounds ") + (IsStore ? "store to" : "load from") + " " +
+         scopeName(Info.MemScope) + " buffer '" + Info.Name + "' at index " +
+         std::to_string(Index) + " (extent " + std::to_string(Bufs[I.Aux].Extent) +
+         ") in block " + blockText() + ", thread " + threadText(T) + ": " + siteText(Pc));
+  }
+
+  void threadLoopTooLong(int32_t T, int32_t Pc, int64_t Extent) {
+    const Inst &I = P.Code[Pc];
+    const auto *F = as<ForNode>(P.Sites[Pc].Statement);
+    int Dim = I.Aux % 3;
+    int64_t Size = I.Aux < ThreadX ? Grid[Dim] : Block[Dim];
+    fail("loop '" + (F ? F->LoopVar->Name : std::string("?")) + "' bound to " +
+         (F ? F->ThreadTag : std::string("?")) + " has extent " + std::to_string(Extent) +
+         " but the launch has only " + std::to_string(Size) + " there: iterations would be lost");
+  }
+
+  void divisionByZero(int32_t T, int32_t Pc) {
+    fail("integer division by zero in block " + blockText() + ", thread " + threadText(T));
+  }
+
+  void reportRace(int32_t Buf, int64_t Index, int32_t FirstThread, int32_t FirstPc,
+                  bool FirstWrites, int32_t SecondThread, int32_t SecondPc, bool SecondWrites) {
+    fail("race on shared buffer '" + P.Buffers[Buf].Name + "' at index " +
+         std::to_string(Index) + " in block " + blockText() + ": thread " +
+         threadText(FirstThread) + (FirstWrites ? " writes" : " reads") + " it (" +
+         siteText(FirstPc) + ") and thread " + threadText(SecondThread) +
+         (SecondWrites ? " writes" : " reads") + " it (" + siteText(SecondPc) +
+         ") with no barrier between them");
+  }
+
+  /// Records a shared access; false (with Error set) on a race.
+  bool checkShared(int32_t Buf, int64_t Index, int32_t T, int32_t Pc, bool IsWrite) {
+    ShadowCell &C = Shadow[Bufs[Buf].ShadowBase + Index];
+    if (C.WriteEpoch == Epoch && C.Writer != T) {
+      reportRace(Buf, Index, C.Writer, C.WriterPc, true, T, Pc, IsWrite);
+      return false;
+    }
+    if (!IsWrite) {
+      if (C.ReadEpoch != Epoch) {
+        C.ReadEpoch = Epoch;
+        C.Reader1 = T;
+        C.Reader1Pc = Pc;
+        C.Reader2 = -1;
+      } else if (C.Reader1 != T && C.Reader2 < 0) {
+        C.Reader2 = T;
+        C.Reader2Pc = Pc;
+      }
+      return true;
+    }
+    if (C.ReadEpoch == Epoch) {
+      if (C.Reader1 != T) {
+        reportRace(Buf, Index, C.Reader1, C.Reader1Pc, false, T, Pc, true);
+        return false;
+      }
+      if (C.Reader2 >= 0 && C.Reader2 != T) {
+        reportRace(Buf, Index, C.Reader2, C.Reader2Pc, false, T, Pc, true);
+        return false;
+      }
+    }
+    C.WriteEpoch = Epoch;
+    C.Writer = T;
+    C.WriterPc = Pc;
+    return true;
+  }
+
+  //===--------------------------------------------------------------------===//
+  // The interpreter loop
+  //===--------------------------------------------------------------------===//
+
+  /// Runs thread T from its pc to its next barrier or its end.
+  void execute(int32_t T, ThreadState &TS) {
+    Slot *R = Regs.data() + static_cast<int64_t>(T) * NumRegs;
+    const Slot *ThreadTag = R + P.NumTemps; // BlockX .. ThreadZ
+    char *LocalMem = Local.data() + static_cast<int64_t>(T) * LocalBytes;
+    const Inst *Code = P.Code.data();
+    const bool Races = Opts.DetectRaces;
+    int32_t Pc = TS.Pc;
+    uint64_t Count = 0;
+    for (;;) {
+      const Inst &I = Code[Pc];
+      ++Count;
+      switch (I.Opcode) {
+      case Op::Mov: R[I.D] = R[I.A]; break;
+      case Op::AddI32: R[I.D].I = wrap32(uint64_t(R[I.A].I) + uint64_t(R[I.B].I)); break;
+      case Op::SubI32: R[I.D].I = wrap32(uint64_t(R[I.A].I) - uint64_t(R[I.B].I)); break;
+      case Op::MulI32: R[I.D].I = wrap32(uint64_t(R[I.A].I) * uint64_t(R[I.B].I)); break;
+      case Op::AddI64: R[I.D].I = int64_t(uint64_t(R[I.A].I) + uint64_t(R[I.B].I)); break;
+      case Op::SubI64: R[I.D].I = int64_t(uint64_t(R[I.A].I) - uint64_t(R[I.B].I)); break;
+      case Op::MulI64: R[I.D].I = int64_t(uint64_t(R[I.A].I) * uint64_t(R[I.B].I)); break;
+      case Op::DivI:
+      case Op::ModI: {
+        int64_t X = R[I.A].I, Y = R[I.B].I;
+        if (Y == 0) {
+          divisionByZero(T, Pc);
+          TS.Status = ThreadStatus::Failed;
+          Stats.Instructions += Count;
+          return;
+        }
+        int64_t V = Y == -1 ? (I.Opcode == Op::DivI ? int64_t(0 - uint64_t(X)) : 0)
+                            : (I.Opcode == Op::DivI ? X / Y : X % Y);
+        R[I.D].I = wrapInt(V, static_cast<DType>(I.Type));
+        break;
+      }
+      case Op::MinI: R[I.D].I = std::min(R[I.A].I, R[I.B].I); break;
+      case Op::MaxI: R[I.D].I = std::max(R[I.A].I, R[I.B].I); break;
+      case Op::NegI: R[I.D].I = int64_t(0 - uint64_t(R[I.A].I)); break;
+      case Op::WrapInt: R[I.D].I = wrapInt(R[I.A].I, static_cast<DType>(I.Aux)); break;
+      case Op::AddF: R[I.D].F = R[I.A].F + R[I.B].F; break;
+      case Op::SubF: R[I.D].F = R[I.A].F - R[I.B].F; break;
+      case Op::MulF: R[I.D].F = R[I.A].F * R[I.B].F; break;
+      case Op::DivF: R[I.D].F = R[I.A].F / R[I.B].F; break;
+      case Op::ModF: R[I.D].F = std::fmod(R[I.A].F, R[I.B].F); break;
+      case Op::MinF: R[I.D].F = std::fmin(R[I.A].F, R[I.B].F); break;
+      case Op::MaxF: R[I.D].F = std::fmax(R[I.A].F, R[I.B].F); break;
+      case Op::NegF: R[I.D].F = -R[I.A].F; break;
+      // Exact double results rounded once to float = IEEE float arithmetic.
+      case Op::AddF32: R[I.D].F = float(float(R[I.A].F) + float(R[I.B].F)); break;
+      case Op::SubF32: R[I.D].F = float(float(R[I.A].F) - float(R[I.B].F)); break;
+      case Op::MulF32: R[I.D].F = float(float(R[I.A].F) * float(R[I.B].F)); break;
+      case Op::DivF32: R[I.D].F = float(float(R[I.A].F) / float(R[I.B].F)); break;
+      case Op::RoundF32: R[I.D].F = float(R[I.A].F); break;
+      case Op::RoundF16: R[I.D].F = roundToHalf(R[I.A].F); break;
+      case Op::LtI: R[I.D].I = R[I.A].I < R[I.B].I; break;
+      case Op::LeI: R[I.D].I = R[I.A].I <= R[I.B].I; break;
+      case Op::EqI: R[I.D].I = R[I.A].I == R[I.B].I; break;
+      case Op::NeI: R[I.D].I = R[I.A].I != R[I.B].I; break;
+      case Op::LtF: R[I.D].I = R[I.A].F < R[I.B].F; break;
+      case Op::LeF: R[I.D].I = R[I.A].F <= R[I.B].F; break;
+      case Op::EqF: R[I.D].I = R[I.A].F == R[I.B].F; break;
+      case Op::NeF: R[I.D].I = R[I.A].F != R[I.B].F; break;
+      case Op::Not: R[I.D].I = R[I.A].I == 0; break;
+      case Op::ToBoolI: R[I.D].I = R[I.A].I != 0; break;
+      case Op::ToBoolF: R[I.D].I = R[I.A].F != 0; break;
+      case Op::IntToF: R[I.D].F = intToFloat(R[I.A].I, static_cast<DType>(I.Aux)); break;
+      case Op::FToInt: R[I.D].I = floatToInt(R[I.A].F, static_cast<DType>(I.Aux)); break;
+      case Op::Math1:
+      case Op::Math2:
+        if (static_cast<MathFn>(I.Aux) == MathFn::AbsI)
+          R[I.D].I = wrapInt(R[I.A].I < 0 ? int64_t(0 - uint64_t(R[I.A].I)) : R[I.A].I,
+                             static_cast<DType>(I.Type));
+        else
+          R[I.D].F = callMath(static_cast<MathFn>(I.Aux), static_cast<DType>(I.Type), R[I.A].F,
+                              I.Opcode == Op::Math2 ? R[I.B].F : 0.0);
+        break;
+      case Op::Jmp: Pc = I.Target; continue;
+      case Op::Jz:
+        if (R[I.A].I == 0) {
+          Pc = I.Target;
+          continue;
+        }
+        break;
+      case Op::Jnz:
+        if (R[I.A].I != 0) {
+          Pc = I.Target;
+          continue;
+        }
+        break;
+      case Op::LoopEnter:
+        if (!(R[I.D].I < R[I.A].I)) {
+          Pc = I.Target;
+          continue;
+        }
+        break;
+      case Op::LoopNext:
+        if (++R[I.D].I < R[I.A].I) {
+          Pc = I.Target;
+          continue;
+        }
+        break;
+      case Op::ThreadLoop: {
+        int64_t Extent = R[I.B].I;
+        int Dim = I.Aux % 3;
+        int64_t Size = I.Aux < ThreadX ? Grid[Dim] : Block[Dim];
+        if (Extent > Size) {
+          threadLoopTooLong(T, Pc, Extent);
+          TS.Status = ThreadStatus::Failed;
+          Stats.Instructions += Count;
+          return;
+        }
+        int64_t Index = ThreadTag[I.Aux].I;
+        if (Index >= Extent) {
+          Pc = I.Target;
+          continue;
+        }
+        R[I.D].I = R[I.A].I + Index;
+        break;
+      }
+      case Op::Load:
+      case Op::Store: {
+        const RtBuffer &B = Bufs[I.Aux];
+        bool IsStore = I.Opcode == Op::Store;
+        int64_t Index = R[I.A].I;
+        if (static_cast<uint64_t>(Index) >= static_cast<uint64_t>(B.Extent)) {
+          outOfBounds(T, Pc, IsStore, Index);
+          TS.Status = ThreadStatus::Failed;
+          Stats.Instructions += Count;
+          return;
+        }
+        if (Races && B.IsShared && !checkShared(I.Aux, Index, T, Pc, IsStore)) {
+          TS.Status = ThreadStatus::Failed;
+          Stats.Instructions += Count;
+          return;
+        }
+        char *Base = B.IsLocal ? LocalMem + B.LocalOffset : B.Base;
+        if (IsStore)
+          storeElement(Base, Index, static_cast<DType>(I.Type), R[I.B]);
+        else
+          R[I.D] = loadElement(Base, Index, static_cast<DType>(I.Type));
+        break;
+      }
+      case Op::Barrier:
+        TS.Pc = Pc + 1;
+        TS.Status = ThreadStatus::AtBarrier;
+        Stats.Instructions += Count;
+        return;
+      case Op::Halt:
+        TS.Pc = Pc;
+        TS.Status = ThreadStatus::Done;
+        Stats.Instructions += Count;
+        return;
+      }
+      ++Pc;
+    }
+  }
+
+  static Slot loadElement(const char *Base, int64_t Index, DType T) {
+    Slot S;
+    switch (T) {
+    case DType::Float32: S.F = reinterpret_cast<const float *>(Base)[Index]; break;
+    case DType::Int32: S.I = reinterpret_cast<const int32_t *>(Base)[Index]; break;
+    case DType::Float64: S.F = reinterpret_cast<const double *>(Base)[Index]; break;
+    case DType::Float16: {
+      uint16_t H;
+      std::memcpy(&H, Base + Index * 2, 2);
+      S.F = halfToFloat(H);
+      break;
+    }
+    case DType::Int64: S.I = reinterpret_cast<const int64_t *>(Base)[Index]; break;
+    case DType::Int16: S.I = reinterpret_cast<const int16_t *>(Base)[Index]; break;
+    case DType::Int8: S.I = reinterpret_cast<const int8_t *>(Base)[Index]; break;
+    case DType::UInt8: S.I = reinterpret_cast<const uint8_t *>(Base)[Index]; break;
+    case DType::Bool: S.I = reinterpret_cast<const uint8_t *>(Base)[Index] != 0; break;
+    }
+    return S;
+  }
+
+  static void storeElement(char *Base, int64_t Index, DType T, Slot S) {
+    switch (T) {
+    case DType::Float32: reinterpret_cast<float *>(Base)[Index] = float(S.F); break;
+    case DType::Int32: reinterpret_cast<int32_t *>(Base)[Index] = int32_t(S.I); break;
+    case DType::Float64: reinterpret_cast<double *>(Base)[Index] = S.F; break;
+    case DType::Float16: {
+      uint16_t H = floatToHalf(float(S.F)); // S.F is a half value: exact in float
+      std::memcpy(Base + Index * 2, &H, 2);
+      break;
+    }
+    case DType::Int64: reinterpret_cast<int64_t *>(Base)[Index] = S.I; break;
+    case DType::Int16: reinterpret_cast<int16_t *>(Base)[Index] = int16_t(S.I); break;
+    case DType::Int8: reinterpret_cast<int8_t *>(Base)[Index] = int8_t(S.I); break;
+    case DType::UInt8: reinterpret_cast<uint8_t *>(Base)[Index] = uint8_t(S.I); break;
+    case DType::Bool: reinterpret_cast<uint8_t *>(Base)[Index] = S.I != 0; break;
+    }
+  }
+
+  const SimProgram &P;
+  const std::vector<void *> &ParamData;
+  const SimOptions &Opts;
+  std::string &Error;
+  SimStats &Stats;
+
+  runtime::ScalarEnv Env;
+  int64_t Grid[3] = {1, 1, 1}, Block[3] = {1, 1, 1}, BlockIdx[3] = {0, 0, 0};
+  int64_t NumThreads = 1;
+  int32_t NumRegs = 0;
+  int64_t LocalBytes = 0;
+  uint64_t Epoch = 0;
+  std::vector<RtBuffer> Bufs;
+  std::vector<char> Shared, Local, GlobalTemp;
+  std::vector<ShadowCell> Shadow;
+  std::vector<Slot> Preset, Regs;
+  std::vector<ThreadState> Threads;
+};
+
+} // namespace
+
+bool runKernel(const SimProgram &P, const std::vector<void *> &ParamData,
+               const SimOptions &Opts, std::string &Error, SimStats *Stats) {
+  SimStats Local;
+  Launch L(P, ParamData, Opts, Error, Stats ? *Stats : Local);
+  return L.run();
+}
+
+bool simulate(const LoweredKernel &K, const std::vector<void *> &ParamData,
+              const SimOptions &Opts, std::string &Error, SimStats *Stats) {
+  std::shared_ptr<const SimProgram> P = compileKernel(K, Error);
+  return P && runKernel(*P, ParamData, Opts, Error, Stats);
+}
+
+} // namespace sim
+} // namespace sched

@@ -1,0 +1,71 @@
+//===- Simulator.h - Running a lowered kernel on the CPU --------*- C++ -*-===//
+//
+// The `sim` backend: executes a LoweredKernel with GPU semantics - a grid of
+// blocks, each a set of threads that run in lockstep phases separated by
+// `sched.syncthreads` barriers, with per-block shared memory and per-thread
+// local memory. Every global access is bounds-checked against the region the
+// launch descriptor gives, and (optionally) every shared access is checked for
+// races between threads of a block that no barrier orders.
+//
+// The IR is compiled once into a compact register bytecode (SimProgram) and
+// that is interpreted; the shared_ptr IR is never walked per element. A
+// program can be compiled once and run many times (the launcher caches it per
+// descriptor).
+//
+//===----------------------------------------------------------------------===//
+#ifndef SCHED_RUNTIME_SIM_SIMULATOR_H
+#define SCHED_RUNTIME_SIM_SIMULATOR_H
+
+#include "Pipeline.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace sched {
+namespace sim {
+
+struct SimOptions {
+  /// Report two accesses by different threads of a block to the same shared
+  /// element, at least one a write, with no barrier between them.
+  bool DetectRaces = true;
+};
+
+/// What one run did (for tests and SCHED_VERBOSE).
+struct SimStats {
+  uint64_t Blocks = 0;
+  uint64_t Threads = 0;        // thread executions, over all blocks
+  uint64_t Barriers = 0;       // barrier phases completed, over all blocks
+  uint64_t Instructions = 0;   // bytecode instructions executed
+};
+
+class SimProgram; // the compiled kernel (opaque)
+
+/// Compiles K for the simulator. Returns null and sets Error when the kernel
+/// uses something the simulator does not support or is malformed.
+std::shared_ptr<const SimProgram> compileKernel(const LoweredKernel &K, std::string &Error);
+
+/// Runs a compiled kernel. ParamData has one pointer per kernel parameter, in
+/// Params order: a buffer's data for a buffer parameter, the address of the
+/// value (of the parameter's dtype) for a scalar. Returns false and sets Error
+/// (naming the buffer, index, block and thread) on an out-of-bounds access, a
+/// race, a division by zero, or a malformed launch.
+bool runKernel(const SimProgram &P, const std::vector<void *> &ParamData,
+               const SimOptions &Opts, std::string &Error, SimStats *Stats = nullptr);
+
+/// compileKernel + runKernel.
+bool simulate(const LoweredKernel &K, const std::vector<void *> &ParamData,
+              const SimOptions &Opts, std::string &Error, SimStats *Stats = nullptr);
+
+/// IEEE binary16 conversions with round-to-nearest-even (what `half` stores).
+uint16_t floatToHalf(float F);
+float halfToFloat(uint16_t H);
+/// Rounds D to the nearest binary16 value (returned as a double), rounding
+/// once (no double rounding through float).
+double roundToHalf(double D);
+
+} // namespace sim
+} // namespace sched
+
+#endif // SCHED_RUNTIME_SIM_SIMULATOR_H

@@ -1,0 +1,8 @@
+// A loop with a `!=` condition is not canonical.
+// RUN: %sched_cc -fsyntax-only -Xclang -verify %s
+
+void ne(float *y, int n) {
+#pragma sched target(gpu)
+  for (int i = 0; i != n; ++i) // expected-warning {{cannot schedule this nest: non-canonical loop (condition 'i != n' is not 'i < n' or 'i <= n')}}
+    y[i] = 1.f;
+}

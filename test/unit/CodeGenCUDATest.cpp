@@ -1,0 +1,170 @@
+//===- CodeGenCUDATest.cpp - Unit tests of the CUDA printer ---------------===//
+//
+// Each test lowers (or builds) a small kernel and checks one construct of the
+// emitted CUDA.
+//
+//===----------------------------------------------------------------------===//
+#include "LoweringTestUtil.h"
+#include "codegen/CodeGenCUDA.h"
+
+#include <gtest/gtest.h>
+
+using namespace sched;
+using namespace sched::lowertest;
+
+namespace {
+
+std::string cudaFor(const std::string &IRText) {
+  ir::LoopNest Nest = parseNest(IRText);
+  LoweredKernel K;
+  std::vector<Diag> Diags;
+  EXPECT_TRUE(lower(Nest, PipelineOptions(), K, Diags))
+      << (Diags.empty() ? "" : Diags[0].Message);
+  return emitCUDA(K);
+}
+
+bool contains(const std::string &Text, const std::string &Fragment) {
+  return Text.find(Fragment) != std::string::npos;
+}
+
+TEST(CodeGenCUDATest, SignatureMarksNoAliasBuffersRestrict) {
+  std::string CU = cudaFor("func sched_k_1(A: float32*[N] global noalias, "
+                           "B: float32*[N] global, N: int32) target=gpu {\n"
+                           "  for (i, 0, N) {\n"
+                           "    B[i] = A[i]\n"
+                           "  }\n"
+                           "}\n");
+  EXPECT_TRUE(contains(CU, "extern \"C\" __global__ void sched_k_1(float* __restrict__ A, "
+                           "float* B, int N)"))
+      << CU;
+}
+
+TEST(CodeGenCUDATest, ThreadBoundLoopReadsItsIndex) {
+  std::string CU = cudaFor("func sched_k_1(A: float32*[64] global) target=gpu {\n"
+                           "  for (bx, 0, 4) bind(blockIdx.x) {\n"
+                           "    for (tx, 0, 16) bind(threadIdx.x) {\n"
+                           "      A[((bx*16) + tx)] = 0.0f\n"
+                           "    }\n"
+                           "  }\n"
+                           "}\n");
+  EXPECT_TRUE(contains(CU, "int bx = (int)blockIdx.x;")) << CU;
+  EXPECT_TRUE(contains(CU, "int tx = (int)threadIdx.x;")) << CU;
+  EXPECT_FALSE(contains(CU, "if (tx <")) << CU;
+}
+
+TEST(CodeGenCUDATest, GuardsAThreadLoopSmallerThanTheLaunch) {
+  // Built by hand: the geometry says 64 threads, the loop uses 32.
+  ir::Var Tx = ir::makeVar("tx");
+  ir::Buffer A = ir::makeBuffer("A", ir::DType::Float32, {ir::makeInt(64)});
+  LoweredKernel K;
+  K.Kernel.Name = "sched_k_1";
+  K.Kernel.Params.push_back({ir::Param::Kind::Buffer, A, nullptr});
+  K.Kernel.Body = ir::makeFor(Tx, ir::makeInt(0), ir::makeInt(32),
+                              ir::makeStore(A, {Tx}, ir::makeFloat(0.0)),
+                              ir::ForKind::ThreadBound, "threadIdx.x");
+  for (int D = 0; D < 3; ++D)
+    K.Geometry.Grid[D] = K.Geometry.Block[D] = ir::makeInt(1);
+  K.Geometry.Block[0] = ir::makeInt(64);
+  std::string CU = emitCUDA(K);
+  EXPECT_TRUE(contains(CU, "if (tx < 32) {")) << CU;
+}
+
+TEST(CodeGenCUDATest, HoistsSharedAllocationsAndKeepsLocalOnesInPlace) {
+  std::string CU = cudaFor("func sched_k_1(A: float32*[256] global) target=gpu {\n"
+                           "  for (tx, 0, 16) bind(threadIdx.x) {\n"
+                           "    allocate acc: float32[4] local {\n"
+                           "      allocate S: float32[16, 16] shared {\n"
+                           "        S[tx, 0] = A[tx]\n"
+                           "        acc[0] = S[0, tx]\n"
+                           "        A[tx] = acc[0]\n"
+                           "      }\n"
+                           "    }\n"
+                           "  }\n"
+                           "}\n");
+  size_t Shared = CU.find("__shared__ float S[256];");
+  size_t Index = CU.find("int tx = (int)threadIdx.x;");
+  size_t Local = CU.find("float acc[4];");
+  ASSERT_NE(Shared, std::string::npos) << CU;
+  ASSERT_NE(Local, std::string::npos) << CU;
+  EXPECT_LT(Shared, Index) << CU;
+  EXPECT_GT(Local, Index) << CU;
+}
+
+TEST(CodeGenCUDATest, IncludesFp16HeaderOnlyForHalf) {
+  std::string Float = cudaFor("func sched_k_1(A: float32*[4] global) target=gpu {\n"
+                              "  A[0] = 1.0f\n"
+                              "}\n");
+  std::string Half = cudaFor("func sched_k_1(A: float16*[4] global) target=gpu {\n"
+                             "  A[0] = 1.5:float16\n"
+                             "}\n");
+  EXPECT_FALSE(contains(Float, "cuda_fp16.h")) << Float;
+  EXPECT_TRUE(contains(Half, "#include <cuda_fp16.h>")) << Half;
+  EXPECT_TRUE(contains(Half, "half* A")) << Half;
+}
+
+TEST(CodeGenCUDATest, PrintsLiteralsWithCTypes) {
+  std::string CU = cudaFor("func sched_k_1(A: float32*[4] global, B: int64*[4] global) "
+                           "target=gpu {\n"
+                           "  A[0] = 0.5f\n"
+                           "  B[0] = 7:int64\n"
+                           "}\n");
+  EXPECT_TRUE(contains(CU, "A[0] = 0.5f;")) << CU;
+  EXPECT_TRUE(contains(CU, "B[0] = 7LL;")) << CU;
+  EXPECT_TRUE(contains(CU, "long long* B")) << CU;
+}
+
+TEST(CodeGenCUDATest, UnrolledLoopGetsPragmaUnroll) {
+  std::string CU = cudaFor("func sched_k_1(A: float32*[4] global) target=gpu {\n"
+                           "  for (i, 0, 4) unroll {\n"
+                           "    A[i] = 0.0f\n"
+                           "  }\n"
+                           "}\n");
+  EXPECT_TRUE(contains(CU, "#pragma unroll\n  for (int i = 0; i < 4; ++i) {")) << CU;
+}
+
+TEST(CodeGenCUDATest, BarrierBecomesSyncthreads) {
+  std::string CU = cudaFor("func sched_k_1(A: float32*[4] global) target=gpu {\n"
+                           "  eval sched.syncthreads()\n"
+                           "}\n");
+  EXPECT_TRUE(contains(CU, "__syncthreads();")) << CU;
+}
+
+TEST(CodeGenCUDATest, LetBecomesAConstLocal) {
+  ir::Var I = ir::makeVar("i"), T = ir::makeVar("t");
+  ir::Buffer A = ir::makeBuffer("A", ir::DType::Float32, {ir::makeInt(16)});
+  LoweredKernel K;
+  K.Kernel.Name = "sched_k_1";
+  K.Kernel.Params.push_back({ir::Param::Kind::Buffer, A, nullptr});
+  K.Kernel.Body = ir::makeFor(
+      I, ir::makeInt(0), ir::makeInt(8),
+      ir::makeLet(T, ir::Expr(I) * ir::makeInt(2), ir::makeStore(A, {T}, ir::makeFloat(1.0))));
+  for (int D = 0; D < 3; ++D)
+    K.Geometry.Grid[D] = K.Geometry.Block[D] = ir::makeInt(1);
+  std::string CU = emitCUDA(K);
+  EXPECT_TRUE(contains(CU, "const int t = i * 2;")) << CU;
+  EXPECT_TRUE(contains(CU, "A[t] = 1.0f;")) << CU;
+}
+
+TEST(CodeGenCUDATest, GivesDistinctVariablesDistinctCIdentifiers) {
+  // Two different variables named "i" (one nested in the other) and a cache
+  // stage's dotted loop name.
+  ir::Var Outer = ir::makeVar("i"), Inner = ir::makeVar("i"), Dotted = ir::makeVar("As.ax0");
+  ir::Buffer A = ir::makeBuffer("A", ir::DType::Float32, {ir::makeInt(64)});
+  LoweredKernel K;
+  K.Kernel.Name = "sched_k_1";
+  K.Kernel.Params.push_back({ir::Param::Kind::Buffer, A, nullptr});
+  ir::Stmt Store = ir::makeStore(A, {ir::Expr(Outer) * ir::makeInt(8) + Inner}, Dotted);
+  K.Kernel.Body = ir::makeFor(
+      Outer, ir::makeInt(0), ir::makeInt(8),
+      ir::makeFor(Inner, ir::makeInt(0), ir::makeInt(8),
+                  ir::makeFor(Dotted, ir::makeInt(0), ir::makeInt(2), Store)));
+  for (int D = 0; D < 3; ++D)
+    K.Geometry.Grid[D] = K.Geometry.Block[D] = ir::makeInt(1);
+  std::string CU = emitCUDA(K);
+  EXPECT_TRUE(contains(CU, "for (int i = 0; i < 8; ++i)")) << CU;
+  EXPECT_TRUE(contains(CU, "for (int i_1 = 0; i_1 < 8; ++i_1)")) << CU;
+  EXPECT_TRUE(contains(CU, "for (int As_ax0 = 0; As_ax0 < 2; ++As_ax0)")) << CU;
+  EXPECT_TRUE(contains(CU, "A[(i * 8) + i_1] = As_ax0;")) << CU;
+}
+
+} // namespace

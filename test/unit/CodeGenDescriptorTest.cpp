@@ -1,0 +1,107 @@
+//===- CodeGenDescriptorTest.cpp - Launch descriptor round trip -----------===//
+//
+// The runtime reads back exactly what the plugin wrote: every field of a
+// LaunchDescriptor survives serialize/parse, launch expressions refer to the
+// kernel's own parameter variables, and malformed text is an error, not a
+// crash.
+//
+//===----------------------------------------------------------------------===//
+#include "LoweringTestUtil.h"
+#include "codegen/CodeGenCUDA.h"
+#include "codegen/LaunchDescriptor.h"
+#include "ir/Printer.h"
+
+#include <gtest/gtest.h>
+
+using namespace sched;
+using namespace sched::lowertest;
+
+namespace {
+
+const char *Kernel =
+    "func sched_mm_7(A: float32*[M, K] global noalias, C: float32*[M] global, M: int32, "
+    "K: int32) target=gpu {\n"
+    "  for (bx, 0, ((M + 31)/32)) bind(blockIdx.x) {\n"
+    "    for (tx, 0, 32) bind(threadIdx.x) {\n"
+    "      if ((((bx*32) + tx) < M)) {\n"
+    "        allocate acc: float32[1] local {\n"
+    "          acc[0] = 0.0f\n"
+    "          for (k, 0, K) reduce {\n"
+    "            acc[0] = (acc[0] + A[((bx*32) + tx), k])\n"
+    "          }\n"
+    "          C[((bx*32) + tx)] = acc[0]\n"
+    "        }\n"
+    "      }\n"
+    "    }\n"
+    "  }\n"
+    "}\n";
+
+LaunchDescriptor makeDescriptor() {
+  LaunchDescriptor D;
+  std::vector<Diag> Diags;
+  EXPECT_TRUE(lower(parseNest(Kernel), PipelineOptions(), D.Kernel, Diags));
+  D.Kernel.Kernel.SourceFile = "dir with space/mm kernel.cpp";
+  D.Kernel.Kernel.SourceLine = 7;
+  D.ArgKinds = {LaunchDescriptor::ArgKind::Pointer, LaunchDescriptor::ArgKind::Array,
+                LaunchDescriptor::ArgKind::Scalar, LaunchDescriptor::ArgKind::Scalar};
+  // The CUDA section must survive anything, including text that looks like
+  // descriptor syntax.
+  D.CUDASource = emitCUDA(D.Kernel) + "\nend\ncuda 3\nir 0\n\n";
+  return D;
+}
+
+TEST(CodeGenDescriptorTest, RoundTripsEveryField) {
+  LaunchDescriptor D = makeDescriptor();
+  std::string Text = serializeDescriptor(D);
+  LaunchDescriptor P;
+  std::string Error;
+  ASSERT_TRUE(parseDescriptor(Text, P, Error)) << Error << "\n" << Text;
+  EXPECT_EQ(P.ArgKinds, D.ArgKinds);
+  EXPECT_EQ(P.CUDASource, D.CUDASource);
+  EXPECT_EQ(P.Kernel.Kernel.Name, "sched_mm_7");
+  EXPECT_EQ(P.Kernel.Kernel.SourceFile, D.Kernel.Kernel.SourceFile);
+  EXPECT_EQ(P.Kernel.Kernel.SourceLine, 7u);
+  EXPECT_EQ(ir::print(P.Kernel.Kernel), ir::print(D.Kernel.Kernel));
+  for (int I = 0; I < 3; ++I) {
+    EXPECT_EQ(ir::print(P.Kernel.Geometry.Grid[I]), ir::print(D.Kernel.Geometry.Grid[I]));
+    EXPECT_EQ(ir::print(P.Kernel.Geometry.Block[I]), ir::print(D.Kernel.Geometry.Block[I]));
+  }
+  ASSERT_EQ(P.Kernel.Regions.size(), D.Kernel.Regions.size());
+  for (size_t I = 0; I < D.Kernel.Regions.size(); ++I) {
+    EXPECT_EQ(P.Kernel.Regions[I].Param, D.Kernel.Regions[I].Param);
+    EXPECT_EQ(P.Kernel.Regions[I].Read, D.Kernel.Regions[I].Read);
+    EXPECT_EQ(P.Kernel.Regions[I].Written, D.Kernel.Regions[I].Written);
+    EXPECT_EQ(ir::print(P.Kernel.Regions[I].Extent), ir::print(D.Kernel.Regions[I].Extent));
+  }
+  EXPECT_EQ(serializeDescriptor(P), Text);
+}
+
+TEST(CodeGenDescriptorTest, LaunchExpressionsUseTheKernelsParameters) {
+  LaunchDescriptor P;
+  std::string Error;
+  ASSERT_TRUE(parseDescriptor(serializeDescriptor(makeDescriptor()), P, Error)) << Error;
+  // Binding the kernel's own M must fold the grid: (100 + 31)/32 = 4.
+  EXPECT_EQ(evalAt(P.Kernel.Geometry.Grid[0], P.Kernel.Kernel, {{"M", 100}}), 4);
+  EXPECT_EQ(evalAt(P.Kernel.Regions[0].Extent, P.Kernel.Kernel, {{"M", 100}, {"K", 3}}), 300);
+}
+
+TEST(CodeGenDescriptorTest, RejectsTruncatedText) {
+  std::string Text = serializeDescriptor(makeDescriptor());
+  for (size_t Cut : {size_t(0), size_t(10), Text.size() / 2, Text.size() - 5}) {
+    LaunchDescriptor P;
+    std::string Error;
+    EXPECT_FALSE(parseDescriptor(Text.substr(0, Cut), P, Error)) << Cut;
+    EXPECT_FALSE(Error.empty()) << Cut;
+  }
+}
+
+TEST(CodeGenDescriptorTest, RejectsAnUnknownHeader) {
+  std::string Text = serializeDescriptor(makeDescriptor());
+  Text.replace(0, Text.find('\n'), "sched-launch-descriptor v9");
+  LaunchDescriptor P;
+  std::string Error;
+  EXPECT_FALSE(parseDescriptor(Text, P, Error));
+  EXPECT_NE(Error.find("not a sched launch descriptor"), std::string::npos) << Error;
+}
+
+} // namespace

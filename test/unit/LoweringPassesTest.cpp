@@ -1,0 +1,274 @@
+//===- LoweringPassesTest.cpp - Unit tests of the lowering passes --------===//
+//
+// One behaviour per test, each pass on a small nest. Inputs are textual IR;
+// results are checked structurally or by evaluating expressions at concrete
+// parameter values.
+//
+//===----------------------------------------------------------------------===//
+#include "LoweringTestUtil.h"
+#include "Pipeline.h"
+#include "ir/Printer.h"
+#include "passes/Passes.h"
+
+#include <gtest/gtest.h>
+
+using namespace sched;
+using namespace sched::lowertest;
+
+namespace {
+
+bool hasError(const std::vector<Diag> &Diags, const std::string &Fragment) {
+  for (const Diag &D : Diags)
+    if (D.Severity == Diag::Level::Error && D.Message.find(Fragment) != std::string::npos)
+      return true;
+  return false;
+}
+
+TEST(NormalizeLoopsTest, ShiftsALoopWithNonZeroMinToStartAtZero) {
+  ir::LoopNest Nest = parseNest("func f(A: float32*[N] global, N: int32) target=gpu {\n"
+                                "  for (i, 2, (N - 2)) {\n"
+                                "    A[i] = 1.0f\n"
+                                "  }\n"
+                                "}\n");
+  ir::LoopNest Out = passes::normalizeLoops(Nest);
+  std::vector<const ir::ForNode *> Loops = loopsOf(Out.Body);
+  ASSERT_EQ(Loops.size(), 1u);
+  int64_t Min = -1;
+  ASSERT_TRUE(ir::getConstInt(Loops[0]->Min, Min));
+  EXPECT_EQ(Min, 0);
+  // The store now writes A[i' + 2]: at i' = 0 it is element 2.
+  std::vector<const ir::StoreNode *> Stores = storesOf(Out.Body);
+  ASSERT_EQ(Stores.size(), 1u);
+  std::map<const ir::VarNode *, ir::Expr> AtZero{{Loops[0]->LoopVar.get(), ir::makeInt(0)}};
+  int64_t Index = -1;
+  ASSERT_TRUE(ir::getConstInt(ir::simplify(ir::substitute(Stores[0]->Indices[0], AtZero)),
+                              Index));
+  EXPECT_EQ(Index, 2);
+}
+
+TEST(VerifyThreadBindingsTest, RejectsATagBoundTwiceOnOnePath) {
+  ir::LoopNest Nest = parseNest("func f(A: float32*[64] global) target=gpu {\n"
+                                "  for (a, 0, 8) bind(threadIdx.x) {\n"
+                                "    for (b, 0, 8) bind(threadIdx.x) {\n"
+                                "      A[((a*8) + b)] = 0.0f\n"
+                                "    }\n"
+                                "  }\n"
+                                "}\n");
+  std::vector<Diag> Diags;
+  passes::verifyThreadBindings(Nest, Diags);
+  EXPECT_TRUE(hasError(Diags, "bound to it already"));
+}
+
+TEST(VerifyThreadBindingsTest, RejectsABlockLoopInsideAThreadLoop) {
+  ir::LoopNest Nest = parseNest("func f(A: float32*[64] global) target=gpu {\n"
+                                "  for (t, 0, 8) bind(threadIdx.x) {\n"
+                                "    for (b, 0, 8) bind(blockIdx.x) {\n"
+                                "      A[((b*8) + t)] = 0.0f\n"
+                                "    }\n"
+                                "  }\n"
+                                "}\n");
+  std::vector<Diag> Diags;
+  passes::verifyThreadBindings(Nest, Diags);
+  EXPECT_TRUE(hasError(Diags, "block loops must enclose thread loops"));
+}
+
+TEST(VerifyThreadBindingsTest, WidensASmallerLoopOfTheSameTagBehindAGuard) {
+  ir::LoopNest Nest = parseNest("func f(A: float32*[64] global, B: float32*[32] global) "
+                                "target=gpu {\n"
+                                "  for (a, 0, 64) bind(threadIdx.x) {\n"
+                                "    A[a] = 0.0f\n"
+                                "  }\n"
+                                "  for (b, 0, 32) bind(threadIdx.x) {\n"
+                                "    B[b] = 1.0f\n"
+                                "  }\n"
+                                "}\n");
+  std::vector<Diag> Diags;
+  ir::LoopNest Out = passes::verifyThreadBindings(Nest, Diags);
+  EXPECT_TRUE(Diags.empty());
+  std::vector<const ir::ForNode *> Loops = loopsOf(Out.Body);
+  ASSERT_EQ(Loops.size(), 2u);
+  int64_t Extent = -1;
+  ASSERT_TRUE(ir::getConstInt(Loops[1]->Extent, Extent));
+  EXPECT_EQ(Extent, 64);
+  const auto *Guard = ir::as<ir::IfThenElseNode>(Loops[1]->Body);
+  ASSERT_NE(Guard, nullptr);
+  EXPECT_EQ(ir::print(Guard->Cond), "(b < 32)");
+  // The loop that already has the launch extent gets no guard.
+  EXPECT_EQ(ir::as<ir::IfThenElseNode>(Loops[0]->Body), nullptr);
+}
+
+TEST(VerifyThreadBindingsTest, LowersAVThreadLoopToASerialLoop) {
+  ir::LoopNest Nest = parseNest("func f(A: float32*[4] global) target=gpu {\n"
+                                "  for (v, 0, 4) bind(vthread) {\n"
+                                "    A[v] = 0.0f\n"
+                                "  }\n"
+                                "}\n");
+  std::vector<Diag> Diags;
+  ir::LoopNest Out = passes::verifyThreadBindings(Nest, Diags);
+  std::vector<const ir::ForNode *> Loops = loopsOf(Out.Body);
+  ASSERT_EQ(Loops.size(), 1u);
+  EXPECT_EQ(Loops[0]->LoopKind, ir::ForKind::Serial);
+  EXPECT_FALSE(hasError(Diags, ""));
+}
+
+TEST(ComputeLaunchGeometryTest, TakesGridAndBlockFromBoundLoops) {
+  ir::LoopNest Nest = parseNest("func f(A: float32*[N] global, N: int32) target=gpu {\n"
+                                "  for (bx, 0, ((N + 15)/16)) bind(blockIdx.x) {\n"
+                                "    for (tx, 0, 16) bind(threadIdx.x) {\n"
+                                "      if ((((bx*16) + tx) < N)) {\n"
+                                "        A[((bx*16) + tx)] = 0.0f\n"
+                                "      }\n"
+                                "    }\n"
+                                "  }\n"
+                                "}\n");
+  LaunchGeometry G;
+  std::vector<Diag> Diags;
+  ASSERT_TRUE(passes::computeLaunchGeometry(Nest, G, Diags));
+  EXPECT_EQ(evalAt(G.Grid[0], Nest, {{"N", 100}}), 7);
+  EXPECT_EQ(evalAt(G.Block[0], Nest, {}), 16);
+  for (int D = 1; D < 3; ++D) {
+    EXPECT_EQ(evalAt(G.Grid[D], Nest, {}), 1);
+    EXPECT_EQ(evalAt(G.Block[D], Nest, {}), 1);
+  }
+}
+
+TEST(ComputeLaunchGeometryTest, RejectsAThreadExtentThatDependsOnALoop) {
+  ir::LoopNest Nest = parseNest("func f(A: float32*[64] global) target=gpu {\n"
+                                "  for (i, 0, 8) {\n"
+                                "    for (tx, 0, (i + 1)) bind(threadIdx.x) {\n"
+                                "      A[tx] = 0.0f\n"
+                                "    }\n"
+                                "  }\n"
+                                "}\n");
+  LaunchGeometry G;
+  std::vector<Diag> Diags;
+  EXPECT_FALSE(passes::computeLaunchGeometry(Nest, G, Diags));
+  EXPECT_TRUE(hasError(Diags, "depends on 'i'"));
+}
+
+TEST(StorageFlattenTest, FlattensParameterAccessesRowMajor) {
+  ir::LoopNest Nest = parseNest("func f(A: float32*[M, K] global, M: int32, K: int32) "
+                                "target=gpu {\n"
+                                "  A[2, 3] = 0.0f\n"
+                                "}\n");
+  ir::LoopNest Out = passes::storageFlatten(Nest);
+  ir::Buffer A = bufferParam(Out, "A");
+  ASSERT_TRUE(A);
+  ASSERT_EQ(A->Shape.size(), 1u);
+  EXPECT_EQ(evalAt(A->Shape[0], Out, {{"M", 5}, {"K", 7}}), 35);
+  std::vector<const ir::StoreNode *> Stores = storesOf(Out.Body);
+  ASSERT_EQ(Stores.size(), 1u);
+  EXPECT_EQ(Stores[0]->Buf, A);
+  ASSERT_EQ(Stores[0]->Indices.size(), 1u);
+  EXPECT_EQ(evalAt(Stores[0]->Indices[0], Out, {{"M", 5}, {"K", 7}}), 2 * 7 + 3);
+}
+
+TEST(StorageFlattenTest, FlattensAnAllocationToTheProductOfItsShape) {
+  ir::LoopNest Nest = parseNest("func f(A: float32*[256] global) target=gpu {\n"
+                                "  allocate S: float32[16, 16] shared {\n"
+                                "    S[1, 2] = A[0]\n"
+                                "  }\n"
+                                "}\n");
+  ir::LoopNest Out = passes::storageFlatten(Nest);
+  const auto *Alloc = ir::as<ir::AllocateNode>(Out.Body);
+  ASSERT_NE(Alloc, nullptr);
+  ASSERT_EQ(Alloc->Buf->Shape.size(), 1u);
+  EXPECT_EQ(evalAt(Alloc->Buf->Shape[0], Out, {}), 256);
+  EXPECT_EQ(Alloc->Buf->MemScope, ir::Scope::Shared);
+  std::vector<const ir::StoreNode *> Stores = storesOf(Out.Body);
+  ASSERT_EQ(Stores.size(), 1u);
+  EXPECT_EQ(Stores[0]->Buf, Alloc->Buf);
+  EXPECT_EQ(evalAt(Stores[0]->Indices[0], Out, {}), 18);
+}
+
+TEST(ComputeBufferRegionsTest, MarksReadAndWrittenBuffers) {
+  ir::LoopNest Nest = parseNest("func f(A: float32*[N] global, B: float32*[N] global, "
+                                "C: float32*[N] global, N: int32) target=gpu {\n"
+                                "  for (i, 0, N) {\n"
+                                "    B[i] = (A[i] + B[i])\n"
+                                "    C[i] = 0.0f\n"
+                                "  }\n"
+                                "}\n");
+  std::vector<BufferRegion> Regions = passes::computeBufferRegions(Nest);
+  ASSERT_EQ(Regions.size(), 3u);
+  EXPECT_EQ(Regions[0].Param, "A");
+  EXPECT_TRUE(Regions[0].Read);
+  EXPECT_FALSE(Regions[0].Written);
+  EXPECT_TRUE(Regions[1].Read);
+  EXPECT_TRUE(Regions[1].Written);
+  EXPECT_FALSE(Regions[2].Read);
+  EXPECT_TRUE(Regions[2].Written);
+}
+
+TEST(ComputeBufferRegionsTest, ExtentIsOnePastTheLargestIndexTouched) {
+  ir::LoopNest Nest = parseNest("func f(A: float32*[N] global, N: int32) target=gpu {\n"
+                                "  for (i, 0, (N/2)) {\n"
+                                "    A[i] = 0.0f\n"
+                                "  }\n"
+                                "}\n");
+  std::vector<BufferRegion> Regions = passes::computeBufferRegions(Nest);
+  ASSERT_EQ(Regions.size(), 1u);
+  EXPECT_EQ(evalAt(Regions[0].Extent, Nest, {{"N", 10}}), 5);
+}
+
+TEST(ComputeBufferRegionsTest, ExtentNeverExceedsTheBuffer) {
+  // A non-dividing split: io*8 + ii reaches 103 for N = 100; the guard keeps
+  // the access in bounds, and so must the region.
+  ir::LoopNest Nest = parseNest("func f(A: float32*[N] global, N: int32) target=gpu {\n"
+                                "  for (io, 0, ((N + 7)/8)) bind(blockIdx.x) {\n"
+                                "    for (ii, 0, 8) bind(threadIdx.x) {\n"
+                                "      if ((((io*8) + ii) < N)) {\n"
+                                "        A[((io*8) + ii)] = 0.0f\n"
+                                "      }\n"
+                                "    }\n"
+                                "  }\n"
+                                "}\n");
+  std::vector<BufferRegion> Regions = passes::computeBufferRegions(Nest);
+  ASSERT_EQ(Regions.size(), 1u);
+  EXPECT_EQ(evalAt(Regions[0].Extent, Nest, {{"N", 100}}), 100);
+}
+
+TEST(VerifyKernelTest, RejectsABufferThatIsNeitherParameterNorAllocated) {
+  ir::Buffer A = ir::makeBuffer("A", ir::DType::Float32, {ir::makeInt(4)});
+  ir::Buffer S = ir::makeBuffer("S", ir::DType::Float32, {ir::makeInt(4)}, ir::Scope::Local);
+  ir::LoopNest Nest;
+  Nest.Name = "f";
+  Nest.Params.push_back({ir::Param::Kind::Buffer, A, nullptr});
+  Nest.Body = ir::makeStore(A, {ir::makeInt(0)}, ir::makeLoad(S, {ir::makeInt(0)}));
+  LaunchGeometry G;
+  std::vector<Diag> Diags;
+  ASSERT_TRUE(passes::computeLaunchGeometry(Nest, G, Diags));
+  EXPECT_FALSE(passes::verifyKernel(Nest, G, Diags));
+  EXPECT_TRUE(hasError(Diags, "buffer 'S'"));
+}
+
+TEST(VerifyKernelTest, RejectsAVariableUsedOutsideItsLoop) {
+  ir::Var I = ir::makeVar("i");
+  ir::Buffer A = ir::makeBuffer("A", ir::DType::Float32, {ir::makeInt(4)});
+  ir::LoopNest Nest;
+  Nest.Name = "f";
+  Nest.Params.push_back({ir::Param::Kind::Buffer, A, nullptr});
+  Nest.Body = ir::makeSeq({ir::makeFor(I, ir::makeInt(0), ir::makeInt(4),
+                                       ir::makeStore(A, {I}, ir::makeFloat(0.0))),
+                           ir::makeStore(A, {I}, ir::makeFloat(1.0))});
+  LaunchGeometry G;
+  std::vector<Diag> Diags;
+  ASSERT_TRUE(passes::computeLaunchGeometry(Nest, G, Diags));
+  EXPECT_FALSE(passes::verifyKernel(Nest, G, Diags));
+  EXPECT_TRUE(hasError(Diags, "variable 'i'"));
+}
+
+TEST(VerifyKernelTest, RejectsAnAllocationOfNonConstantSize) {
+  ir::LoopNest Nest = parseNest("func f(A: float32*[N] global, N: int32) target=gpu {\n"
+                                "  allocate S: float32[N] shared {\n"
+                                "    S[0] = A[0]\n"
+                                "  }\n"
+                                "}\n");
+  LaunchGeometry G;
+  std::vector<Diag> Diags;
+  ASSERT_TRUE(passes::computeLaunchGeometry(Nest, G, Diags));
+  EXPECT_FALSE(passes::verifyKernel(Nest, G, Diags));
+  EXPECT_TRUE(hasError(Diags, "constant, positive size"));
+}
+
+} // namespace

@@ -1,0 +1,85 @@
+//===- LoweringPipelineTest.cpp - Unit tests of sched::lower --------------===//
+//
+// The pipeline as a whole: pass order as seen by AfterPass, the per-target
+// entry, and a full lowering of a tiled kernel.
+//
+//===----------------------------------------------------------------------===//
+#include "LoweringTestUtil.h"
+#include "Pipeline.h"
+#include "ir/Printer.h"
+
+#include <gtest/gtest.h>
+
+using namespace sched;
+using namespace sched::lowertest;
+
+namespace {
+
+const char *TiledCopy =
+    "func sched_copy_3(A: float32*[M, N] global noalias, B: float32*[M, N] global noalias, "
+    "M: int32, N: int32) target=gpu {\n"
+    "  for (bx, 0, ((N + 15)/16)) bind(blockIdx.x) {\n"
+    "    for (tx, 0, 16) bind(threadIdx.x) {\n"
+    "      for (i, 0, M) {\n"
+    "        if ((((bx*16) + tx) < N)) {\n"
+    "          B[i, ((bx*16) + tx)] = A[i, ((bx*16) + tx)]\n"
+    "        }\n"
+    "      }\n"
+    "    }\n"
+    "  }\n"
+    "}\n";
+
+TEST(LoweringPipelineTest, CallsAfterPassForEachPassInOrder) {
+  ir::LoopNest Nest = parseNest(TiledCopy);
+  std::vector<std::string> Passes;
+  PipelineOptions Opts;
+  Opts.AfterPass = [&](const std::string &Pass, const ir::LoopNest &) {
+    Passes.push_back(Pass);
+  };
+  LoweredKernel K;
+  std::vector<Diag> Diags;
+  ASSERT_TRUE(lower(Nest, Opts, K, Diags));
+  std::vector<std::string> Expected = {"NormalizeLoops",    "VerifyThreadBindings",
+                                       "ComputeLaunchGeometry", "StorageFlatten",
+                                       "Simplify",          "ComputeBufferRegions",
+                                       "VerifyKernel"};
+  EXPECT_EQ(Passes, Expected);
+}
+
+TEST(LoweringPipelineTest, VtaTargetIsNotSupportedYet) {
+  ir::LoopNest Nest = parseNest(TiledCopy);
+  Nest.Target = "vta";
+  LoweredKernel K;
+  std::vector<Diag> Diags;
+  EXPECT_FALSE(lower(Nest, PipelineOptions(), K, Diags));
+  ASSERT_EQ(Diags.size(), 1u);
+  EXPECT_EQ(Diags[0].Message, "target(vta) is not supported yet");
+}
+
+TEST(LoweringPipelineTest, LowersATiledCopyToAFlatKernelWithGeometryAndRegions) {
+  ir::LoopNest Nest = parseNest(TiledCopy);
+  LoweredKernel K;
+  std::vector<Diag> Diags;
+  ASSERT_TRUE(lower(Nest, PipelineOptions(), K, Diags));
+  std::map<std::string, int64_t> At = {{"M", 3}, {"N", 40}};
+  EXPECT_EQ(evalAt(K.Geometry.Grid[0], K.Kernel, At), 3);
+  EXPECT_EQ(evalAt(K.Geometry.Block[0], K.Kernel, At), 16);
+  ASSERT_EQ(K.Regions.size(), 2u);
+  EXPECT_EQ(evalAt(K.Regions[0].Extent, K.Kernel, At), 120);
+  EXPECT_TRUE(K.Regions[0].Read && !K.Regions[0].Written);
+  EXPECT_TRUE(K.Regions[1].Written && !K.Regions[1].Read);
+  for (const ir::Param &P : K.Kernel.Params)
+    if (P.ParamKind == ir::Param::Kind::Buffer)
+      EXPECT_EQ(P.Buf->Shape.size(), 1u) << P.Buf->Name;
+}
+
+TEST(LoweringPipelineTest, KernelNameBecomesACIdentifier) {
+  ir::LoopNest Nest = parseNest(TiledCopy);
+  Nest.Name = "sched_my-file.v2_3";
+  LoweredKernel K;
+  std::vector<Diag> Diags;
+  ASSERT_TRUE(lower(Nest, PipelineOptions(), K, Diags));
+  EXPECT_EQ(K.Kernel.Name, "sched_my_file_v2_3");
+}
+
+} // namespace
