@@ -134,9 +134,7 @@ bool parseScope(const std::string &S, Scope &Out) {
 // Usual arithmetic conversions
 //===----------------------------------------------------------------------===//
 
-namespace {
-/// Integer conversion rank, as in C: bool < char < short < int < long long.
-int intRank(DType T) {
+int integerRank(DType T) {
   switch (T) {
   case DType::Bool: return 0;
   case DType::Int8: case DType::UInt8: return 1;
@@ -146,11 +144,7 @@ int intRank(DType T) {
   }
 }
 
-/// The common type of a binary operation on A and B (C's usual arithmetic
-/// conversions: floats win, wider wins, small integers promote to int).
-DType commonType(DType A, DType B) {
-  if (A == B)
-    return A;
+DType arithmeticType(DType A, DType B) {
   if (isFloat(A) || isFloat(B)) {
     if (!isFloat(A))
       return B;
@@ -158,9 +152,25 @@ DType commonType(DType A, DType B) {
       return A;
     return dtypeBytes(A) >= dtypeBytes(B) ? A : B;
   }
-  int R = std::max(intRank(A), intRank(B));
-  return R <= 3 ? DType::Int32 : DType::Int64;
+  return std::max(integerRank(A), integerRank(B)) <= 3 ? DType::Int32 : DType::Int64;
 }
+
+int64_t wrapToType(int64_t V, DType T) {
+  switch (T) {
+  case DType::Bool: return V != 0;
+  case DType::Int8: return static_cast<int8_t>(V);
+  case DType::UInt8: return static_cast<uint8_t>(V);
+  case DType::Int16: return static_cast<int16_t>(V);
+  case DType::Int32: return static_cast<int32_t>(static_cast<uint32_t>(V));
+  default: return V;
+  }
+}
+
+namespace {
+/// The type of a binary node on A and B: A when both agree (an int8 + int8
+/// node stays int8; the CUDA and sim code compute it in int and convert
+/// back), else the usual arithmetic conversions.
+DType commonType(DType A, DType B) { return A == B ? A : arithmeticType(A, B); }
 
 Expr convertTo(DType T, Expr E) {
   if (!E || E->Type == T)

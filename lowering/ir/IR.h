@@ -54,6 +54,13 @@ bool parseDType(const std::string &S, DType &Out);
 bool isFloat(DType T);
 bool isInt(DType T);                     // signed or unsigned integer (not Bool)
 int dtypeBytes(DType T);
+/// Integer conversion rank, as in C: bool < char < short < int < long long.
+int integerRank(DType T);
+/// The type C computes an operation on A and B in (the usual arithmetic
+/// conversions: floats win, wider wins, small integers promote to int).
+DType arithmeticType(DType A, DType B);
+/// V converted to integer type T with C's (two's complement) wrap-around.
+int64_t wrapToType(int64_t V, DType T);
 const char *cudaTypeName(DType T);       // "float", "half", "signed char", ...
 
 //===----------------------------------------------------------------------===//

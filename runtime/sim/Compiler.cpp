@@ -27,41 +27,6 @@ namespace {
 /// after the temporaries once their count is known.
 constexpr int32_t PresetBase = 1 << 24;
 
-int intRank(DType T) {
-  switch (T) {
-  case DType::Bool: return 0;
-  case DType::Int8: case DType::UInt8: return 1;
-  case DType::Int16: return 2;
-  case DType::Int32: return 3;
-  default: return 4;
-  }
-}
-
-/// C's usual arithmetic conversions: the type an operation on A and B is
-/// computed in (small integers promote to int, as in the CUDA code). The
-/// result is converted to the node's own type afterwards.
-DType commonType(DType A, DType B) {
-  if (isFloat(A) || isFloat(B)) {
-    if (!isFloat(A))
-      return B;
-    if (!isFloat(B))
-      return A;
-    return dtypeBytes(A) >= dtypeBytes(B) ? A : B;
-  }
-  return std::max(intRank(A), intRank(B)) <= 3 ? DType::Int32 : DType::Int64;
-}
-
-int64_t wrapToType(int64_t V, DType T) {
-  switch (T) {
-  case DType::Bool: return V != 0;
-  case DType::Int8: return static_cast<int8_t>(V);
-  case DType::UInt8: return static_cast<uint8_t>(V);
-  case DType::Int16: return static_cast<int16_t>(V);
-  case DType::Int32: return static_cast<int32_t>(static_cast<uint32_t>(V));
-  default: return V;
-  }
-}
-
 double roundToType(double V, DType T) {
   if (T == DType::Float32)
     return static_cast<float>(V);
@@ -389,7 +354,7 @@ private:
       fail("binary operator with a missing operand");
       return 0;
     }
-    DType T = commonType(B->A->Type, B->B->Type);
+    DType T = arithmeticType(B->A->Type, B->B->Type);
     int32_t X = compileAs(B->A, T);
     int32_t Y = compileAs(B->B, T);
     if (Failed)
@@ -409,7 +374,7 @@ private:
   /// An int8 + int8 node computes in int, as the C code printed for it does;
   /// only the store (or cast) that consumes it narrows the value.
   static bool keepPromoted(DType Computed, DType NodeType) {
-    return Computed == DType::Int32 && isInt(NodeType) && intRank(NodeType) < 3;
+    return Computed == DType::Int32 && isInt(NodeType) && integerRank(NodeType) < 3;
   }
 
   void emitComparison(BinOp O, bool Float, int32_t D, int32_t X, int32_t Y) {
@@ -466,7 +431,7 @@ private:
       fail("negation of a missing operand");
       return 0;
     }
-    DType T = commonType(U->A->Type, U->A->Type); // -int8 computes in int, like C
+    DType T = arithmeticType(U->A->Type, U->A->Type); // -int8 computes in int, like C
     int32_t X = compileAs(U->A, T);
     int32_t D = temp();
     if (isFloat(T)) {

@@ -54,16 +54,6 @@ struct ThreadState {
   ThreadStatus Status = ThreadStatus::Running;
 };
 
-int64_t wrapInt(int64_t V, DType T) {
-  switch (T) {
-  case DType::Bool: return V != 0;
-  case DType::Int8: return static_cast<int8_t>(V);
-  case DType::UInt8: return static_cast<uint8_t>(V);
-  case DType::Int16: return static_cast<int16_t>(V);
-  case DType::Int32: return static_cast<int32_t>(static_cast<uint32_t>(V));
-  default: return V;
-  }
-}
 
 inline int64_t wrap32(uint64_t V) { return static_cast<int32_t>(static_cast<uint32_t>(V)); }
 
@@ -427,13 +417,13 @@ private:
         }
         int64_t V = Y == -1 ? (I.Opcode == Op::DivI ? int64_t(0 - uint64_t(X)) : 0)
                             : (I.Opcode == Op::DivI ? X / Y : X % Y);
-        R[I.D].I = wrapInt(V, static_cast<DType>(I.Type));
+        R[I.D].I = wrapToType(V, static_cast<DType>(I.Type));
         break;
       }
       case Op::MinI: R[I.D].I = std::min(R[I.A].I, R[I.B].I); break;
       case Op::MaxI: R[I.D].I = std::max(R[I.A].I, R[I.B].I); break;
       case Op::NegI: R[I.D].I = int64_t(0 - uint64_t(R[I.A].I)); break;
-      case Op::WrapInt: R[I.D].I = wrapInt(R[I.A].I, static_cast<DType>(I.Aux)); break;
+      case Op::WrapInt: R[I.D].I = wrapToType(R[I.A].I, static_cast<DType>(I.Aux)); break;
       case Op::AddF: R[I.D].F = R[I.A].F + R[I.B].F; break;
       case Op::SubF: R[I.D].F = R[I.A].F - R[I.B].F; break;
       case Op::MulF: R[I.D].F = R[I.A].F * R[I.B].F; break;
@@ -465,7 +455,7 @@ private:
       case Op::Math1:
       case Op::Math2:
         if (static_cast<MathFn>(I.Aux) == MathFn::AbsI)
-          R[I.D].I = wrapInt(R[I.A].I < 0 ? int64_t(0 - uint64_t(R[I.A].I)) : R[I.A].I,
+          R[I.D].I = wrapToType(R[I.A].I < 0 ? int64_t(0 - uint64_t(R[I.A].I)) : R[I.A].I,
                              static_cast<DType>(I.Type));
         else
           R[I.D].F = callMath(static_cast<MathFn>(I.Aux), static_cast<DType>(I.Type), R[I.A].F,
