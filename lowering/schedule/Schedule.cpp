@@ -12,6 +12,7 @@
 #include "schedule/Schedule.h"
 #include "ir/IRMutator.h"
 #include "ir/IRVisitor.h"
+#include "ir/Simplify.h"
 #include "schedule/ScheduleImpl.h"
 
 #include <set>
@@ -129,6 +130,66 @@ private:
   const VarNode *V;
 };
 
+class BufferReplacer : public IRMutator {
+public:
+  BufferReplacer(const BufferNode *Old, Buffer New, std::vector<Expr> Offset)
+      : Old(Old), New(std::move(New)), Offset(std::move(Offset)) {}
+
+protected:
+  Expr mutateLoad(const Expr &E, const LoadNode *N) override {
+    Expr M = IRMutator::mutateLoad(E, N);
+    const LoadNode *L = as<LoadNode>(M);
+    if (!L || L->Buf.get() != Old)
+      return M;
+    return makeLoad(New, shift(L->Indices));
+  }
+  Stmt mutateStore(const Stmt &S, const StoreNode *N) override {
+    Stmt M = IRMutator::mutateStore(S, N);
+    const StoreNode *St = as<StoreNode>(M);
+    if (!St || St->Buf.get() != Old)
+      return M;
+    return makeStore(New, shift(St->Indices), St->Value);
+  }
+  Stmt mutateAllocate(const Stmt &S, const AllocateNode *N) override {
+    Stmt M = IRMutator::mutateAllocate(S, N);
+    const AllocateNode *A = as<AllocateNode>(M);
+    if (!A || A->Buf.get() != Old)
+      return M;
+    return makeAllocate(New, A->Body);
+  }
+
+private:
+  std::vector<Expr> shift(const std::vector<Expr> &Indices) const {
+    if (Offset.empty())
+      return Indices;
+    std::vector<Expr> Out;
+    for (size_t D = 0; D < Indices.size(); ++D)
+      Out.push_back(D < Offset.size() ? simplify(Indices[D] - Offset[D]) : Indices[D]);
+    return Out;
+  }
+  const BufferNode *Old;
+  Buffer New;
+  std::vector<Expr> Offset;
+};
+
+class AllocateFinder : public IRVisitor {
+public:
+  explicit AllocateFinder(const BufferNode *Buf) : Buf(Buf) {}
+  const AllocateNode *Found = nullptr;
+  std::vector<Buffer> All;
+
+protected:
+  void visitAllocate(const AllocateNode *N) override {
+    if (N->Buf.get() == Buf && !Found)
+      Found = N;
+    All.push_back(N->Buf);
+    IRVisitor::visitAllocate(N);
+  }
+
+private:
+  const BufferNode *Buf;
+};
+
 std::string joinLoopNames(const std::vector<const ForNode *> &Loops) {
   std::string Names;
   std::set<std::string> Seen;
@@ -158,6 +219,8 @@ PrimitiveFn lookupPrimitive(const std::string &Name) {
       {"target", applyTarget},   {"split", applySplit},   {"tile", applyTile},
       {"reorder", applyReorder}, {"fuse", applyFuse},     {"bind", applyBind},
       {"unroll", applyUnroll},   {"vectorize", applyVectorize},
+      {"cache_read", applyCacheRead}, {"cache_write", applyCacheWrite},
+      {"compute_at", applyComputeAt}, {"set_scope", applySetScope},
   };
   for (const auto &P : Primitives)
     if (Name == P.Name)
@@ -253,6 +316,30 @@ bool usesVar(const Stmt &S, const VarNode *V) {
   return F.Found;
 }
 
+Stmt replaceBuffer(const Stmt &S, const BufferNode *Old, const Buffer &New,
+                   const std::vector<Expr> &Offset) {
+  BufferReplacer R(Old, New, Offset);
+  return R.mutate(S);
+}
+
+const AllocateNode *findAllocate(const Stmt &Root, const BufferNode *Buf) {
+  AllocateFinder F(Buf);
+  F.visit(Root);
+  return F.Found;
+}
+
+Buffer findBufferByName(const ScheduleState &S, const std::string &Name) {
+  for (const Param &P : S.Nest.Params)
+    if (P.ParamKind == Param::Kind::Buffer && P.Buf->Name == Name)
+      return P.Buf;
+  AllocateFinder F(nullptr);
+  F.visit(S.Nest.Body);
+  for (const Buffer &B : F.All)
+    if (B->Name == Name)
+      return B;
+  return nullptr;
+}
+
 std::string describeLoopKind(const ForNode *L) {
   switch (L->LoopKind) {
   case ForKind::Serial: return "serial";
@@ -274,6 +361,11 @@ bool applySchedule(ir::LoopNest &Nest, const std::vector<Directive> &Dirs,
   schedule::ScheduleState S{Nest, Diags};
   if (!Nest.Body)
     return S.error(-1, "the loop nest has no body");
+  for (const Directive &D : Dirs)
+    if (D.Name == "bind" && D.Args.size() == 2 &&
+        (schedule::isThreadIdxTag(D.Args[1].Text) || D.Args[1].Text == "vthread" ||
+         D.Args[1].Text == "cthread"))
+      S.ThreadBoundLoops.insert(D.Args[0].Text);
   for (const Directive &D : Dirs) {
     const schedule::DirectiveSpec *Spec = schedule::lookupDirectiveSpec(D.Name);
     if (!Spec)

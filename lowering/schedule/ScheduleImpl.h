@@ -12,6 +12,8 @@
 
 #include "ir/IR.h"
 #include "schedule/Schedule.h"
+#include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -37,10 +39,26 @@ bool isValidThreadTag(const std::string &Tag);
 bool isBlockTag(const std::string &Tag);
 bool isThreadIdxTag(const std::string &Tag);
 
+/// A cache stage made by cache_read or cache_write. While not computed at a
+/// loop it sits at the root: Allocate(Stage, Seq{copy loops, rest}) for a
+/// read stage, Allocate(Stage, Seq{rest, write-back loops}) for a write stage.
+struct StageInfo {
+  ir::Buffer Cached; // the tensor the stage copies (A of cache_read(A, ...))
+  ir::Buffer Stage;  // the stage buffer as it currently appears in the nest
+  bool IsWrite = false;
+  bool ComputedAt = false;
+};
+
 /// The nest being scheduled and the diagnostics of this run.
 struct ScheduleState {
   ir::LoopNest &Nest;
   std::vector<Diag> &Diags;
+  /// Cache stages by name.
+  std::map<std::string, StageInfo> Stages = {};
+  /// Loops some directive of this schedule binds to threadIdx.*, vthread or
+  /// cthread (now or later): compute_at relaxes them for a shared stage,
+  /// since schedules usually place stages before binding.
+  std::set<std::string> ThreadBoundLoops = {};
 
   /// Reports an error at Loc; always returns false so callers can
   /// `return S.error(...)`.
@@ -74,6 +92,32 @@ ir::Stmt replaceStmt(const ir::Stmt &Root, const ir::StmtNode *Old, const ir::St
 bool usesVar(const ir::Expr &E, const ir::VarNode *V);
 bool usesVar(const ir::Stmt &S, const ir::VarNode *V);
 
+/// S with every access to Old (by identity), and its Allocate, rewritten to
+/// New; indices are shifted by -Offset[d] when Offset is not empty.
+ir::Stmt replaceBuffer(const ir::Stmt &S, const ir::BufferNode *Old, const ir::Buffer &New,
+                       const std::vector<ir::Expr> &Offset = {});
+
+/// The Allocate of the buffer Buf (by identity) in Root, or nullptr.
+const ir::AllocateNode *findAllocate(const ir::Stmt &Root, const ir::BufferNode *Buf);
+
+/// The buffer named Name: a buffer parameter or an allocation in the nest.
+ir::Buffer findBufferByName(const ScheduleState &S, const std::string &Name);
+
+/// The copy loops of a cache stage: loops Name.ax<d> over [0, Extents[d])
+/// copying Cached[Mins + ax] into Stage[ax] (a read stage) or back (a write
+/// stage). The copy is guarded, innermost so the loops stay perfectly nested,
+/// by Mins[d] + ax<d> < shape[d] where GuardHigh[d] and >= 0 where GuardLow[d].
+ir::Stmt makeStageLoops(const StageInfo &Info, const std::string &Name,
+                        const std::vector<ir::Expr> &Mins, const std::vector<ir::Expr> &Extents,
+                        const std::vector<bool> &GuardHigh = {},
+                        const std::vector<bool> &GuardLow = {});
+
+/// Parses a cache scope (global, shared or local); reports at Arg otherwise.
+bool parseCacheScope(ScheduleState &S, const DirectiveArg &Arg, ir::Scope &Out);
+
+/// Creates a cache stage named by D.Args[2] for the tensor D.Args[0].
+bool makeCacheStage(ScheduleState &S, const Directive &D, bool IsWrite);
+
 /// How a loop's kind reads in a message: "bound to threadIdx.x", "unrolled".
 std::string describeLoopKind(const ir::ForNode *L);
 
@@ -89,6 +133,10 @@ bool applyFuse(ScheduleState &S, const Directive &D);
 bool applyBind(ScheduleState &S, const Directive &D);
 bool applyUnroll(ScheduleState &S, const Directive &D);
 bool applyVectorize(ScheduleState &S, const Directive &D);
+bool applyCacheRead(ScheduleState &S, const Directive &D);
+bool applyCacheWrite(ScheduleState &S, const Directive &D);
+bool applyComputeAt(ScheduleState &S, const Directive &D);
+bool applySetScope(ScheduleState &S, const Directive &D);
 
 } // namespace schedule
 } // namespace sched
