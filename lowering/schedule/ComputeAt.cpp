@@ -94,6 +94,9 @@ bool applyComputeAt(ScheduleState &S, const Directive &D) {
         Relaxed[L->LoopVar.get()] = loopRange(L);
     }
   All[Loop->LoopVar.get()] = loopRange(Loop);
+  // A shared stage at a thread loop serves every thread of that loop too.
+  if (isRelaxedAbove(S, Loop, Info.Stage->MemScope))
+    Relaxed[Loop->LoopVar.get()] = loopRange(Loop);
 
   Region Reg, Other;
   if (!regionTouched(Loop->Body, Info.Stage, /*Reads=*/!Info.IsWrite, Relaxed, Reg))
