@@ -40,7 +40,7 @@ static const DirectiveSpec DirectiveSpecs[] = {
     {"cache_write", "AAA", 3, false, true},
     {"compute_at", "AL", 2, false, true},
     {"set_scope", "AA", 2, false, true},
-    {"storage_align", "ALIN", 4, false, false},
+    {"storage_align", "ALIN", 4, false, true},
     {"double_buffer", "A", 1, false, false},
     {"tensorize", "LA", 2, false, false},
     {"tensorcore", "A", 1, false, false},

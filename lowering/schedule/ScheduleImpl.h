@@ -4,7 +4,8 @@
 // and by isKnownDirective), the state of one applySchedule run, loop lookup
 // by name with its diagnostics, and the entry point of each primitive (one
 // file per primitive: Split.cpp, Tile.cpp, Reorder.cpp, Fuse.cpp, Bind.cpp,
-// Annotate.cpp).
+// Annotate.cpp, CacheRead.cpp, CacheWrite.cpp, ComputeAt.cpp, SetScope.cpp,
+// StorageAlign.cpp).
 //
 //===----------------------------------------------------------------------===//
 #ifndef SCHED_SCHEDULE_SCHEDULEIMPL_H
@@ -137,6 +138,7 @@ bool applyCacheRead(ScheduleState &S, const Directive &D);
 bool applyCacheWrite(ScheduleState &S, const Directive &D);
 bool applyComputeAt(ScheduleState &S, const Directive &D);
 bool applySetScope(ScheduleState &S, const Directive &D);
+bool applyStorageAlign(ScheduleState &S, const Directive &D);
 
 } // namespace schedule
 } // namespace sched

@@ -1,0 +1,79 @@
+//===- StorageAlign.cpp - storage_align(Name, axis, factor, offset) ---===//
+//
+// TVM's storage_align: pads an allocation so that the stride of dimension
+// `axis` (named by the stage's loop Name.ax<d>) is k*factor + offset, the
+// usual cure for shared-memory bank conflicts. The buffer keeps its logical
+// extents for every access; only the allocated extent of dimension axis+1
+// grows. That makes the stride of `axis` exactly the padded extent when axis
+// is the second-innermost dimension, the only case supported: other axes
+// would need strides the row-major shape cannot express.
+//
+//===----------------------------------------------------------------------===//
+
+#include "schedule/ScheduleImpl.h"
+
+#include <cstdlib>
+
+namespace sched {
+namespace schedule {
+
+using namespace ir;
+
+namespace {
+
+/// The d of `Name.ax<d>`, or -1.
+int axisOf(const std::string &Name, const std::string &Axis) {
+  std::string Prefix = Name + ".ax";
+  if (Axis.compare(0, Prefix.size(), Prefix) != 0 || Axis.size() == Prefix.size())
+    return -1;
+  std::string Digits = Axis.substr(Prefix.size());
+  for (char C : Digits)
+    if (C < '0' || C > '9')
+      return -1;
+  return std::atoi(Digits.c_str());
+}
+
+} // namespace
+
+bool applyStorageAlign(ScheduleState &S, const Directive &D) {
+  const DirectiveArg &NameArg = D.Args[0], &AxisArg = D.Args[1], &FactorArg = D.Args[2],
+                     &OffsetArg = D.Args[3];
+  Buffer Buf = findBufferByName(S, NameArg.Text);
+  const AllocateNode *Alloc = Buf ? findAllocate(S.Nest.Body, Buf.get()) : nullptr;
+  if (!Alloc)
+    return S.error(NameArg.Loc, "no array named '" + NameArg.Text + "' is allocated in the nest");
+  auto Stage = S.Stages.find(NameArg.Text);
+  if (Stage != S.Stages.end() && !Stage->second.ComputedAt)
+    return S.error(NameArg.Loc, "storage_align of stage '" + NameArg.Text +
+                                    "' must follow its compute_at (which resizes it)");
+  int Rank = static_cast<int>(Buf->Shape.size());
+  int Axis = axisOf(NameArg.Text, AxisArg.Text);
+  if (Axis < 0 || Axis >= Rank)
+    return S.error(AxisArg.Loc, "expected an axis of '" + NameArg.Text + "': " + NameArg.Text +
+                                    ".ax0 to " + NameArg.Text + ".ax" +
+                                    std::to_string(Rank - 1));
+  if (Axis != Rank - 2)
+    return S.error(AxisArg.Loc, "storage_align supports only the second-innermost axis (" +
+                                    NameArg.Text + ".ax" + std::to_string(Rank - 2) +
+                                    "), whose stride is the padded row length");
+  int64_t Factor = std::atoll(FactorArg.Text.c_str());
+  int64_t Offset = std::atoll(OffsetArg.Text.c_str());
+  if (Offset >= Factor)
+    return S.error(OffsetArg.Loc, "offset must be smaller than factor (" +
+                                      std::to_string(Factor) + ")");
+  int64_t Row;
+  if (!getConstInt(Buf->Shape[Rank - 1], Row))
+    return S.error(NameArg.Loc, "cannot align '" + NameArg.Text + "': its row length is not constant");
+  // The smallest k*Factor + Offset that holds a row.
+  int64_t K = Row <= Offset ? 0 : (Row - Offset + Factor - 1) / Factor;
+  std::vector<Expr> Shape = Buf->Shape;
+  Shape[Rank - 1] = makeInt(K * Factor + Offset);
+  Buffer New = makeBuffer(Buf->Name, Buf->Type, Shape, Buf->MemScope);
+  S.Nest.Body = replaceBuffer(S.Nest.Body, Buf.get(), New);
+  if (Stage != S.Stages.end())
+    Stage->second.Stage = New;
+  return true;
+}
+
+} // namespace schedule
+} // namespace sched
