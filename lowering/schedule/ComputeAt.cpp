@@ -139,6 +139,7 @@ bool applyComputeAt(ScheduleState &S, const Directive &D) {
                          Loop->ThreadTag, Loop->IsReduction);
   S.Nest.Body = replaceStmt(Body, Loop, NewLoop);
   Info.ComputedAt = true;
+  Info.AttachLoop = LoopArg.Text;
   return true;
 }
 

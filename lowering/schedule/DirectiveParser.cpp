@@ -41,7 +41,7 @@ static const DirectiveSpec DirectiveSpecs[] = {
     {"compute_at", "AL", 2, false, true},
     {"set_scope", "AA", 2, false, true},
     {"storage_align", "ALIN", 4, false, true},
-    {"double_buffer", "A", 1, false, false},
+    {"double_buffer", "A", 1, false, true},
     {"tensorize", "LA", 2, false, false},
     {"tensorcore", "A", 1, false, false},
     {"pragma", "LA", 2, false, false},

@@ -221,7 +221,7 @@ PrimitiveFn lookupPrimitive(const std::string &Name) {
       {"unroll", applyUnroll},   {"vectorize", applyVectorize},
       {"cache_read", applyCacheRead}, {"cache_write", applyCacheWrite},
       {"compute_at", applyComputeAt}, {"set_scope", applySetScope},
-      {"storage_align", applyStorageAlign},
+      {"storage_align", applyStorageAlign}, {"double_buffer", applyDoubleBuffer},
   };
   for (const auto &P : Primitives)
     if (Name == P.Name)

@@ -5,7 +5,7 @@
 // by name with its diagnostics, and the entry point of each primitive (one
 // file per primitive: Split.cpp, Tile.cpp, Reorder.cpp, Fuse.cpp, Bind.cpp,
 // Annotate.cpp, CacheRead.cpp, CacheWrite.cpp, ComputeAt.cpp, SetScope.cpp,
-// StorageAlign.cpp).
+// StorageAlign.cpp, DoubleBuffer.cpp).
 //
 //===----------------------------------------------------------------------===//
 #ifndef SCHED_SCHEDULE_SCHEDULEIMPL_H
@@ -48,6 +48,8 @@ struct StageInfo {
   ir::Buffer Stage;  // the stage buffer as it currently appears in the nest
   bool IsWrite = false;
   bool ComputedAt = false;
+  std::string AttachLoop; // the loop of compute_at, once computed at one
+  bool DoubleBuffered = false;
 };
 
 /// The nest being scheduled and the diagnostics of this run.
@@ -139,6 +141,7 @@ bool applyCacheWrite(ScheduleState &S, const Directive &D);
 bool applyComputeAt(ScheduleState &S, const Directive &D);
 bool applySetScope(ScheduleState &S, const Directive &D);
 bool applyStorageAlign(ScheduleState &S, const Directive &D);
+bool applyDoubleBuffer(ScheduleState &S, const Directive &D);
 
 } // namespace schedule
 } // namespace sched

@@ -46,7 +46,9 @@ bool applyStorageAlign(ScheduleState &S, const Directive &D) {
   if (Stage != S.Stages.end() && !Stage->second.ComputedAt)
     return S.error(NameArg.Loc, "storage_align of stage '" + NameArg.Text +
                                     "' must follow its compute_at (which resizes it)");
-  int Rank = static_cast<int>(Buf->Shape.size());
+  // A double-buffered stage has a leading copy dimension its loops do not name.
+  int Copies = Stage != S.Stages.end() && Stage->second.DoubleBuffered ? 1 : 0;
+  int Rank = static_cast<int>(Buf->Shape.size()) - Copies;
   int Axis = axisOf(NameArg.Text, AxisArg.Text);
   if (Axis < 0 || Axis >= Rank)
     return S.error(AxisArg.Loc, "expected an axis of '" + NameArg.Text + "': " + NameArg.Text +
@@ -62,6 +64,7 @@ bool applyStorageAlign(ScheduleState &S, const Directive &D) {
     return S.error(OffsetArg.Loc, "offset must be smaller than factor (" +
                                       std::to_string(Factor) + ")");
   int64_t Row;
+  Rank += Copies;
   if (!getConstInt(Buf->Shape[Rank - 1], Row))
     return S.error(NameArg.Loc, "cannot align '" + NameArg.Text + "': its row length is not constant");
   // The smallest k*Factor + Offset that holds a row.
