@@ -59,6 +59,12 @@ bool makeCacheStage(ScheduleState &S, const Directive &D, bool IsWrite) {
   Buffer Cached = findBufferByName(S, TensorArg.Text);
   if (!Cached)
     return S.error(TensorArg.Loc, "no buffer named '" + TensorArg.Text + "'");
+  // The root form of a stage lies outside an array declared in the nest, and
+  // its copy would run before the array's producers: only tensors passed in.
+  if (findAllocate(S.Nest.Body, Cached.get()))
+    return S.error(TensorArg.Loc, "cannot cache '" + TensorArg.Text +
+                                      "': it is declared inside the nest (use set_scope to "
+                                      "change its memory)");
   Scope Sc;
   if (!parseCacheScope(S, ScopeArg, Sc))
     return false;
