@@ -69,6 +69,13 @@ bool applyComputeAt(ScheduleState &S, const Directive &D) {
   if (!Seq || Seq->Stmts.size() < 2)
     return S.error(StageArg.Loc, "stage '" + StageArg.Text + "' no longer has its root form");
 
+  // compute_at rebuilds the stage loops; refuse to drop a split or fuse of
+  // them silently.
+  const ForNode *First = as<ForNode>(Info.IsWrite ? Seq->Stmts.back() : Seq->Stmts.front());
+  if (!First || First->LoopVar->Name != StageArg.Text + ".ax0")
+    return S.error(StageArg.Loc, "compute_at of '" + StageArg.Text +
+                                     "' must come before any split, fuse or reorder of its loops");
+
   // Take the stage out; what remains are its consumers (or producers).
   std::vector<Stmt> Rest(Seq->Stmts.begin() + (Info.IsWrite ? 0 : 1),
                          Seq->Stmts.end() - (Info.IsWrite ? 1 : 0));
