@@ -24,7 +24,11 @@
 // intrinsic without a declaration; a dependent statement touches every buffer
 // it writes. So an opaque call that writes a fragment of a touched buffer is
 // never shared even though no operand mentions the variable (DESIGN 5,
-// contract 1). A cthread never shares: every statement depends on it. A
+// contract 1). Copies interleave, so virtual threads must be independent: a
+// touched buffer that is not allocated inside the loop (and so cannot be
+// expanded) must be touched at different elements by each (isParallelLoopOver,
+// the one dependence test), or lowering stops with an error. A cthread never
+// shares: every statement depends on it. A
 // barrier (IsBarrier) is never copied; one under dependent control flow is an
 // error.
 //
@@ -131,6 +135,7 @@ public:
 
   bool isDependent(const ir::StmtNode *S) const { return Dependent.count(S) != 0; }
   bool isTouched(const ir::BufferNode *B) const { return TouchedBufs.count(B) != 0; }
+  const std::set<const ir::BufferNode *> &touched() const { return TouchedBufs; }
 
 private:
   const bool ShareNothing;
@@ -247,6 +252,18 @@ private:
   void note(const ir::StmtNode *S) { Found |= DA.isDependent(S); }
 };
 
+/// The arrays allocated inside a statement.
+class AllocatedIn : public ir::IRVisitor {
+public:
+  std::set<const ir::BufferNode *> Buffers;
+
+protected:
+  void visitAllocate(const ir::AllocateNode *N) override {
+    Buffers.insert(N->Buf.get());
+    ir::IRVisitor::visitAllocate(N);
+  }
+};
+
 /// The statement a virtual thread runs: the variable replaced by its value
 /// (a constant, or the variable of the loop over the copies), expanded
 /// buffers indexed [value, ...], and every variable and buffer defined
@@ -330,18 +347,50 @@ private:
 /// copies what is dependent, expands what the copies touch.
 class Injector {
 public:
-  Injector(const ir::ForNode *Loop, int64_t Count, std::vector<Diag> &Diags)
-      : Loop(Loop), Count(Count), Diags(Diags),
+  Injector(const ir::ForNode *Loop, int64_t Count,
+           const std::set<const ir::BufferNode *> &KernelArrays, std::vector<Diag> &Diags)
+      : Loop(Loop), Count(Count), KernelArrays(KernelArrays), Diags(Diags),
         DA(Loop, Loop->ThreadTag == "cthread") {}
 
-  ir::Stmt run() { return inject(Loop->Body); }
+  /// The rewritten body, or null (with an error) when copies would share a
+  /// buffer they cannot own.
+  ir::Stmt run() {
+    if (!sharedBuffersDisjoint())
+      return nullptr;
+    return inject(Loop->Body);
+  }
 
 private:
   const ir::ForNode *Loop;
   const int64_t Count;
+  const std::set<const ir::BufferNode *> &KernelArrays;
   std::vector<Diag> &Diags;
   DependenceAnalysis DA;
   std::map<const ir::BufferNode *, ir::Buffer> Expanded;
+
+  /// The copies interleave statement by statement, which is the serial loop's
+  /// meaning only if they are independent. Arrays allocated inside the loop
+  /// are expanded (one per copy); a touched array allocated outside it (a
+  /// stage or accumulator placed above the vthread loop) must be touched at
+  /// different elements by different virtual threads. Parameters were proved
+  /// so when the loop was bound (and a cthread's copies may store the same
+  /// value to the same element, which the test would refuse).
+  bool sharedBuffersDisjoint() {
+    AllocatedIn Inside;
+    Inside.visit(Loop->Body);
+    std::set<const ir::BufferNode *> Shared;
+    for (const ir::BufferNode *B : DA.touched())
+      if (!Inside.Buffers.count(B) && KernelArrays.count(B))
+        Shared.insert(B);
+    std::string Why;
+    if (Shared.empty() || ir::isParallelLoopOver(Loop, Shared, &Why))
+      return true;
+    Diag D;
+    D.Message = "virtual threads of loop '" + Loop->LoopVar->Name + "' (" + Loop->ThreadTag +
+                ") are not independent: " + Why;
+    Diags.push_back(D);
+    return false;
+  }
 
   ir::Stmt inject(const ir::Stmt &S) {
     DependentFinder Finder(DA);
@@ -419,7 +468,11 @@ private:
 /// Lowers every virtual-thread loop, innermost first.
 class VirtualThreadLowerer : public ir::IRMutator {
 public:
-  explicit VirtualThreadLowerer(std::vector<Diag> &Diags) : Diags(Diags) {}
+  VirtualThreadLowerer(const ir::Stmt &Kernel, std::vector<Diag> &Diags) : Diags(Diags) {
+    AllocatedIn Arrays;
+    Arrays.visit(Kernel);
+    KernelArrays = Arrays.Buffers;
+  }
 
 protected:
   ir::Stmt mutateFor(const ir::Stmt &S, const ir::ForNode *N) override {
@@ -435,18 +488,20 @@ protected:
       Diags.push_back(D);
       return Lowered;
     }
-    return Injector(L, Count, Diags).run();
+    ir::Stmt Body = Injector(L, Count, KernelArrays, Diags).run();
+    return Body ? Body : Lowered;
   }
 
 private:
   std::vector<Diag> &Diags;
+  std::set<const ir::BufferNode *> KernelArrays; // allocated in the kernel
 };
 
 } // namespace
 
 ir::LoopNest injectVirtualThread(const ir::LoopNest &Nest, std::vector<Diag> &Diags) {
   ir::LoopNest Out = Nest;
-  Out.Body = VirtualThreadLowerer(Diags).mutate(Nest.Body);
+  Out.Body = VirtualThreadLowerer(Nest.Body, Diags).mutate(Nest.Body);
   return Out;
 }
 

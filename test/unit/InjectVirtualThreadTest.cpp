@@ -116,14 +116,34 @@ TEST(InjectVirtualThreadTest, ReadOnlyOperandDoesNotTouchItsBuffer) {
 
 TEST(InjectVirtualThreadTest, UndeclaredCallIsCopiedPerVirtualThread) {
   std::vector<Diag> Diags;
-  std::string Out = ir::print(inject("func f(S: float32*[4] global) target=gpu {\n"
+  std::string Out = ir::print(inject("func f(A: float32*[4] global) target=gpu {\n"
                                      "  for (v, 0, 2) bind(vthread) {\n"
-                                     "    eval test.undeclared(S[0])\n"
+                                     "    allocate S: float32[4] local {\n"
+                                     "      eval test.undeclared(S[0])\n"
+                                     "    }\n"
                                      "  }\n"
                                      "}\n",
                                      Diags));
   EXPECT_FALSE(hasError(Diags));
-  EXPECT_EQ(count(Out, "test.undeclared(S[0])"), 2u) << Out;
+  // Copied, and the array it may write is one per virtual thread.
+  EXPECT_EQ(count(Out, "test.undeclared(S["), 2u) << Out;
+  EXPECT_NE(Out.find("test.undeclared(S[1, 0])"), std::string::npos) << Out;
+}
+
+TEST(InjectVirtualThreadTest, ArrayAllocatedOutsideAndWrittenByEveryVirtualThreadIsAnError) {
+  // t is allocated above the vthread loop, so it cannot be expanded; the
+  // interleaved copies (t = A[0]; t = A[1]; A[0] = t; ...) would be wrong.
+  std::vector<Diag> Diags;
+  std::string Out = ir::print(inject("func f(A: float32*[2] global) target=gpu {\n"
+                                     "  allocate t: float32[1] local {\n"
+                                     "    for (v, 0, 2) bind(vthread) {\n"
+                                     "      t[0] = A[v]\n"
+                                     "      A[v] = (t[0] + 1.0f)\n"
+                                     "    }\n"
+                                     "  }\n"
+                                     "}\n",
+                                     Diags));
+  EXPECT_TRUE(hasError(Diags)) << Out;
 }
 
 TEST(InjectVirtualThreadTest, BarrierIsNeverCopied) {
