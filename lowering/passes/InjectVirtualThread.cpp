@@ -28,9 +28,9 @@
 // touched buffer that is not allocated inside the loop (and so cannot be
 // expanded) must be touched at different elements by each (isParallelLoopOver,
 // the one dependence test), or lowering stops with an error. A cthread never
-// shares: every statement depends on it. A
-// barrier (IsBarrier) is never copied; one under dependent control flow is an
-// error.
+// shares (as in TVM, where VTA contexts each need their own buffers): every
+// statement depends on it. A barrier (IsBarrier) is never copied; one under
+// dependent control flow is an error.
 //
 // Runs right after VerifyThreadBindings (which accepts vthread/cthread loops
 // anywhere and leaves them alone) and before ComputeLaunchGeometry, which
@@ -44,7 +44,6 @@
 #include "ir/IRVisitor.h"
 #include "ir/Intrinsics.h"
 #include "ir/Simplify.h"
-#include "passes/PassUtil.h"
 #include "passes/Passes.h"
 
 #include <map>
