@@ -62,6 +62,10 @@ bool lowerForGPU(ir::LoopNest Nest, const PipelineOptions &Opts, LoweredKernel &
   if (!After("VerifyThreadBindings"))
     return false;
 
+  Nest = passes::injectVirtualThread(Nest, Diags);
+  if (!After("InjectVirtualThread"))
+    return false;
+
   LaunchGeometry Geometry;
   passes::computeLaunchGeometry(Nest, Geometry, Diags);
   if (!After("ComputeLaunchGeometry"))

@@ -232,7 +232,8 @@ std::vector<Access> collectAccesses(const Stmt &S) {
   return std::move(C.Accesses);
 }
 
-bool isParallelLoop(const ForNode *L, std::string *Why) {
+namespace {
+bool parallelOver(const ForNode *L, const std::set<const BufferNode *> *Only, std::string *Why) {
   auto Fail = [&](const std::string &Reason) {
     if (Why)
       *Why = Reason;
@@ -250,7 +251,8 @@ bool isParallelLoop(const ForNode *L, std::string *Why) {
   std::set<const BufferNode *> Checked;
   for (const Access &W : Accesses) {
     const BufferNode *B = W.Buf.get();
-    if (!W.IsWrite || Facts.Allocated.count(B) || !Checked.insert(B).second)
+    if (!W.IsWrite || Facts.Allocated.count(B) || (Only && !Only->count(B)) ||
+        !Checked.insert(B).second)
       continue;
     for (const Access &Other : Accesses)
       if (Other.Buf.get() == B && !sameIndices(Other.Indices, W.Indices))
@@ -265,6 +267,14 @@ bool isParallelLoop(const ForNode *L, std::string *Why) {
     }
   }
   return true;
+}
+} // namespace
+
+bool isParallelLoop(const ForNode *L, std::string *Why) { return parallelOver(L, nullptr, Why); }
+
+bool isParallelLoopOver(const ForNode *L, const std::set<const BufferNode *> &Only,
+                        std::string *Why) {
+  return parallelOver(L, &Only, Why);
 }
 
 } // namespace ir

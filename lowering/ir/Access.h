@@ -12,6 +12,8 @@
 #define SCHED_IR_ACCESS_H
 
 #include "IR.h"
+#include <set>
+#include <string>
 #include <vector>
 
 namespace sched {
@@ -35,6 +37,12 @@ std::vector<Access> collectAccesses(const Stmt &S);
 /// (buffers allocated inside L are private to an iteration). Conservative:
 /// false when it cannot prove it. On false, Why names the buffer.
 bool isParallelLoop(const ForNode *L, std::string *Why = nullptr);
+
+/// The same test restricted to the buffers in Only: no two iterations of L
+/// touch the same element of one of them with one writing. Virtual-thread
+/// injection asks it for the buffers its copies write but cannot expand.
+bool isParallelLoopOver(const ForNode *L, const std::set<const BufferNode *> &Only,
+                        std::string *Why = nullptr);
 
 } // namespace ir
 } // namespace sched

@@ -23,10 +23,15 @@ namespace passes {
 ir::LoopNest normalizeLoops(const ir::LoopNest &Nest);
 
 /// Checks thread bindings (known tags, no tag twice on a nesting path, no
-/// block loop inside a thread loop), turns vthread loops into serial loops,
-/// and widens every loop bound to a tag to the tag's launch extent (the max
+/// block loop inside a thread loop) and widens every loop bound to a tag to the tag's launch extent (the max
 /// over all loops bound to it) behind a guard `if (v < extent)`.
 ir::LoopNest verifyThreadBindings(const ir::LoopNest &Nest, std::vector<Diag> &Diags);
+
+/// Removes every vthread/cthread loop: statements that do not depend on its
+/// variable are kept once, dependent ones become one copy per virtual thread
+/// pushed innermost, and allocations they touch get a leading dimension of
+/// the virtual-thread count.
+ir::LoopNest injectVirtualThread(const ir::LoopNest &Nest, std::vector<Diag> &Diags);
 
 /// Grid and block extents from the thread-bound loops (1 where unused). An
 /// extent that is not an expression over scalar parameters is an error.

@@ -2,8 +2,8 @@
 //
 // A schedule binds loops to CUDA's block and thread indices. This pass checks
 // that the bindings describe a real launch and makes the launch uniform:
-//  - a tag is one of blockIdx.{x,y,z}, threadIdx.{x,y,z}, vthread (cthread is
-//    a VTA notion and an error here);
+//  - a tag is one of blockIdx.{x,y,z}, threadIdx.{x,y,z}, vthread or cthread
+//    (VTA's name for a virtual thread; lowered the same way here);
 //  - a tag appears at most once on any nesting path (threadIdx.x cannot index
 //    two nested loops), and no block-bound loop sits inside a thread-bound one
 //    (a block cannot be chosen by a thread);
@@ -12,10 +12,9 @@
 //    launch extent, the max of theirs; every such loop is widened to that
 //    extent and its body guarded by `if (v < extent)`, so after this pass all
 //    loops of a tag have the same extent, which ComputeLaunchGeometry reads.
-// vthread: until InjectVirtualThread exists (a later issue), a vthread loop
-// is lowered to a plain serial loop. That is correct, since a virtual thread
-// is by definition executed by one real thread, but it does not interleave
-// the copies the way TVM does; a remark says so.
+// Virtual-thread loops (vthread, cthread) are not launch dimensions: they may
+// sit anywhere and are left as they are for InjectVirtualThread, which runs
+// next.
 //
 // Runs right after NormalizeLoops (guards compare the zero-based variable).
 //
@@ -47,7 +46,6 @@ public:
   explicit BindingChecker(std::vector<Diag> &Diags) : Diags(Diags) {}
 
   std::map<std::string, std::vector<ir::Expr>> ExtentsByTag;
-  bool SawVThread = false;
   bool Failed = false;
 
 protected:
@@ -74,14 +72,8 @@ private:
   void checkBinding(const ir::ForNode *N) {
     const std::string &Tag = N->ThreadTag;
     const std::string Loop = "loop '" + N->LoopVar->Name + "'";
-    if (Tag == "vthread") {
-      SawVThread = true;
+    if (Tag == "vthread" || Tag == "cthread")
       return;
-    }
-    if (Tag == "cthread") {
-      error(Loop + " is bound to cthread, which only target(vta) supports");
-      return;
-    }
     if (threadTagDim(Tag) < 0) {
       error(Loop + " is bound to unknown thread tag '" + Tag + "'");
       return;
@@ -123,8 +115,7 @@ ir::Expr combineExtents(const std::vector<ir::Expr> &Extents,
   return Launch;
 }
 
-/// Widens thread-bound loops to their tag's launch extent behind a guard and
-/// turns vthread loops into serial loops.
+/// Widens thread-bound loops to their tag's launch extent behind a guard.
 class BindingRewriter : public ir::IRMutator {
 public:
   explicit BindingRewriter(const std::map<std::string, ir::Expr> &Launch) : Launch(Launch) {}
@@ -132,9 +123,6 @@ public:
 protected:
   ir::Stmt mutateFor(const ir::Stmt &S, const ir::ForNode *N) override {
     ir::Stmt Body = mutate(N->Body);
-    if (N->LoopKind == ir::ForKind::ThreadBound && N->ThreadTag == "vthread")
-      return ir::makeFor(N->LoopVar, N->Min, N->Extent, Body, ir::ForKind::Serial, "",
-                         N->IsReduction);
     auto It = N->LoopKind == ir::ForKind::ThreadBound ? Launch.find(N->ThreadTag)
                                                       : Launch.end();
     if (It == Launch.end() || !It->second || provablyEqual(It->second, N->Extent)) {
@@ -160,10 +148,6 @@ ir::LoopNest verifyThreadBindings(const ir::LoopNest &Nest, std::vector<Diag> &D
   Checker.visit(Nest.Body);
   if (Checker.Failed)
     return Nest;
-  if (Checker.SawVThread)
-    Diags.push_back(makeDiag(Diag::Level::Remark,
-                             "vthread loops are lowered to serial loops (virtual thread "
-                             "injection is not implemented yet)"));
 
   std::map<std::string, ir::Expr> Launch;
   for (const auto &Entry : Checker.ExtentsByTag)

@@ -97,7 +97,7 @@ TEST(VerifyThreadBindingsTest, WidensASmallerLoopOfTheSameTagBehindAGuard) {
   EXPECT_EQ(ir::as<ir::IfThenElseNode>(Loops[0]->Body), nullptr);
 }
 
-TEST(VerifyThreadBindingsTest, LowersAVThreadLoopToASerialLoop) {
+TEST(VerifyThreadBindingsTest, LeavesAVThreadLoopForInjectVirtualThread) {
   ir::LoopNest Nest = parseNest("func f(A: float32*[4] global) target=gpu {\n"
                                 "  for (v, 0, 4) bind(vthread) {\n"
                                 "    A[v] = 0.0f\n"
@@ -107,8 +107,9 @@ TEST(VerifyThreadBindingsTest, LowersAVThreadLoopToASerialLoop) {
   ir::LoopNest Out = passes::verifyThreadBindings(Nest, Diags);
   std::vector<const ir::ForNode *> Loops = loopsOf(Out.Body);
   ASSERT_EQ(Loops.size(), 1u);
-  EXPECT_EQ(Loops[0]->LoopKind, ir::ForKind::Serial);
-  EXPECT_FALSE(hasError(Diags, ""));
+  EXPECT_EQ(Loops[0]->LoopKind, ir::ForKind::ThreadBound);
+  EXPECT_EQ(Loops[0]->ThreadTag, "vthread");
+  EXPECT_TRUE(Diags.empty());
 }
 
 TEST(ComputeLaunchGeometryTest, TakesGridAndBlockFromBoundLoops) {

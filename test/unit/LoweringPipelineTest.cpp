@@ -39,10 +39,10 @@ TEST(LoweringPipelineTest, CallsAfterPassForEachPassInOrder) {
   LoweredKernel K;
   std::vector<Diag> Diags;
   ASSERT_TRUE(lower(Nest, Opts, K, Diags));
-  std::vector<std::string> Expected = {"NormalizeLoops",    "VerifyThreadBindings",
-                                       "ComputeLaunchGeometry", "StorageFlatten",
-                                       "Simplify",          "ComputeBufferRegions",
-                                       "VerifyKernel"};
+  std::vector<std::string> Expected = {"NormalizeLoops",        "VerifyThreadBindings",
+                                       "InjectVirtualThread",   "ComputeLaunchGeometry",
+                                       "StorageFlatten",        "Simplify",
+                                       "ComputeBufferRegions",  "VerifyKernel"};
   EXPECT_EQ(Passes, Expected);
 }
 
