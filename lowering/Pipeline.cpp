@@ -75,6 +75,10 @@ bool lowerForGPU(ir::LoopNest Nest, const PipelineOptions &Opts, LoweredKernel &
   if (!After("Simplify"))
     return false;
 
+  Nest = passes::injectThreadSync(Nest, Diags);
+  if (!After("InjectThreadSync"))
+    return false;
+
   std::vector<BufferRegion> Regions = passes::computeBufferRegions(Nest);
   if (!After("ComputeBufferRegions"))
     return false;

@@ -40,6 +40,12 @@ ir::LoopNest storageFlatten(const ir::LoopNest &Nest);
 /// ir::simplify over the whole kernel body.
 ir::LoopNest simplifyNest(const ir::LoopNest &Nest);
 
+/// Inserts sched.syncthreads wherever two threads of a block may touch the
+/// same shared element (one writing) with no barrier between them, in a
+/// sequence or across loop iterations; a dependence that would need a barrier
+/// under thread-divergent control flow is an error.
+ir::LoopNest injectThreadSync(const ir::LoopNest &Nest, std::vector<Diag> &Diags);
+
 /// For each buffer parameter: the elements [0, Extent) the kernel may touch,
 /// and whether it reads and/or writes them.
 std::vector<BufferRegion> computeBufferRegions(const ir::LoopNest &Nest);

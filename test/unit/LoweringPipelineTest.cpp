@@ -41,7 +41,8 @@ TEST(LoweringPipelineTest, CallsAfterPassForEachPassInOrder) {
   ASSERT_TRUE(lower(Nest, Opts, K, Diags));
   std::vector<std::string> Expected = {"NormalizeLoops",    "VerifyThreadBindings",
                                        "ComputeLaunchGeometry", "StorageFlatten",
-                                       "Simplify",          "ComputeBufferRegions",
+                                       "Simplify",          "InjectThreadSync",
+                                       "ComputeBufferRegions",
                                        "VerifyKernel"};
   EXPECT_EQ(Passes, Expected);
 }
