@@ -62,6 +62,10 @@ bool lowerForGPU(ir::LoopNest Nest, const PipelineOptions &Opts, LoweredKernel &
   if (!After("VerifyThreadBindings"))
     return false;
 
+  Nest = passes::distributeOverThreads(Nest, Diags);
+  if (!After("DistributeOverThreads"))
+    return false;
+
   LaunchGeometry Geometry;
   passes::computeLaunchGeometry(Nest, Geometry, Diags);
   if (!After("ComputeLaunchGeometry"))

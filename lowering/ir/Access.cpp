@@ -238,6 +238,7 @@ struct ThreadView {
   std::map<const VarNode *, std::string> TagOf;      // threadIdx-bound loop variables
   std::map<const VarNode *, int64_t> SerialExtent;   // other loops (-1: unknown)
   std::map<std::string, int64_t> PinnedTag;          // guards `v == c` on a thread variable
+  std::map<std::string, int64_t> UpperBound;         // guards `v < c` on a thread variable
 
   explicit ThreadView(const Access &A) {
     for (const ForNode *L : A.Loops) {
@@ -264,12 +265,14 @@ private:
       collectPins(B->B);
       return;
     }
-    if (B->Op != BinOp::EQ)
-      return;
     const auto *V = as<VarNode>(B->A);
     int64_t C;
-    if (V && getConstInt(B->B, C) && TagOf.count(V))
+    if (!V || !getConstInt(B->B, C) || !TagOf.count(V))
+      return;
+    if (B->Op == BinOp::EQ)
       PinnedTag[TagOf.at(V)] = C;
+    else if (B->Op == BinOp::LT)
+      UpperBound[TagOf.at(V)] = C; // `tx < 32`: only the first 32 run it
   }
 };
 
@@ -281,8 +284,32 @@ struct IndexSide {
   Expr Rest;
 };
 
-bool splitIndex(const Expr &Index, const ThreadView &View,
+/// Folds `(X / C)*C + X % C` back to X: a fused (distributed) loop reaches
+/// a flattened buffer that way, and the affine test wants X.
+class RecombineDivMod : public IRMutator {
+protected:
+  Expr mutateBinary(const Expr &E, const BinaryNode *N) override {
+    Expr Folded = IRMutator::mutateBinary(E, N);
+    const auto *B = as<BinaryNode>(Folded);
+    if (!B || B->Op != BinOp::Add)
+      return Folded;
+    for (int Order = 0; Order < 2; ++Order) {
+      const Expr &Scaled = Order ? B->B : B->A, &Rem = Order ? B->A : B->B;
+      const auto *Mul = as<BinaryNode>(Scaled);
+      Expr X, Y;
+      int64_t C, C2, Factor;
+      if (Mul && Mul->Op == BinOp::Mul && getConstInt(Mul->B, Factor) &&
+          matchDivMod(Mul->A, BinOp::Div, X, C) && Factor == C &&
+          matchDivMod(Rem, BinOp::Mod, Y, C2) && C2 == C && structurallyEqual(X, Y))
+        return X;
+    }
+    return Folded;
+  }
+};
+
+bool splitIndex(const Expr &RawIndex, const ThreadView &View,
                 const std::map<std::string, int64_t> &SharedPins, IndexSide &Out) {
+  Expr Index = RecombineDivMod().mutate(RawIndex);
   AffineForm F;
   if (!toAffine(Index, [&](const VarNode *V) { return View.isIndexVar(V); }, F))
     return false;
@@ -419,6 +446,15 @@ bool mayConflictAcrossThreads(const Access &A, const Access &B,
   for (const ThreadView *V : {&VA, &VB})
     for (const auto &Entry : V->TagOf)
       Extent.emplace(Entry.second, -1);
+  // Guards `v < c` on both sides narrow the coordinates that can meet.
+  for (auto &Entry : Extent) {
+    auto BA = VA.UpperBound.find(Entry.first), BB = VB.UpperBound.find(Entry.first);
+    if (BA == VA.UpperBound.end() || BB == VB.UpperBound.end())
+      continue;
+    int64_t Bound = std::max(BA->second, BB->second);
+    if (Entry.second < 0 || Bound < Entry.second)
+      Entry.second = std::max<int64_t>(Bound, 1);
+  }
   std::vector<std::string> Tags;
   for (const auto &Entry : Extent) {
     auto PA = VA.PinnedTag.find(Entry.first), PB = VB.PinnedTag.find(Entry.first);

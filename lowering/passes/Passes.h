@@ -28,6 +28,12 @@ ir::LoopNest normalizeLoops(const ir::LoopNest &Nest);
 /// over all loops bound to it) behind a guard `if (v < extent)`.
 ir::LoopNest verifyThreadBindings(const ir::LoopNest &Nest, std::vector<Diag> &Diags);
 
+/// Cooperative fetch: shared-memory writes inside threadIdx loops that do
+/// not depend on the thread are given to the block's threads (a parallel
+/// serial nest is fused and distributed over all of them; a loop bound to an
+/// enclosing loop's tag reuses its threads; other stores go to thread 0).
+ir::LoopNest distributeOverThreads(const ir::LoopNest &Nest, std::vector<Diag> &Diags);
+
 /// Grid and block extents from the thread-bound loops (1 where unused). An
 /// extent that is not an expression over scalar parameters is an error.
 bool computeLaunchGeometry(const ir::LoopNest &Nest, LaunchGeometry &Out,
