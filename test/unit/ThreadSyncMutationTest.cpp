@@ -179,6 +179,8 @@ const SuiteKernel Suite[] = {
      1},
 };
 
+void PrintTo(const SuiteKernel &K, std::ostream *OS) { *OS << K.Name; }
+
 bool isBarrierStmt(const ir::Stmt &S) {
   const auto *E = ir::as<ir::EvaluateNode>(S);
   const auto *C = E ? ir::as<ir::CallNode>(E->Value) : nullptr;
