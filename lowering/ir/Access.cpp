@@ -10,6 +10,7 @@
 
 #include "Access.h"
 #include "Affine.h"
+#include "Bounds.h"
 #include "IRMutator.h"
 #include "IRVisitor.h"
 #include "Intrinsics.h"
@@ -241,13 +242,22 @@ struct ThreadView {
   std::map<std::string, int64_t> UpperBound;         // guards `v < c` on a thread variable
 
   explicit ThreadView(const Access &A) {
+    VarRanges Ranges; // of the enclosing loop variables, outermost first
     for (const ForNode *L : A.Loops) {
+      // A trip count that depends on outer loops (the thread, say) is
+      // bounded by the bound analysis.
+      Interval Trips = boundsOf(L->Extent, Ranges);
+      int64_t Min = -1, Extent = -1;
+      if (!getConstInt(L->Min, Min) || !Trips.Max || !getConstInt(Trips.Max, Extent) ||
+          Min != 0)
+        Extent = -1;
+      if (Extent > 0)
+        Ranges[L->LoopVar.get()] = {makeInt(0, L->LoopVar->Type),
+                                    makeInt(Extent - 1, L->LoopVar->Type)};
       if (L->LoopKind == ForKind::ThreadBound && isThreadIdxTag(L->ThreadTag))
         TagOf[L->LoopVar.get()] = L->ThreadTag;
-      else if (!(L->LoopKind == ForKind::ThreadBound && L->ThreadTag.rfind("blockIdx.", 0) == 0)) {
-        int64_t Extent;
-        SerialExtent[L->LoopVar.get()] = getConstInt(L->Extent, Extent) ? Extent : -1;
-      }
+      else if (!(L->LoopKind == ForKind::ThreadBound && L->ThreadTag.rfind("blockIdx.", 0) == 0))
+        SerialExtent[L->LoopVar.get()] = Extent;
     }
     for (const Expr &G : A.Guards)
       collectPins(G);

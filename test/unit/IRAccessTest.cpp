@@ -191,6 +191,7 @@ struct ThreadPair {
   Var Tx = makeVar("tx"), Ty = makeVar("ty"), K = makeVar("k");
   Buffer S = makeBuffer("S", DType::Float32, {makeInt(256)}, Scope::Shared);
   Buffer Out = makeBuffer("Out", DType::Float32, {makeInt(64)});
+  Stmt Root; // owns the loops the accesses point to
   Access Write, Read;
   std::map<std::string, int64_t> Block = {{"threadIdx.x", 64}};
 
@@ -201,7 +202,7 @@ struct ThreadPair {
                          makeStore(Out, {Tx}, makeLoad(S, {ReadIdx}))});
     if (WithK)
       Body = makeFor(K, makeInt(0), makeInt(4), Body);
-    Stmt Root = makeFor(Tx, makeInt(0), makeInt(64), Body, ForKind::ThreadBound, "threadIdx.x");
+    Root = makeFor(Tx, makeInt(0), makeInt(64), Body, ForKind::ThreadBound, "threadIdx.x");
     for (const Access &A : collectAccesses(Root)) {
       if (A.Buf != S)
         continue;

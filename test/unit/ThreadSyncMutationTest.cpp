@@ -177,6 +177,18 @@ const SuiteKernel Suite[] = {
      "  }\n"
      "}\n",
      1},
+    {"a fill whose trip count depends on the thread: the barrier after it",
+     "func sched_divloop(Out: float32*[64] global) target=gpu {\n"
+     "  allocate S: float32[256] shared {\n"
+     "    for (tx, 0, 64) bind(threadIdx.x) {\n"
+     "      for (k, 0, ((tx % 4) + 1)) {\n"
+     "        S[((tx*4) + k)] = float32(k)\n"
+     "      }\n"
+     "      Out[tx] = S[((63 - tx)*4)]\n"
+     "    }\n"
+     "  }\n"
+     "}\n",
+     1},
 };
 
 void PrintTo(const SuiteKernel &K, std::ostream *OS) { *OS << K.Name; }
