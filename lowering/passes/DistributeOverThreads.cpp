@@ -17,6 +17,9 @@
 //    guard `== 0`, so it is not run redundantly either;
 //  - any other store to shared memory that depends on none of the enclosing
 //    thread variables is guarded to thread 0 of them.
+// Code outside every thread loop runs on every thread of the block as well:
+// there the same rewrites happen inside fresh loops bound to the block's
+// threads (`As.ty`, `As.tx`).
 //
 // Runs after VerifyThreadBindings (thread loops have their launch extents)
 // and before ComputeLaunchGeometry and StorageFlatten (the stage's indices
@@ -26,6 +29,7 @@
 //===----------------------------------------------------------------------===//
 #include "ir/Access.h"
 #include "ir/IRMutator.h"
+#include "ir/IRVisitor.h"
 #include "ir/Printer.h"
 #include "ir/Simplify.h"
 #include "passes/PassUtil.h"
@@ -79,6 +83,9 @@ protected:
     if (!ThreadLoops.empty() && N->LoopKind == ir::ForKind::Serial)
       if (Stmt Distributed = distribute(N))
         return Distributed;
+    if (ThreadLoops.empty() && N->LoopKind == ir::ForKind::Serial && !BlockTags.empty())
+      if (Stmt Distributed = inFreshThreadLoops(N->LoopVar->Name, [&] { return distribute(N); }))
+        return Distributed;
     if (dependsOnThread(N->Min) || dependsOnThread(N->Extent)) {
       ThreadDependent.insert(N->LoopVar.get());
       Stmt Out = ir::IRMutator::mutateFor(S, N);
@@ -99,11 +106,55 @@ protected:
   }
 
   Stmt mutateStore(const Stmt &S, const ir::StoreNode *N) override {
-    if (ThreadLoops.empty() || N->Buf->MemScope != ir::Scope::Shared ||
-        dependsOnThread(S))
+    if (N->Buf->MemScope != ir::Scope::Shared || dependsOnThread(S))
       return S;
+    if (ThreadLoops.empty())
+      return BlockTags.empty() ? S : inFreshThreadLoops(N->Buf->Name, [&] {
+        return ir::makeIf(firstThreadOf(ThreadLoops), S);
+      });
     return ir::makeIf(firstThreadOf(ThreadLoops), S);
   }
+
+public:
+  /// The launch extent of each threadIdx tag the kernel binds.
+  std::map<std::string, Expr> BlockTags;
+
+private:
+  /// Code outside every thread loop runs on every thread of the block too:
+  /// Make builds its replacement inside fresh loops over all the block's
+  /// threads (z outermost); null when Make declines.
+  template <typename MakeFn> Stmt inFreshThreadLoops(const std::string &Name, MakeFn Make) {
+    std::vector<Stmt> Placeholders;
+    std::vector<ir::Var> Vars;
+    std::vector<std::string> Tags;
+    for (const char *Tag : {"threadIdx.z", "threadIdx.y", "threadIdx.x"}) {
+      auto It = BlockTags.find(Tag);
+      if (It == BlockTags.end())
+        continue;
+      ir::Var V = ir::makeVar(stagePrefix(Name) + ".t" + std::string(Tag).substr(10, 1));
+      // A loop node for the analyses to see while Make runs; rebuilt below.
+      Placeholders.push_back(ir::makeFor(V, ir::makeInt(0), It->second, ir::makeEvaluate(ir::makeInt(0)),
+                                         ir::ForKind::ThreadBound, Tag));
+      Vars.push_back(V);
+      Tags.push_back(Tag);
+    }
+    for (const Stmt &P : Placeholders) {
+      ThreadLoops.push_back(ir::as<ir::ForNode>(P));
+      ThreadDependent.insert(ir::as<ir::ForNode>(P)->LoopVar.get());
+    }
+    Stmt Body = Make();
+    for (const Stmt &P : Placeholders)
+      ThreadDependent.erase(ir::as<ir::ForNode>(P)->LoopVar.get());
+    ThreadLoops.resize(ThreadLoops.size() - Placeholders.size());
+    if (!Body)
+      return nullptr;
+    for (size_t I = Vars.size(); I-- > 0;)
+      Body = ir::makeFor(Vars[I], ir::makeInt(0), BlockTags.at(Tags[I]), Body,
+                         ir::ForKind::ThreadBound, Tags[I]);
+    return Body;
+  }
+
+private:
 
 private:
   std::vector<Diag> &Diags;
@@ -239,11 +290,35 @@ private:
   }
 };
 
+/// The launch extent of each threadIdx tag (VerifyThreadBindings made all
+/// loops of a tag agree; nested same-tag loops are not launch dimensions).
+class ThreadTagExtents : public ir::IRVisitor {
+public:
+  std::map<std::string, Expr> Extent;
+
+protected:
+  void visitFor(const ir::ForNode *N) override {
+    bool Opens = isThreadIdxLoop(N) && Open.insert(N->ThreadTag).second;
+    if (Opens)
+      Extent.emplace(N->ThreadTag, N->Extent);
+    ir::IRVisitor::visitFor(N);
+    if (Opens)
+      Open.erase(N->ThreadTag);
+  }
+
+private:
+  std::set<std::string> Open;
+};
+
 } // namespace
 
 ir::LoopNest distributeOverThreads(const ir::LoopNest &Nest, std::vector<Diag> &Diags) {
+  ThreadTagExtents Tags;
+  Tags.visit(Nest.Body);
+  Distributor D(Diags);
+  D.BlockTags = Tags.Extent;
   ir::LoopNest Out = Nest;
-  Out.Body = Distributor(Diags).mutate(Nest.Body);
+  Out.Body = D.mutate(Nest.Body);
   return Out;
 }
 

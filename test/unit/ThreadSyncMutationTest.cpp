@@ -189,6 +189,24 @@ const SuiteKernel Suite[] = {
      "  }\n"
      "}\n",
      1},
+    {"cooperative fetch of a stage computed outside the thread loops",
+     "func sched_blocklevel(A: float32*[8, 16] global, C: float32*[8, 8] global) target=gpu {\n"
+     "  allocate As: float32[8, 4] shared {\n"
+     "    for (ko, 0, 4) {\n"
+     "      for (As.ax0, 0, 8) {\n"
+     "        for (As.ax1, 0, 4) {\n"
+     "          As[As.ax0, As.ax1] = A[As.ax0, ((ko*4) + As.ax1)]\n"
+     "        }\n"
+     "      }\n"
+     "      for (ty, 0, 8) bind(threadIdx.y) {\n"
+     "        for (tx, 0, 8) bind(threadIdx.x) {\n"
+     "          C[ty, tx] = (C[ty, tx] + As[ty, (tx % 4)])\n"
+     "        }\n"
+     "      }\n"
+     "    }\n"
+     "  }\n"
+     "}\n",
+     2},
 };
 
 void PrintTo(const SuiteKernel &K, std::ostream *OS) { *OS << K.Name; }
