@@ -221,8 +221,10 @@ private:
     bool ConstExtent = ir::getConstInt(N->Extent, Ext);
     bool DivergentBounds = dependsOnThread(N->Min) || dependsOnThread(N->Extent);
     if (IsThreadLoop) {
+      // VerifyThreadBindings gave every loop of a tag the launch extent; one
+      // that still runs fewer threads would be divergent.
       auto It = Extent.find(N->ThreadTag);
-      DivergentBounds |= !ConstExtent || It == Extent.end() || It->second != Ext;
+      DivergentBounds |= ConstExtent && It != Extent.end() && It->second >= 0 && It->second != Ext;
     }
     if (DivergentBounds)
       Divergent.push_back("loop '" + N->LoopVar->Name + "' with bounds that depend on the thread");
