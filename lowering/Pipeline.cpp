@@ -66,6 +66,10 @@ bool lowerForGPU(ir::LoopNest Nest, const PipelineOptions &Opts, LoweredKernel &
   if (!After("InjectVirtualThread"))
     return false;
 
+  Nest = passes::distributeOverThreads(Nest, Diags);
+  if (!After("DistributeOverThreads"))
+    return false;
+
   LaunchGeometry Geometry;
   passes::computeLaunchGeometry(Nest, Geometry, Diags);
   if (!After("ComputeLaunchGeometry"))
@@ -77,6 +81,10 @@ bool lowerForGPU(ir::LoopNest Nest, const PipelineOptions &Opts, LoweredKernel &
 
   Nest = passes::simplifyNest(Nest);
   if (!After("Simplify"))
+    return false;
+
+  Nest = passes::injectThreadSync(Nest, Diags);
+  if (!After("InjectThreadSync"))
     return false;
 
   std::vector<BufferRegion> Regions = passes::computeBufferRegions(Nest);

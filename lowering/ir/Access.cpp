@@ -10,11 +10,15 @@
 
 #include "Access.h"
 #include "Affine.h"
+#include "Bounds.h"
 #include "IRMutator.h"
 #include "IRVisitor.h"
 #include "Intrinsics.h"
 #include "Simplify.h"
 
+#include <algorithm>
+#include <cstdlib>
+#include <numeric>
 #include <set>
 
 namespace sched {
@@ -224,6 +228,180 @@ Disjointness iterationsDisjoint(const ForNode *L, const std::vector<Expr> &Indic
   return DependsOnL ? Disjointness::Unknown : Disjointness::Invariant;
 }
 
+//===----------------------------------------------------------------------===//
+// Cross-thread dependence (thread sync)
+//===----------------------------------------------------------------------===//
+
+bool isThreadIdxTag(const std::string &Tag) { return Tag.rfind("threadIdx.", 0) == 0; }
+
+/// What each variable of an access is to the cross-thread test.
+struct ThreadView {
+  std::map<const VarNode *, std::string> TagOf;      // threadIdx-bound loop variables
+  std::map<const VarNode *, int64_t> SerialExtent;   // other loops (-1: unknown)
+  std::map<std::string, int64_t> PinnedTag;          // guards `v == c` on a thread variable
+  std::map<std::string, int64_t> UpperBound;         // guards `v < c` on a thread variable
+
+  explicit ThreadView(const Access &A) {
+    VarRanges Ranges; // of the enclosing loop variables, outermost first
+    for (const ForNode *L : A.Loops) {
+      // A trip count that depends on outer loops (the thread, say) is
+      // bounded by the bound analysis.
+      Interval Trips = boundsOf(L->Extent, Ranges);
+      int64_t Min = -1, Extent = -1;
+      if (!getConstInt(L->Min, Min) || !Trips.Max || !getConstInt(Trips.Max, Extent) ||
+          Min != 0)
+        Extent = -1;
+      if (Extent > 0)
+        Ranges[L->LoopVar.get()] = {makeInt(0, L->LoopVar->Type),
+                                    makeInt(Extent - 1, L->LoopVar->Type)};
+      if (L->LoopKind == ForKind::ThreadBound && isThreadIdxTag(L->ThreadTag))
+        TagOf[L->LoopVar.get()] = L->ThreadTag;
+      else if (!(L->LoopKind == ForKind::ThreadBound && L->ThreadTag.rfind("blockIdx.", 0) == 0))
+        SerialExtent[L->LoopVar.get()] = Extent;
+    }
+    for (const Expr &G : A.Guards)
+      collectPins(G);
+  }
+
+  bool isIndexVar(const VarNode *V) const { return TagOf.count(V) || SerialExtent.count(V); }
+
+private:
+  void collectPins(const Expr &G) {
+    const auto *B = as<BinaryNode>(G);
+    if (!B)
+      return;
+    if (B->Op == BinOp::And) {
+      collectPins(B->A);
+      collectPins(B->B);
+      return;
+    }
+    const auto *V = as<VarNode>(B->A);
+    int64_t C;
+    if (!V || !getConstInt(B->B, C) || !TagOf.count(V))
+      return;
+    if (B->Op == BinOp::EQ)
+      PinnedTag[TagOf.at(V)] = C;
+    else if (B->Op == BinOp::LT)
+      UpperBound[TagOf.at(V)] = C; // `tx < 32`: only the first 32 run it
+  }
+};
+
+/// One side of an index equation: per-tag thread coefficients, serial terms
+/// (coefficient, extent) and the rest (constant in the thread's eyes).
+struct IndexSide {
+  std::map<std::string, int64_t> TagCoef;
+  std::vector<std::pair<int64_t, int64_t>> Serial;
+  Expr Rest;
+};
+
+/// Folds `(X / C)*C + X % C` back to X: a fused (distributed) loop reaches
+/// a flattened buffer that way, and the affine test wants X.
+class RecombineDivMod : public IRMutator {
+protected:
+  Expr mutateBinary(const Expr &E, const BinaryNode *N) override {
+    Expr Folded = IRMutator::mutateBinary(E, N);
+    const auto *B = as<BinaryNode>(Folded);
+    if (!B || B->Op != BinOp::Add)
+      return Folded;
+    for (int Order = 0; Order < 2; ++Order) {
+      const Expr &Scaled = Order ? B->B : B->A, &Rem = Order ? B->A : B->B;
+      const auto *Mul = as<BinaryNode>(Scaled);
+      Expr X, Y;
+      int64_t C, C2, Factor;
+      if (Mul && Mul->Op == BinOp::Mul && getConstInt(Mul->B, Factor) &&
+          matchDivMod(Mul->A, BinOp::Div, X, C) && Factor == C &&
+          matchDivMod(Rem, BinOp::Mod, Y, C2) && C2 == C && structurallyEqual(X, Y))
+        return X;
+    }
+    return Folded;
+  }
+};
+
+bool splitIndex(const Expr &RawIndex, const ThreadView &View,
+                const std::map<std::string, int64_t> &SharedPins, IndexSide &Out) {
+  Expr Index = RecombineDivMod().mutate(RawIndex);
+  AffineForm F;
+  if (!toAffine(Index, [&](const VarNode *V) { return View.isIndexVar(V); }, F))
+    return false;
+  Out.Rest = F.Constant;
+  for (const auto &Term : F.Coefs) {
+    int64_t Coef;
+    if (!getConstInt(Term.second, Coef))
+      return false;
+    auto Tag = View.TagOf.find(Term.first);
+    if (Tag == View.TagOf.end()) {
+      Out.Serial.push_back({Coef, View.SerialExtent.at(Term.first)});
+      continue;
+    }
+    auto Pin = SharedPins.find(Tag->second);
+    if (Pin != SharedPins.end())
+      Out.Rest = makeBinary(BinOp::Add, Out.Rest, makeInt(Coef * Pin->second, Out.Rest->Type));
+    else
+      Out.TagCoef[Tag->second] += Coef;
+  }
+  return true;
+}
+
+/// Whether A's index I and B's index J can only be equal for the same
+/// thread (or never): the thread coordinates enter both the same way,
+/// injectively (mixed radix), and what the serial loops and constants can
+/// add is too small (or too coarse) to make up a different thread.
+bool equalOnlyForSameThread(const IndexSide &A, const IndexSide &B,
+                            const std::vector<std::string> &Tags,
+                            const std::map<std::string, int64_t> &Extent) {
+  std::vector<std::pair<int64_t, int64_t>> Radix; // |coef|, extent
+  for (const std::string &T : Tags) {
+    auto CA = A.TagCoef.find(T), CB = B.TagCoef.find(T);
+    int64_t Ca = CA == A.TagCoef.end() ? 0 : CA->second;
+    int64_t Cb = CB == B.TagCoef.end() ? 0 : CB->second;
+    if (Ca != Cb || Ca == 0)
+      return false;
+    Radix.push_back({std::llabs(Ca), Extent.at(T)});
+  }
+  std::sort(Radix.begin(), Radix.end());
+  bool SpanKnown = true;
+  int64_t Span = 0;
+  for (size_t I = 0; I < Radix.size(); ++I) {
+    if (Radix[I].second < 0) {
+      SpanKnown = false;
+      if (I + 1 < Radix.size())
+        return false;
+      continue;
+    }
+    if (I + 1 < Radix.size() && Radix[I + 1].first < Radix[I].first * Radix[I].second)
+      return false;
+    Span += Radix[I].first * (Radix[I].second - 1);
+  }
+  int64_t CMin = Radix.empty() ? 1 : Radix.front().first;
+  int64_t ConstDiff;
+  if (!getConstInt(canonicalize(makeBinary(BinOp::Sub, B.Rest, A.Rest)), ConstDiff))
+    return false;
+  // D = L(t1) - L(t2) = ConstDiff + (B's serial terms) - (A's serial terms).
+  bool RangeKnown = true;
+  int64_t Lo = ConstDiff, Hi = ConstDiff, Gcd = 0;
+  auto AddTerm = [&](int64_t Coef, int64_t Ext) {
+    Gcd = std::gcd(Gcd, std::llabs(Coef));
+    if (Ext < 0) {
+      RangeKnown = false;
+      return;
+    }
+    int64_t Reach = Coef * (Ext > 0 ? Ext - 1 : 0);
+    Lo += std::min<int64_t>(0, Reach);
+    Hi += std::max<int64_t>(0, Reach);
+  };
+  for (const auto &T : B.Serial)
+    AddTerm(T.first, T.second);
+  for (const auto &T : A.Serial)
+    AddTerm(-T.first, T.second);
+  if (RangeKnown && Lo > -CMin && Hi < CMin)
+    return true; // |L(t1) - L(t2)| < CMin forces t1 == t2
+  if (RangeKnown && SpanKnown && (Lo > Span || Hi < -Span))
+    return true; // the two never meet
+  if (Gcd > 0 && SpanKnown && ConstDiff % Gcd == 0 && Span < Gcd)
+    return true; // L(t1) - L(t2) is a multiple of Gcd smaller than it
+  return false;
+}
+
 } // namespace
 
 std::vector<Access> collectAccesses(const Stmt &S) {
@@ -275,6 +453,51 @@ bool isParallelLoop(const ForNode *L, std::string *Why) { return parallelOver(L,
 bool isParallelLoopOver(const ForNode *L, const std::set<const BufferNode *> &Only,
                         std::string *Why) {
   return parallelOver(L, &Only, Why);
+}
+
+bool mayConflictAcrossThreads(const Access &A, const Access &B,
+                              const std::map<std::string, int64_t> &BlockExtent) {
+  if (A.Buf.get() != B.Buf.get() || (!A.IsWrite && !B.IsWrite))
+    return false;
+  ThreadView VA(A), VB(B);
+  // Tags on which two different threads may differ: extent > 1 (or unknown)
+  // and not pinned to one value on both sides.
+  std::map<std::string, int64_t> Extent = BlockExtent, SharedPins;
+  for (const ThreadView *V : {&VA, &VB})
+    for (const auto &Entry : V->TagOf)
+      Extent.emplace(Entry.second, -1);
+  // Guards `v < c` on both sides narrow the coordinates that can meet.
+  for (auto &Entry : Extent) {
+    auto BA = VA.UpperBound.find(Entry.first), BB = VB.UpperBound.find(Entry.first);
+    if (BA == VA.UpperBound.end() || BB == VB.UpperBound.end())
+      continue;
+    int64_t Bound = std::max(BA->second, BB->second);
+    if (Entry.second < 0 || Bound < Entry.second)
+      Entry.second = std::max<int64_t>(Bound, 1);
+  }
+  std::vector<std::string> Tags;
+  for (const auto &Entry : Extent) {
+    auto PA = VA.PinnedTag.find(Entry.first), PB = VB.PinnedTag.find(Entry.first);
+    if (PA != VA.PinnedTag.end() && PB != VB.PinnedTag.end() && PA->second == PB->second)
+      SharedPins[Entry.first] = PA->second;
+    else if (Entry.second != 1)
+      Tags.push_back(Entry.first);
+  }
+  if (Tags.empty())
+    return false; // the block has one thread where both run
+  if (A.Indices.size() != B.Indices.size())
+    return true;
+  std::vector<Expr> IA = withRecoveredLinearIndices(A.Indices);
+  std::vector<Expr> IB = withRecoveredLinearIndices(B.Indices);
+  for (size_t D = 0; D < IA.size() && D < IB.size(); ++D) {
+    if (D >= A.Indices.size() && IA.size() != IB.size())
+      break;
+    IndexSide SA, SB;
+    if (splitIndex(IA[D], VA, SharedPins, SA) && splitIndex(IB[D], VB, SharedPins, SB) &&
+        equalOnlyForSameThread(SA, SB, Tags, Extent))
+      return false;
+  }
+  return true;
 }
 
 } // namespace ir

@@ -13,6 +13,7 @@
 
 #include "IR.h"
 #include <set>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -43,6 +44,20 @@ bool isParallelLoop(const ForNode *L, std::string *Why = nullptr);
 /// injection asks it for the buffers its copies write but cannot expand.
 bool isParallelLoopOver(const ForNode *L, const std::set<const BufferNode *> &Only,
                         std::string *Why = nullptr);
+
+/// Thread-sync's dependence test: may A and B, executed by two different
+/// threads of one block, touch the same element of the same buffer, with at
+/// least one of them writing? A and B carry every loop that encloses them in
+/// the kernel (Loops) and every guard (Guards), with let-bound values
+/// inlined. Loops bound to threadIdx.* give the thread coordinates (two loops
+/// bound to one tag are the same coordinate); BlockExtent gives each tag's
+/// launch extent (a tag missing from it has extent 1; a negative extent is
+/// unknown). Serial loop variables are free on each side (two threads may be
+/// at different iterations when nothing orders them). Guards `v == c` on a
+/// thread variable pin that coordinate. Conservative: true unless the
+/// indices provably determine the thread (or provably never meet).
+bool mayConflictAcrossThreads(const Access &A, const Access &B,
+                              const std::map<std::string, int64_t> &BlockExtent);
 
 } // namespace ir
 } // namespace sched

@@ -33,6 +33,12 @@ ir::LoopNest verifyThreadBindings(const ir::LoopNest &Nest, std::vector<Diag> &D
 /// the virtual-thread count.
 ir::LoopNest injectVirtualThread(const ir::LoopNest &Nest, std::vector<Diag> &Diags);
 
+/// Cooperative fetch: shared-memory writes inside threadIdx loops that do
+/// not depend on the thread are given to the block's threads (a parallel
+/// serial nest is fused and distributed over all of them; a loop bound to an
+/// enclosing loop's tag reuses its threads; other stores go to thread 0).
+ir::LoopNest distributeOverThreads(const ir::LoopNest &Nest, std::vector<Diag> &Diags);
+
 /// Grid and block extents from the thread-bound loops (1 where unused). An
 /// extent that is not an expression over scalar parameters is an error.
 bool computeLaunchGeometry(const ir::LoopNest &Nest, LaunchGeometry &Out,
@@ -44,6 +50,12 @@ ir::LoopNest storageFlatten(const ir::LoopNest &Nest);
 
 /// ir::simplify over the whole kernel body.
 ir::LoopNest simplifyNest(const ir::LoopNest &Nest);
+
+/// Inserts sched.syncthreads wherever two threads of a block may touch the
+/// same shared element (one writing) with no barrier between them, in a
+/// sequence or across loop iterations; a dependence that would need a barrier
+/// under thread-divergent control flow is an error.
+ir::LoopNest injectThreadSync(const ir::LoopNest &Nest, std::vector<Diag> &Diags);
 
 /// For each buffer parameter: the elements [0, Extent) the kernel may touch,
 /// and whether it reads and/or writes them.

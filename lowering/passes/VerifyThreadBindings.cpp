@@ -6,7 +6,12 @@
 //    (VTA's name for a virtual thread; lowered the same way here);
 //  - a tag appears at most once on any nesting path (threadIdx.x cannot index
 //    two nested loops), and no block-bound loop sits inside a thread-bound one
-//    (a block cannot be chosen by a thread);
+//    (a block cannot be chosen by a thread).
+//    The exception: a threadIdx loop inside a loop of its own tag whose
+//    subtree does not use the outer variable names the same threads again
+//    (a cache stage spread over the compute's threads); it is no launch
+//    dimension of its own, is not widened here, and DistributeOverThreads
+//    lowers it;
 //  - loops bound to the same tag in different parts of the kernel (say a
 //    shared-memory fill over 64 threads and a compute over 32) share one
 //    launch extent, the max of theirs; every such loop is widened to that
@@ -79,10 +84,15 @@ private:
       return;
     }
     for (const ir::ForNode *Outer : Path) {
-      if (Outer->ThreadTag == Tag)
-        error(Loop + " is bound to " + Tag + " inside loop '" + Outer->LoopVar->Name +
-              "', which is bound to it already");
-      else if (isBlockTag(Tag) && isThreadTag(Outer->ThreadTag))
+      if (Outer->ThreadTag == Tag) {
+        // The same threads again (DistributeOverThreads lowers it), unless it
+        // depends on the enclosing loop, or is a second block loop.
+        if (!isThreadTag(Tag) || loopUsesVar(N, Outer->LoopVar.get()))
+          error(Loop + " is bound to " + Tag + " inside loop '" + Outer->LoopVar->Name +
+                "', which is bound to it already");
+        return; // not a launch dimension of its own
+      }
+      if (isBlockTag(Tag) && isThreadTag(Outer->ThreadTag))
         error(Loop + " is bound to " + Tag + " inside loop '" + Outer->LoopVar->Name +
               "' bound to " + Outer->ThreadTag +
               ": block loops must enclose thread loops");
@@ -122,9 +132,13 @@ public:
 
 protected:
   ir::Stmt mutateFor(const ir::Stmt &S, const ir::ForNode *N) override {
+    bool Opens = N->LoopKind == ir::ForKind::ThreadBound && OpenTags.insert(N->ThreadTag).second;
     ir::Stmt Body = mutate(N->Body);
-    auto It = N->LoopKind == ir::ForKind::ThreadBound ? Launch.find(N->ThreadTag)
-                                                      : Launch.end();
+    if (Opens)
+      OpenTags.erase(N->ThreadTag);
+    auto It = N->LoopKind == ir::ForKind::ThreadBound && !OpenTags.count(N->ThreadTag)
+                  ? Launch.find(N->ThreadTag)
+                  : Launch.end();
     if (It == Launch.end() || !It->second || provablyEqual(It->second, N->Extent)) {
       if (Body == N->Body)
         return S;
@@ -138,6 +152,7 @@ protected:
 
 private:
   const std::map<std::string, ir::Expr> &Launch;
+  std::set<std::string> OpenTags; // tags of the enclosing thread-bound loops
 };
 
 } // namespace

@@ -3,8 +3,9 @@
 // Binding makes a loop's iterations run on different blocks or threads, so
 // the loop must not carry a dependence: a reduction loop, or any loop the
 // access analysis cannot prove parallel, is refused. A tag names one hardware
-// dimension, so it appears at most once on a nesting path, and block loops
-// must enclose thread loops. vthread and cthread are plain tags for now
+// dimension, so it appears at most once on a nesting path (except a threadIdx
+// loop nested in one of its tag that does not depend on it: the same threads,
+// see DistributeOverThreads), and block loops must enclose thread loops. vthread and cthread are plain tags for now
 // (virtual-thread injection gives them meaning later).
 //
 //===----------------------------------------------------------------------===//
@@ -38,6 +39,14 @@ std::string reductionTarget(const ForNode *L) {
 
 bool isHardwareTag(const std::string &Tag) { return isBlockTag(Tag) || isThreadIdxTag(Tag); }
 
+/// Whether Inner, bound to Outer's threadIdx tag inside it, reuses the same
+/// threads: it must not depend on Outer's variable.
+bool sameThreadsNested(const std::string &Tag, const ForNode *Outer, const ForNode *Inner) {
+  const VarNode *V = Outer->LoopVar.get();
+  return isThreadIdxTag(Tag) && !usesVar(Inner->Min, V) &&
+         !usesVar(Inner->Extent, V) && !usesVar(Inner->Body, V);
+}
+
 /// Tag uniqueness on the path and block-outside-thread nesting.
 bool checkNesting(ScheduleState &S, const ForNode *L, const DirectiveArg &LoopArg,
                   const std::string &Tag) {
@@ -51,7 +60,10 @@ bool checkNesting(ScheduleState &S, const ForNode *L, const DirectiveArg &LoopAr
     if (Outer->LoopKind != ForKind::ThreadBound)
       continue;
     const std::string &OuterName = Outer->LoopVar->Name;
-    if (Outer->ThreadTag == Tag)
+    // The same threadIdx tag inside its own loop means the same hardware
+    // threads (a fused stage spread over the compute's threads): legal when
+    // the inner loop does not depend on the outer one.
+    if (Outer->ThreadTag == Tag && !sameThreadsNested(Tag, Outer, L))
       return S.error(LoopArg.Loc, Tag + " is already bound to '" + OuterName +
                                       "', which encloses '" + Name + "'");
     if (isBlockTag(Tag) && isThreadIdxTag(Outer->ThreadTag))
@@ -63,7 +75,7 @@ bool checkNesting(ScheduleState &S, const ForNode *L, const DirectiveArg &LoopAr
     if (Inner->LoopKind != ForKind::ThreadBound)
       continue;
     const std::string &InnerName = Inner->LoopVar->Name;
-    if (Inner->ThreadTag == Tag)
+    if (Inner->ThreadTag == Tag && !sameThreadsNested(Tag, L, Inner))
       return S.error(LoopArg.Loc, Tag + " is already bound to '" + InnerName +
                                       "', which is nested inside '" + Name + "'");
     if (isThreadIdxTag(Tag) && isBlockTag(Inner->ThreadTag))

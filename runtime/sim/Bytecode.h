@@ -88,7 +88,8 @@ enum ThreadTagIndex { BlockX, BlockY, BlockZ, ThreadX, ThreadY, ThreadZ, NumThre
 /// and race reports.
 struct AccessSite {
   ir::Expr Load;       // a Load
-  ir::Stmt Statement;  // a Store, or the For of a ThreadLoop
+  ir::Stmt Statement;  // a Store (for a Load: the Store it is part of, if any),
+                       // or the For of a ThreadLoop
 };
 
 class SimProgram {

@@ -491,6 +491,7 @@ private:
     DType BufType = P.Buffers[Id].Type;
     emit(Op::Load, D, Index, 0, Id, static_cast<uint8_t>(BufType));
     P.Sites.back().Load = E;
+    P.Sites.back().Statement = CurrentStore; // the statement the load is part of
     return convert(D, BufType, E->Type);
   }
 
@@ -525,13 +526,21 @@ private:
   // Statements
   //===--------------------------------------------------------------------===//
 
+  Stmt CurrentStore; // the Store being compiled, named in reports on its loads
+
   void compileStmt(const Stmt &S) {
     if (Failed || !S)
       return;
     int32_t SavedTop = Top; // statement temporaries die at its end
     switch (S->Kind) {
     case StmtKind::For: compileFor(S); break;
-    case StmtKind::Store: compileStore(S); break;
+    case StmtKind::Store: {
+      Stmt Saved = CurrentStore;
+      CurrentStore = S;
+      compileStore(S);
+      CurrentStore = Saved;
+      break;
+    }
     case StmtKind::Allocate: compileAllocate(as<AllocateNode>(S)); break;
     case StmtKind::Seq:
       for (const Stmt &Child : as<SeqNode>(S)->Stmts)

@@ -300,14 +300,16 @@ private:
 
   std::string siteText(int32_t Pc) const {
     const AccessSite &S = P.Sites[Pc];
-    std::string Text;
+    auto Trimmed = [](std::string Text) {
+      while (!Text.empty() && (Text.back() == '\n' || Text.back() == ' '))
+        Text.pop_back();
+      return Text;
+    };
+    if (S.Load && S.Statement)
+      return print(S.Load) + " in `" + Trimmed(print(S.Statement)) + "`";
     if (S.Load)
-      Text = print(S.Load);
-    else if (S.Statement)
-      Text = print(S.Statement);
-    while (!Text.empty() && (Text.back() == '\n' || Text.back() == ' '))
-      Text.pop_back();
-    return Text;
+      return print(S.Load);
+    return S.Statement ? Trimmed(print(S.Statement)) : std::string();
   }
 
   //===--------------------------------------------------------------------===//
@@ -340,7 +342,8 @@ private:
   void reportRace(int32_t Buf, int64_t Index, int32_t FirstThread, int32_t FirstPc,
                   bool FirstWrites, int32_t SecondThread, int32_t SecondPc, bool SecondWrites) {
     fail("race on shared buffer '" + P.Buffers[Buf].Name + "' at index " +
-         std::to_string(Index) + " in block " + blockText() + ": thread " +
+         std::to_string(Index) + " in kernel '" + P.Kernel.Kernel.Name + "', block " +
+         blockText() + ": thread " +
          threadText(FirstThread) + (FirstWrites ? " writes" : " reads") + " it (" +
          siteText(FirstPc) + ") and thread " + threadText(SecondThread) +
          (SecondWrites ? " writes" : " reads") + " it (" + siteText(SecondPc) +

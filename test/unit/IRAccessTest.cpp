@@ -12,6 +12,8 @@
 
 #include <gtest/gtest.h>
 
+#include <functional>
+
 using namespace sched::ir;
 using sched::irtest::Matmul;
 
@@ -176,3 +178,93 @@ TEST(IRAccessTest, MismatchedDivisorsDoNotRecoverTheFusedIndex) {
 }
 
 } // namespace
+
+//===----------------------------------------------------------------------===//
+// mayConflictAcrossThreads (thread sync's dependence test)
+//===----------------------------------------------------------------------===//
+
+/// The first write and the last read of S in `for tx bind(threadIdx.x)
+/// [for k] { S[WriteIdx] = 1; Out[tx] = S[ReadIdx] }`, with full context.
+Expr TxIdx(Expr T, Expr) { return T; }
+
+struct ThreadPair {
+  Var Tx = makeVar("tx"), Ty = makeVar("ty"), K = makeVar("k");
+  Buffer S = makeBuffer("S", DType::Float32, {makeInt(256)}, Scope::Shared);
+  Buffer Out = makeBuffer("Out", DType::Float32, {makeInt(64)});
+  Stmt Root; // owns the loops the accesses point to
+  Access Write, Read;
+  std::map<std::string, int64_t> Block = {{"threadIdx.x", 64}};
+
+  using IndexFn = std::function<Expr(Expr Tx, Expr K)>;
+  ThreadPair(IndexFn WriteFn, IndexFn ReadFn, bool WithK = false) {
+    Expr WriteIdx = WriteFn(Tx, K), ReadIdx = ReadFn(Tx, K);
+    Stmt Body = makeSeq({makeStore(S, {WriteIdx}, makeFloat(1.0)),
+                         makeStore(Out, {Tx}, makeLoad(S, {ReadIdx}))});
+    if (WithK)
+      Body = makeFor(K, makeInt(0), makeInt(4), Body);
+    Root = makeFor(Tx, makeInt(0), makeInt(64), Body, ForKind::ThreadBound, "threadIdx.x");
+    for (const Access &A : collectAccesses(Root)) {
+      if (A.Buf != S)
+        continue;
+      (A.IsWrite ? Write : Read) = A;
+    }
+  }
+  bool conflict() const { return mayConflictAcrossThreads(Write, Read, Block); }
+};
+
+TEST(IRAccessTest, SameIndexInTheThreadIsNoCrossThreadConflict) {
+  ThreadPair Q(TxIdx, TxIdx);
+  EXPECT_FALSE(Q.conflict());
+}
+
+TEST(IRAccessTest, ReversedReadConflictsAcrossThreads) {
+  ThreadPair Q(TxIdx, [](Expr T, Expr) { return makeInt(63) - T; });
+  EXPECT_TRUE(Q.conflict());
+}
+
+TEST(IRAccessTest, NeighbourReadConflictsAcrossThreads) {
+  ThreadPair Q(TxIdx, [](Expr T, Expr) { return T + makeInt(1); });
+  EXPECT_TRUE(Q.conflict());
+}
+
+TEST(IRAccessTest, SerialOffsetsSmallerThanTheThreadStrideStayInTheThread) {
+  // S[tx*4 + k] against S[tx*4 + 3 - k]: a thread's four elements.
+  ThreadPair Q([](Expr T, Expr K) { return T * makeInt(4) + K; },
+               [](Expr T, Expr K) { return T * makeInt(4) + (makeInt(3) - K); }, true);
+  EXPECT_FALSE(Q.conflict());
+}
+
+TEST(IRAccessTest, SerialStrideLargerThanTheThreadSpanStaysInTheThread) {
+  // S[k*64 + tx]: different iterations touch different rows.
+  auto Rows = [](Expr T, Expr K) { return K * makeInt(64) + T; };
+  ThreadPair Q(Rows, Rows, true);
+  EXPECT_FALSE(Q.conflict());
+}
+
+TEST(IRAccessTest, SerialOffsetThatReachesAnotherThreadConflicts) {
+  // S[tx + k]: thread 1 at k = 0 meets thread 0 at k = 1.
+  auto Shifted = [](Expr T, Expr K) { return T + K; };
+  ThreadPair Q(Shifted, Shifted, true);
+  EXPECT_TRUE(Q.conflict());
+}
+
+TEST(IRAccessTest, ThreadDimensionMissingFromTheIndexConflicts) {
+  ThreadPair Q(TxIdx, TxIdx);
+  Q.Block["threadIdx.y"] = 2; // threads (x, 0) and (x, 1) share S[x]
+  EXPECT_TRUE(Q.conflict());
+}
+
+TEST(IRAccessTest, ReadsNeverConflict) {
+  ThreadPair Q(TxIdx, [](Expr T, Expr) { return makeInt(63) - T; });
+  EXPECT_FALSE(mayConflictAcrossThreads(Q.Read, Q.Read, Q.Block));
+}
+
+TEST(IRAccessTest, GuardToThreadZeroOnBothSidesIsNoCrossThreadConflict) {
+  auto Zero = [](Expr, Expr) { return makeInt(0); };
+  ThreadPair Q(Zero, Zero);
+  Expr IsZero = makeBinary(BinOp::EQ, Q.Tx, makeInt(0));
+  EXPECT_TRUE(Q.conflict());
+  Q.Write.Guards.push_back(IsZero);
+  EXPECT_TRUE(Q.conflict()); // the readers are every thread
+  EXPECT_FALSE(mayConflictAcrossThreads(Q.Write, Q.Write, Q.Block));
+}

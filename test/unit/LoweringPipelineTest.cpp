@@ -40,8 +40,9 @@ TEST(LoweringPipelineTest, CallsAfterPassForEachPassInOrder) {
   std::vector<Diag> Diags;
   ASSERT_TRUE(lower(Nest, Opts, K, Diags));
   std::vector<std::string> Expected = {"NormalizeLoops",        "VerifyThreadBindings",
-                                       "InjectVirtualThread",   "ComputeLaunchGeometry",
-                                       "StorageFlatten",        "Simplify",
+                                       "InjectVirtualThread",   "DistributeOverThreads",
+                                       "ComputeLaunchGeometry", "StorageFlatten",
+                                       "Simplify",              "InjectThreadSync",
                                        "ComputeBufferRegions",  "VerifyKernel"};
   EXPECT_EQ(Passes, Expected);
 }

@@ -374,6 +374,19 @@ TEST(SimTest, RaceDetectorReportsMissingBarrier) {
   EXPECT_NE(Error.find("block (0,0,0)"), std::string::npos) << Error;
 }
 
+TEST(SimTest, RaceReportNamesKernelBufferIndexBothAccessesAndThreads) {
+  LoweredKernel K = blockReverse(/*WithBarrier=*/false);
+  std::vector<float> In(128, 1.0f), Out(128, 0);
+  std::string Error;
+  EXPECT_FALSE(sim::simulate(K, {In.data(), Out.data()}, defaultOptions(), Error));
+  // Each thread runs the whole kernel until a barrier: thread 31 reads S[32]
+  // (63 - 31), then thread 32 writes it in the same phase (WAR).
+  EXPECT_EQ(Error, "race on shared buffer 'S' at index 32 in kernel '" + K.Kernel.Name +
+                       "', block (0,0,0): thread (31,0,0) reads it (S[(63 - tx2)] in "
+                       "`Out[((bx*64) + tx2)] = S[(63 - tx2)]`) and thread (32,0,0) writes it "
+                       "(S[tx] = In[((bx*64) + tx)]) with no barrier between them");
+}
+
 TEST(SimTest, RaceDetectorIsSilentWhenBarrierOrdersAccesses) {
   LoweredKernel K = blockReverse(/*WithBarrier=*/true);
   std::vector<float> In(128, 1.0f), Out(128, 0);
