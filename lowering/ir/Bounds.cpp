@@ -190,6 +190,54 @@ private:
 
 Expr simplifiedOrNull(const Expr &E) { return E ? canonicalize(E) : nullptr; }
 
+/// Splits a guard into the conjuncts that all hold under it.
+void conjuncts(const Expr &Cond, std::vector<Expr> &Out) {
+  const auto *B = as<BinaryNode>(Cond);
+  if (B && B->Op == BinOp::And) {
+    conjuncts(B->A, Out);
+    conjuncts(B->B, Out);
+    return;
+  }
+  Out.push_back(Cond);
+}
+
+/// Tightens the interval of Index by the guards of its access: a guard
+/// `Index + c < X` (or <=, >, >=, either way round) bounds Index by X - c - 1
+/// over Ranges. Non-dividing splits guard their accesses this way; without it
+/// the region of a flat array whose delinearized shape rounds up (In[b*64+t]
+/// under `b*64 + t < n`) would reach past the user's array, and the launcher
+/// would copy past its end.
+Interval tightenByGuards(Interval I, const Expr &Index, const std::vector<Expr> &Guards,
+                         const VarRanges &Ranges) {
+  std::vector<Expr> Conds;
+  for (const Expr &G : Guards)
+    conjuncts(G, Conds);
+  for (const Expr &C : Conds) {
+    const auto *B = as<BinaryNode>(C);
+    if (!B || !isComparison(B->Op) || B->Op == BinOp::EQ || B->Op == BinOp::NE)
+      continue;
+    // Normalize to Lhs < Rhs or Lhs <= Rhs.
+    Expr Lhs = B->A, Rhs = B->B;
+    bool Strict = B->Op == BinOp::LT || B->Op == BinOp::GT;
+    if (B->Op == BinOp::GT || B->Op == BinOp::GE)
+      std::swap(Lhs, Rhs);
+    int64_t Offset;
+    const int64_t Slack = Strict ? 1 : 0;
+    if (getConstInt(canonicalize(makeBinary(BinOp::Sub, Lhs, Index)), Offset)) {
+      // Index + Offset < Rhs: Index <= Rhs - Offset - Slack.
+      Expr Limit = boundsOf(Rhs - makeInt(Offset + Slack, Rhs->Type), Ranges).Max;
+      if (Limit)
+        I.Max = I.Max ? simplify(makeBinary(BinOp::Min, I.Max, Limit)) : Limit;
+    } else if (getConstInt(canonicalize(makeBinary(BinOp::Sub, Rhs, Index)), Offset)) {
+      // Lhs < Index + Offset: Index >= Lhs - Offset + Slack.
+      Expr Limit = boundsOf(Lhs - makeInt(Offset - Slack, Lhs->Type), Ranges).Min;
+      if (Limit)
+        I.Min = I.Min ? simplify(makeBinary(BinOp::Max, I.Min, Limit)) : Limit;
+    }
+  }
+  return I;
+}
+
 } // namespace
 
 Interval boundsOf(const Expr &E, const VarRanges &Ranges) {
@@ -199,7 +247,7 @@ Interval boundsOf(const Expr &E, const VarRanges &Ranges) {
 }
 
 bool regionTouched(const Stmt &S, const Buffer &Buf, bool Reads, const VarRanges &Outer,
-                   Region &Out) {
+                   Region &Out, GuardUse Guards) {
   bool Found = false;
   Region Result;
   for (const Access &A : collectAccesses(inlineLets(S))) {
@@ -212,7 +260,9 @@ bool regionTouched(const Stmt &S, const Buffer &Buf, bool Reads, const VarRanges
                                           makeInt(1, L->Min->Type)))};
     Region R;
     for (const Expr &Index : A.Indices)
-      R.push_back(boundsOf(Index, Ranges));
+      R.push_back(Guards == GuardUse::Tighten
+                      ? tightenByGuards(boundsOf(Index, Ranges), Index, A.Guards, Ranges)
+                      : boundsOf(Index, Ranges));
     if (!Found) {
       Result = R;
       Found = true;

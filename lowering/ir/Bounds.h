@@ -36,12 +36,19 @@ Interval boundsOf(const Expr &E, const VarRanges &Ranges);
 /// Region of a buffer: one Interval per dimension.
 using Region = std::vector<Interval>;
 
+/// Whether a region may be narrowed by the guards around its accesses
+/// (`if (b*64 + t < n) In[b*64 + t]` reads no further than n - 1). Bounds
+/// tightened that way are exact but symbolic: the launcher's copy regions
+/// want them (never copy past the user's array); cache stages, which need
+/// constant box extents, do not.
+enum class GuardUse { Ignore, Tighten };
+
 /// The region of Buf that S reads (Reads=true) or writes (Reads=false),
 /// with the variables of loops inside S relaxed over their ranges and the
 /// variables in Outer relaxed too. Returns false when S does not touch Buf
 /// that way. Dimensions whose bound is unknown come back unbounded.
 bool regionTouched(const Stmt &S, const Buffer &Buf, bool Reads, const VarRanges &Outer,
-                   Region &Out);
+                   Region &Out, GuardUse Guards = GuardUse::Ignore);
 
 } // namespace ir
 } // namespace sched

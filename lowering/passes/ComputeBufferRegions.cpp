@@ -35,7 +35,7 @@ ir::Expr bufferSize(const ir::Buffer &B) {
 /// when unknown or when S does not access B that way.
 ir::Expr touchedEnd(const ir::Stmt &S, const ir::Buffer &B, bool Reads) {
   ir::Region R;
-  if (!ir::regionTouched(S, B, Reads, ir::VarRanges(), R) || R.size() != 1 ||
+  if (!ir::regionTouched(S, B, Reads, ir::VarRanges(), R, ir::GuardUse::Tighten) || R.size() != 1 ||
       !R[0].Max)
     return nullptr;
   return R[0].Max + ir::makeInt(1);
