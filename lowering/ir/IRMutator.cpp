@@ -246,5 +246,41 @@ Stmt inlineLets(const Stmt &S) {
   return L.mutate(S);
 }
 
+namespace {
+class BufferRemapper : public IRMutator {
+public:
+  BufferRemapper(const BufferNode *Old, const Buffer &New, const IndexMap &Map)
+      : Old(Old), New(New), Map(Map) {}
+
+protected:
+  Expr mutateLoad(const Expr &E, const LoadNode *N) override {
+    Expr M = IRMutator::mutateLoad(E, N);
+    const auto *L = as<LoadNode>(M);
+    return L && L->Buf.get() == Old ? makeLoad(New, Map(L->Indices)) : M;
+  }
+  Stmt mutateStore(const Stmt &S, const StoreNode *N) override {
+    Stmt M = IRMutator::mutateStore(S, N);
+    const auto *St = as<StoreNode>(M);
+    return St && St->Buf.get() == Old ? makeStore(New, Map(St->Indices), St->Value) : M;
+  }
+  Stmt mutateAllocate(const Stmt &S, const AllocateNode *N) override {
+    Stmt M = IRMutator::mutateAllocate(S, N);
+    const auto *A = as<AllocateNode>(M);
+    return A && A->Buf.get() == Old ? makeAllocate(New, A->Body) : M;
+  }
+
+private:
+  const BufferNode *Old;
+  const Buffer &New;
+  const IndexMap &Map;
+};
+} // namespace
+
+Stmt remapBuffer(const Stmt &S, const BufferNode *Old, const Buffer &New,
+                 const IndexMap &MapIndices) {
+  BufferRemapper R(Old, New, MapIndices);
+  return R.mutate(S);
+}
+
 } // namespace ir
 } // namespace sched

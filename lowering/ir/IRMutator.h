@@ -10,6 +10,7 @@
 #define SCHED_IR_IRMUTATOR_H
 
 #include "IR.h"
+#include <functional>
 
 namespace sched {
 namespace ir {
@@ -47,6 +48,14 @@ Stmt substitute(const Stmt &S, const std::map<const VarNode *, Expr> &Map);
 /// Removes every LetStmt of S, substituting its value into its body, so that
 /// analyses see indices in terms of loop variables and parameters only.
 Stmt inlineLets(const Stmt &S);
+
+/// Rewrites every access to Old (loads, including intrinsic buffer operands,
+/// and stores) into an access to New at MapIndices(old indices), and Old's
+/// allocation into New's. Cache stages, compute_at, storage_align and
+/// double_buffer all change a buffer this way.
+using IndexMap = std::function<std::vector<Expr>(const std::vector<Expr> &)>;
+Stmt remapBuffer(const Stmt &S, const BufferNode *Old, const Buffer &New,
+                 const IndexMap &MapIndices);
 
 } // namespace ir
 } // namespace sched

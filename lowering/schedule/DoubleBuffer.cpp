@@ -18,48 +18,6 @@ namespace schedule {
 
 using namespace ir;
 
-namespace {
-
-/// Prepends Index to every access of Old, rewritten to New.
-class PrependIndex : public IRMutator {
-public:
-  PrependIndex(const BufferNode *Old, Buffer New, Expr Index)
-      : Old(Old), New(std::move(New)), Index(std::move(Index)) {}
-
-protected:
-  Expr mutateLoad(const Expr &E, const LoadNode *N) override {
-    Expr M = IRMutator::mutateLoad(E, N);
-    const LoadNode *L = as<LoadNode>(M);
-    if (!L || L->Buf.get() != Old)
-      return M;
-    return makeLoad(New, prepend(L->Indices));
-  }
-  Stmt mutateStore(const Stmt &S, const StoreNode *N) override {
-    Stmt M = IRMutator::mutateStore(S, N);
-    const StoreNode *St = as<StoreNode>(M);
-    if (!St || St->Buf.get() != Old)
-      return M;
-    return makeStore(New, prepend(St->Indices), St->Value);
-  }
-  Stmt mutateAllocate(const Stmt &S, const AllocateNode *N) override {
-    Stmt M = IRMutator::mutateAllocate(S, N);
-    const AllocateNode *A = as<AllocateNode>(M);
-    return A && A->Buf.get() == Old ? makeAllocate(New, A->Body) : M;
-  }
-
-private:
-  std::vector<Expr> prepend(const std::vector<Expr> &Indices) const {
-    std::vector<Expr> Out{Index};
-    Out.insert(Out.end(), Indices.begin(), Indices.end());
-    return Out;
-  }
-  const BufferNode *Old;
-  Buffer New;
-  Expr Index;
-};
-
-} // namespace
-
 bool applyDoubleBuffer(ScheduleState &S, const Directive &D) {
   const DirectiveArg &StageArg = D.Args[0];
   auto It = S.Stages.find(StageArg.Text);
@@ -82,8 +40,12 @@ bool applyDoubleBuffer(ScheduleState &S, const Directive &D) {
   Shape.insert(Shape.end(), Info.Stage->Shape.begin(), Info.Stage->Shape.end());
   Buffer New = makeBuffer(Info.Stage->Name, Info.Stage->Type, Shape, Info.Stage->MemScope);
   Expr Parity = simplify((Expr(Loop->LoopVar) - Loop->Min) % makeInt(2));
-  PrependIndex P(Info.Stage.get(), New, Parity);
-  S.Nest.Body = P.mutate(S.Nest.Body);
+  S.Nest.Body = remapBuffer(S.Nest.Body, Info.Stage.get(), New,
+                            [&](const std::vector<Expr> &Indices) {
+                              std::vector<Expr> Out{Parity};
+                              Out.insert(Out.end(), Indices.begin(), Indices.end());
+                              return Out;
+                            });
   Info.Stage = New;
   Info.DoubleBuffered = true;
   return true;

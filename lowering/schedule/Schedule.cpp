@@ -130,48 +130,6 @@ private:
   const VarNode *V;
 };
 
-class BufferReplacer : public IRMutator {
-public:
-  BufferReplacer(const BufferNode *Old, Buffer New, std::vector<Expr> Offset)
-      : Old(Old), New(std::move(New)), Offset(std::move(Offset)) {}
-
-protected:
-  Expr mutateLoad(const Expr &E, const LoadNode *N) override {
-    Expr M = IRMutator::mutateLoad(E, N);
-    const LoadNode *L = as<LoadNode>(M);
-    if (!L || L->Buf.get() != Old)
-      return M;
-    return makeLoad(New, shift(L->Indices));
-  }
-  Stmt mutateStore(const Stmt &S, const StoreNode *N) override {
-    Stmt M = IRMutator::mutateStore(S, N);
-    const StoreNode *St = as<StoreNode>(M);
-    if (!St || St->Buf.get() != Old)
-      return M;
-    return makeStore(New, shift(St->Indices), St->Value);
-  }
-  Stmt mutateAllocate(const Stmt &S, const AllocateNode *N) override {
-    Stmt M = IRMutator::mutateAllocate(S, N);
-    const AllocateNode *A = as<AllocateNode>(M);
-    if (!A || A->Buf.get() != Old)
-      return M;
-    return makeAllocate(New, A->Body);
-  }
-
-private:
-  std::vector<Expr> shift(const std::vector<Expr> &Indices) const {
-    if (Offset.empty())
-      return Indices;
-    std::vector<Expr> Out;
-    for (size_t D = 0; D < Indices.size(); ++D)
-      Out.push_back(D < Offset.size() ? simplify(Indices[D] - Offset[D]) : Indices[D]);
-    return Out;
-  }
-  const BufferNode *Old;
-  Buffer New;
-  std::vector<Expr> Offset;
-};
-
 class AllocateFinder : public IRVisitor {
 public:
   explicit AllocateFinder(const BufferNode *Buf) : Buf(Buf) {}
@@ -319,8 +277,12 @@ bool usesVar(const Stmt &S, const VarNode *V) {
 
 Stmt replaceBuffer(const Stmt &S, const BufferNode *Old, const Buffer &New,
                    const std::vector<Expr> &Offset) {
-  BufferReplacer R(Old, New, Offset);
-  return R.mutate(S);
+  return remapBuffer(S, Old, New, [&](const std::vector<Expr> &Indices) {
+    std::vector<Expr> Out;
+    for (size_t D = 0; D < Indices.size(); ++D)
+      Out.push_back(D < Offset.size() ? simplify(Indices[D] - Offset[D]) : Indices[D]);
+    return Out;
+  });
 }
 
 const AllocateNode *findAllocate(const Stmt &Root, const BufferNode *Buf) {
