@@ -152,6 +152,31 @@ bool sameIndices(const std::vector<Expr> &A, const std::vector<Expr> &B) {
 
 enum class Disjointness { Disjoint, Invariant, Unknown };
 
+/// True when the affine form is injective in all its loop variables jointly:
+/// taken by increasing |coefficient|, each coefficient exceeds everything
+/// the smaller terms can add (the digits of a mixed-radix number). A strided
+/// loop inside a thread loop (`tx + j*32` with tx < 32) is injective this
+/// way although neither variable's stride alone exceeds the other's reach.
+bool isMixedRadix(const AffineForm &F, const std::map<const VarNode *, const ForNode *> &LoopOf) {
+  std::vector<std::pair<int64_t, int64_t>> Terms; // |coefficient|, extent
+  for (const auto &Term : F.Coefs) {
+    auto It = LoopOf.find(Term.first);
+    int64_t Coef, Extent;
+    if (It == LoopOf.end() || !getConstInt(Term.second, Coef) ||
+        !getConstInt(It->second->Extent, Extent))
+      return false;
+    Terms.push_back({Coef < 0 ? -Coef : Coef, Extent});
+  }
+  std::sort(Terms.begin(), Terms.end());
+  int64_t Reach = 0;
+  for (const auto &[Coef, Extent] : Terms) {
+    if (Coef <= Reach)
+      return false;
+    Reach += Coef * (Extent > 0 ? Extent - 1 : 0);
+  }
+  return true;
+}
+
 /// Matches `X / C` or `X % C` with a positive constant C.
 bool matchDivMod(const Expr &E, BinOp Op, Expr &X, int64_t &C) {
   const auto *B = as<BinaryNode>(E);
@@ -223,6 +248,8 @@ Disjointness iterationsDisjoint(const ForNode *L, const std::vector<Expr> &Indic
       Reach += (Coef < 0 ? -Coef : Coef) * (Extent > 0 ? Extent - 1 : 0);
     }
     if (Bounded && Reach < (Stride < 0 ? -Stride : Stride))
+      return Disjointness::Disjoint;
+    if (isMixedRadix(F, LoopOf))
       return Disjointness::Disjoint;
   }
   return DependsOnL ? Disjointness::Unknown : Disjointness::Invariant;

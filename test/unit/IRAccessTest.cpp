@@ -177,6 +177,28 @@ TEST(IRAccessTest, MismatchedDivisorsDoNotRecoverTheFusedIndex) {
   EXPECT_FALSE(isParallelLoop(as<ForNode>(L)));
 }
 
+TEST(IRAccessTest, ThreadLoopAroundAStridedSerialLoopIsParallel) {
+  // for tx < 32 { for j < 4 { B[tx + j*32] = ... } }: each tx owns the
+  // elements congruent to it mod 32, although j's stride exceeds tx's.
+  Var Tx = makeVar("tx"), J = makeVar("j");
+  Buffer B = makeBuffer("B", DType::Float32, {makeInt(128)});
+  Expr Index = Tx + J * makeInt(32);
+  Stmt Inner = makeFor(J, makeInt(0), makeInt(4), makeStore(B, {Index}, makeFloat(1.0)));
+  Stmt Outer = makeFor(Tx, makeInt(0), makeInt(32), Inner);
+  std::string Why;
+  EXPECT_TRUE(isParallelLoop(as<ForNode>(Outer), &Why)) << Why;
+}
+
+TEST(IRAccessTest, OverlappingStridedSerialLoopIsNotParallel) {
+  // B[tx + j*16] with tx < 32: tx = 16, j = 0 and tx = 0, j = 1 meet.
+  Var Tx = makeVar("tx"), J = makeVar("j");
+  Buffer B = makeBuffer("B", DType::Float32, {makeInt(128)});
+  Stmt Inner = makeFor(J, makeInt(0), makeInt(4),
+                       makeStore(B, {Tx + J * makeInt(16)}, makeFloat(1.0)));
+  Stmt Outer = makeFor(Tx, makeInt(0), makeInt(32), Inner);
+  EXPECT_FALSE(isParallelLoop(as<ForNode>(Outer)));
+}
+
 } // namespace
 
 //===----------------------------------------------------------------------===//
