@@ -434,6 +434,8 @@ bool equalOnlyForSameThread(const IndexSide &A, const IndexSide &B,
 std::vector<Access> collectAccesses(const Stmt &S) {
   AccessCollector C;
   C.visit(S);
+  for (Access &A : C.Accesses)
+    A.Root = S;
   return std::move(C.Accesses);
 }
 

@@ -27,6 +27,8 @@ struct Access {
   std::vector<const ForNode *> Loops; // enclosing loops inside the root, outermost first
   std::vector<Expr> Guards;           // conditions of enclosing ifs (true branch) / negated (else)
   const StmtNode *Statement = nullptr; // the Store / Evaluate holding the access
+  Stmt Root; // the statement collected from: keeps Loops and Statement alive
+             // when it was a temporary (collectAccesses(inlineLets(S)))
 };
 
 /// All accesses in S, in program order (for a store: its loads first, then

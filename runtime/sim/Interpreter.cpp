@@ -252,8 +252,8 @@ private:
     ++Stats.Blocks;
     // Poison fresh memory so a kernel that reads before it writes shows up as
     // a wrong answer rather than a lucky zero.
-    std::memset(Shared.data(), 0xff, Shared.size());
-    std::memset(Local.data(), 0xff, Local.size());
+    std::fill(Shared.begin(), Shared.end(), 0xff);
+    std::fill(Local.begin(), Local.end(), 0xff);
     for (int64_t T = 0; T < NumThreads; ++T) {
       Slot *R = Regs.data() + T * NumRegs;
       std::copy(Preset.begin(), Preset.end(), R);
