@@ -332,29 +332,88 @@ protected:
       return Folded;
     for (int Order = 0; Order < 2; ++Order) {
       const Expr &Scaled = Order ? B->B : B->A, &Rem = Order ? B->A : B->B;
-      const auto *Mul = as<BinaryNode>(Scaled);
-      Expr X, Y;
-      int64_t C, C2, Factor;
-      if (Mul && Mul->Op == BinOp::Mul && getConstInt(Mul->B, Factor) &&
-          matchDivMod(Mul->A, BinOp::Div, X, C) && Factor == C &&
-          matchDivMod(Rem, BinOp::Mod, Y, C2) && C2 == C && structurallyEqual(X, Y))
+      Expr X;
+      if (recombines(Scaled, Rem, X))
         return X;
+      // (R + (X/C)*C) + X%C, as a flattened offset is printed: R + X.
+      const auto *Sum = as<BinaryNode>(Scaled);
+      if (Sum && Sum->Op == BinOp::Add)
+        for (int Side = 0; Side < 2; ++Side)
+          if (recombines(Side ? Sum->B : Sum->A, Rem, X))
+            return makeBinary(BinOp::Add, Side ? Sum->A : Sum->B, X);
     }
     return Folded;
+  }
+
+private:
+  /// Scaled is (X/C)*C and Rem is X%C.
+  static bool recombines(const Expr &Scaled, const Expr &Rem, Expr &X) {
+    const auto *Mul = as<BinaryNode>(Scaled);
+    Expr Y;
+    int64_t C, C2, Factor;
+    return Mul && Mul->Op == BinOp::Mul && getConstInt(Mul->B, Factor) &&
+           matchDivMod(Mul->A, BinOp::Div, X, C) && Factor == C &&
+           matchDivMod(Rem, BinOp::Mod, Y, C2) && C2 == C && structurallyEqual(X, Y);
+  }
+};
+
+/// Replaces `X % C` where X is a non-negative affine form of serial loop
+/// variables (no thread variable) by a fresh variable ranging over [0, C):
+/// a double-buffered stage is indexed by `(ko % 2) * size + ...`, which is
+/// not affine, but to the cross-thread question it is just one more serial
+/// term whose value each side may pick independently.
+class AbstractSerialResidues : public IRMutator {
+public:
+  explicit AbstractSerialResidues(const ThreadView &View) : View(View) {}
+  std::map<const VarNode *, int64_t> Extent; // of the fresh variables
+  std::vector<Var> Fresh;                     // keeps them alive
+
+protected:
+  Expr mutateBinary(const Expr &E, const BinaryNode *N) override {
+    int64_t C;
+    if (N->Op != BinOp::Mod || !getConstInt(N->B, C) || C <= 0 || !isNonNegativeSerial(N->A))
+      return IRMutator::mutateBinary(E, N);
+    Var V = makeVar("residue", E->Type);
+    Fresh.push_back(V);
+    Extent[V.get()] = C;
+    return V;
+  }
+
+private:
+  const ThreadView &View;
+
+  bool isNonNegativeSerial(const Expr &X) const {
+    AffineForm F;
+    int64_t K;
+    if (!toAffine(X, [&](const VarNode *V) { return View.SerialExtent.count(V) != 0; }, F) ||
+        !getConstInt(F.Constant, K) || K < 0)
+      return false;
+    for (const auto &Term : F.Coefs)
+      if (!getConstInt(Term.second, K) || K < 0)
+        return false;
+    return true;
   }
 };
 
 bool splitIndex(const Expr &RawIndex, const ThreadView &View,
                 const std::map<std::string, int64_t> &SharedPins, IndexSide &Out) {
-  Expr Index = RecombineDivMod().mutate(RawIndex);
+  AbstractSerialResidues Residues(View);
+  Expr Index = Residues.mutate(RecombineDivMod().mutate(RawIndex));
   AffineForm F;
-  if (!toAffine(Index, [&](const VarNode *V) { return View.isIndexVar(V); }, F))
+  if (!toAffine(Index,
+                [&](const VarNode *V) { return View.isIndexVar(V) || Residues.Extent.count(V); },
+                F))
     return false;
   Out.Rest = F.Constant;
   for (const auto &Term : F.Coefs) {
     int64_t Coef;
     if (!getConstInt(Term.second, Coef))
       return false;
+    auto Residue = Residues.Extent.find(Term.first);
+    if (Residue != Residues.Extent.end()) {
+      Out.Serial.push_back({Coef, Residue->second});
+      continue;
+    }
     auto Tag = View.TagOf.find(Term.first);
     if (Tag == View.TagOf.end()) {
       Out.Serial.push_back({Coef, View.SerialExtent.at(Term.first)});
