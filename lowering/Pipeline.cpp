@@ -75,16 +75,16 @@ bool lowerForGPU(ir::LoopNest Nest, const PipelineOptions &Opts, LoweredKernel &
   if (!After("ComputeLaunchGeometry"))
     return false;
 
-  Nest = passes::storageFlatten(Nest);
-  if (!After("StorageFlatten"))
-    return false;
-
   Nest = passes::simplifyNest(Nest);
   if (!After("Simplify"))
     return false;
 
   Nest = passes::injectThreadSync(Nest, Diags);
   if (!After("InjectThreadSync"))
+    return false;
+
+  Nest = passes::storageFlatten(Nest);
+  if (!After("StorageFlatten"))
     return false;
 
   std::vector<BufferRegion> Regions = passes::computeBufferRegions(Nest);

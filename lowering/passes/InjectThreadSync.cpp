@@ -25,9 +25,12 @@
 // dependence that only a barrier inside it could satisfy is an error naming
 // the buffer.
 //
-// Runs after StorageFlatten and Simplify (indices are one-dimensional and
-// canonical, which the affine dependence test wants) and before
-// ComputeBufferRegions and VerifyKernel.
+// Runs after Simplify (indices are canonical, which the affine dependence
+// test wants) and before StorageFlatten: a cooperative fetch writes its stage
+// at [f / C, f % C], a pair the access analysis recognizes and turns back
+// into f; once flattened with a padded row (storage_align) that becomes
+// (f / C)*S + f % C, which it cannot see through, and the fetch loop would
+// get a barrier per iteration it does not need.
 //
 //===----------------------------------------------------------------------===//
 #include "ir/Access.h"

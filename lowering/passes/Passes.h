@@ -44,10 +44,6 @@ ir::LoopNest distributeOverThreads(const ir::LoopNest &Nest, std::vector<Diag> &
 bool computeLaunchGeometry(const ir::LoopNest &Nest, LaunchGeometry &Out,
                            std::vector<Diag> &Diags);
 
-/// Multi-dimensional buffers (parameters and allocations) become
-/// one-dimensional, indexed row-major.
-ir::LoopNest storageFlatten(const ir::LoopNest &Nest);
-
 /// ir::simplify over the whole kernel body.
 ir::LoopNest simplifyNest(const ir::LoopNest &Nest);
 
@@ -56,6 +52,10 @@ ir::LoopNest simplifyNest(const ir::LoopNest &Nest);
 /// sequence or across loop iterations; a dependence that would need a barrier
 /// under thread-divergent control flow is an error.
 ir::LoopNest injectThreadSync(const ir::LoopNest &Nest, std::vector<Diag> &Diags);
+
+/// Multi-dimensional buffers (parameters and allocations) become
+/// one-dimensional, indexed row-major.
+ir::LoopNest storageFlatten(const ir::LoopNest &Nest);
 
 /// For each buffer parameter: the elements [0, Extent) the kernel may touch,
 /// and whether it reads and/or writes them.

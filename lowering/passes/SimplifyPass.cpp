@@ -1,8 +1,9 @@
 //===- SimplifyPass.cpp - Simplify the whole kernel ----------------------===//
 //
-// Normalization and flattening leave index arithmetic such as
-// ((io*8 + 0) + ii)*K + k; simplifying here keeps the CUDA readable and gives
-// the region analysis (which runs next) expressions in canonical form. All the
+// Normalization, virtual-thread injection and cooperative fetch leave index
+// arithmetic such as (io*8 + 0) + ii; simplifying here keeps the CUDA readable
+// and gives thread sync (which runs next) expressions in canonical form
+// (StorageFlatten simplifies the flat indices it builds itself). All the
 // work is ir::simplify's: the project has one simplifier.
 //
 //===----------------------------------------------------------------------===//

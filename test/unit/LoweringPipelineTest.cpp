@@ -41,8 +41,8 @@ TEST(LoweringPipelineTest, CallsAfterPassForEachPassInOrder) {
   ASSERT_TRUE(lower(Nest, Opts, K, Diags));
   std::vector<std::string> Expected = {"NormalizeLoops",        "VerifyThreadBindings",
                                        "InjectVirtualThread",   "DistributeOverThreads",
-                                       "ComputeLaunchGeometry", "StorageFlatten",
-                                       "Simplify",              "InjectThreadSync",
+                                       "ComputeLaunchGeometry", "Simplify",
+                                       "InjectThreadSync",      "StorageFlatten",
                                        "ComputeBufferRegions",  "VerifyKernel"};
   EXPECT_EQ(Passes, Expected);
 }
