@@ -259,8 +259,6 @@ Disjointness iterationsDisjoint(const ForNode *L, const std::vector<Expr> &Indic
 // Cross-thread dependence (thread sync)
 //===----------------------------------------------------------------------===//
 
-bool isThreadIdxTag(const std::string &Tag) { return Tag.rfind("threadIdx.", 0) == 0; }
-
 /// What each variable of an access is to the cross-thread test.
 struct ThreadView {
   std::map<const VarNode *, std::string> TagOf;      // threadIdx-bound loop variables
@@ -283,7 +281,7 @@ struct ThreadView {
                                     makeInt(Extent - 1, L->LoopVar->Type)};
       if (L->LoopKind == ForKind::ThreadBound && isThreadIdxTag(L->ThreadTag))
         TagOf[L->LoopVar.get()] = L->ThreadTag;
-      else if (!(L->LoopKind == ForKind::ThreadBound && L->ThreadTag.rfind("blockIdx.", 0) == 0))
+      else if (!(L->LoopKind == ForKind::ThreadBound && isBlockTag(L->ThreadTag)))
         SerialExtent[L->LoopVar.get()] = Extent;
     }
     for (const Expr &G : A.Guards)

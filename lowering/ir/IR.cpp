@@ -90,6 +90,22 @@ const char *binOpSymbol(BinOp Op) {
   return "?";
 }
 
+bool isBlockTag(const std::string &Tag) {
+  return Tag == "blockIdx.x" || Tag == "blockIdx.y" || Tag == "blockIdx.z";
+}
+
+bool isThreadIdxTag(const std::string &Tag) {
+  return Tag == "threadIdx.x" || Tag == "threadIdx.y" || Tag == "threadIdx.z";
+}
+
+bool isVirtualThreadTag(const std::string &Tag) { return Tag == "vthread" || Tag == "cthread"; }
+
+int threadTagDim(const std::string &Tag) {
+  if (!isBlockTag(Tag) && !isThreadIdxTag(Tag))
+    return -1;
+  return Tag.back() - 'x';
+}
+
 bool isComparison(BinOp Op) {
   switch (Op) {
   case BinOp::EQ: case BinOp::NE: case BinOp::LT:

@@ -206,6 +206,14 @@ struct StmtNode {
   virtual ~StmtNode() = default;
 };
 
+/// Thread tags (ForNode::ThreadTag). Block and thread tags are CUDA launch
+/// dimensions; virtual threads (vthread, and VTA's cthread) are not.
+bool isBlockTag(const std::string &Tag);       // blockIdx.{x,y,z}
+bool isThreadIdxTag(const std::string &Tag);   // threadIdx.{x,y,z}
+bool isVirtualThreadTag(const std::string &Tag); // vthread, cthread
+/// 0, 1, 2 for the .x, .y, .z of a block or thread tag; -1 for any other tag.
+int threadTagDim(const std::string &Tag);
+
 struct ForNode : StmtNode {
   static constexpr StmtKind NodeKind = StmtKind::For;
   Var LoopVar;

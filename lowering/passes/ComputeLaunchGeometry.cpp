@@ -45,7 +45,7 @@ private:
   }
 
   void record(const ir::ForNode *N) {
-    int Dim = threadTagDim(N->ThreadTag);
+    int Dim = ir::threadTagDim(N->ThreadTag);
     if (Dim < 0) {
       error("loop '" + N->LoopVar->Name + "' is bound to '" + N->ThreadTag +
             "', which is not a launch dimension");
@@ -58,7 +58,7 @@ private:
               "', which is not a kernel parameter; launch extents must be loop-invariant");
         return;
       }
-    ir::Expr &Slot = isBlockTag(N->ThreadTag) ? Geometry.Grid[Dim] : Geometry.Block[Dim];
+    ir::Expr &Slot = ir::isBlockTag(N->ThreadTag) ? Geometry.Grid[Dim] : Geometry.Block[Dim];
     ir::Expr Extent = ir::simplify(N->Extent);
     if (!Slot)
       Slot = Extent;

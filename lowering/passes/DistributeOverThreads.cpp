@@ -47,7 +47,7 @@ using ir::Expr;
 using ir::Stmt;
 
 bool isThreadIdxLoop(const ir::ForNode *N) {
-  return N->LoopKind == ir::ForKind::ThreadBound && isThreadTag(N->ThreadTag);
+  return N->LoopKind == ir::ForKind::ThreadBound && ir::isThreadIdxTag(N->ThreadTag);
 }
 
 /// The stage's name for new variables: "As" for loops "As.ax0", else the

@@ -64,7 +64,7 @@ bool isBarrier(const ir::EvaluateNode *N) {
 }
 
 bool isThreadIdx(const ir::ForNode *N) {
-  return N->LoopKind == ir::ForKind::ThreadBound && isThreadTag(N->ThreadTag);
+  return N->LoopKind == ir::ForKind::ThreadBound && ir::isThreadIdxTag(N->ThreadTag);
 }
 
 /// The launch extent of each threadIdx tag (-1 when not a constant).
@@ -219,7 +219,7 @@ private:
 
   ir::Stmt visitFor(const ir::Stmt &S, const ir::ForNode *N, Summary &Out) {
     const bool IsThreadLoop = isThreadIdx(N);
-    const bool IsBlockLoop = N->LoopKind == ir::ForKind::ThreadBound && isBlockTag(N->ThreadTag);
+    const bool IsBlockLoop = N->LoopKind == ir::ForKind::ThreadBound && ir::isBlockTag(N->ThreadTag);
     int64_t Ext = -1;
     bool ConstExtent = ir::getConstInt(N->Extent, Ext);
     bool DivergentBounds = dependsOnThread(N->Min) || dependsOnThread(N->Extent);

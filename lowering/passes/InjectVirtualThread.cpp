@@ -59,7 +59,7 @@ constexpr int64_t MaxUnrolledCopies = 16;
 
 bool isVirtualThreadLoop(const ir::ForNode *N) {
   return N->LoopKind == ir::ForKind::ThreadBound &&
-         (N->ThreadTag == "vthread" || N->ThreadTag == "cthread");
+         ir::isVirtualThreadTag(N->ThreadTag);
 }
 
 bool isBarrierCall(const ir::Expr &E) {

@@ -62,29 +62,11 @@ bool provablyEqual(const ir::Expr &A, const ir::Expr &B) {
   return ir::print(ir::simplify(A)) == ir::print(ir::simplify(B));
 }
 
-int threadTagDim(const std::string &Tag) {
-  static const char *const Suffixes[] = {".x", ".y", ".z"};
-  if (!isBlockTag(Tag) && !isThreadTag(Tag))
-    return -1;
-  for (int D = 0; D < 3; ++D)
-    if (Tag.size() > 2 && Tag.compare(Tag.size() - 2, 2, Suffixes[D]) == 0)
-      return D;
-  return -1;
-}
-
-bool isBlockTag(const std::string &Tag) {
-  return Tag == "blockIdx.x" || Tag == "blockIdx.y" || Tag == "blockIdx.z";
-}
-
-bool isThreadTag(const std::string &Tag) {
-  return Tag == "threadIdx.x" || Tag == "threadIdx.y" || Tag == "threadIdx.z";
-}
-
 ir::Expr launchExtent(const LaunchGeometry &Geometry, const std::string &Tag) {
-  int Dim = threadTagDim(Tag);
+  int Dim = ir::threadTagDim(Tag);
   if (Dim < 0)
     return nullptr;
-  return isBlockTag(Tag) ? Geometry.Grid[Dim] : Geometry.Block[Dim];
+  return ir::isBlockTag(Tag) ? Geometry.Grid[Dim] : Geometry.Block[Dim];
 }
 
 } // namespace passes

@@ -29,10 +29,6 @@ std::set<const ir::VarNode *> scalarParams(const ir::LoopNest &Nest);
 /// as the simplifier can tell (false means "not proven", not "different").
 bool provablyEqual(const ir::Expr &A, const ir::Expr &B);
 
-/// Index 0..2 for blockIdx.{x,y,z} / threadIdx.{x,y,z}, -1 otherwise.
-int threadTagDim(const std::string &Tag);
-bool isBlockTag(const std::string &Tag);
-bool isThreadTag(const std::string &Tag);
 
 /// The launch extent for Tag in Geometry (null for an unknown tag).
 ir::Expr launchExtent(const LaunchGeometry &Geometry, const std::string &Tag);

@@ -77,9 +77,9 @@ private:
   void checkBinding(const ir::ForNode *N) {
     const std::string &Tag = N->ThreadTag;
     const std::string Loop = "loop '" + N->LoopVar->Name + "'";
-    if (Tag == "vthread" || Tag == "cthread")
+    if (ir::isVirtualThreadTag(Tag))
       return;
-    if (threadTagDim(Tag) < 0) {
+    if (ir::threadTagDim(Tag) < 0) {
       error(Loop + " is bound to unknown thread tag '" + Tag + "'");
       return;
     }
@@ -87,12 +87,12 @@ private:
       if (Outer->ThreadTag == Tag) {
         // The same threads again (DistributeOverThreads lowers it), unless it
         // depends on the enclosing loop, or is a second block loop.
-        if (!isThreadTag(Tag) || loopUsesVar(N, Outer->LoopVar.get()))
+        if (!ir::isThreadIdxTag(Tag) || loopUsesVar(N, Outer->LoopVar.get()))
           error(Loop + " is bound to " + Tag + " inside loop '" + Outer->LoopVar->Name +
                 "', which is bound to it already");
         return; // not a launch dimension of its own
       }
-      if (isBlockTag(Tag) && isThreadTag(Outer->ThreadTag))
+      if (ir::isBlockTag(Tag) && ir::isThreadIdxTag(Outer->ThreadTag))
         error(Loop + " is bound to " + Tag + " inside loop '" + Outer->LoopVar->Name +
               "' bound to " + Outer->ThreadTag +
               ": block loops must enclose thread loops");

@@ -27,7 +27,7 @@ bool isRelaxedAbove(const ScheduleState &S, const ForNode *L, Scope Sc) {
   if (Sc != Scope::Shared)
     return false;
   if (L->LoopKind == ForKind::ThreadBound &&
-      (isThreadIdxTag(L->ThreadTag) || L->ThreadTag == "vthread" || L->ThreadTag == "cthread"))
+      (isThreadIdxTag(L->ThreadTag) || isVirtualThreadTag(L->ThreadTag)))
     return true;
   return S.ThreadBoundLoops.count(L->LoopVar->Name) != 0;
 }

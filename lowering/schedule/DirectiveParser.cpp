@@ -54,16 +54,8 @@ const DirectiveSpec *lookupDirectiveSpec(const std::string &Name) {
   return nullptr;
 }
 
-bool isBlockTag(const std::string &Tag) {
-  return Tag == "blockIdx.x" || Tag == "blockIdx.y" || Tag == "blockIdx.z";
-}
-
-bool isThreadIdxTag(const std::string &Tag) {
-  return Tag == "threadIdx.x" || Tag == "threadIdx.y" || Tag == "threadIdx.z";
-}
-
 bool isValidThreadTag(const std::string &Tag) {
-  return isBlockTag(Tag) || isThreadIdxTag(Tag) || Tag == "vthread" || Tag == "cthread";
+  return ir::isBlockTag(Tag) || ir::isThreadIdxTag(Tag) || ir::isVirtualThreadTag(Tag);
 }
 
 } // namespace schedule

@@ -326,8 +326,7 @@ bool applySchedule(ir::LoopNest &Nest, const std::vector<Directive> &Dirs,
     return S.error(-1, "the loop nest has no body");
   for (const Directive &D : Dirs)
     if (D.Name == "bind" && D.Args.size() == 2 &&
-        (schedule::isThreadIdxTag(D.Args[1].Text) || D.Args[1].Text == "vthread" ||
-         D.Args[1].Text == "cthread"))
+        (ir::isThreadIdxTag(D.Args[1].Text) || ir::isVirtualThreadTag(D.Args[1].Text)))
       S.ThreadBoundLoops.insert(D.Args[0].Text);
   for (const Directive &D : Dirs) {
     const schedule::DirectiveSpec *Spec = schedule::lookupDirectiveSpec(D.Name);

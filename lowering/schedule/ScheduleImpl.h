@@ -35,10 +35,9 @@ struct DirectiveSpec {
 /// The spec of Name, or nullptr for an unknown directive.
 const DirectiveSpec *lookupDirectiveSpec(const std::string &Name);
 
-/// True for blockIdx.{x,y,z}, threadIdx.{x,y,z}, vthread and cthread.
+/// True for blockIdx.{x,y,z}, threadIdx.{x,y,z}, vthread and cthread (the
+/// predicates for each kind are ir::isBlockTag and its siblings).
 bool isValidThreadTag(const std::string &Tag);
-bool isBlockTag(const std::string &Tag);
-bool isThreadIdxTag(const std::string &Tag);
 
 /// A cache stage made by cache_read or cache_write. While not computed at a
 /// loop it sits at the root: Allocate(Stage, Seq{copy loops, rest}) for a
