@@ -31,22 +31,11 @@ Expr binOrNull(BinOp Op, const Expr &A, const Expr &B) {
 }
 
 /// Does E mention a variable that has a range?
-class RangedUse : public IRVisitor {
-public:
-  explicit RangedUse(const VarRanges &R) : Ranges(R) {}
-  bool Found = false;
-
-protected:
-  void visitVar(const VarNode *N) override { Found |= Ranges.count(N) != 0; }
-
-private:
-  const VarRanges &Ranges;
-};
-
 bool usesRanged(const Expr &E, const VarRanges &R) {
-  RangedUse U(R);
-  U.visit(E);
-  return U.Found;
+  for (const VarNode *V : varsOf(E))
+    if (R.count(V))
+      return true;
+  return false;
 }
 
 class IntervalEval {

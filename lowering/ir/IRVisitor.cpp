@@ -101,5 +101,47 @@ void IRVisitor::visitLetStmt(const LetStmtNode *N) {
 
 void IRVisitor::visitEvaluate(const EvaluateNode *N) { visit(N->Value); }
 
+namespace {
+class VarCollector : public IRVisitor {
+public:
+  std::set<const VarNode *> Vars;
+
+protected:
+  void visitVar(const VarNode *N) override { Vars.insert(N); }
+};
+
+class VarUseFinder : public IRVisitor {
+public:
+  explicit VarUseFinder(const VarNode *V) : V(V) {}
+  bool Found = false;
+
+protected:
+  void visitVar(const VarNode *N) override { Found |= N == V; }
+
+private:
+  const VarNode *V;
+};
+
+template <typename Node> std::set<const VarNode *> collectVars(const Node &N) {
+  VarCollector C;
+  C.visit(N);
+  return std::move(C.Vars);
+}
+
+template <typename Node> bool findsVar(const Node &N, const VarNode *V) {
+  VarUseFinder F(V);
+  F.visit(N);
+  return F.Found;
+}
+} // namespace
+
+std::set<const VarNode *> varsOf(const Expr &E) { return collectVars(E); }
+std::set<const VarNode *> varsOf(const Stmt &S) { return collectVars(S); }
+bool usesVar(const Expr &E, const VarNode *V) { return findsVar(E, V); }
+bool usesVar(const Stmt &S, const VarNode *V) { return findsVar(S, V); }
+bool loopUsesVar(const ForNode *L, const VarNode *V) {
+  return usesVar(L->Min, V) || usesVar(L->Extent, V) || usesVar(L->Body, V);
+}
+
 } // namespace ir
 } // namespace sched

@@ -8,6 +8,7 @@
 #define SCHED_IR_IRVISITOR_H
 
 #include "IR.h"
+#include <set>
 
 namespace sched {
 namespace ir {
@@ -37,6 +38,15 @@ protected:
   virtual void visitLetStmt(const LetStmtNode *N);
   virtual void visitEvaluate(const EvaluateNode *N);
 };
+
+/// The variables E (or S, free or bound inside it) refers to.
+std::set<const VarNode *> varsOf(const Expr &E);
+std::set<const VarNode *> varsOf(const Stmt &S);
+/// Whether E (or S) refers to V.
+bool usesVar(const Expr &E, const VarNode *V);
+bool usesVar(const Stmt &S, const VarNode *V);
+/// Whether loop L (its bounds or body) refers to V.
+bool loopUsesVar(const ForNode *L, const VarNode *V);
 
 } // namespace ir
 } // namespace sched

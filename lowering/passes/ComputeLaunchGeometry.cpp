@@ -51,7 +51,7 @@ private:
             "', which is not a launch dimension");
       return;
     }
-    for (const ir::VarNode *V : varsOf(N->Extent))
+    for (const ir::VarNode *V : ir::varsOf(N->Extent))
       if (!Params.count(V)) {
         error("the extent of loop '" + N->LoopVar->Name + "' bound to " + N->ThreadTag +
               " depends on '" + V->Name +

@@ -168,13 +168,13 @@ private:
   }
 
   bool dependsOnThread(const Expr &E) const {
-    for (const ir::VarNode *V : varsOf(E))
+    for (const ir::VarNode *V : ir::varsOf(E))
       if (ThreadDependent.count(V))
         return true;
     return false;
   }
   bool dependsOnThread(const Stmt &S) const {
-    for (const ir::VarNode *V : varsOf(S))
+    for (const ir::VarNode *V : ir::varsOf(S))
       if (ThreadDependent.count(V))
         return true;
     return false;
@@ -225,7 +225,7 @@ private:
     // The other thread loops it does not use would repeat it.
     std::vector<const ir::ForNode *> Unused;
     for (const ir::ForNode *L : ThreadLoops)
-      if (L != Outer && !varsOf(Body).count(L->LoopVar.get()))
+      if (L != Outer && !ir::varsOf(Body).count(L->LoopVar.get()))
         Unused.push_back(L);
     if (!Unused.empty()) {
       Expr First = firstThreadOf(Unused);

@@ -164,7 +164,7 @@ private:
   }
 
   bool dependsOnThread(const ir::Expr &E) const {
-    for (const ir::VarNode *V : varsOf(E))
+    for (const ir::VarNode *V : ir::varsOf(E))
       if (ThreadDependent.count(V))
         return true;
     return false;

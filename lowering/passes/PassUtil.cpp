@@ -11,34 +11,6 @@
 namespace sched {
 namespace passes {
 
-namespace {
-
-class VarCollector : public ir::IRVisitor {
-public:
-  std::set<const ir::VarNode *> Vars;
-
-protected:
-  void visitVar(const ir::VarNode *N) override { Vars.insert(N); }
-};
-
-} // namespace
-
-std::set<const ir::VarNode *> varsOf(const ir::Expr &E) {
-  VarCollector C;
-  C.visit(E);
-  return C.Vars;
-}
-
-std::set<const ir::VarNode *> varsOf(const ir::Stmt &S) {
-  VarCollector C;
-  C.visit(S);
-  return C.Vars;
-}
-
-bool loopUsesVar(const ir::ForNode *L, const ir::VarNode *V) {
-  return varsOf(L->Min).count(V) || varsOf(L->Extent).count(V) || varsOf(L->Body).count(V);
-}
-
 std::set<const ir::VarNode *> scalarParams(const ir::LoopNest &Nest) {
   std::set<const ir::VarNode *> Out;
   for (const ir::Param &P : Nest.Params)

@@ -15,12 +15,6 @@
 namespace sched {
 namespace passes {
 
-/// The variables E refers to.
-std::set<const ir::VarNode *> varsOf(const ir::Expr &E);
-/// The variables a statement uses (free or bound inside it).
-std::set<const ir::VarNode *> varsOf(const ir::Stmt &S);
-/// Whether loop L (bounds or body) uses V.
-bool loopUsesVar(const ir::ForNode *L, const ir::VarNode *V);
 
 /// The scalar parameters of Nest.
 std::set<const ir::VarNode *> scalarParams(const ir::LoopNest &Nest);

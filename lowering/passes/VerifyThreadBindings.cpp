@@ -87,7 +87,7 @@ private:
       if (Outer->ThreadTag == Tag) {
         // The same threads again (DistributeOverThreads lowers it), unless it
         // depends on the enclosing loop, or is a second block loop.
-        if (!ir::isThreadIdxTag(Tag) || loopUsesVar(N, Outer->LoopVar.get()))
+        if (!ir::isThreadIdxTag(Tag) || ir::loopUsesVar(N, Outer->LoopVar.get()))
           error(Loop + " is bound to " + Tag + " inside loop '" + Outer->LoopVar->Name +
                 "', which is bound to it already");
         return; // not a launch dimension of its own
@@ -102,7 +102,7 @@ private:
 };
 
 bool isParamExpr(const ir::Expr &E, const std::set<const ir::VarNode *> &Params) {
-  for (const ir::VarNode *V : varsOf(E))
+  for (const ir::VarNode *V : ir::varsOf(E))
     if (!Params.count(V))
       return false;
   return true;

@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ir/Access.h"
+#include "ir/IRVisitor.h"
 #include "schedule/ScheduleImpl.h"
 
 namespace sched {
@@ -43,8 +44,7 @@ bool isHardwareTag(const std::string &Tag) { return isBlockTag(Tag) || isThreadI
 /// threads: it must not depend on Outer's variable.
 bool sameThreadsNested(const std::string &Tag, const ForNode *Outer, const ForNode *Inner) {
   const VarNode *V = Outer->LoopVar.get();
-  return isThreadIdxTag(Tag) && !usesVar(Inner->Min, V) &&
-         !usesVar(Inner->Extent, V) && !usesVar(Inner->Body, V);
+  return isThreadIdxTag(Tag) && !loopUsesVar(Inner, V);
 }
 
 /// Tag uniqueness on the path and block-outside-thread nesting.

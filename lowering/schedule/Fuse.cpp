@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ir/IRVisitor.h"
 #include "ir/IRMutator.h"
 #include "ir/Simplify.h"
 #include "schedule/ScheduleImpl.h"

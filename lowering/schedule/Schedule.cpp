@@ -118,18 +118,6 @@ private:
   Stmt New;
 };
 
-class VarUseFinder : public IRVisitor {
-public:
-  explicit VarUseFinder(const VarNode *V) : V(V) {}
-  bool Found = false;
-
-protected:
-  void visitVar(const VarNode *N) override { Found |= N == V; }
-
-private:
-  const VarNode *V;
-};
-
 class AllocateFinder : public IRVisitor {
 public:
   explicit AllocateFinder(const BufferNode *Buf) : Buf(Buf) {}
@@ -261,18 +249,6 @@ bool enclosingStmts(const Stmt &Root, const StmtNode *Target, std::vector<const 
 Stmt replaceStmt(const Stmt &Root, const StmtNode *Old, const Stmt &New) {
   StmtReplacer R(Old, New);
   return R.mutate(Root);
-}
-
-bool usesVar(const Expr &E, const VarNode *V) {
-  VarUseFinder F(V);
-  F.visit(E);
-  return F.Found;
-}
-
-bool usesVar(const Stmt &S, const VarNode *V) {
-  VarUseFinder F(V);
-  F.visit(S);
-  return F.Found;
 }
 
 Stmt replaceBuffer(const Stmt &S, const BufferNode *Old, const Buffer &New,

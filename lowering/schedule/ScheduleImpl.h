@@ -90,10 +90,6 @@ bool enclosingStmts(const ir::Stmt &Root, const ir::StmtNode *Target,
 /// Root with the statement Old (by identity) replaced by New.
 ir::Stmt replaceStmt(const ir::Stmt &Root, const ir::StmtNode *Old, const ir::Stmt &New);
 
-/// True when E mentions variable V.
-bool usesVar(const ir::Expr &E, const ir::VarNode *V);
-bool usesVar(const ir::Stmt &S, const ir::VarNode *V);
-
 /// S with every access to Old (by identity), and its Allocate, rewritten to
 /// New; indices are shifted by -Offset[d] when Offset is not empty.
 ir::Stmt replaceBuffer(const ir::Stmt &S, const ir::BufferNode *Old, const ir::Buffer &New,
