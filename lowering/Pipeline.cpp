@@ -9,9 +9,9 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Pipeline.h"
+#include "passes/PassUtil.h"
 #include "passes/Passes.h"
 
-#include <cctype>
 
 namespace sched {
 
@@ -33,13 +33,7 @@ bool hasErrorsSince(const std::vector<Diag> &Diags, size_t First) {
 /// The kernel's name becomes a C identifier (CUDA and NVRTC look it up):
 /// file stems may hold '-' or '.'.
 std::string kernelIdentifier(const std::string &Name) {
-  std::string Out = Name.empty() ? "sched_kernel" : Name;
-  for (char &C : Out)
-    if (!std::isalnum(static_cast<unsigned char>(C)) && C != '_')
-      C = '_';
-  if (std::isdigit(static_cast<unsigned char>(Out[0])))
-    Out = "k" + Out;
-  return Out;
+  return passes::cIdentifier(Name, "sched_kernel", "k");
 }
 
 bool lowerForGPU(ir::LoopNest Nest, const PipelineOptions &Opts, LoweredKernel &Out,

@@ -60,7 +60,7 @@ public:
     auto It = Names.find(Object);
     if (It != Names.end())
       return It->second;
-    std::string Base = sanitize(IRName);
+    std::string Base = passes::cIdentifier(IRName, "v", "v");
     std::string Name = Base;
     for (int Suffix = 1; Used.count(Name); ++Suffix)
       Name = Base + "_" + std::to_string(Suffix);
@@ -71,16 +71,6 @@ public:
 private:
   std::map<const void *, std::string> Names;
   std::set<std::string> Used;
-
-  static std::string sanitize(const std::string &Name) {
-    std::string Out = Name.empty() ? "v" : Name;
-    for (char &C : Out)
-      if (!std::isalnum(static_cast<unsigned char>(C)) && C != '_')
-        C = '_';
-    if (std::isdigit(static_cast<unsigned char>(Out[0])))
-      Out = "v" + Out;
-    return Out;
-  }
 };
 
 /// The shortest decimal text that reads back to V at T's precision, always
@@ -313,14 +303,10 @@ private:
   }
 
   std::string call(const ir::CallNode *N) {
-    std::string Name = N->Name;
-    const ir::IntrinsicInfo *Info = ir::lookupIntrinsic(Name);
-    if (Name == "sched.syncthreads" || (Info && Info->IsBarrier))
+    const ir::IntrinsicInfo *Info = ir::lookupIntrinsic(N->Name);
+    if (N->Name == "sched.syncthreads" || (Info && Info->IsBarrier))
       return "__syncthreads()";
-    for (char &C : Name)
-      if (!std::isalnum(static_cast<unsigned char>(C)) && C != '_')
-        C = '_';
-    std::string S = Name + "(";
+    std::string S = passes::cIdentifier(N->Name, "call", "f") + "(";
     for (size_t I = 0; I < N->Args.size(); ++I)
       S += (I ? ", " : "") + expr(N->Args[I]);
     return S + ")";

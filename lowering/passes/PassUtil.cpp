@@ -8,6 +8,8 @@
 #include "ir/Printer.h"
 #include "ir/Simplify.h"
 
+#include <cctype>
+
 namespace sched {
 namespace passes {
 
@@ -16,6 +18,17 @@ std::set<const ir::VarNode *> scalarParams(const ir::LoopNest &Nest) {
   for (const ir::Param &P : Nest.Params)
     if (P.ParamKind == ir::Param::Kind::Scalar && P.Scalar)
       Out.insert(P.Scalar.get());
+  return Out;
+}
+
+std::string cIdentifier(const std::string &Name, const std::string &IfEmpty,
+                        const std::string &Prefix) {
+  std::string Out = Name.empty() ? IfEmpty : Name;
+  for (char &C : Out)
+    if (!std::isalnum(static_cast<unsigned char>(C)) && C != '_')
+      C = '_';
+  if (std::isdigit(static_cast<unsigned char>(Out[0])))
+    Out = Prefix + Out;
   return Out;
 }
 

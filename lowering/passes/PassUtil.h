@@ -16,6 +16,12 @@ namespace sched {
 namespace passes {
 
 
+/// Name as a C identifier: characters other than letters, digits and '_'
+/// become '_' (IR names hold '.', file stems '-'); an empty name becomes
+/// IfEmpty, and Prefix goes in front of a name that starts with a digit.
+std::string cIdentifier(const std::string &Name, const std::string &IfEmpty,
+                        const std::string &Prefix);
+
 /// The scalar parameters of Nest.
 std::set<const ir::VarNode *> scalarParams(const ir::LoopNest &Nest);
 
