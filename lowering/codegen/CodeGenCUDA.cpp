@@ -24,7 +24,6 @@
 #include "ir/Intrinsics.h"
 #include "passes/PassUtil.h"
 
-#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
