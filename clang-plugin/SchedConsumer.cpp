@@ -363,6 +363,14 @@ void SchedConsumer::handleNest(Decl *Root, const FoundNest &Found) {
   if (Opts.DumpCUDA || Opts.PrintAfterAll)
     dump(Name, "cuda", Desc.CUDASource);
 
+  std::string Error;
+  if (!checkLaunchExprs(Desc.Kernel, Error)) {
+    CI.getDiagnostics().Report(ForLoc, customID(DiagnosticsEngine::Warning,
+                                                "sched: internal error: %0; the loop "
+                                                "stays as written"))
+        << Error;
+    return;
+  }
   std::vector<ParamBinding> Args;
   if (!buildArgs(Desc.Kernel, Ex, ForLoc, Desc.ArgKinds, Args))
     return;
@@ -370,7 +378,6 @@ void SchedConsumer::handleNest(Decl *Root, const FoundNest &Found) {
   if (!Opts.EmitDir.empty())
     emitFiles(Name, Desc, Text, ForLoc);
 
-  std::string Error;
   if (!replaceNestWithLaunch(*SemaRef, Root, Found.Loop, Found.Function, Text, Args, Error))
     CI.getDiagnostics().Report(ForLoc, customID(DiagnosticsEngine::Warning,
                                                 "sched: cannot replace nest '%0': %1; "

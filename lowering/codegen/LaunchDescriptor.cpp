@@ -36,6 +36,7 @@
 #include "ir/IRMutator.h"
 #include "ir/Parser.h"
 #include "ir/Printer.h"
+#include "passes/PassUtil.h"
 
 #include <sstream>
 
@@ -282,6 +283,26 @@ bool parseLaunchExprs(Reader &R, const std::string &Text, const ir::LoopNest &Ke
 }
 
 } // namespace
+
+bool checkLaunchExprs(const LoweredKernel &K, std::string &Error) {
+  static const char *const Axis = "xyz";
+  std::vector<std::pair<std::string, ir::Expr>> Named;
+  for (int D = 0; D < 3; ++D) {
+    Named.push_back({std::string("grid extent in ") + Axis[D], K.Geometry.Grid[D]});
+    Named.push_back({std::string("block extent in ") + Axis[D], K.Geometry.Block[D]});
+  }
+  for (const BufferRegion &R : K.Regions)
+    Named.push_back({"copy region of '" + R.Param + "'", R.Extent});
+  for (const ir::Expr &A : K.Kernel.Assumptions)
+    Named.push_back({"run-time assumption", A});
+  for (const auto &Entry : Named)
+    if (Entry.second && !passes::isLaunchExpr(Entry.second, K.Kernel)) {
+      Error = "the " + Entry.first + " '" + ir::print(Entry.second) +
+              "' is not an expression over scalar parameters";
+      return false;
+    }
+  return true;
+}
 
 std::string serializeDescriptor(const LaunchDescriptor &D) {
   const LoweredKernel &K = D.Kernel;
