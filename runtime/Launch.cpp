@@ -34,6 +34,7 @@
 #include <cstring>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <unordered_map>
 
 namespace sched {
@@ -128,13 +129,16 @@ bool verbose() {
   return V && *V && std::strcmp(V, "0") != 0;
 }
 
-/// "N = 13, ld = 5": the values of E's variables, for messages.
-std::string valuesOf(const ir::Expr &E, const ScalarEnv &Env) {
+/// "N = 13, ld = 5": the values of the parameters E uses, in parameter
+/// order, for messages.
+std::string valuesOf(const ir::Expr &E, const ir::LoopNest &Nest, const ScalarEnv &Env) {
   std::string Out;
-  for (const ir::VarNode *V : ir::varsOf(E)) {
+  std::set<const ir::VarNode *> Used = ir::varsOf(E);
+  for (const ir::Param &P : Nest.Params) {
+    const ir::VarNode *V = P.Scalar.get();
     int64_t I;
     double F;
-    if (!Env.lookup(V, I, F))
+    if (P.ParamKind != ir::Param::Kind::Scalar || !Used.count(V) || !Env.lookup(V, I, F))
       continue;
     Out += (Out.empty() ? "" : ", ") + V->Name + " = " +
            (ir::isFloat(V->Type) ? std::to_string(F) : std::to_string(I));
@@ -159,7 +163,7 @@ bool mayLaunch(const LaunchSite &S, const std::vector<void *> &Data, std::string
       return false;
     }
     if (!Holds) {
-      Why = "the assumption " + ir::print(A) + " does not hold (" + valuesOf(A, Env) + ")";
+      Why = "the assumption " + ir::print(A) + " does not hold (" + valuesOf(A, K.Kernel, Env) + ")";
       return true;
     }
   }

@@ -1,0 +1,26 @@
+// An array declared with one dimension and indexed `r*20 + c` gets the
+// two-dimensional shape its rows tile exactly (400 = 20 x 20), so that
+// schedules see rows and columns; an array the rows do not tile (410) keeps
+// its declared shape. A parameter declared `float P[400]` is delinearized
+// too, under a run-time assumption when the column bound is a parameter.
+// RUN: %sched_cc -fsyntax-only -fplugin-arg-sched-dump=ir %s | FileCheck %s
+
+float G[400], H[410];
+
+void copy() {
+#pragma sched target(gpu)
+  for (int r = 0; r < 20; ++r)
+    for (int c = 0; c < 20; ++c)
+      G[r * 20 + c] = H[r * 20 + c];
+}
+// CHECK-LABEL: func sched_{{.*}}(G: float32*[20, 20] global noalias, H: float32*[410] global noalias) target=gpu {
+// CHECK:         G[r, c] = H[((r*20) + c)]
+
+void clear(float P[400], int n) {
+#pragma sched target(gpu)
+  for (int r = 0; r < 20; ++r)
+    for (int c = 0; c < n; ++c)
+      P[r * 20 + c] = 0.f;
+}
+// CHECK-LABEL: func sched_{{.*}}(P: float32*[20, 20] global, n: int32) target=gpu assume((n <= 20)) {
+// CHECK:         P[r, c] = 0.0f
