@@ -331,43 +331,61 @@ void addAssumption(std::vector<Expr> &Out, const Expr &Cond) {
   Out.push_back(Cond);
 }
 
-/// Whether 0 <= Index < Extent at every iteration: true when provable from
-/// the loop ranges, or when it depends on parameters only, in which case the
-/// condition is added to Assumptions (checked at run time); false when it
-/// fails or cannot be stated over parameters.
+/// `Neg <= Pos` for P = Pos - Neg (both with positive coefficients), the
+/// way a person writes the condition P >= 0: `N <= ld` for ld - N.
+Expr nonNegativeCondition(const Polynomial &P, DType T) {
+  Polynomial Pos, Neg;
+  for (const Monomial &M : P)
+    (M.Coef > 0 ? Pos : Neg).push_back(M);
+  return makeBinary(BinOp::LE, fromPolynomial(scaled(Neg, -1), T), fromPolynomial(Pos, T));
+}
+
+/// Whether P >= 0 for the arguments of a launch, where P (over parameters)
+/// is the room an index leaves in a dimension of extent Row (null: no
+/// extent). True when P is a non-negative constant; false when it is a
+/// negative one, and when a parameter of the row itself makes it negative as
+/// it grows (`1 - K`: a column `2*k` with k < K in rows of K), a condition
+/// that nearly every launch would fail, so the buffer stays flat. Otherwise
+/// (`ld - N`: columns j < N in rows of ld) P >= 0 becomes a run-time
+/// assumption.
+bool nonNegative(const Polynomial &P, const Polynomial &Row, const VarRanges &Ranges, DType T,
+                 std::vector<Expr> &Assumptions) {
+  int64_t Value;
+  if (constantOf(P, Value))
+    return Value >= 0;
+  std::set<const VarNode *> RowSyms;
+  for (const Monomial &M : Row)
+    for (const Var &S : M.Syms)
+      RowSyms.insert(S.get());
+  for (const Monomial &M : P) {
+    bool OfTheRow = !M.Syms.empty() && std::all_of(M.Syms.begin(), M.Syms.end(), [&](const Var &S) {
+                      return RowSyms.count(S.get()) != 0;
+                    });
+    if (M.Coef < 0 && OfTheRow)
+      return false;
+    // Loop variables are relaxed by boundsOf: what is left are parameters.
+    for (const Var &S : M.Syms)
+      if (Ranges.count(S.get()))
+        return false;
+  }
+  addAssumption(Assumptions, simplify(nonNegativeCondition(P, T)));
+  return true;
+}
+
+/// Whether 0 <= Index < Extent at every iteration: provably from the loop
+/// ranges, or under conditions over parameters added to Assumptions (checked
+/// at run time).
 bool fitsInside(const Expr &Index, const Expr &Extent, const VarRanges &Ranges,
                 std::vector<Expr> &Assumptions) {
   Interval I = boundsOf(Index, Ranges);
-  if (!I.isBounded())
+  Polynomial Lo, Hi, Ext;
+  if (!I.isBounded() || !toPolynomial(I.Min, Lo) || !toPolynomial(I.Max, Hi) ||
+      !toPolynomial(Extent, Ext))
     return false;
   DType T = Index->Type;
-  std::vector<Expr> Needed;
-  Polynomial Lo, Hi, Ext;
-  int64_t Value;
-  if (!toPolynomial(I.Min, Lo) || !constantOf(Lo, Value))
-    Needed.push_back(makeBinary(BinOp::LE, makeInt(0, T), I.Min));
-  else if (Value < 0)
-    return false;
-  if (!toPolynomial(I.Max, Hi) || !toPolynomial(Extent, Ext) ||
-      !constantOf(difference(Ext, Hi), Value))
-    Needed.push_back(makeBinary(BinOp::LE, simplify(I.Max + makeInt(1, T)), Extent));
-  else if (Value < 1)
-    return false;
-  for (const Expr &Cond : Needed) {
-    Expr Simple = simplify(Cond);
-    int64_t Known;
-    if (getConstInt(Simple, Known)) {
-      if (!Known)
-        return false;
-      continue;
-    }
-    // Loop variables are relaxed by boundsOf: what is left are parameters.
-    for (const VarNode *V : varsOf(Simple))
-      if (Ranges.count(V))
-        return false;
-    addAssumption(Assumptions, Simple);
-  }
-  return true;
+  // Room below: Min >= 0; room above: Extent - (Max + 1) >= 0.
+  return nonNegative(Lo, {}, Ranges, T, Assumptions) &&
+         nonNegative(difference(Ext, sum(Hi, {Monomial{1, {}}})), Ext, Ranges, T, Assumptions);
 }
 
 /// The largest value of Index when boundsOf cannot tell because a
@@ -465,10 +483,14 @@ bool FlatLayout::tryStrides(std::vector<Polynomial> Candidates,
         return false;
   }
   if (DeclaredSize) {
-    // An array keeps its size: the rows must tile it exactly.
-    int64_t Size, Row;
-    if (!getConstInt(DeclaredSize, Size) || !constantOf(Strides.front(), Row) || Row <= 0 ||
-        Size % Row != 0)
+    // An array's rows are the whole rows it holds; a partial last row (410
+    // elements in rows of 20) must be one no access reaches.
+    int64_t Size, Row, Covered;
+    Expr Needed;
+    if (!getConstInt(DeclaredSize, Size) || !constantOf(Strides.front(), Row) || Row <= 0)
+      return false;
+    if (Size % Row != 0 && (!extentCovering(Outer, Ranges, Needed) ||
+                            !getConstInt(Needed, Covered) || Covered > Size / Row))
       return false;
     Shape[0] = makeInt(Size / Row, DeclaredSize->Type);
   } else if (!extentCovering(Outer, Ranges, Shape[0])) {
