@@ -323,14 +323,6 @@ bool orderAsChain(std::vector<Polynomial> &Strides) {
   return true;
 }
 
-/// Adds Cond to Out unless it is already there.
-void addAssumption(std::vector<Expr> &Out, const Expr &Cond) {
-  for (const Expr &A : Out)
-    if (structurallyEqual(A, Cond))
-      return;
-  Out.push_back(Cond);
-}
-
 /// `Neg <= Pos` for P = Pos - Neg (both with positive coefficients), the
 /// way a person writes the condition P >= 0: `N <= ld` for ld - N.
 Expr nonNegativeCondition(const Polynomial &P, DType T) {
@@ -414,6 +406,13 @@ Expr assumedMax(const Expr &Index, const VarRanges &Ranges) {
 }
 
 } // namespace
+
+void addAssumption(std::vector<Expr> &Out, const Expr &Cond) {
+  for (const Expr &A : Out)
+    if (structurallyEqual(A, Cond))
+      return;
+  Out.push_back(Cond);
+}
 
 bool extentCovering(const std::vector<Expr> &Indices, const VarRanges &Ranges, Expr &Out) {
   Out = nullptr;

@@ -72,6 +72,9 @@ private:
   std::vector<const ir::VarNode *> IndexVars; // the loop variables
 };
 
+/// Adds Cond to Out unless an identical condition is already there.
+void addAssumption(std::vector<ir::Expr> &Out, const ir::Expr &Cond);
+
 /// The extent that covers index 0 .. max of Indices over Ranges (the largest
 /// index plus one); false when some index has no upper bound.
 bool extentCovering(const std::vector<ir::Expr> &Indices, const ir::VarRanges &Ranges,

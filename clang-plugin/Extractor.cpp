@@ -1331,9 +1331,7 @@ bool NestExtractor::run(const ForStmt *Loop, const std::string &NestName, Extrac
   Body = Rewriter.mutate(Body);
   for (const extract::FlatLayout &L : Layouts)
     for (const ir::Expr &A : L.Assumptions)
-      if (std::none_of(Out.Nest.Assumptions.begin(), Out.Nest.Assumptions.end(),
-                       [&](const ir::Expr &B) { return ir::structurallyEqual(A, B); }))
-        Out.Nest.Assumptions.push_back(A);
+      extract::addAssumption(Out.Nest.Assumptions, A);
 
   // Buffers first, then scalars, each in order of first appearance.
   // Ties (same location) keep translation order.

@@ -19,6 +19,7 @@
 #include "codegen/CodeGenCUDA.h"
 #include "codegen/LaunchDescriptor.h"
 #include "ir/Printer.h"
+#include "passes/PassUtil.h"
 #include "schedule/Schedule.h"
 
 #include "clang/AST/ASTConsumer.h"
@@ -28,7 +29,6 @@
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Sema/SemaConsumer.h"
-#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
@@ -186,14 +186,6 @@ std::string joinMessages(const std::vector<Diag> &Diags) {
   return Out.empty() ? "no reason given" : Out;
 }
 
-/// Letters, digits and '_' only, so the name is a C identifier.
-std::string sanitize(llvm::StringRef Text) {
-  std::string Out;
-  for (char C : Text)
-    Out += llvm::isAlnum(C) ? C : '_';
-  return Out;
-}
-
 class SchedConsumer : public SemaConsumer {
 public:
   SchedConsumer(CompilerInstance &CI, const PluginOptions &Opts,
@@ -248,7 +240,8 @@ void SchedConsumer::handleDecl(Decl *D) {
 std::string SchedConsumer::nestName(const ForStmt *Loop) {
   PresumedLoc P = CI.getSourceManager().getPresumedLoc(Loop->getForLoc());
   std::string Stem = P.isValid() ? llvm::sys::path::stem(P.getFilename()).str() : "nest";
-  std::string Base = "sched_" + sanitize(Stem) + "_" + std::to_string(P.isValid() ? P.getLine() : 0);
+  std::string Base = "sched_" + passes::cIdentifier(Stem, "nest", "") + "_" +
+                     std::to_string(P.isValid() ? P.getLine() : 0);
   unsigned Uses = NameUses[Base]++;
   return Uses == 0 ? Base : Base + "_" + std::to_string(Uses);
 }
