@@ -67,7 +67,15 @@ ir::Expr regionExtent(const ir::LoopNest &Nest, const ir::Buffer &B, bool Read, 
   }
   if (!End)
     return ir::makeInt(0);
-  return ir::simplify(ir::makeBinary(ir::BinOp::Min, End, Size));
+  // Loops that run zero times (`j < n - 3` with n = 0) can put the largest
+  // index, and even the buffer's size, below zero: the kernel then touches
+  // nothing of the buffer, and the launcher must copy (and the simulator
+  // allocate) nothing, not fail on a negative size.
+  ir::Expr Extent = ir::simplify(ir::makeBinary(ir::BinOp::Min, End, Size));
+  int64_t Known;
+  if (ir::getConstInt(Extent, Known))
+    return Known < 0 ? ir::makeInt(0, Extent->Type) : Extent;
+  return ir::makeBinary(ir::BinOp::Max, Extent, ir::makeInt(0, Extent->Type));
 }
 
 } // namespace
