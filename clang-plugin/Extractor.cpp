@@ -9,10 +9,12 @@
 //
 // The translation is exact or it fails: whatever the IR cannot represent with
 // the same meaning is reported as one warning at the construct and the caller
-// leaves the loop as written. Pointer accesses are first translated with their
-// flat index and a placeholder buffer; once the whole nest is known,
-// ExtractLayout.h chooses each buffer's shape and the flat indices are
-// rewritten (delinearized) through an IRMutator.
+// leaves the loop as written. Pointer (and one-dimensional array) accesses are
+// first translated with their flat index and a placeholder buffer; once the
+// whole nest is known, ExtractLayout.h chooses each buffer's shape and the
+// flat indices are rewritten (delinearized) through an IRMutator. A shape
+// that holds only for some parameter values (`C[i*ldc + j]` as C[i, j] needs
+// N <= ldc) adds that condition to the nest's run-time assumptions.
 //
 // Aliasing policy. Arrays are distinct objects, and `__restrict` pointers are
 // promised not to alias: both get Buffer::NoAlias. Plain pointer parameters

@@ -7,7 +7,10 @@
 // types to schedule. Each nest then goes through
 //   extract -> schedule -> lower -> emit CUDA -> descriptor -> replace,
 // with the dumps the options ask for between stages. A stage that fails
-// leaves the loop as written and says why; nothing here aborts.
+// leaves the loop as written and says why; nothing here aborts. Before the
+// descriptor is built, checkLaunchExprs makes sure the launcher can evaluate
+// everything it must (geometry, regions, assumptions) from scalar arguments:
+// otherwise it is an internal error, reported here, never a launch failure.
 //
 //===----------------------------------------------------------------------===//
 

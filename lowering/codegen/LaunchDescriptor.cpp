@@ -17,8 +17,8 @@
 //     __sched_exprs[0] = ((M + 15)/16)
 //     ...
 //   }
-//   ir 456
-//   func sched_matmul_12(...) target=gpu { ... }
+//   ir 456                           <- with the run-time assumptions
+//   func sched_matmul_12(...) target=gpu assume((N <= ldc)) { ... }
 //   cuda 789
 //   extern "C" __global__ void sched_matmul_12(...) { ... }
 //   end
@@ -29,7 +29,9 @@
 // small wrapper func that the one IR parser reads; slot k holds expression k,
 // an absent slot is a null expression. Parsing then rebinds the wrapper's
 // parameters to the kernel's own scalar variables (by name), since variables
-// have identity.
+// have identity. Run-time assumptions are part of the kernel's IR, so they
+// come back already bound to those variables. checkLaunchExprs is the
+// compiler's promise that all of these are over scalar parameters only.
 //
 //===----------------------------------------------------------------------===//
 #include "codegen/LaunchDescriptor.h"
