@@ -481,19 +481,32 @@ bool FlatLayout::tryStrides(std::vector<Polynomial> Candidates,
       if (!fitsInside(Dims[R], Shape[R], Ranges, Assumed))
         return false;
   }
-  if (DeclaredSize) {
+  int64_t Size, Row, Covered;
+  if (DeclaredSize && constantOf(Strides.front(), Row)) {
     // An array's rows are the whole rows it holds; a partial last row (410
     // elements in rows of 20) must be one no access reaches.
-    int64_t Size, Row, Covered;
-    Expr Needed;
-    if (!getConstInt(DeclaredSize, Size) || !constantOf(Strides.front(), Row) || Row <= 0)
+    if (!getConstInt(DeclaredSize, Size) || Row <= 0)
       return false;
+    Expr Needed;
     if (Size % Row != 0 && (!extentCovering(Outer, Ranges, Needed) ||
                             !getConstInt(Needed, Covered) || Covered > Size / Row))
       return false;
     Shape[0] = makeInt(Size / Row, DeclaredSize->Type);
   } else if (!extentCovering(Outer, Ranges, Shape[0])) {
     return false;
+  } else if (DeclaredSize) {
+    // Rows of a run-time length (`A[r*C + c]` of `float A[400]`): as many as
+    // the accesses need, under the assumption that they fit in the array,
+    // so that no copy of the whole buffer can reach past its end.
+    Expr Elements = makeBinary(BinOp::Mul, Shape[0], fromPolynomial(Strides.front(), T));
+    Expr Fits = simplify(makeBinary(BinOp::LE, Elements, DeclaredSize));
+    int64_t Known;
+    if (getConstInt(Fits, Known)) {
+      if (!Known)
+        return false;
+    } else {
+      addAssumption(Assumed, Fits);
+    }
   }
   this->Shape = Shape;
   Assumptions = Assumed;
