@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ir/Access.h"
+#include "ir/Dependence.h"
 #include "ir/IRVisitor.h"
 #include "schedule/ScheduleImpl.h"
 
