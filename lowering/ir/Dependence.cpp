@@ -392,6 +392,9 @@ private:
 
   /// X from indices [.., X / E, .., X % E, ..] with a symbolic E: the pair
   /// determines X (X == E*(X/E) + X%E), which a linear system cannot see.
+  /// Recovered indices join the list, so a fuse of a fuse ([(X/W)/H,
+  /// (X/W) % H, X % W]) yields X/W and then X. Keys are the positions of
+  /// the pair in the growing list, the same for two accesses of one shape.
   static std::map<std::pair<size_t, size_t>, Expr> recoveredIndices(const Access &A) {
     std::map<std::pair<size_t, size_t>, Expr> Out;
     auto Match = [](const Expr &E, BinOp Op, Expr &X, Expr &Divisor) {
@@ -402,14 +405,27 @@ private:
       Divisor = B->B;
       return true;
     };
-    for (size_t D1 = 0; D1 < A.Indices.size(); ++D1)
-      for (size_t D2 = 0; D2 < A.Indices.size(); ++D2) {
-        Expr X, Y, E1, E2;
-        int64_t C;
-        if (Match(A.Indices[D1], BinOp::Div, X, E1) && Match(A.Indices[D2], BinOp::Mod, Y, E2) &&
-            !getConstInt(E1, C) && structurallyEqual(E1, E2) && structurallyEqual(X, Y))
+    std::vector<Expr> Indices = A.Indices;
+    for (bool Changed = true; Changed;) {
+      Changed = false;
+      size_t Size = Indices.size();
+      for (size_t D1 = 0; D1 < Size; ++D1)
+        for (size_t D2 = 0; D2 < Size; ++D2) {
+          Expr X, Y, E1, E2;
+          int64_t C;
+          if (Out.count({D1, D2}) || !Match(Indices[D1], BinOp::Div, X, E1) ||
+              !Match(Indices[D2], BinOp::Mod, Y, E2) || getConstInt(E1, C) ||
+              !structurallyEqual(E1, E2) || !structurallyEqual(X, Y))
+            continue;
           Out[{D1, D2}] = X;
-      }
+          bool Known = std::any_of(Indices.begin(), Indices.end(),
+                                   [&](const Expr &I) { return structurallyEqual(I, X); });
+          if (!Known) {
+            Indices.push_back(X);
+            Changed = true;
+          }
+        }
+    }
     return Out;
   }
 
