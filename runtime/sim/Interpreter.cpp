@@ -7,14 +7,15 @@
 // a thread is its pc, its registers and its local memory.
 //
 // Memory stays proportional to one block: the register files and local
-// memory of its threads plus its shared memory, reused by the next block.
+// memory of its threads plus its shared memory, reused by the next block
+// (and the race detector's global shadow, proportional to what is written).
 // Every access is bounds-checked; shared and global accesses also go through
 // the race detector. Shared: per element, the last writer and up to two
-// readers of the current barrier phase. Global: the same per element of every
-// buffer the kernel writes, but kept for the whole launch (blocks run one after
-// another, and no two blocks are ordered), in pages allocated on first touch.
-// Local memory is private to a thread and buffers the kernel only reads cannot
-// race, so neither is tracked.
+// readers of the current barrier phase. Global: per element of every buffer
+// the kernel writes, the last write and one read (GlobalCell), kept for the
+// whole launch (blocks run one after another, and no two blocks are ordered)
+// in pages allocated on first touch. Local memory is private to a thread and
+// buffers the kernel only reads cannot race, so neither is tracked.
 //
 // The epoch names a (block, barrier phase) pair: the block's position in the
 // launch in the high bits, its phase in the low bits. So one comparison tells
@@ -40,6 +41,13 @@ using namespace ir;
 
 namespace {
 
+/// What the race detector follows of a buffer.
+enum class RaceCheck : uint8_t {
+  None,   // detector off, local memory, or a global buffer the kernel only reads
+  Shared, // per element, within the current barrier phase of a block
+  Global  // per element, over the whole launch
+};
+
 /// A buffer's storage for one launch.
 struct RtBuffer {
   char *Base = nullptr;     // global/shared: the data; local: null
@@ -49,7 +57,7 @@ struct RtBuffer {
                             // GlobalShadow
   bool IsLocal = false;
   bool IsShared = false;
-  bool TrackGlobal = false; // a global buffer the race detector follows
+  RaceCheck Check = RaceCheck::None; // one test per access on the hot path
 };
 
 /// Race-detector state of one shared element in the current barrier phase.
@@ -70,14 +78,16 @@ struct GlobalAccess {
   int32_t Pc = 0;
 };
 
-/// Race-detector state of one global element over a whole launch: the last
-/// write, and up to two reads that later writes may still conflict with
-/// (reads of earlier blocks, or of the current phase). Two distinct readers
-/// are enough: a write by thread T conflicts with one of them unless the only
-/// one it could conflict with is T itself.
+/// Race-detector state of one global element over a whole launch (32 bytes):
+/// the last write, and one read a later write may still conflict with - a
+/// read of an earlier block (kept for good: no later block is ordered after
+/// it), else the first read of the current phase. One read is enough because
+/// the threads of a phase run one after another (runBlock): a thread that
+/// writes after other threads' reads of the phase runs after all of them, so
+/// it is not the first reader unless it is the only one.
 struct GlobalCell {
   GlobalAccess Write;
-  GlobalAccess Read[2];
+  GlobalAccess Read;
 };
 
 /// The shadow of one tracked global buffer: pages of cells, allocated when an
@@ -255,6 +265,8 @@ private:
         SharedBytes += Bytes;
         B.ShadowBase = ShadowCells;
         ShadowCells += B.Extent;
+        if (Opts.DetectRaces)
+          B.Check = RaceCheck::Shared;
       } else {
         Offsets[I] = GlobalTempBytes;
         GlobalTempBytes += Bytes;
@@ -262,7 +274,7 @@ private:
       // Only a buffer the kernel writes can race (stores to one its region
       // marks read-only do not compile).
       if (Opts.DetectRaces && !B.IsLocal && !B.IsShared && Info.Writable) {
-        B.TrackGlobal = true;
+        B.Check = RaceCheck::Global;
         B.ShadowBase = static_cast<int64_t>(GlobalShadows.size());
         GlobalShadows.emplace_back();
         GlobalShadows.back().Pages.resize(
@@ -333,6 +345,8 @@ private:
     }
     Stats.Threads += NumThreads;
     for (;;) {
+      // One phase: each thread in turn runs to its barrier or end (the
+      // global race detector keeps one read per element because of this).
       int32_t BarrierPc = -1;
       for (int64_t T = 0; T < NumThreads; ++T) {
         ThreadState &TS = Threads[T];
@@ -352,9 +366,11 @@ private:
       if (BarrierPc < 0)
         return true; // every thread finished
       if (Opts.DetectRaces && ((Epoch + 1) >> PhaseBits) != (BlockEpoch >> PhaseBits))
-        return fail("block " + blockText() + " passes more than " +
-                    std::to_string((uint64_t(1) << PhaseBits) - 1) +
-                    " barriers, more than the race detector can count in a grid this large");
+        return fail("block " + blockText() + " has more than " +
+                    std::to_string(uint64_t(1) << PhaseBits) +
+                    " barrier phases, more than the race detector tells apart in a grid of " +
+                    std::to_string(uint64_t(Grid[0]) * uint64_t(Grid[1]) * uint64_t(Grid[2])) +
+                    " blocks");
       ++Epoch;       // a new phase: earlier accesses of the block are ordered
       ++Stats.Barriers;
       for (ThreadState &TS : Threads)
@@ -417,8 +433,9 @@ private:
     fail("integer division by zero in block " + blockText() + ", thread " + threadText(T));
   }
 
-  /// A race between two threads of the current block (FirstEpoch is the
-  /// current one or, for a global buffer, one of an earlier block).
+  /// A race between an earlier access (FirstEpoch: of the current phase or,
+  /// for a global buffer, of an earlier block) and one of this block now.
+  /// Both forms begin "race on <scope> buffer 'B' at index I in kernel 'K'".
   void reportRace(int32_t Buf, int64_t Index, uint64_t FirstEpoch, int32_t FirstThread,
                   int32_t FirstPc, bool FirstWrites, int32_t SecondThread, int32_t SecondPc,
                   bool SecondWrites) {
@@ -486,32 +503,28 @@ private:
   /// Records a global access; false (with Error set) on a race.
   bool checkGlobal(int32_t Buf, int64_t Index, int32_t T, int32_t Pc, bool IsWrite) {
     GlobalCell &C = GlobalShadows[Bufs[Buf].ShadowBase].cell(Index);
+    // The common case of a thread updating its own element: after its own
+    // write in this phase, nothing another access could conflict with is
+    // missing from the write record.
+    if (C.Write.Epoch == Epoch && C.Write.Thread == T)
+      return true;
     if (unordered(C.Write, T)) {
       reportRace(Buf, Index, C.Write.Epoch, C.Write.Thread, C.Write.Pc, true, T, Pc, IsWrite);
       return false;
     }
     if (IsWrite) {
-      for (const GlobalAccess &R : C.Read)
-        if (unordered(R, T)) {
-          reportRace(Buf, Index, R.Epoch, R.Thread, R.Pc, false, T, Pc, true);
-          return false;
-        }
+      if (unordered(C.Read, T)) {
+        reportRace(Buf, Index, C.Read.Epoch, C.Read.Thread, C.Read.Pc, false, T, Pc, true);
+        return false;
+      }
       C.Write = {Epoch, T, Pc};
       return true;
     }
-    // A read: keep it unless it is already there or both slots hold readers
-    // a later write may still conflict with (two distinct ones suffice). A
-    // slot is free when empty or when its read is of an earlier phase of
-    // this block (ordered before everything from now on).
-    GlobalAccess *Free = nullptr;
-    for (GlobalAccess &R : C.Read) {
-      if (R.Epoch == Epoch && R.Thread == T)
-        return true;
-      if (!Free && (R.Epoch == GlobalAccess::None || (R.Epoch >= BlockEpoch && R.Epoch != Epoch)))
-        Free = &R;
-    }
-    if (Free)
-      *Free = {Epoch, T, Pc};
+    // A read replaces the recorded one unless that is of an earlier block or
+    // the first of this phase; one of an earlier phase of this block (or
+    // none) is ordered before everything from now on.
+    if (C.Read.Epoch >= BlockEpoch && C.Read.Epoch != Epoch)
+      C.Read = {Epoch, T, Pc};
     return true;
   }
 
@@ -525,7 +538,6 @@ private:
     const Slot *ThreadTag = R + P.NumTemps; // BlockX .. ThreadZ
     char *LocalMem = Local.data() + static_cast<int64_t>(T) * LocalBytes;
     const Inst *Code = P.Code.data();
-    const bool Races = Opts.DetectRaces;
     int32_t Pc = TS.Pc;
     uint64_t Count = 0;
     for (;;) {
@@ -648,9 +660,9 @@ private:
           Stats.Instructions += Count;
           return;
         }
-        if (Races && (B.IsShared || B.TrackGlobal) &&
-            !(B.IsShared ? checkShared(I.Aux, Index, T, Pc, IsStore)
-                         : checkGlobal(I.Aux, Index, T, Pc, IsStore))) {
+        if (B.Check != RaceCheck::None &&
+            !(B.Check == RaceCheck::Shared ? checkShared(I.Aux, Index, T, Pc, IsStore)
+                                           : checkGlobal(I.Aux, Index, T, Pc, IsStore))) {
           TS.Status = ThreadStatus::Failed;
           Stats.Instructions += Count;
           return;

@@ -33,7 +33,7 @@ std::string runWithRaceDetector(const LoweredKernel &K, const std::vector<void *
 }
 
 /// if (V == C) S
-Stmt onlyThread(const Var &V, int64_t C, Stmt S) {
+Stmt onlyWhen(const Var &V, int64_t C, Stmt S) {
   return makeIf(makeBinary(BinOp::EQ, V, i32(C)), S);
 }
 
@@ -49,11 +49,11 @@ LoweredKernel twoWritersInOneBlock(bool WithBarrier) {
   KB.block(i32(2));
   Var Tx = makeVar("tx"), Tx2 = makeVar("tx2");
   std::vector<Stmt> Body = {
-      bound(Tx, i32(2), "threadIdx.x", onlyThread(Tx, 0, makeStore(Out, {i32(0)}, makeFloat(1))))};
+      bound(Tx, i32(2), "threadIdx.x", onlyWhen(Tx, 0, makeStore(Out, {i32(0)}, makeFloat(1))))};
   if (WithBarrier)
     Body.push_back(syncthreads());
   Body.push_back(
-      bound(Tx2, i32(2), "threadIdx.x", onlyThread(Tx2, 1, makeStore(Out, {i32(0)}, makeFloat(1)))));
+      bound(Tx2, i32(2), "threadIdx.x", onlyWhen(Tx2, 1, makeStore(Out, {i32(0)}, makeFloat(1)))));
   return KB.done(makeSeq(Body));
 }
 
@@ -92,11 +92,11 @@ LoweredKernel handOffInOneBlock(bool WithBarrier) {
   KB.block(i32(2));
   Var Tx = makeVar("tx"), Tx2 = makeVar("tx2");
   std::vector<Stmt> Body = {
-      bound(Tx, i32(2), "threadIdx.x", onlyThread(Tx, 0, makeStore(G, {i32(0)}, makeFloat(5))))};
+      bound(Tx, i32(2), "threadIdx.x", onlyWhen(Tx, 0, makeStore(G, {i32(0)}, makeFloat(5))))};
   if (WithBarrier)
     Body.push_back(syncthreads());
   Body.push_back(bound(Tx2, i32(2), "threadIdx.x",
-                       onlyThread(Tx2, 1, makeStore(Out, {i32(0)}, makeLoad(G, {i32(0)})))));
+                       onlyWhen(Tx2, 1, makeStore(Out, {i32(0)}, makeLoad(G, {i32(0)})))));
   return KB.done(makeSeq(Body));
 }
 
@@ -123,13 +123,33 @@ TEST(SimGlobalRaceTest, WriteOfWhatAnotherThreadReadWithoutBarrierRaces) {
   KB.block(i32(2));
   Var Tx = makeVar("tx");
   Stmt Body = bound(Tx, i32(2), "threadIdx.x",
-                    makeSeq({onlyThread(Tx, 0, makeStore(Out, {i32(0)}, makeLoad(G, {i32(0)}))),
-                             onlyThread(Tx, 1, makeStore(G, {i32(0)}, makeFloat(2)))}));
+                    makeSeq({onlyWhen(Tx, 0, makeStore(Out, {i32(0)}, makeLoad(G, {i32(0)}))),
+                             onlyWhen(Tx, 1, makeStore(G, {i32(0)}, makeFloat(2)))}));
   LoweredKernel K = KB.done(Body);
   float GData = 0, OutData = 0;
   EXPECT_EQ(runWithRaceDetector(K, {&GData, &OutData}),
             "race on global buffer 'G' at index 0 in kernel 'war', block (0,0,0): "
             "thread (0,0,0) reads it (G[0] in `Out[0] = G[0]`) and thread (1,0,0) writes it "
+            "(G[0] = 2.0f) with no barrier between them");
+}
+
+TEST(SimGlobalRaceTest, WriteAfterTwoThreadsReadRacesWithTheOtherReader) {
+  // Threads 0 and 1 both read G[0]; thread 1 then writes it: its own read is
+  // no conflict, thread 0's is.
+  KernelBuilder KB("two_readers");
+  Buffer G = KB.buffer("G", DType::Float32, i32(1), true, true);
+  Buffer Out = KB.buffer("Out", DType::Float32, i32(2), false, true);
+  KB.block(i32(2));
+  Var Tx = makeVar("tx");
+  Stmt Body = bound(Tx, i32(2), "threadIdx.x",
+                    makeSeq({makeStore(Out, {Tx}, makeLoad(G, {i32(0)})),
+                             onlyWhen(Tx, 1, makeStore(G, {i32(0)}, makeFloat(2)))}));
+  LoweredKernel K = KB.done(Body);
+  float GData = 0;
+  std::vector<float> OutData(2, 0);
+  EXPECT_EQ(runWithRaceDetector(K, {&GData, OutData.data()}),
+            "race on global buffer 'G' at index 0 in kernel 'two_readers', block (0,0,0): "
+            "thread (0,0,0) reads it (G[0] in `Out[tx] = G[0]`) and thread (1,0,0) writes it "
             "(G[0] = 2.0f) with no barrier between them");
 }
 
@@ -226,6 +246,26 @@ TEST(SimGlobalRaceTest, ReadOfWhatAnotherBlockWroteRaces) {
   EXPECT_NE(Error.find("block (1,0,0), thread (0,0,0) reads it"), std::string::npos) << Error;
 }
 
+TEST(SimGlobalRaceTest, WriteAfterOwnReadRacesWithAnEarlierBlocksRead) {
+  // Block 0 reads G[0]; block 1 reads it too, then writes it: ordered after
+  // its own read, not after block 0's.
+  KernelBuilder KB("read_then_update");
+  Buffer G = KB.buffer("G", DType::Float32, i32(1), true, true);
+  Buffer Out = KB.buffer("Out", DType::Float32, i32(2), false, true);
+  KB.grid(i32(2));
+  Var Bx = makeVar("bx");
+  Stmt Body = makeSeq({makeStore(Out, {Bx}, makeLoad(G, {i32(0)})),
+                       onlyWhen(Bx, 1, makeStore(G, {i32(0)}, makeFloat(4)))});
+  LoweredKernel K = KB.done(bound(Bx, i32(2), "blockIdx.x", Body));
+  float GData = 0;
+  std::vector<float> OutData(2, 0);
+  EXPECT_EQ(runWithRaceDetector(K, {&GData, OutData.data()}),
+            "race on global buffer 'G' at index 0 in kernel 'read_then_update': block (0,0,0), "
+            "thread (0,0,0) reads it (G[0] in `Out[bx] = G[0]`) and block (1,0,0), thread "
+            "(0,0,0) writes it (G[0] = 4.0f); threads of different blocks are never ordered "
+            "within a launch");
+}
+
 TEST(SimGlobalRaceTest, ThreadsUpdatingOnlyTheirOwnElementsInManyBlocksDoNotRace) {
   // 8 blocks of 32 threads: each thread updates its own G[1 + b*32 + t] twice
   // (adding G[0], which every thread reads and none writes), then after a
@@ -252,6 +292,27 @@ TEST(SimGlobalRaceTest, ThreadsUpdatingOnlyTheirOwnElementsInManyBlocksDoNotRace
       int32_t Neighbour = 1 + B * 32 + (T + 1) % 32;
       EXPECT_EQ(OutData[B * 32 + T], Neighbour * 4) << "block " << B << " thread " << T;
     }
+}
+
+TEST(SimGlobalRaceTest, MoreBarrierPhasesThanTheDetectorTellsApartAreReported) {
+  // The largest grid CUDA allows leaves no epoch bits for barrier phases:
+  // the first barrier must be an error, not a silently shared epoch. (Block
+  // 1 stores out of bounds, so a detector that misses it stops there.)
+  KernelBuilder KB("huge_grid");
+  Buffer Out = KB.buffer("Out", DType::Int32, i32(1), false, true);
+  KB.grid(i32(2147483647), i32(65535));
+  KB.K.Geometry.Grid[2] = i32(65535);
+  Var Bx = makeVar("bx");
+  Stmt Body = bound(Bx, i32(2147483647), "blockIdx.x",
+                    makeSeq({syncthreads(), makeStore(Out, {Bx}, i32(1))}));
+  LoweredKernel K = KB.done(Body);
+  int32_t OutData = 0;
+  std::string Error = runWithRaceDetector(K, {&OutData});
+  EXPECT_EQ(Error.rfind("block (0,0,0) has more than 1 barrier phases, more than the race "
+                        "detector tells apart",
+                        0),
+            0u)
+      << Error;
 }
 
 //===----------------------------------------------------------------------===//
