@@ -116,38 +116,37 @@ TEST(SimGlobalRaceTest, BarrierOrdersReadAfterAnotherThreadsWrite) {
   EXPECT_EQ(Out, 5.0f);
 }
 
-TEST(SimGlobalRaceTest, WriteOfWhatAnotherThreadReadWithoutBarrierRaces) {
-  KernelBuilder KB("war");
-  Buffer G = KB.buffer("G", DType::Float32, i32(1), true, true);
-  Buffer Out = KB.buffer("Out", DType::Float32, i32(1), false, true);
-  KB.block(i32(2));
-  Var Tx = makeVar("tx");
-  Stmt Body = bound(Tx, i32(2), "threadIdx.x",
-                    makeSeq({onlyWhen(Tx, 0, makeStore(Out, {i32(0)}, makeLoad(G, {i32(0)}))),
-                             onlyWhen(Tx, 1, makeStore(G, {i32(0)}, makeFloat(2)))}));
-  LoweredKernel K = KB.done(Body);
-  float GData = 0, OutData = 0;
-  EXPECT_EQ(runWithRaceDetector(K, {&GData, &OutData}),
-            "race on global buffer 'G' at index 0 in kernel 'war', block (0,0,0): "
-            "thread (0,0,0) reads it (G[0] in `Out[0] = G[0]`) and thread (1,0,0) writes it "
-            "(G[0] = 2.0f) with no barrier between them");
-}
-
-TEST(SimGlobalRaceTest, WriteAfterTwoThreadsReadRacesWithTheOtherReader) {
-  // Threads 0 and 1 both read G[0]; thread 1 then writes it: its own read is
-  // no conflict, thread 0's is.
-  KernelBuilder KB("two_readers");
+/// A block of 2 threads: thread 0 (EveryThreadReads: both threads) copies
+/// G[0] to Out[tx], then thread 1 stores 2 to G[0], with no barrier.
+LoweredKernel readThenWriteInOneBlock(bool EveryThreadReads) {
+  KernelBuilder KB(EveryThreadReads ? "two_readers" : "war");
   Buffer G = KB.buffer("G", DType::Float32, i32(1), true, true);
   Buffer Out = KB.buffer("Out", DType::Float32, i32(2), false, true);
   KB.block(i32(2));
   Var Tx = makeVar("tx");
+  Stmt Read = makeStore(Out, {Tx}, makeLoad(G, {i32(0)}));
   Stmt Body = bound(Tx, i32(2), "threadIdx.x",
-                    makeSeq({makeStore(Out, {Tx}, makeLoad(G, {i32(0)})),
+                    makeSeq({EveryThreadReads ? Read : onlyWhen(Tx, 0, Read),
                              onlyWhen(Tx, 1, makeStore(G, {i32(0)}, makeFloat(2)))}));
-  LoweredKernel K = KB.done(Body);
-  float GData = 0;
-  std::vector<float> OutData(2, 0);
-  EXPECT_EQ(runWithRaceDetector(K, {&GData, OutData.data()}),
+  return KB.done(Body);
+}
+
+TEST(SimGlobalRaceTest, WriteOfWhatAnotherThreadReadWithoutBarrierRaces) {
+  LoweredKernel K = readThenWriteInOneBlock(/*EveryThreadReads=*/false);
+  float G = 0;
+  std::vector<float> Out(2, 0);
+  EXPECT_EQ(runWithRaceDetector(K, {&G, Out.data()}),
+            "race on global buffer 'G' at index 0 in kernel 'war', block (0,0,0): "
+            "thread (0,0,0) reads it (G[0] in `Out[tx] = G[0]`) and thread (1,0,0) writes it "
+            "(G[0] = 2.0f) with no barrier between them");
+}
+
+TEST(SimGlobalRaceTest, WriteAfterTwoThreadsReadRacesWithTheOtherReader) {
+  // Thread 1's own read is no conflict for its write; thread 0's is.
+  LoweredKernel K = readThenWriteInOneBlock(/*EveryThreadReads=*/true);
+  float G = 0;
+  std::vector<float> Out(2, 0);
+  EXPECT_EQ(runWithRaceDetector(K, {&G, Out.data()}),
             "race on global buffer 'G' at index 0 in kernel 'two_readers', block (0,0,0): "
             "thread (0,0,0) reads it (G[0] in `Out[tx] = G[0]`) and thread (1,0,0) writes it "
             "(G[0] = 2.0f) with no barrier between them");
