@@ -4,7 +4,7 @@ import random
 
 from .gen import generate_nest
 from .program import Case
-from .schedgen import Oracle, SchedGen, fmt
+from .schedgen import Oracle, SchedGen, fmt, replay
 
 
 def make_case(seed, family=None):
@@ -15,4 +15,5 @@ def make_case(seed, family=None):
     case = Case(seed, nest, [fmt(d) for d in dirs])
     case.directives = dirs
     case.oracle = oracle
+    case.partial_reorder = replay(nest, dirs).partial_reorder
     return case

@@ -485,6 +485,7 @@ class NestGen:
         arrays = list(self.arrays)
         # arrays first in order of creation, sizes after
         nest = N.Nest(self.name, list(self.param_order), arrays, [root], family)
+        nest.param_kinds = dict(self.params)
         return nest
 
 
@@ -530,9 +531,17 @@ def choose_configs(rng, gen, nest, budget=6000):
 
 
 def finalize(rng, gen, nest):
-    """Chooses sizes, sizes fixed arrays, runs the reference; GenFailed
-    when the values overflow or an index goes negative."""
-    nest.configs = choose_configs(rng, gen, nest)
+    """Chooses sizes, then prepare()s the nest."""
+    configs = choose_configs(rng, gen, nest)
+    # identical configurations (no size parameters) run once
+    nest.configs = [c for k, c in enumerate(configs) if c not in configs[:k]]
+    return prepare(nest)
+
+
+def prepare(nest):
+    """Sizes fixed arrays for the configurations, runs the reference and
+    records the allocation sizes; GenFailed when a value overflows or an
+    index goes negative."""
     loops = {L.var: L for L in nest.loops()}
     for arr in nest.all_arrays():
         if arr.kind != "fixed":
@@ -545,7 +554,6 @@ def finalize(rng, gen, nest):
             for a in accs:
                 e = a.idx[d]
                 for cfg in nest.configs:
-                    env_max = 0
                     v = e.const_value()
                     for name in e.names():
                         if name in loops:

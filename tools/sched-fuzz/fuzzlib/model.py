@@ -221,6 +221,7 @@ class Model:
         # pre-scan does.
         self.thread_bound_later = set()
         self.any_bind = False
+        self.partial_reorder = False
         for d in directives:
             if d[0] == "bind":
                 self.any_bind = True
@@ -397,6 +398,8 @@ class Model:
         target = list(path)
         for slot, nm in zip(slots, names):
             target[slot] = next(L for L in path if L.name == nm)
+        if len(path) > len(names):
+            self.partial_reorder = True
         current = list(path)
         for t in range(len(target)):
             pos = next(i for i, L in enumerate(current) if L is target[t])
