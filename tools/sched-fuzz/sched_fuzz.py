@@ -20,7 +20,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from fuzzlib.cases import make_case  # noqa: E402
+from fuzzlib.cases import make_case, save_case  # noqa: E402
 from fuzzlib.program import build_program  # noqa: E402
 from fuzzlib.report import summarize  # noqa: E402
 from fuzzlib.runner import Runner, FAILING, Result  # noqa: E402
@@ -43,6 +43,7 @@ def keep_case(keep_dir, case, result):
     os.makedirs(d, exist_ok=True)
     with open(os.path.join(d, "case.cpp"), "w") as f:
         f.write(build_program([case]))
+    save_case(case, os.path.join(d, "case.pkl"))
     with open(os.path.join(d, "report.txt"), "w") as f:
         f.write("seed %d, family %s\n" % (case.seed, case.nest.family))
         f.write("class: %s\n" % result.cls)
@@ -135,10 +136,15 @@ def main():
     p.add_argument("--fail-on", default="wrong,race,crash,timeout,generator-error",
                    help="classes that make the exit status 1")
     p.add_argument("--quiet", action="store_true")
-    p.add_argument("--minimize", type=int, metavar="SEED")
+    p.add_argument("--minimize", metavar="SEED|DIR",
+                   help="a seed, or a directory --keep wrote (its case.pkl: the case as it was "
+                        "generated, even if the generator changed since)")
     p.add_argument("--out", metavar="DIR", help="with --minimize: write the reproduction here")
     p.add_argument("--show", type=int, metavar="SEED")
     args = p.parse_args()
+    if args.minimize is not None and not args.minimize.isdigit() and \
+            not os.path.isdir(args.minimize):
+        p.error("--minimize takes a seed or a --keep directory")
     if args.show is not None:
         c = make_case(args.show)
         sys.stdout.write(build_program([c]))

@@ -547,7 +547,7 @@ def prepare(nest):
         if arr.kind != "fixed":
             continue
         accs = [a for _, a, _ in nest.accesses_of(arr.name)]
-        accs += [a for a in _guard_accesses(nest) if a.arr is arr]
+        accs += [a for a in guard_loads(nest) if a.arr is arr]
         dims = []
         for d in range(len(arr.dims)):
             hi = 0
@@ -586,7 +586,8 @@ def prepare(nest):
     return nest
 
 
-def _guard_accesses(nest):
+def guard_loads(nest):
+    """The loads in `if` conditions (not part of any statement)."""
     out = []
 
     def visit(body):
@@ -596,9 +597,6 @@ def _guard_accesses(nest):
                 visit(n.body)
             elif isinstance(n, N.Loop):
                 visit(n.body)
-            elif isinstance(n, N.Assign):
-                if isinstance(n.rhs, N.Sel):
-                    out.extend(N.cond_loads(n.rhs.cond))
     visit(nest.body)
     return out
 

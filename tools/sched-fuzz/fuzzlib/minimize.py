@@ -15,57 +15,13 @@ import sys
 import tempfile
 
 from . import nest as N
-from .cases import make_case
-from .gen import GenFailed, prepare
+from .cases import load_case, make_case
+from .gen import GenFailed, guard_loads, prepare
 from .poly import Poly
 from .program import Case, build_program
 from .report import normalize
 from .runner import Runner
 from .schedgen import Oracle, fmt
-
-
-# ---- substitution of a loop variable (for unwrapping a loop)
-
-def _subst_expr(e, m):
-    if isinstance(e, N.Load):
-        return N.Load(N.Access(e.acc.arr, [p.subst(m) for p in e.acc.idx]))
-    if isinstance(e, N.IVal):
-        return N.IVal(e.poly.subst(m))
-    if isinstance(e, N.Bin):
-        return N.Bin(e.op, _subst_expr(e.a, m), _subst_expr(e.b, m))
-    if isinstance(e, N.Sel):
-        return N.Sel(_subst_cond(e.cond, m), _subst_expr(e.a, m), _subst_expr(e.b, m))
-    return e
-
-
-def _subst_cond(c, m):
-    if isinstance(c, N.CondP):
-        return N.CondP(c.op, c.a.subst(m), c.b.subst(m))
-    if isinstance(c, N.CondMod):
-        return N.CondMod(c.p.subst(m), c.m, c.r)
-    if isinstance(c, N.CondV):
-        return N.CondV(c.op, _subst_expr(c.a, m), _subst_expr(c.b, m))
-    if isinstance(c, N.CondAnd):
-        return N.CondAnd(_subst_cond(c.a, m), _subst_cond(c.b, m))
-    return c
-
-
-def _subst_body(body, m):
-    out = []
-    for n in body:
-        if isinstance(n, N.Loop):
-            out.append(N.Loop(n.var, n.lo, n.hi.subst(m), _subst_body(n.body, m)))
-        elif isinstance(n, N.If):
-            out.append(N.If(_subst_cond(n.cond, m), _subst_body(n.body, m)))
-        elif isinstance(n, N.Assign):
-            lhs = n.lhs if isinstance(n.lhs, str) else N.Access(
-                n.lhs.arr, [p.subst(m) for p in n.lhs.idx])
-            out.append(N.Assign(n.sid, lhs, n.op, _subst_expr(n.rhs, m), n.ty))
-        elif isinstance(n, N.DeclScalar):
-            out.append(N.DeclScalar(n.sid, n.name, n.ty, _subst_expr(n.init, m)))
-        else:
-            out.append(n)
-    return out
 
 
 # ---- structural edits: each returns a list of candidate bodies
@@ -79,7 +35,7 @@ def _edits(body):
         if isinstance(n, N.If):
             yield "unguard", body[:k] + n.body + body[k + 1:]
         if isinstance(n, N.Loop):
-            inner = _subst_body(n.body, {n.var: Poly.const(n.lo)})
+            inner = N.map_body(n.body, lambda p, v=n.var, lo=n.lo: p.subst({v: Poly.const(lo)}))
             yield "unwrap loop %s" % n.var, body[:k] + inner + body[k + 1:]
             if n.hi.is_const() and n.hi.const_value() - n.lo > 1:
                 for hi in sorted({n.lo + 1, (n.hi.const_value() + n.lo) // 2,
@@ -106,51 +62,19 @@ def _desc(n):
 
 def _prune(nest):
     """Drops arrays and parameters nothing uses."""
-    used = set()
     names = set()
 
-    def expr_names(e):
-        for a in N.expr_loads(e):
-            used.add(a.arr.name)
-            names.update(a.names())
-        if isinstance(e, N.IVal):
-            names.update(e.poly.names())
-        if isinstance(e, N.Bin):
-            expr_names(e.a)
-            expr_names(e.b)
-        if isinstance(e, N.Sel):
-            cond_names(e.cond)
-            expr_names(e.a)
-            expr_names(e.b)
-
-    def cond_names(c):
-        if isinstance(c, (N.CondP,)):
-            names.update(c.a.names() | c.b.names())
-        elif isinstance(c, N.CondMod):
-            names.update(c.p.names())
-        elif isinstance(c, N.CondV):
-            expr_names(c.a)
-            expr_names(c.b)
-        elif isinstance(c, N.CondAnd):
-            cond_names(c.a)
-            cond_names(c.b)
-
-    def visit(body):
-        for n in body:
-            if isinstance(n, N.Loop):
-                names.update(n.hi.names())
-                visit(n.body)
-            elif isinstance(n, N.If):
-                cond_names(n.cond)
-                visit(n.body)
-            elif isinstance(n, N.Assign):
-                if not isinstance(n.lhs, str):
-                    used.add(n.lhs.arr.name)
-                    names.update(n.lhs.names())
-                expr_names(n.rhs)
-            elif isinstance(n, N.DeclScalar):
-                expr_names(n.init)
-    visit(nest.body)
+    def collect(p):
+        names.update(p.names())
+        return p
+    N.map_body(nest.body, collect)
+    used = set()
+    for st, _ in nest.statements():
+        loads = N.expr_loads(st.rhs if isinstance(st, N.Assign) else st.init)
+        if isinstance(st, N.Assign) and not isinstance(st.lhs, str):
+            loads.append(st.lhs)
+        used.update(a.arr.name for a in loads)
+    used.update(a.arr.name for a in guard_loads(nest))
     nest.arrays = [a for a in nest.arrays if a.name in used]
     for a in nest.arrays:
         if a.kind == "flat":
@@ -345,8 +269,11 @@ def minimize(args):
         if not args.quiet:
             sys.stderr.write(m + "\n")
 
-    case = make_case(args.minimize)
-    m = Minimizer(runner, args.minimize, log)
+    if args.minimize.isdigit():
+        case = make_case(int(args.minimize))
+    else:
+        case = load_case(os.path.join(args.minimize, "case.pkl"))
+    m = Minimizer(runner, case.seed, log)
     best, res = m.run(case)
     sys.stdout.write(build_program([best]))
     sys.stdout.write("// class: %s: %s\n" % (res.cls, res.message))

@@ -586,23 +586,47 @@ class Model:
                     lst.append(L)
         out = []
         for d in range(st.rank):
-            worst = 0
+            # Each access covers [F + lo, F + hi]: F is the part fixed by
+            # the loops that do not range (a symbol per original variable,
+            # and the size parameters), lo..hi what the ranging loops add.
+            # The union has a constant size only when every access has the
+            # same symbolic F.
+            fixed_sym = None
+            lo_all, hi_all = None, None
             for idx in self._stage_dims(st):
                 e = idx[d]
-                size = 1
-                for v in e.names():
-                    if v in self.nest.params:
+                F = Poly.const(e.const_value())
+                lo = hi = 0
+                for mono, c in e.terms.items():
+                    if mono == ():
                         continue
+                    loopvars = [n for n in mono if n not in self.nest.params]
+                    if not loopvars:
+                        F = F + Poly({mono: c})
+                        continue
+                    if len(loopvars) > 1:
+                        raise ModelError("region of %s: product of loop variables" % st.name)
+                    v = loopvars[0]
+                    coef = Poly({tuple(n for n in mono if n != v): c})
+                    F = F + coef * Poly.var("fix:" + v)
                     r = self._span(v, relaxed, carriers.get(v, []))
                     if r is None:
                         raise ModelError("region of %s: %s has no constant range" % (st.name, v))
                     if r > 1:
-                        c = e.coef_of(v)
-                        if not c.is_const():
+                        if not coef.is_const():
                             raise ModelError("region of %s: symbolic stride" % st.name)
-                        size += abs(c.const_value()) * (r - 1)
-                worst = max(worst, size)
-            out.append(worst)
+                        k = coef.const_value() * (r - 1)
+                        lo, hi = lo + min(0, k), hi + max(0, k)
+                sym = F - F.const_value()
+                if fixed_sym is None:
+                    fixed_sym = sym
+                elif sym != fixed_sym:
+                    raise ModelError("region of %s: accesses at symbolic distance" % st.name)
+                lo += F.const_value()
+                hi += F.const_value()
+                lo_all = lo if lo_all is None else min(lo_all, lo)
+                hi_all = hi if hi_all is None else max(hi_all, hi)
+            out.append(hi_all - lo_all + 1)
         total = 1
         for e in out:
             total *= e
@@ -693,6 +717,10 @@ class Model:
 
     # ---- structural rules of a finished schedule
     def check_structure(self, configs):
+        # A stage left at the root runs outside every bound loop: only in a
+        # kernel without bindings (one thread) is that a defined program.
+        if self.any_bind and any(st.attach is None for st in self.stages.values()):
+            raise ModelError("a root stage in a kernel with bound loops")
         # Blocks outermost: a single chain from the root.
         blocks = [L for L in self.loops() if L.kind == "bound" and L.tag in BLOCK_TAGS]
         cur, seen = self.root, 0

@@ -231,6 +231,51 @@ def cond_loads(c):
     return []
 
 
+def map_expr(e, fp):
+    """e with every integer polynomial p in it (indices, IVal, conditions)
+    replaced by fp(p)."""
+    if isinstance(e, Load):
+        return Load(Access(e.acc.arr, [fp(p) for p in e.acc.idx]))
+    if isinstance(e, IVal):
+        return IVal(fp(e.poly))
+    if isinstance(e, Bin):
+        return Bin(e.op, map_expr(e.a, fp), map_expr(e.b, fp))
+    if isinstance(e, Sel):
+        return Sel(map_cond(e.cond, fp), map_expr(e.a, fp), map_expr(e.b, fp))
+    return e
+
+
+def map_cond(c, fp):
+    if isinstance(c, CondP):
+        return CondP(c.op, fp(c.a), fp(c.b))
+    if isinstance(c, CondMod):
+        return CondMod(fp(c.p), c.m, c.r)
+    if isinstance(c, CondV):
+        return CondV(c.op, map_expr(c.a, fp), map_expr(c.b, fp))
+    if isinstance(c, CondAnd):
+        return CondAnd(map_cond(c.a, fp), map_cond(c.b, fp))
+    return c
+
+
+def map_body(body, fp):
+    """A copy of a statement list with fp applied to every polynomial
+    (loop bounds included)."""
+    out = []
+    for n in body:
+        if isinstance(n, Loop):
+            out.append(Loop(n.var, n.lo, fp(n.hi), map_body(n.body, fp)))
+        elif isinstance(n, If):
+            out.append(If(map_cond(n.cond, fp), map_body(n.body, fp)))
+        elif isinstance(n, Assign):
+            lhs = n.lhs if isinstance(n.lhs, str) else Access(n.lhs.arr, [fp(p) for p in n.lhs.idx])
+            out.append(Assign(n.sid, lhs, n.op, map_expr(n.rhs, fp), n.ty))
+        elif isinstance(n, DeclScalar):
+            out.append(DeclScalar(n.sid, n.name, n.ty, map_expr(n.init, fp)))
+        else:
+            out.append(n)
+    return out
+
+
 def expr_scalars(e):
     if isinstance(e, ScalarRd):
         return [e.name]
