@@ -15,7 +15,7 @@ import sys
 import tempfile
 
 from . import nest as N
-from .cases import load_case, make_case
+from .cases import load_case, make_case, save_case
 from .gen import GenFailed, guard_loads, prepare
 from .poly import Poly
 from .program import Case, build_program
@@ -229,6 +229,7 @@ def write_repro(out_dir, case, res, runner, log_lines):
     os.makedirs(out_dir, exist_ok=True)
     with open(os.path.join(out_dir, "repro.cpp"), "w") as f:
         f.write(build_program([case]))
+    save_case(case, os.path.join(out_dir, "case.pkl"))
     with open(os.path.join(out_dir, "README.txt"), "w") as f:
         f.write("sched-fuzz seed %d, minimized (family %s)\n\n" % (case.seed, case.nest.family))
         f.write("class: %s\nwhat happened: %s\n\n" % (res.cls, res.message))

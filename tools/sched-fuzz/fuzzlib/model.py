@@ -159,7 +159,6 @@ class Stage:
         self.attach = None  # loop name after compute_at
         self.double = False
         self.aligned = False
-        self.loops_touched = False
 
 
 def predicted_rank(nest, arr):
@@ -519,11 +518,9 @@ class Model:
     def d_cache_write(self, t, scope, s):
         self._cache(t, scope, s, True)
 
-    def _sids_using(self, t, is_write):
-        out = set()
-        for s, acc, w in self.nest.accesses_of(t):
-            out.add(s.sid)
-        return out
+    def _sids_using(self, t):
+        """The statements that access tensor t (a stage's uses)."""
+        return {s.sid for s, _, _ in self.nest.accesses_of(t)}
 
     def d_compute_at(self, s, x):
         st = self.stages.get(s)
@@ -541,7 +538,7 @@ class Model:
         X, path = self.find(x)
         if X.stage is not None:
             raise ModelError("compute_at at a stage loop")
-        users = self._sids_using(st.tensor.name, st.is_write)
+        users = self._sids_using(st.tensor.name)
         inside = {n.sid for n, _ in self.iter_nodes(X.children) if isinstance(n, MStmt)}
         if not users <= inside:
             raise ModelError("%s does not enclose every use of %s" % (x, s))

@@ -13,8 +13,6 @@ sizes are `int` parameters. The same IR is
     from that trace; the value checks here keep the reference free of signed
     overflow and of float rounding (integer values below 2^24).
 """
-import copy
-
 from .poly import Poly
 
 
@@ -276,16 +274,6 @@ def map_body(body, fp):
     return out
 
 
-def expr_scalars(e):
-    if isinstance(e, ScalarRd):
-        return [e.name]
-    if isinstance(e, Bin):
-        return expr_scalars(e.a) + expr_scalars(e.b)
-    if isinstance(e, Sel):
-        return expr_scalars(e.a) + expr_scalars(e.b)
-    return []
-
-
 # --------------------------------------------------------------------------
 # Statements
 
@@ -333,9 +321,6 @@ class Nest:
         self.configs = []  # [{param: value}]
         self.alloc = {}  # flat array name -> elements to allocate (max over configs)
 
-    def clone(self):
-        return copy.deepcopy(self)
-
     # ---- traversal helpers
     def walk(self, fn, body=None, loops=()):
         """Calls fn(node, enclosing loops) for every statement-level node."""
@@ -365,13 +350,6 @@ class Nest:
 
     def all_arrays(self):
         return self.arrays + self.local_arrays()
-
-    def written_arrays(self):
-        out = set()
-        for s, _ in self.statements():
-            if isinstance(s, Assign) and not isinstance(s.lhs, str):
-                out.add(s.lhs.arr.name)
-        return out
 
     def accesses_of(self, name):
         """(statement, access, is_write) of array `name` (guards excluded)."""
@@ -613,13 +591,12 @@ class Trace:
     kind R (read), W (write), U (additive update: += / -=, commutes with
     other U), X (read-modify-write that does not commute)."""
 
-    def __init__(self, check_values=True):
+    def __init__(self):
         self.sids = []
         self.ivecs = []
         self.locs = {}
         self.maxidx = {}
         self.locals = {}
-        self.check_values = check_values
 
     def inst(self, sid, ivec, reads, wkey, wkind):
         n = len(self.sids)
@@ -664,12 +641,12 @@ class Trace:
         return v
 
 
-def run_reference(nest, config, check_values=True, compiled=None):
+def run_reference(nest, config, compiled=None):
     """Runs the nest for one configuration; returns the Trace and memory."""
     src = compiled or nest.compile_py()
     scope = {}
     exec(src, scope)
     mem = {a.name: Memory(a.salt) for a in nest.arrays}
-    tr = Trace(check_values)
+    tr = Trace()
     scope["run"](config, mem, tr)
     return tr, mem

@@ -95,10 +95,6 @@ class Poly:
                 t[tuple(rest)] = t.get(tuple(rest), 0) + c
         return Poly(t)
 
-    def without(self, names):
-        """The terms that mention none of `names`."""
-        return Poly({m: c for m, c in self.terms.items() if not set(m) & set(names)})
-
     def subst(self, mapping):
         """Replaces names by Polys (or ints)."""
         out = Poly()

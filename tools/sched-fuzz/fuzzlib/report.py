@@ -2,7 +2,7 @@
 failure counts."""
 import re
 
-from .runner import CLASSES, FAILING
+from .runner import CLASSES
 
 DIRECTIVES = ["target", "split", "split-nparts", "tile", "reorder", "reorder-partial", "fuse",
               "bind-block", "bind-thread", "bind-vthread", "unroll", "vectorize", "cache_read",
@@ -89,7 +89,3 @@ def summarize(cases, results, out):
     for f, row in sorted(fam.items()):
         out.write("  %-18s %s\n" % (f, " ".join("%s=%d" % (c, v) for c, v in row.items() if v)))
     return counts
-
-
-def failing(results):
-    return sorted(s for s, r in results.items() if r.cls in FAILING)

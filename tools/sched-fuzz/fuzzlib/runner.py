@@ -14,7 +14,6 @@ import os
 import re
 import subprocess
 import tempfile
-import time
 
 from .program import build_program
 
@@ -50,7 +49,7 @@ class Result:
 
 
 class Runner:
-    def __init__(self, build_dir, workdir, timeout=60, keep_sources=False):
+    def __init__(self, build_dir, workdir, timeout=60):
         self.build = os.path.abspath(build_dir)
         self.plugin = os.path.join(self.build, "lib", "SchedPlugin.so")
         self.libdir = os.path.join(self.build, "lib")

@@ -266,7 +266,7 @@ class SchedGen:
         the binds that will follow (they relax shared stages); drops the
         stage when no loop works."""
         st = self.m.stages[s]
-        users = {x.sid for x, _, _ in self.nest.accesses_of(st.tensor.name)}
+        users = self.m._sids_using(st.tensor.name)
         cands = []
         for L in self.compute_loops():
             inside = {n.sid for n, _ in self.m.iter_nodes(L.children) if isinstance(n, M.MStmt)}
