@@ -236,6 +236,9 @@ class OracleTest(unittest.TestCase):
         self.illegal(matmul_acc(), S("cache_read(A, local, Al)", "compute_at(Al, i)",
                                      "bind(j, threadIdx.x)"), "model")
 
+    def test_stage_without_compute_at_is_rejected(self):
+        self.illegal(matmul_inplace(), S("cache_read(A, shared, As)"), "model")
+
     def test_symbolic_stage_region_is_rejected(self):
         self.illegal(matmul_inplace(), S("cache_read(A, shared, As)", "compute_at(As, i)"),
                      "model")

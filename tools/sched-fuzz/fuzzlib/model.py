@@ -714,10 +714,10 @@ class Model:
 
     # ---- structural rules of a finished schedule
     def check_structure(self, configs):
-        # A stage left at the root runs outside every bound loop: only in a
-        # kernel without bindings (one thread) is that a defined program.
-        if self.any_bind and any(st.attach is None for st in self.stages.values()):
-            raise ModelError("a root stage in a kernel with bound loops")
+        # Every cache stage is computed at a loop enclosing its uses (a root
+        # stage would run outside every bound loop).
+        if any(st.attach is None for st in self.stages.values()):
+            raise ModelError("a cache stage without compute_at")
         # Blocks outermost: a single chain from the root.
         blocks = [L for L in self.loops() if L.kind == "bound" and L.tag in BLOCK_TAGS]
         cur, seen = self.root, 0
