@@ -20,9 +20,9 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from fuzzlib.cases import make_case, save_case  # noqa: E402
+from fuzzlib.cases import make_case  # noqa: E402
 from fuzzlib.program import build_program  # noqa: E402
-from fuzzlib.report import summarize  # noqa: E402
+from fuzzlib.report import summarize, write_case  # noqa: E402
 from fuzzlib.runner import Runner, FAILING, Result  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -39,29 +39,10 @@ def make_cases(seeds):
 
 
 def keep_case(keep_dir, case, result):
-    d = os.path.join(keep_dir, "%s-%d" % (result.cls, case.seed))
-    os.makedirs(d, exist_ok=True)
-    with open(os.path.join(d, "case.cpp"), "w") as f:
-        f.write(build_program([case]))
-    save_case(case, os.path.join(d, "case.pkl"))
-    with open(os.path.join(d, "report.txt"), "w") as f:
-        f.write("seed %d, family %s\n" % (case.seed, case.nest.family))
-        f.write("class: %s\n" % result.cls)
-        f.write("reason: %s\n\n" % result.message)
-        f.write("schedule:\n")
-        for line in case.schedule:
-            f.write("  %s\n" % line)
-        f.write("\nsizes:\n")
-        for cfg in case.nest.configs:
-            f.write("  %s\n" % cfg)
-        f.write("\ncompiler (plugin build):\n")
-        for m in result.compile_msgs:
-            f.write("  %s\n" % m)
-        f.write("\nruntime (sim):\n")
-        for m in result.runtime_msgs:
-            f.write("  %s\n" % m)
-        if result.diff:
-            f.write("\noutput difference (- plain, + plugin under sim):\n%s\n" % result.diff)
+    write_case(os.path.join(keep_dir, "%s-%d" % (result.cls, case.seed)), case, result,
+               "seed %d, family %s" % (case.seed, case.nest.family),
+               after=[("output difference (- plain, + plugin under sim)",
+                       result.diff.splitlines())])
 
 
 def run_fuzz(args):

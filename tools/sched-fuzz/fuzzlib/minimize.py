@@ -15,11 +15,11 @@ import sys
 import tempfile
 
 from . import nest as N
-from .cases import load_case, make_case, save_case
+from .cases import load_case, make_case
 from .gen import GenFailed, guard_loads, prepare
 from .poly import Poly
 from .program import Case, build_program
-from .report import normalize
+from .report import normalize, write_case
 from .runner import Runner
 from .schedgen import Oracle, fmt
 
@@ -226,39 +226,19 @@ def explain(runner, case):
 
 
 def write_repro(out_dir, case, res, runner, log_lines):
-    os.makedirs(out_dir, exist_ok=True)
-    with open(os.path.join(out_dir, "repro.cpp"), "w") as f:
-        f.write(build_program([case]))
-    save_case(case, os.path.join(out_dir, "case.pkl"))
-    with open(os.path.join(out_dir, "README.txt"), "w") as f:
-        f.write("sched-fuzz seed %d, minimized (family %s)\n\n" % (case.seed, case.nest.family))
-        f.write("class: %s\nwhat happened: %s\n\n" % (res.cls, res.message))
-        f.write("nest and schedule:\n")
-        lines, _, _ = case.nest.to_c([" ".join(case.schedule)])
-        f.write("\n".join("  " + l for l in lines) + "\n\n")
-        f.write("sizes (one run per line, arguments after the arrays):\n")
-        for c in case.nest.configs:
-            f.write("  %s\n" % c)
-        f.write("\nreproduce:\n  clang++-19 -std=c++17 -O1 -Wno-unknown-pragmas repro.cpp -o plain && ./plain"
-                " > plain.out\n  clang++-19 -std=c++17 -O1 -fplugin=<build>/lib/SchedPlugin.so "
-                "repro.cpp -L<build>/lib -lsched_runtime -o sched\n  SCHED_BACKEND=sim "
-                "SCHED_VERBOSE=1 ./sched > sched.out; diff plain.out sched.out\n"
-                "  (./prog 0 1 prints every element)\n")
-        if res.compile_msgs:
-            f.write("\nplugin diagnostics:\n")
-            for m in res.compile_msgs:
-                f.write("  %s\n" % m)
-        if res.runtime_msgs:
-            f.write("\nruntime (SCHED_BACKEND=sim SCHED_VERBOSE=1):\n")
-            for m in res.runtime_msgs:
-                f.write("  %s\n" % m)
-        if res.cls == "wrong":
-            f.write("\nelements that differ:\n")
-            for m in explain(runner, case)[:30]:
-                f.write("  %s\n" % m)
-        f.write("\nminimization log:\n")
-        for m in log_lines:
-            f.write("  %s\n" % m)
+    lines, _, _ = case.nest.to_c([" ".join(case.schedule)])
+    how = ["clang++-19 -std=c++17 -O1 -Wno-unknown-pragmas repro.cpp -o plain && ./plain > plain.out",
+           "clang++-19 -std=c++17 -O1 -fplugin=<build>/lib/SchedPlugin.so repro.cpp "
+           "-L<build>/lib -lsched_runtime -o sched",
+           "SCHED_BACKEND=sim SCHED_VERBOSE=1 ./sched > sched.out; diff plain.out sched.out",
+           "(./plain 0 1 and ./sched 0 1 print every element)"]
+    after = []
+    if res.cls == "wrong":
+        after.append(("elements that differ", explain(runner, case)[:30]))
+    after.append(("minimization log", log_lines))
+    write_case(out_dir, case, res, "sched-fuzz seed %d, minimized (family %s)" %
+               (case.seed, case.nest.family), "repro.cpp",
+               before=[("nest", lines), ("reproduce", how)], after=after)
 
 
 def minimize(args):

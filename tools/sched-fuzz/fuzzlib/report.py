@@ -1,7 +1,10 @@
 """The summary of a fuzz run: classes, grouped reasons, per-directive
 failure counts."""
+import os
 import re
 
+from .cases import save_case
+from .program import build_program
 from .runner import CLASSES
 
 DIRECTIVES = ["target", "split", "split-nparts", "tile", "reorder", "reorder-partial", "fuse",
@@ -89,3 +92,28 @@ def summarize(cases, results, out):
     for f, row in sorted(fam.items()):
         out.write("  %-18s %s\n" % (f, " ".join("%s=%d" % (c, v) for c, v in row.items() if v)))
     return counts
+
+
+def write_case(d, case, result, title, program="case.cpp", before=(), after=()):
+    """A directory describing one case: the program, the pickled case and a
+    text report (class, reason, schedule, sizes, `before`, the plugin's
+    messages, `after`; both lists of (heading, lines))."""
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, program), "w") as f:
+        f.write(build_program([case]))
+    save_case(case, os.path.join(d, "case.pkl"))
+    name = "README.txt" if program != "case.cpp" else "report.txt"
+    with open(os.path.join(d, name), "w") as f:
+        f.write("%s\n\nclass: %s\nwhat happened: %s\n" % (title, result.cls, result.message))
+        parts = [("schedule", case.schedule),
+                 ("sizes (one run each; the int arguments after the arrays)",
+                  [str(c) for c in case.nest.configs])]
+        parts += list(before)
+        parts += [("plugin diagnostics", result.compile_msgs),
+                  ("runtime (SCHED_BACKEND=sim SCHED_VERBOSE=1)", result.runtime_msgs)]
+        parts += list(after)
+        for heading, lines in parts:
+            if lines:
+                f.write("\n%s:\n" % heading)
+                for line in lines:
+                    f.write("  %s\n" % line)
