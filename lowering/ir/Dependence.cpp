@@ -540,12 +540,52 @@ bool unknownCall(const BodyFacts &Facts, DependenceWitness *Why) {
   return true;
 }
 
-/// The accesses of S as seen from Outer: each one's loops start with Outer.
-std::vector<Access> accessesUnder(const ForNode *Outer, const Stmt &S) {
-  std::vector<Access> Accesses = collectAccesses(S);
-  for (Access &A : Accesses)
-    A.Loops.insert(A.Loops.begin(), Outer);
-  return Accesses;
+class LetFinder : public IRVisitor {
+public:
+  bool Found = false;
+
+protected:
+  void visitLetStmt(const LetStmtNode *) override { Found = true; }
+};
+
+/// The accesses inside loop L, lets inlined. With a Context that contains L
+/// (and no let), each access also carries the loops and guards around L
+/// there, which both instances of a question share: the first Outer loops
+/// of every access are the loops around L, then L itself.
+struct Inside {
+  std::vector<Access> Accesses;
+  size_t Outer = 0;
+};
+
+Inside accessesInside(const ForNode *L, const Stmt &Context) {
+  Inside Out;
+  LetFinder Lets;
+  if (Context)
+    Lets.visit(Context);
+  if (Context && !Lets.Found) {
+    for (Access &A : collectAccesses(Context)) {
+      auto It = std::find(A.Loops.begin(), A.Loops.end(), L);
+      if (It == A.Loops.end())
+        continue;
+      Out.Outer = static_cast<size_t>(It - A.Loops.begin());
+      Out.Accesses.push_back(std::move(A));
+    }
+    return Out;
+  }
+  Out.Accesses = collectAccesses(inlineLets(L->Body));
+  for (Access &A : Out.Accesses)
+    A.Loops.insert(A.Loops.begin(), L);
+  return Out;
+}
+
+/// The loops around the question's scope run at one iteration for both
+/// instances.
+std::vector<std::tuple<int, int, Relation>> outerEqual(PairSystem &P, const Access &A,
+                                                        size_t Outer) {
+  std::vector<std::tuple<int, int, Relation>> Rel;
+  for (size_t K = 0; K < Outer; ++K)
+    Rel.push_back({P.loopVariable(A.Loops[K], 0), P.loopVariable(A.Loops[K], 1), Relation::Equal});
+  return Rel;
 }
 
 /// Whether the pair can conflict at all: same buffer, one of them writing.
@@ -603,13 +643,13 @@ bool bothCommutativeUpdates(const Access &A, const Access &B) {
 //===----------------------------------------------------------------------===//
 
 bool loopCarriesDependence(const ForNode *L, DependenceWitness *Why,
-                           const std::set<const BufferNode *> *Only) {
-  Stmt Body = inlineLets(L->Body);
+                           const std::set<const BufferNode *> *Only, const Stmt &Context) {
   BodyFacts Facts;
-  Facts.visit(Body);
+  Facts.visit(L->Body);
   if (unknownCall(Facts, Why))
     return true;
-  std::vector<Access> Accesses = accessesUnder(L, Body);
+  Inside In = accessesInside(L, Context);
+  const std::vector<Access> &Accesses = In.Accesses;
   for (size_t I = 0; I < Accesses.size(); ++I)
     for (size_t J = I; J < Accesses.size(); ++J) {
       const Access &A = Accesses[I], &B = Accesses[J];
@@ -617,9 +657,15 @@ bool loopCarriesDependence(const ForNode *L, DependenceWitness *Why,
           (Only && !Only->count(A.Buf.get())))
         continue;
       PairSystem P(A, B);
+      std::vector<std::tuple<int, int, Relation>> Rel = outerEqual(P, A, In.Outer);
       int VA = P.loopVariable(L, 0), VB = P.loopVariable(L, 1);
-      if (P.feasible({{VA, VB, Relation::Less}}) ||
-          (I != J && P.feasible({{VA, VB, Relation::Greater}}))) {
+      Rel.push_back({VA, VB, Relation::Less});
+      bool Meet = P.feasible(Rel);
+      if (!Meet && I != J) {
+        std::get<2>(Rel.back()) = Relation::Greater;
+        Meet = P.feasible(Rel);
+      }
+      if (Meet) {
         witness(Why, A, B);
         if (Why && bothCommutativeUpdates(A, B))
           Why->Detail = "'" + A.Buf->Name + "' is reduced over '" + L->LoopVar->Name + "'";
@@ -629,9 +675,9 @@ bool loopCarriesDependence(const ForNode *L, DependenceWitness *Why,
   return false;
 }
 
-bool isParallelLoop(const ForNode *L, std::string *Why) {
+bool isParallelLoop(const ForNode *L, std::string *Why, const Stmt &Context) {
   DependenceWitness W;
-  if (!L || !loopCarriesDependence(L, &W))
+  if (!L || !loopCarriesDependence(L, &W, nullptr, Context))
     return L != nullptr;
   if (Why)
     *Why = W.describe();
@@ -685,15 +731,16 @@ bool forEachDirection(const PairSystem &P, const std::vector<std::pair<int, int>
 } // namespace
 
 bool bandPermutationIsLegal(const std::vector<const ForNode *> &Band,
-                            const std::vector<size_t> &NewOrder, DependenceWitness *Why) {
+                            const std::vector<size_t> &NewOrder, DependenceWitness *Why,
+                            const Stmt &Context) {
   if (Band.empty())
     return true;
-  Stmt Body = inlineLets(Band.front()->Body);
   BodyFacts Facts;
-  Facts.visit(Body);
+  Facts.visit(Band.front()->Body);
   if (unknownCall(Facts, Why))
     return false;
-  std::vector<Access> Accesses = accessesUnder(Band.front(), Body);
+  Inside In = accessesInside(Band.front(), Context);
+  const std::vector<Access> &Accesses = In.Accesses;
   for (size_t I = 0; I < Accesses.size(); ++I)
     for (size_t J = I; J < Accesses.size(); ++J) {
       const Access &A = Accesses[I], &B = Accesses[J];
@@ -712,16 +759,23 @@ bool bandPermutationIsLegal(const std::vector<const ForNode *> &Band,
         }
         Vars.push_back({P.loopVariable(L, 0), P.loopVariable(L, 1)});
       }
+      // The loops around the band stay at one iteration (Equal); the band's
+      // directions are enumerated after them.
+      std::vector<std::tuple<int, int, Relation>> Prefix = outerEqual(P, A, In.Outer);
+      const size_t Outer = Prefix.size();
+      std::vector<std::pair<int, int>> All;
+      for (const auto &Entry : Prefix)
+        All.push_back({std::get<0>(Entry), std::get<1>(Entry)});
+      All.insert(All.end(), Vars.begin(), Vars.end());
       bool Violated = false;
       auto Visit = [&](const std::vector<Relation> &Dirs) {
         std::vector<Relation> Permuted;
         for (size_t Pos = 0; Pos < NewOrder.size(); ++Pos)
-          Permuted.push_back(Dirs[NewOrder[Pos]]);
+          Permuted.push_back(Dirs[Outer + NewOrder[Pos]]);
         Violated = leading(Dirs) != leading(Permuted);
         return !Violated;
       };
-      std::vector<std::tuple<int, int, Relation>> Prefix;
-      forEachDirection(P, Vars, Prefix, Visit);
+      forEachDirection(P, All, Prefix, Visit);
       if (Violated) {
         witness(Why, A, B);
         return false;
@@ -730,27 +784,93 @@ bool bandPermutationIsLegal(const std::vector<const ForNode *> &Band,
   return true;
 }
 
+namespace {
+
+/// Every statement node in a subtree.
+class StmtCollector : public IRVisitor {
+public:
+  std::set<const StmtNode *> Nodes;
+  void collect(const Stmt &S) {
+    if (!S)
+      return;
+    Nodes.insert(S.get());
+    visit(S);
+  }
+
+protected:
+  void visitFor(const ForNode *N) override { collect(N->Body); }
+  void visitAllocate(const AllocateNode *N) override { collect(N->Body); }
+  void visitSeq(const SeqNode *N) override {
+    for (const Stmt &S : N->Stmts)
+      collect(S);
+  }
+  void visitIfThenElse(const IfThenElseNode *N) override {
+    collect(N->Then);
+    collect(N->Else);
+  }
+  void visitLetStmt(const LetStmtNode *N) override { collect(N->Body); }
+};
+
+} // namespace
+
 bool distributionIsLegal(const ForNode *A, const SeqNode *Seq,
-                         const std::set<const BufferNode *> &Exempt, DependenceWitness *Why) {
-  std::vector<std::vector<Access>> PerStmt;
+                         const std::set<const BufferNode *> &Exempt, DependenceWitness *Why,
+                         const Stmt &Context) {
+  BodyFacts Facts;
+  Facts.visit(A->Body);
+  if (unknownCall(Facts, Why))
+    return false;
+  // Which statement of Seq each access belongs to.
+  std::vector<std::set<const StmtNode *>> Members;
   for (const Stmt &S : Seq->Stmts) {
-    BodyFacts Facts;
-    Facts.visit(S);
-    if (unknownCall(Facts, Why))
-      return false;
-    PerStmt.push_back(accessesUnder(A, inlineLets(S)));
+    StmtCollector C;
+    C.collect(S);
+    Members.push_back(std::move(C.Nodes));
+  }
+  Inside In = accessesInside(A, Context);
+  std::vector<std::vector<const Access *>> PerStmt(Seq->Stmts.size());
+  bool Classified = true;
+  for (const Access &X : In.Accesses) {
+    size_t K = 0;
+    while (K < Members.size() && !Members[K].count(X.Statement))
+      ++K;
+    if (K < Members.size())
+      PerStmt[K].push_back(&X);
+    else
+      Classified = false; // a guard between A and Seq, or lets inlined
+  }
+  if (!Classified) {
+    // Fall back to each statement on its own, without the context.
+    In = Inside();
+    PerStmt.assign(Seq->Stmts.size(), {});
+    std::vector<std::vector<Access>> Own;
+    for (const Stmt &S : Seq->Stmts) {
+      Own.push_back(collectAccesses(inlineLets(S)));
+      for (Access &X : Own.back())
+        X.Loops.insert(X.Loops.begin(), A);
+    }
+    for (size_t K = 0; K < Own.size(); ++K)
+      for (Access &X : Own[K])
+        In.Accesses.push_back(X);
+    size_t Next = 0;
+    for (size_t K = 0; K < Own.size(); ++K)
+      for (size_t I = 0; I < Own[K].size(); ++I)
+        PerStmt[K].push_back(&In.Accesses[Next++]);
   }
   for (size_t Later = 0; Later < PerStmt.size(); ++Later)
     for (size_t Earlier = 0; Earlier < Later; ++Earlier)
-      for (const Access &X : PerStmt[Later])
-        for (const Access &Y : PerStmt[Earlier]) {
-          if (!mayConflict(X, Y) || Exempt.count(X.Buf.get()))
+      for (const Access *X : PerStmt[Later])
+        for (const Access *Y : PerStmt[Earlier]) {
+          if (!mayConflict(*X, *Y) || Exempt.count(X->Buf.get()) ||
+              Facts.Allocated.count(X->Buf.get()))
             continue;
           // X at an earlier iteration of A than Y: after distribution every
           // instance of Y's statement runs before X's.
-          PairSystem P(X, Y);
-          if (P.feasible({{P.loopVariable(A, 0), P.loopVariable(A, 1), Relation::Less}})) {
-            witness(Why, X, Y);
+          PairSystem P(*X, *Y);
+          std::vector<std::tuple<int, int, Relation>> Rel = outerEqual(P, *X, In.Outer);
+          Rel.push_back({P.loopVariable(A, 0), P.loopVariable(A, 1), Relation::Less});
+          if (P.feasible(Rel)) {
+            witness(Why, *X, *Y);
             return false;
           }
         }

@@ -48,6 +48,12 @@ struct DependenceWitness {
   std::string describe(const std::string &What = "loop-carried dependence") const;
 };
 
+/// Every query takes an optional Context: a statement that contains the loops
+/// asked about (the whole nest). The loops and guards around them there are
+/// then known too (a tile guard that keeps the last tile apart, the range of
+/// an outer loop); without it, variables of enclosing loops are unknown
+/// symbols, equal for both instances.
+
 /// True when loop L carries a dependence: two different iterations of L
 /// touch the same element of a buffer, one of them writing, while every loop
 /// around L stays at one iteration. Buffers allocated inside L are private to
@@ -55,11 +61,12 @@ struct DependenceWitness {
 /// those buffers. Calls without an intrinsic declaration count as touching
 /// everything.
 bool loopCarriesDependence(const ForNode *L, DependenceWitness *Why = nullptr,
-                           const std::set<const BufferNode *> *Only = nullptr);
+                           const std::set<const BufferNode *> *Only = nullptr,
+                           const Stmt &Context = nullptr);
 
 /// !loopCarriesDependence(L): the iterations of L may run in any order or at
 /// once. On false, Why names the buffer and the two accesses.
-bool isParallelLoop(const ForNode *L, std::string *Why = nullptr);
+bool isParallelLoop(const ForNode *L, std::string *Why = nullptr, const Stmt &Context = nullptr);
 bool isParallelLoopOver(const ForNode *L, const std::set<const BufferNode *> &Only,
                         std::string *Why = nullptr);
 
@@ -69,7 +76,8 @@ bool isParallelLoopOver(const ForNode *L, const std::set<const BufferNode *> &On
 /// instances of one commutative update (`X[i] = X[i] + e`, also *, min, max)
 /// may be reordered: they only reassociate the reduction.
 bool bandPermutationIsLegal(const std::vector<const ForNode *> &Band,
-                            const std::vector<size_t> &NewOrder, DependenceWitness *Why = nullptr);
+                            const std::vector<size_t> &NewOrder, DependenceWitness *Why = nullptr,
+                            const Stmt &Context = nullptr);
 
 /// Whether loop A, whose body is (guards around) the sequence Seq, can be
 /// distributed over Seq's statements (one copy of A each, in order): no
@@ -78,7 +86,7 @@ bool bandPermutationIsLegal(const std::vector<const ForNode *> &Band,
 /// iteration once distributed: hoisted and expanded) do not count.
 bool distributionIsLegal(const ForNode *A, const SeqNode *Seq,
                          const std::set<const BufferNode *> &Exempt,
-                         DependenceWitness *Why = nullptr);
+                         DependenceWitness *Why = nullptr, const Stmt &Context = nullptr);
 
 /// Thread sync's question: may A and B, executed by two different threads of
 /// one block, touch the same element of the same buffer, with at least one of

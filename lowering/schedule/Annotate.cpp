@@ -57,7 +57,7 @@ bool applyVectorize(ScheduleState &S, const Directive &D) {
   if (L->IsReduction)
     return S.error(Arg.Loc, "cannot vectorize reduction loop '" + Arg.Text + "'");
   std::string Why;
-  if (!isParallelLoop(L, &Why))
+  if (!isParallelLoop(L, &Why, S.Nest.Body))
     return S.error(Arg.Loc, "cannot vectorize '" + Arg.Text +
                                 "': its iterations are not independent" +
                                 (Why.empty() ? "" : " (" + Why + ")"));

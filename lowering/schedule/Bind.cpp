@@ -101,7 +101,7 @@ bool checkBindable(ScheduleState &S, const ForNode *L, const DirectiveArg &LoopA
     return S.error(LoopArg.Loc, "cannot bind reduction loop '" + Name + "' to " + Tag +
                                     ": it carries a reduction into '" + reductionTarget(L) + "'");
   std::string Why;
-  if (!isParallelLoop(L, &Why))
+  if (!isParallelLoop(L, &Why, S.Nest.Body))
     return S.error(LoopArg.Loc, "cannot bind '" + Name + "' to " + Tag +
                                     ": its iterations are not independent" +
                                     (Why.empty() ? "" : " (" + Why + ")"));

@@ -201,7 +201,7 @@ private:
     // some dependence runs forward in A and backward in B. (A whole perfect
     // band is checked once, before its interchanges, in reorderLoops.)
     DependenceWitness Why;
-    if (!BandChecked && !bandPermutationIsLegal({A, B}, {1, 0}, &Why))
+    if (!BandChecked && !bandPermutationIsLegal({A, B}, {1, 0}, &Why, S.Nest.Body))
       return fail(Outer, Inner, "iterations of '" + Outer.Name + "' depend on each other (" +
                                     Why.describe("dependence") + ")");
     S.Nest.Body = replaceStmt(S.Nest.Body, A, NewB);
@@ -244,7 +244,7 @@ private:
       Exempt.insert(Al->Buf.get());
     }
     DependenceWitness Why;
-    if (!distributionIsLegal(A, Seq, Exempt, &Why))
+    if (!distributionIsLegal(A, Seq, Exempt, &Why, S.Nest.Body))
       return fail(Outer, Inner, "distributing '" + Outer.Name +
                                     "' over the statements between them would reverse a " +
                                     Why.describe("dependence"));
@@ -435,7 +435,7 @@ bool reorderLoops(ScheduleState &S, const std::vector<DirectiveArg> &Order) {
         if (Current[I].Name == Name)
           NewOrder.push_back(I);
     DependenceWitness Why;
-    if (!bandPermutationIsLegal(Band, NewOrder, &Why)) {
+    if (!bandPermutationIsLegal(Band, NewOrder, &Why, S.Nest.Body)) {
       const NamedLoop &First = *std::find_if(Current.begin(), Current.end(), [&](const NamedLoop &L) {
         return L.Name == Target.front();
       });
