@@ -10,7 +10,10 @@
 // Expressions become polynomials over the system's variables. Degree one is
 // a linear constraint; X / C and X % C for a constant C > 0 become a
 // quotient q and remainder r with X == C*q + r and r's range from X's sign;
-// min/max become a variable bounded by both operands. A degree-two equation
+// min/max become a variable bounded by both operands; X / E and X % E for a
+// symbolic E become a quotient and remainder too, tied together once the
+// system forces two quotients equal (a fuse of run-time extents reaches a
+// buffer as [f / E, (f % E)*16 + j]). A degree-two equation
 // P*U + R == 0 whose rest R provably lies strictly between -P and P (a split
 // into nparts of a run-time extent: bx*S + tx with tx < S) splits into
 // U == 0 and R == 0. What cannot be expressed is dropped, which only adds
@@ -238,6 +241,65 @@ private:
     return {Q, R};
   }
 
+  /// X / E and X % E for a symbolic E: a quotient q and remainder r with
+  /// X == E*q + r, which a linear system cannot state. What it can state:
+  /// r has X's sign and |r| < |E| where E's sign is known; and, once the
+  /// quotients of two such divisions by one E are known to be equal, their
+  /// dividends differ by their remainders (deriveSymbolicDivisions).
+  struct SymbolicDivision {
+    Poly X, E;
+    int Q, R;
+  };
+  std::vector<SymbolicDivision> SymbolicDivisions;
+
+  std::pair<int, int> divideSymbolic(const Poly &X, const Poly &E) {
+    for (const SymbolicDivision &D : SymbolicDivisions)
+      if (D.X == X && D.E == E)
+        return {D.Q, D.R};
+    int Q = Sys.addVariable(), R = Sys.addVariable();
+    LinearExpr LX = toLinear(X), LE = toLinear(E), LR = LinearExpr::variable(R);
+    bool NonNegative = provablyEmptyWith(LinearExpr::constant(-1) - LX);
+    bool NonPositive = provablyEmptyWith(LX - LinearExpr::constant(1));
+    bool Positive = provablyEmptyWith(LinearExpr::constant(0) - LE); // E <= 0 impossible
+    if (NonNegative) {
+      Sys.addInequality(LR);
+      if (Positive) {
+        Sys.addInequality(LE - LinearExpr::constant(1) - LR); // r <= E - 1
+        Sys.addInequality(LinearExpr::variable(Q));           // q >= 0
+      }
+    } else if (NonPositive) {
+      Sys.addInequality(LinearExpr::constant(0) - LR);
+      if (Positive)
+        Sys.addInequality(LR + LE - LinearExpr::constant(1)); // r >= 1 - E
+    }
+    SymbolicDivisions.push_back({X, E, Q, R});
+    return {Q, R};
+  }
+
+  /// For two divisions by one symbolic E whose quotients the system forces
+  /// equal: X1 - X2 == r1 - r2. Repeated until nothing new follows, so a
+  /// fuse of a fuse ([(X/W)/H, (X/W) % H, X % W]) yields X/W, then X.
+  void deriveSymbolicDivisions() {
+    std::set<std::pair<size_t, size_t>> Done;
+    for (bool Changed = true; Changed;) {
+      Changed = false;
+      for (size_t I = 0; I < SymbolicDivisions.size(); ++I)
+        for (size_t J = I + 1; J < SymbolicDivisions.size(); ++J) {
+          const SymbolicDivision &A = SymbolicDivisions[I], &B = SymbolicDivisions[J];
+          if (A.E != B.E || Done.count({I, J}))
+            continue;
+          LinearExpr DQ = LinearExpr::variable(A.Q) - LinearExpr::variable(B.Q);
+          if (!provablyEmptyWith(DQ - LinearExpr::constant(1)) ||
+              !provablyEmptyWith(LinearExpr::constant(-1) - DQ))
+            continue;
+          Sys.addEquality(toLinear(A.X) - toLinear(B.X) - LinearExpr::variable(A.R) +
+                          LinearExpr::variable(B.R));
+          Done.insert({I, J});
+          Changed = true;
+        }
+    }
+  }
+
   std::optional<Poly> polyOf(const Expr &E, int S) {
     if (!E || !isInt(E->Type))
       return std::nullopt;
@@ -280,6 +342,10 @@ private:
     std::optional<Poly> Bp = polyOf(B->B, S);
     if (!A || !Bp)
       return std::nullopt;
+    if ((B->Op == BinOp::Div || B->Op == BinOp::Mod) && degree(*A) <= 1 && degree(*Bp) == 1) {
+      auto [Q, R] = divideSymbolic(*A, *Bp);
+      return varPoly(B->Op == BinOp::Div ? Q : R);
+    }
     switch (B->Op) {
     case BinOp::Add:
       return addPoly(*A, *Bp);
@@ -390,45 +456,6 @@ private:
       addCondition(G, false, S);
   }
 
-  /// X from indices [.., X / E, .., X % E, ..] with a symbolic E: the pair
-  /// determines X (X == E*(X/E) + X%E), which a linear system cannot see.
-  /// Recovered indices join the list, so a fuse of a fuse ([(X/W)/H,
-  /// (X/W) % H, X % W]) yields X/W and then X. Keys are the positions of
-  /// the pair in the growing list, the same for two accesses of one shape.
-  static std::map<std::pair<size_t, size_t>, Expr> recoveredIndices(const Access &A) {
-    std::map<std::pair<size_t, size_t>, Expr> Out;
-    auto Match = [](const Expr &E, BinOp Op, Expr &X, Expr &Divisor) {
-      const auto *B = as<BinaryNode>(E);
-      if (!B || B->Op != Op)
-        return false;
-      X = B->A;
-      Divisor = B->B;
-      return true;
-    };
-    std::vector<Expr> Indices = A.Indices;
-    for (bool Changed = true; Changed;) {
-      Changed = false;
-      size_t Size = Indices.size();
-      for (size_t D1 = 0; D1 < Size; ++D1)
-        for (size_t D2 = 0; D2 < Size; ++D2) {
-          Expr X, Y, E1, E2;
-          int64_t C;
-          if (Out.count({D1, D2}) || !Match(Indices[D1], BinOp::Div, X, E1) ||
-              !Match(Indices[D2], BinOp::Mod, Y, E2) || getConstInt(E1, C) ||
-              !structurallyEqual(E1, E2) || !structurallyEqual(X, Y))
-            continue;
-          Out[{D1, D2}] = X;
-          bool Known = std::any_of(Indices.begin(), Indices.end(),
-                                   [&](const Expr &I) { return structurallyEqual(I, X); });
-          if (!Known) {
-            Indices.push_back(X);
-            Changed = true;
-          }
-        }
-    }
-    return Out;
-  }
-
   /// Tries P*U + R == 0 -> U == 0, R == 0 for some variable P in every
   /// degree-two term, when -P < R < P holds.
   void addNonlinearEquation(const Poly &E) {
@@ -485,14 +512,9 @@ private:
     };
     for (size_t D = 0; D < A.Indices.size(); ++D)
       Equate(A.Indices[D], B.Indices[D]);
-    std::map<std::pair<size_t, size_t>, Expr> RA = recoveredIndices(A), RB = recoveredIndices(B);
-    for (const auto &[Dims, X] : RA) {
-      auto It = RB.find(Dims);
-      if (It != RB.end())
-        Equate(X, It->second);
-    }
     for (const Poly &E : Nonlinear)
       addNonlinearEquation(E);
+    deriveSymbolicDivisions();
   }
 };
 

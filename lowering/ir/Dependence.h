@@ -15,8 +15,9 @@
 // access, one equation per buffer dimension, and the relation between the
 // iterations. It is exact for affine indices and bounds with symbolic
 // (parameter) terms; div and mod by constants (from split and fuse) become
-// exact quotient/remainder variables; a dimension pair [X / E, X % E] with a
-// symbolic E (a fuse of run-time extents) contributes X itself; a term
+// exact quotient/remainder variables; division by a symbolic E (a fuse of
+// run-time extents) gives quotients and remainders that determine X once the
+// quotients of the two instances are forced equal; a term
 // P * v with a symbolic P (a split into nparts of a run-time extent) is
 // separated from the rest when the rest provably stays below P. Anything else
 // (an index read from memory, a product of loop variables) drops the

@@ -100,6 +100,25 @@ TEST(DependenceTest, SplitOfFusedRunTimeExtentsIsParallel) {
   EXPECT_TRUE(X.parallel("fi", &Why)) << Why;
 }
 
+TEST(DependenceTest, FuseOfAnOuterSplitLoopIsParallel) {
+  // fuse(i, jo, ijo) after split(j, jo, ji, 16) of a run-time extent: the
+  // divisor is (M + 15)/16, and the remainder reaches the index scaled,
+  // [ijo / E, (ijo % E)*16 + ji]. Equal quotients and equal remainders still
+  // force equal ijo.
+  Nest X(R"(func f(B: float32*[N, M] global, N: int32, M: int32) target=gpu {
+  for (ijo, 0, (max(N, 0)*max(((M + 15)/16), 0))) {
+    for (ji, 0, 16) {
+      if ((((((ijo % ((M + 15)/16))*16) + ji) < M)) {
+        B[(ijo/((M + 15)/16)), (((ijo % ((M + 15)/16))*16) + ji)] = 1.0f
+      }
+    }
+  }
+})");
+  std::string Why;
+  EXPECT_TRUE(X.parallel("ijo", &Why)) << Why;
+  EXPECT_TRUE(X.parallel("ji", &Why)) << Why;
+}
+
 TEST(DependenceTest, NPartsSplitOfRunTimeExtentIsParallel) {
   // split(i, bx, tx, nparts=4): i = bx*((n + 3)/4) + tx, tx < (n + 3)/4.
   Nest X(R"(func f(y: float32*[n] global, n: int32) target=gpu {
