@@ -108,7 +108,7 @@ TEST(DependenceTest, FuseOfAnOuterSplitLoopIsParallel) {
   Nest X(R"(func f(B: float32*[N, M] global, N: int32, M: int32) target=gpu {
   for (ijo, 0, (max(N, 0)*max(((M + 15)/16), 0))) {
     for (ji, 0, 16) {
-      if ((((((ijo % ((M + 15)/16))*16) + ji) < M)) {
+      if (((((ijo % ((M + 15)/16))*16) + ji) < M)) {
         B[(ijo/((M + 15)/16)), (((ijo % ((M + 15)/16))*16) + ji)] = 1.0f
       }
     }
