@@ -230,6 +230,10 @@ bool isFreshName(const ScheduleState &S, const std::string &Name) {
     Taken |= L->LoopVar->Name == Name;
   for (const Param &P : S.Nest.Params)
     Taken |= P.name() == Name;
+  for (const auto &Stage : S.Stages)
+    for (const auto *Placeholders : {&Stage.second.Mins, &Stage.second.Extents})
+      for (const Var &V : *Placeholders)
+        Taken |= V->Name == Name;
   return !Taken;
 }
 
@@ -279,6 +283,24 @@ Buffer findBufferByName(const ScheduleState &S, const std::string &Name) {
   return nullptr;
 }
 
+bool finishStages(ScheduleState &S) {
+  for (const auto &[Array, Loc] : S.MadeShared)
+    if (!checkSharedOutsideThreads(S, Array, Loc))
+      return false;
+  for (const auto &[Name, Info] : S.Stages) {
+    if (Info.DoubleBuffer && !Info.ComputedAt)
+      return S.error(Info.DoubleBufferLoc, "double_buffer of stage '" + Name +
+                                               "' needs a compute_at (the loop whose iterations "
+                                               "alternate the two copies)");
+    if (!checkDoubleBufferLoop(S, Info))
+      return false;
+  }
+  // Bound inference takes it from here.
+  for (const auto &[Name, Info] : S.Stages)
+    S.Nest.Stages.push_back({Name, Info.Cached, Info.IsWrite, Info.Mins, Info.Extents});
+  return true;
+}
+
 std::string describeLoopKind(const ForNode *L) {
   switch (L->LoopKind) {
   case ForKind::Serial: return "serial";
@@ -300,10 +322,6 @@ bool applySchedule(ir::LoopNest &Nest, const std::vector<Directive> &Dirs,
   schedule::ScheduleState S{Nest, Diags};
   if (!Nest.Body)
     return S.error(-1, "the loop nest has no body");
-  for (const Directive &D : Dirs)
-    if (D.Name == "bind" && D.Args.size() == 2 &&
-        (ir::isThreadIdxTag(D.Args[1].Text) || ir::isVirtualThreadTag(D.Args[1].Text)))
-      S.ThreadBoundLoops.insert(D.Args[0].Text);
   for (const Directive &D : Dirs) {
     const schedule::DirectiveSpec *Spec = schedule::lookupDirectiveSpec(D.Name);
     if (!Spec)
@@ -320,7 +338,7 @@ bool applySchedule(ir::LoopNest &Nest, const std::vector<Directive> &Dirs,
     if (!Apply(S, D))
       return false;
   }
-  return true;
+  return schedule::finishStages(S);
 }
 
 } // namespace sched
