@@ -209,7 +209,7 @@ private:
   std::vector<Expr> tensorIndex(const ir::Access &A) const;
   bool writeBackIsBox(std::vector<Expr> &FixedGuards) const;
   bool covered(const ir::Access &R) const;
-  Stmt mirror(const ir::Access &A, bool WriteBack) const;
+  Stmt mirror(const ir::Access &A, const ir::Buffer &Stage, bool WriteBack) const;
   bool mirrorable(const ir::Access &A) const;
   bool isWriteBack(const Stmt &S) const;
   bool writeBackUntouched();
@@ -483,7 +483,7 @@ bool StageResolver::writeBackUntouched() {
 /// touches: C[idx] = stage[idx - origin] (write-back) or stage[...] = C[idx]
 /// (the load of a stage that starts from C's values). Loops the element does
 /// not depend on are dropped, keeping only their "runs at least once" test.
-Stmt StageResolver::mirror(const ir::Access &A, bool WriteBack) const {
+Stmt StageResolver::mirror(const ir::Access &A, const ir::Buffer &Stage, bool WriteBack) const {
   std::map<const VarNode *, Expr> Fresh;
   std::map<const VarNode *, Var> FreshVars;
   for (const ir::ForNode *L : A.Loops) {
@@ -502,8 +502,8 @@ Stmt StageResolver::mirror(const ir::Access &A, bool WriteBack) const {
     TensorIdx.push_back(Idx);
     StageIdx.push_back(ir::simplify(Idx - Origin[D - Lead]));
   }
-  Stmt Body = WriteBack ? ir::makeStore(St.Cached, TensorIdx, ir::makeLoad(Alloc->Buf, StageIdx))
-                        : ir::makeStore(Alloc->Buf, StageIdx, ir::makeLoad(St.Cached, TensorIdx));
+  Stmt Body = WriteBack ? ir::makeStore(St.Cached, TensorIdx, ir::makeLoad(Stage, StageIdx))
+                        : ir::makeStore(Stage, StageIdx, ir::makeLoad(St.Cached, TensorIdx));
   std::vector<Expr> Guards;
   for (const Expr &G : A.Guards)
     Guards.push_back(Sub(G));
@@ -629,14 +629,14 @@ Stmt StageResolver::rewrite(bool BoxWriteBack, const std::vector<Expr> &FixedGua
   const auto *Seq = ir::as<ir::SeqNode>(Body);
   std::vector<Stmt> Elems = Seq ? Seq->Stmts : std::vector<Stmt>{Body};
   for (const ir::Access *R : ReadIns)
-    Parts.push_back(mirror(*R, /*WriteBack=*/false));
+    Parts.push_back(mirror(*R, Stage, /*WriteBack=*/false));
   for (const Stmt &E : Elems) {
     if (!St.IsWrite || BoxWriteBack || !isWriteBack(E)) {
       Parts.push_back(E);
       continue;
     }
     for (const ir::Access *W : Writes)
-      Parts.push_back(mirror(*W, /*WriteBack=*/true));
+      Parts.push_back(mirror(*W, Stage, /*WriteBack=*/true));
   }
   return ir::simplify(ir::makeAllocate(Stage, ir::makeSeq(Parts)));
 }
