@@ -166,6 +166,171 @@ Expr conjunction(const std::vector<Expr> &Conds) {
   return Out;
 }
 
+/// Whether E loads from memory (a guard or bound that does is not moved).
+bool loadsMemory(const Expr &E) {
+  struct Finder : ir::IRVisitor {
+    bool Found = false;
+    void visitLoad(const ir::LoadNode *) override { Found = true; }
+  } F;
+  F.visit(E);
+  return F.Found;
+}
+
+/// Moves the shared stages out of the thread-divergent guards above them. A
+/// shared stage is filled (or written back) by all the threads of the block
+/// together, with barriers around it; under a guard some threads skip (a
+/// tile guard `if (jo*16 + ji < N)` with run-time N) the barriers would be
+/// divergent. So such a guard is pushed down to the statements beside the
+/// paths to the stages and into the stages' allocations, around everything
+/// but their copies: `if (g) { S1; for ko { allocate As { copy; rest } } }`
+/// becomes `if (g) S1; for ko { allocate As { copy; if (g) rest } }`. Threads
+/// where g is false now run the loops on the path and the copies, which touch
+/// only the regions bound inference clips them to; everything else stays
+/// under g. Guards with an else branch, and bounds or lets that load memory,
+/// are not moved (nor is anything else then).
+class GuardSinker {
+public:
+  /// Stages: the allocations of the shared stages, with their descriptions.
+  explicit GuardSinker(std::map<const ir::StmtNode *, const ir::StageRegion *> Stages)
+      : Stages(std::move(Stages)) {}
+
+  /// The rewritten statement, or null when nothing was moved.
+  Stmt run(const Stmt &Root) {
+    PathFinder P(Stages);
+    P.visit(Root);
+    OnPath = P.OnPath;
+    Stmt Out = sink(Root);
+    return Moved && !Abort ? Out : nullptr;
+  }
+
+private:
+  std::map<const ir::StmtNode *, const ir::StageRegion *> Stages;
+  std::set<const ir::StmtNode *> OnPath;
+  std::set<const VarNode *> ThreadVars; // threadIdx loops entered
+  std::vector<Expr> Pending;            // guards being pushed down
+  bool Moved = false, Abort = false;
+
+  /// The statements enclosing a stage's allocation (and the allocation).
+  struct PathFinder : ir::IRVisitor {
+    const std::map<const ir::StmtNode *, const ir::StageRegion *> &Targets;
+    std::vector<const ir::StmtNode *> Stack;
+    std::set<const ir::StmtNode *> OnPath;
+    explicit PathFinder(const std::map<const ir::StmtNode *, const ir::StageRegion *> &T)
+        : Targets(T) {}
+    void enter(const ir::StmtNode *N) {
+      Stack.push_back(N);
+      if (Targets.count(N))
+        OnPath.insert(Stack.begin(), Stack.end());
+    }
+    void visitFor(const ir::ForNode *N) override {
+      enter(N);
+      ir::IRVisitor::visitFor(N);
+      Stack.pop_back();
+    }
+    void visitAllocate(const ir::AllocateNode *N) override {
+      enter(N);
+      ir::IRVisitor::visitAllocate(N);
+      Stack.pop_back();
+    }
+    void visitSeq(const ir::SeqNode *N) override {
+      enter(N);
+      ir::IRVisitor::visitSeq(N);
+      Stack.pop_back();
+    }
+    void visitIfThenElse(const ir::IfThenElseNode *N) override {
+      enter(N);
+      ir::IRVisitor::visitIfThenElse(N);
+      Stack.pop_back();
+    }
+    void visitLetStmt(const ir::LetStmtNode *N) override {
+      enter(N);
+      ir::IRVisitor::visitLetStmt(N);
+      Stack.pop_back();
+    }
+  };
+
+  Stmt guarded(const Stmt &S) const {
+    return Pending.empty() ? S : ir::makeIf(conjunction(Pending), S);
+  }
+
+  bool divergent(const Expr &Cond) const {
+    for (const VarNode *V : ir::varsOf(Cond))
+      if (ThreadVars.count(V))
+        return true;
+    return false;
+  }
+
+  /// In a stage's allocation the copy stays unguarded, the rest does not.
+  Stmt sinkIntoStage(const ir::AllocateNode *N, const ir::StageRegion &St) {
+    const auto *Seq = ir::as<ir::SeqNode>(N->Body);
+    std::vector<Stmt> Parts;
+    bool SawCopy = false;
+    for (const Stmt &E : Seq ? Seq->Stmts : std::vector<Stmt>{N->Body}) {
+      bool IsCopy = false;
+      for (const ir::Access &A : ir::collectAccesses(E))
+        IsCopy |= A.IsWrite && (St.IsWrite ? A.Buf == St.Cached : A.Buf == N->Buf);
+      SawCopy |= IsCopy;
+      Parts.push_back(IsCopy ? E : sink(E));
+    }
+    Abort |= !SawCopy;
+    return ir::makeAllocate(N->Buf, ir::makeSeq(Parts));
+  }
+
+  Stmt sink(const Stmt &S) {
+    if (Abort || !OnPath.count(S.get()))
+      return guarded(S);
+    switch (S->Kind) {
+    case ir::StmtKind::For: {
+      const auto *N = ir::as<ir::ForNode>(S);
+      if (!Pending.empty() && (loadsMemory(N->Min) || loadsMemory(N->Extent)))
+        Abort = true;
+      bool Thread = N->LoopKind == ir::ForKind::ThreadBound && ir::isThreadIdxTag(N->ThreadTag);
+      if (Thread)
+        ThreadVars.insert(N->LoopVar.get());
+      Stmt Body = sink(N->Body);
+      if (Thread)
+        ThreadVars.erase(N->LoopVar.get());
+      return ir::makeFor(N->LoopVar, N->Min, N->Extent, Body, N->LoopKind, N->ThreadTag,
+                         N->IsReduction);
+    }
+    case ir::StmtKind::Allocate: {
+      const auto *N = ir::as<ir::AllocateNode>(S);
+      auto It = Stages.find(N);
+      if (It != Stages.end())
+        return sinkIntoStage(N, *It->second);
+      return ir::makeAllocate(N->Buf, sink(N->Body));
+    }
+    case ir::StmtKind::Seq: {
+      std::vector<Stmt> Parts;
+      for (const Stmt &E : ir::as<ir::SeqNode>(S)->Stmts)
+        Parts.push_back(sink(E));
+      return ir::makeSeq(Parts);
+    }
+    case ir::StmtKind::IfThenElse: {
+      const auto *N = ir::as<ir::IfThenElseNode>(S);
+      if (N->Else || !divergent(N->Cond) || loadsMemory(N->Cond)) {
+        if (!Pending.empty() || divergent(N->Cond))
+          Abort = true;
+        return ir::makeIf(N->Cond, sink(N->Then), N->Else);
+      }
+      Pending.push_back(N->Cond);
+      Moved = true;
+      Stmt Then = sink(N->Then);
+      Pending.pop_back();
+      return Then;
+    }
+    case ir::StmtKind::LetStmt: {
+      const auto *N = ir::as<ir::LetStmtNode>(S);
+      if (!Pending.empty() && loadsMemory(N->Value))
+        Abort = true;
+      return ir::makeLet(N->LetVar, N->Value, sink(N->Body));
+    }
+    default:
+      return guarded(S);
+    }
+  }
+};
+
 /// One cache stage being resolved.
 class StageResolver {
 public:
@@ -689,6 +854,15 @@ ir::LoopNest inferBounds(const ir::LoopNest &Nest, std::vector<Diag> &Diags) {
   ir::LoopNest Out = Nest;
   std::vector<ir::StageRegion> Pending = Nest.Stages;
   Out.Stages.clear();
+  std::map<const ir::StmtNode *, const ir::StageRegion *> Shared;
+  for (const ir::StageRegion &St : Pending) {
+    StageFinder F(St.Name);
+    F.visit(Out.Body);
+    if (F.Count == 1 && F.Found->Buf->MemScope == ir::Scope::Shared)
+      Shared[F.Found] = &St;
+  }
+  if (Stmt Body = GuardSinker(Shared).run(Out.Body))
+    Out.Body = Body;
   while (!Pending.empty()) {
     bool Progress = false;
     for (size_t I = 0; I < Pending.size(); ++I) {
