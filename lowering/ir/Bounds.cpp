@@ -316,37 +316,72 @@ bool regionTouched(const Stmt &S, const Buffer &Buf, bool Reads, const VarRanges
   return Found;
 }
 
+bool existenceCondition(const std::vector<Expr> &Conds, const VarRanges &Free,
+                        std::vector<Expr> &Out) {
+  for (const auto &[V, R] : Free) {
+    if (!R.isBounded() || usesAnyOf(R.Min, Free) || usesAnyOf(R.Max, Free))
+      return false;
+    // The loop runs: Min <= Max, written Min < Max + 1 (`0 < K`).
+    Out.push_back(makeBinary(BinOp::LT, R.Min, simplify(R.Max + makeInt(1, R.Max->Type))));
+  }
+  std::set<const VarNode *> Seen;
+  for (const Expr &C : Conds) {
+    if (!usesAnyOf(C, Free)) {
+      Out.push_back(C);
+      continue;
+    }
+    const auto *B = as<BinaryNode>(C);
+    if (!B || !isComparison(B->Op) || B->Op == BinOp::EQ || B->Op == BinOp::NE)
+      return false;
+    bool FreeLeft = usesAnyOf(B->A, Free);
+    const Expr &Side = FreeLeft ? B->A : B->B;
+    if (usesAnyOf(FreeLeft ? B->B : B->A, Free))
+      return false;
+    // The side is an affine sum of free variables no other condition uses:
+    // its extreme over their (independent) ranges is exact.
+    AffineForm F;
+    if (!toAffine(Side, [&](const VarNode *V) { return Free.count(V) != 0; }, F))
+      return false;
+    for (const auto &[V, Coef] : F.Coefs) {
+      int64_t K;
+      if (!getConstInt(simplify(Coef), K) || !Seen.insert(V).second)
+        return false;
+    }
+    // Side < Other needs the side's least value, Side > Other its greatest.
+    bool WantMin = (B->Op == BinOp::LT || B->Op == BinOp::LE) == FreeLeft;
+    Interval I = boundsOf(Side, Free);
+    Expr Extreme = WantMin ? I.Min : I.Max;
+    if (!Extreme)
+      return false;
+    Out.push_back(FreeLeft ? makeBinary(B->Op, Extreme, B->B) : makeBinary(B->Op, B->A, Extreme));
+  }
+  return true;
+}
+
 bool coversBox(const std::vector<Expr> &Indices, const std::vector<Expr> &Guards,
                const VarRanges &Ranges, const VarRanges &Context,
                std::vector<Expr> &FixedGuards) {
   VarRanges All = Context;
   for (const auto &[V, R] : Ranges)
     All[V] = R;
-  // Every ranged variable takes at least one value, whatever the others do;
-  // one that an index uses has a range independent of the others, so the
-  // values the indices take form a product of per-dimension sets.
-  std::map<const VarNode *, int64_t> MinCount;
-  for (const auto &[V, R] : Ranges) {
-    int64_t Count;
-    if (!constantCountLowerBound(R, All, Count) || Count < 1)
-      return false;
-    MinCount[V] = Count;
-  }
   std::set<const VarNode *> Used;
   for (const Expr &Index : Indices) {
     AffineForm F;
     if (!toAffine(Index, [&](const VarNode *V) { return Ranges.count(V) != 0; }, F))
       return false;
     // A dense mixed-radix sum: by increasing |coefficient|, each coefficient
-    // is at most one more than what the smaller terms reach (the first is 1).
+    // is at most one more than what the smaller terms reach (the first is
+    // 1). Each variable ranges independently of the others and takes at least
+    // one value, so the values the indices take form a product of
+    // per-dimension intervals.
     std::vector<std::pair<int64_t, int64_t>> Terms; // |coefficient|, count
     for (const auto &[V, Coef] : F.Coefs) {
-      int64_t C;
+      int64_t C, Count;
       const Interval &R = Ranges.at(V);
       if (!getConstInt(simplify(Coef), C) || !Used.insert(V).second || usesAnyOf(R.Min, Ranges) ||
-          usesAnyOf(R.Max, Ranges))
+          usesAnyOf(R.Max, Ranges) || !constantCountLowerBound(R, All, Count) || Count < 1)
         return false;
-      Terms.push_back({C < 0 ? -C : C, MinCount[V]});
+      Terms.push_back({C < 0 ? -C : C, Count});
     }
     std::sort(Terms.begin(), Terms.end());
     int64_t Reach = 0;
@@ -357,12 +392,21 @@ bool coversBox(const std::vector<Expr> &Indices, const std::vector<Expr> &Guards
         return false;
     }
   }
-  std::vector<Expr> Conds;
+  // The variables no index uses (a reduction loop) only decide whether the
+  // access happens at all: an existence condition on the fixed variables.
+  VarRanges Free;
+  for (const auto &[V, R] : Ranges)
+    if (!Used.count(V))
+      Free[V] = R;
+  std::vector<Expr> Conds, OnFree;
   for (const Expr &G : Guards)
     conjuncts(G, Conds);
   for (const Expr &C : Conds) {
-    if (!usesAnyOf(C, Ranges)) {
-      FixedGuards.push_back(C);
+    bool OnIndexVars = false;
+    for (const VarNode *V : varsOf(C))
+      OnIndexVars |= Used.count(V) != 0;
+    if (!OnIndexVars) {
+      OnFree.push_back(C);
       continue;
     }
     // A bound on one whole index by something fixed narrows that dimension
@@ -377,6 +421,15 @@ bool coversBox(const std::vector<Expr> &Indices, const std::vector<Expr> &Guards
     }
     if (!Narrows)
       return false;
+  }
+  std::vector<Expr> Exists;
+  if (!existenceCondition(OnFree, Free, Exists))
+    return false;
+  for (const Expr &C : Exists) {
+    Expr S = simplify(C, &Context);
+    int64_t V;
+    if (!(getConstInt(S, V) && V))
+      FixedGuards.push_back(S);
   }
   return true;
 }

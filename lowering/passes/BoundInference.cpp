@@ -553,6 +553,8 @@ bool StageResolver::writeBackIsBox(std::vector<Expr> &FixedGuards) const {
       Whole = Box[D].isBounded() && ir::provablyLessEq(Box[D].Min, Clip[D].Min, Context) &&
               ir::provablyLessEq(Clip[D].Max, Box[D].Max, Context);
     for (const ir::Access *Other : Writes) {
+      if (Other == W)
+        continue;
       std::vector<Expr> OtherGuards = allConjuncts(Other->Guards);
       for (const Expr &G : Fixed)
         Whole &= containsStructurally(OtherGuards, G);
@@ -669,36 +671,51 @@ Stmt StageResolver::mirror(const ir::Access &A, const ir::Buffer &Stage, bool Wr
   }
   Stmt Body = WriteBack ? ir::makeStore(St.Cached, TensorIdx, ir::makeLoad(Stage, StageIdx))
                         : ir::makeStore(Stage, StageIdx, ir::makeLoad(St.Cached, TensorIdx));
-  std::vector<Expr> Guards;
-  for (const Expr &G : A.Guards)
-    Guards.push_back(Sub(G));
-  if (Expr G = conjunction(Guards))
-    Body = ir::makeIf(G, Body);
-  std::set<const VarNode *> Used;
+  // Loops the element depends on are copied (with the loops their bounds
+  // use); the others only decide whether A happens at all, which their
+  // existence condition says (`ko*8 + ki < K` over ko, ki: 0 < K).
+  std::set<const VarNode *> Keep;
   for (const Expr &E : A.Indices)
     for (const VarNode *V : ir::varsOf(E))
-      Used.insert(V);
-  for (const Expr &E : A.Guards)
-    for (const VarNode *V : ir::varsOf(E))
-      Used.insert(V);
+      Keep.insert(V);
+  for (size_t I = A.Loops.size(); I-- > 0;)
+    if (Keep.count(A.Loops[I]->LoopVar.get()))
+      for (const Expr &E : {A.Loops[I]->Min, A.Loops[I]->Extent})
+        for (const VarNode *V : ir::varsOf(E))
+          Keep.insert(V);
+  VarRanges Free;
   for (const ir::ForNode *L : A.Loops)
-    for (const Expr &E : {L->Min, L->Extent})
-      for (const VarNode *V : ir::varsOf(E))
-        Used.insert(V);
+    if (!Keep.count(L->LoopVar.get()))
+      Free[L->LoopVar.get()] = loopRange(L);
+  std::vector<Expr> Conds = allConjuncts(A.Guards), OnFree, Guards;
+  for (const Expr &C : Conds) {
+    bool UsesFree = false;
+    for (const VarNode *V : ir::varsOf(C))
+      UsesFree |= Free.count(V) != 0;
+    (UsesFree ? OnFree : Guards).push_back(C);
+  }
+  if (!ir::existenceCondition(OnFree, Free, Guards)) {
+    Guards = Conds; // keep every loop
+    for (const ir::ForNode *L : A.Loops)
+      Keep.insert(L->LoopVar.get());
+  }
+  std::vector<Expr> Kept;
+  for (const Expr &G : Guards) {
+    Expr S = Sub(G);
+    int64_t V;
+    if (!(ir::getConstInt(S, V) && V))
+      Kept.push_back(S);
+  }
+  if (Expr G = conjunction(Kept))
+    Body = ir::makeIf(G, Body);
   for (size_t I = A.Loops.size(); I-- > 0;) {
     const ir::ForNode *L = A.Loops[I];
-    const Var &V = FreshVars[L->LoopVar.get()];
-    if (Used.count(L->LoopVar.get())) {
-      bool Bound = L->LoopKind == ir::ForKind::ThreadBound;
-      Body = ir::makeFor(V, Sub(L->Min), Sub(L->Extent), Body,
-                         Bound ? ir::ForKind::ThreadBound : ir::ForKind::Serial,
-                         Bound ? L->ThreadTag : "");
+    if (!Keep.count(L->LoopVar.get()))
       continue;
-    }
-    int64_t Runs;
-    Expr Count = Sub(L->Extent);
-    if (!(ir::getConstInt(Count, Runs) && Runs > 0))
-      Body = ir::makeIf(ir::simplify(ir::makeBinary(ir::BinOp::GT, Count, ir::makeInt(0))), Body);
+    bool Bound = L->LoopKind == ir::ForKind::ThreadBound;
+    Body = ir::makeFor(FreshVars[L->LoopVar.get()], Sub(L->Min), Sub(L->Extent), Body,
+                       Bound ? ir::ForKind::ThreadBound : ir::ForKind::Serial,
+                       Bound ? L->ThreadTag : "");
   }
   return Body;
 }

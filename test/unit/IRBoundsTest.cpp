@@ -10,6 +10,7 @@
 #include "IRTestUtil.h"
 #include "ir/Bounds.h"
 #include "ir/Printer.h"
+#include "ir/Simplify.h"
 
 #include <gtest/gtest.h>
 
@@ -161,14 +162,33 @@ TEST(IRBoundsTest, CoversBoxNarrowedByAnIndexGuard) {
                          VarRanges(), Fixed));
 }
 
-TEST(IRBoundsTest, CoversBoxNeedsEveryLoopToRun) {
-  // for (k, 0, K) C[i]: nothing is written when K == 0.
+TEST(IRBoundsTest, CoversBoxOnlyWhereTheOtherLoopsRun) {
+  // for (k, 0, K) C[i]: all of C[0..7] when K > 0, nothing when K == 0.
   Var I = makeVar("i"), K = makeVar("k"), Kn = makeVar("K");
   VarRanges R = {{I.get(), range(0, 7)}, {K.get(), {makeInt(0), Expr(Kn) - makeInt(1)}}};
   std::vector<Expr> Fixed;
-  EXPECT_FALSE(coversBox({I}, {}, R, VarRanges(), Fixed));
-  R[K.get()] = range(0, 3);
-  EXPECT_TRUE(coversBox({I}, {}, R, VarRanges(), Fixed));
+  ASSERT_TRUE(coversBox({I}, {}, R, VarRanges(), Fixed));
+  ASSERT_EQ(Fixed.size(), 1u);
+  EXPECT_EQ(print(Fixed[0]), "(0 < K)");
+  // An index loop that may not run leaves a hole: C[i, j] for j < K.
+  Fixed.clear();
+  EXPECT_FALSE(coversBox({I, K}, {}, R, VarRanges(), Fixed));
+}
+
+TEST(IRBoundsTest, ExistenceConditionOfASplitGuard) {
+  // Some ko < (K + 7)/8, ki < 8 has ko*8 + ki < K exactly when K > 0.
+  Var Ko = makeVar("ko"), Ki = makeVar("ki"), Kn = makeVar("K");
+  VarRanges Free = {{Ko.get(), {makeInt(0), (Expr(Kn) + makeInt(7)) / makeInt(8) - makeInt(1)}},
+                    {Ki.get(), range(0, 7)}};
+  std::vector<Expr> Out;
+  ASSERT_TRUE(existenceCondition({Ko * makeInt(8) + Ki < Expr(Kn)}, Free, Out));
+  std::vector<std::string> Printed;
+  for (const Expr &E : Out)
+    Printed.push_back(print(simplify(E)));
+  EXPECT_EQ(Printed, (std::vector<std::string>{"(0 < ((K + 7)/8))", "true", "(0 < K)"}));
+  // Two conditions sharing ki are not independent: no answer.
+  Out.clear();
+  EXPECT_FALSE(existenceCondition({Expr(Ki) < Expr(Kn), Expr(Kn) < Expr(Ki)}, Free, Out));
 }
 
 TEST(IRBoundsTest, ConstantUpperBoundSplitsMin) {
