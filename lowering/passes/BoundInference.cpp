@@ -190,13 +190,18 @@ bool loadsMemory(const Expr &E) {
 /// are not moved (nor is anything else then).
 class GuardSinker {
 public:
-  /// Stages: the allocations of the shared stages, with their descriptions.
+  /// Stages: the allocation of every stage, with its description; the
+  /// guards above the shared ones move.
   explicit GuardSinker(std::map<const ir::StmtNode *, const ir::StageRegion *> Stages)
       : Stages(std::move(Stages)) {}
 
   /// The rewritten statement, or null when nothing was moved.
   Stmt run(const Stmt &Root) {
-    PathFinder P(Stages);
+    std::map<const ir::StmtNode *, const ir::StageRegion *> Shared;
+    for (const auto &[Alloc, St] : Stages)
+      if (static_cast<const ir::AllocateNode *>(Alloc)->Buf->MemScope == ir::Scope::Shared)
+        Shared[Alloc] = St;
+    PathFinder P(Shared);
     P.visit(Root);
     OnPath = P.OnPath;
     Stmt Out = sink(Root);
@@ -261,6 +266,8 @@ private:
   }
 
   /// In a stage's allocation the copy stays unguarded, the rest does not.
+  /// (Any stage's: a stage whose copy feeds a shared stage's, like a local
+  /// stage of the same tensor, is filled by every thread too.)
   Stmt sinkIntoStage(const ir::AllocateNode *N, const ir::StageRegion &St) {
     const auto *Seq = ir::as<ir::SeqNode>(N->Body);
     std::vector<Stmt> Parts;
@@ -308,10 +315,11 @@ private:
     }
     case ir::StmtKind::IfThenElse: {
       const auto *N = ir::as<ir::IfThenElseNode>(S);
-      if (N->Else || !divergent(N->Cond) || loadsMemory(N->Cond)) {
-        if (!Pending.empty() || divergent(N->Cond))
-          Abort = true;
-        return ir::makeIf(N->Cond, sink(N->Then), N->Else);
+      if (!divergent(N->Cond)) // uniform: all threads agree, it may stay
+        return ir::makeIf(N->Cond, sink(N->Then), N->Else ? sink(N->Else) : nullptr);
+      if (N->Else || loadsMemory(N->Cond)) {
+        Abort = true;
+        return S;
       }
       Pending.push_back(N->Cond);
       Moved = true;
@@ -871,14 +879,14 @@ ir::LoopNest inferBounds(const ir::LoopNest &Nest, std::vector<Diag> &Diags) {
   ir::LoopNest Out = Nest;
   std::vector<ir::StageRegion> Pending = Nest.Stages;
   Out.Stages.clear();
-  std::map<const ir::StmtNode *, const ir::StageRegion *> Shared;
+  std::map<const ir::StmtNode *, const ir::StageRegion *> Allocs;
   for (const ir::StageRegion &St : Pending) {
     StageFinder F(St.Name);
     F.visit(Out.Body);
-    if (F.Count == 1 && F.Found->Buf->MemScope == ir::Scope::Shared)
-      Shared[F.Found] = &St;
+    if (F.Count == 1)
+      Allocs[F.Found] = &St;
   }
-  if (Stmt Body = GuardSinker(Shared).run(Out.Body))
+  if (Stmt Body = GuardSinker(Allocs).run(Out.Body))
     Out.Body = Body;
   while (!Pending.empty()) {
     bool Progress = false;
