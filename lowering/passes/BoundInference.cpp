@@ -116,14 +116,15 @@ template <typename Pred> const ir::ForNode *findBoundLoop(const Stmt &S, Pred P)
   return F.Found;
 }
 
-/// Buffers whose loads appear in E.
-bool loadsAnyOf(const Expr &E, const std::set<const ir::BufferNode *> &Bufs) {
+/// Whether E loads from one of Bufs (from any buffer when Bufs is null): a
+/// guard or bound that does cannot be evaluated at another time.
+bool loadsFrom(const Expr &E, const std::set<const ir::BufferNode *> *Bufs = nullptr) {
   struct Finder : ir::IRVisitor {
-    const std::set<const ir::BufferNode *> &Bufs;
+    const std::set<const ir::BufferNode *> *Bufs;
     bool Found = false;
-    explicit Finder(const std::set<const ir::BufferNode *> &B) : Bufs(B) {}
+    explicit Finder(const std::set<const ir::BufferNode *> *B) : Bufs(B) {}
     void visitLoad(const ir::LoadNode *N) override {
-      Found |= Bufs.count(N->Buf.get()) != 0;
+      Found |= !Bufs || Bufs->count(N->Buf.get()) != 0;
       ir::IRVisitor::visitLoad(N);
     }
   } F(Bufs);
@@ -166,16 +167,6 @@ Expr conjunction(const std::vector<Expr> &Conds) {
   return Out;
 }
 
-/// Whether E loads from memory (a guard or bound that does is not moved).
-bool loadsMemory(const Expr &E) {
-  struct Finder : ir::IRVisitor {
-    bool Found = false;
-    void visitLoad(const ir::LoadNode *) override { Found = true; }
-  } F;
-  F.visit(E);
-  return F.Found;
-}
-
 /// Moves the shared stages out of the thread-divergent guards above them. A
 /// shared stage is filled (or written back) by all the threads of the block
 /// together, with barriers around it; under a guard some threads skip (a
@@ -188,69 +179,106 @@ bool loadsMemory(const Expr &E) {
 /// only the regions bound inference clips them to; everything else stays
 /// under g. Guards with an else branch, and bounds or lets that load memory,
 /// are not moved (nor is anything else then).
-class GuardSinker {
+class GuardSinker : public ir::IRMutator {
 public:
   /// Stages: the allocation of every stage, with its description; the
   /// guards above the shared ones move.
-  explicit GuardSinker(std::map<const ir::StmtNode *, const ir::StageRegion *> Stages)
+  explicit GuardSinker(std::map<const ir::AllocateNode *, const ir::StageRegion *> Stages)
       : Stages(std::move(Stages)) {}
 
   /// The rewritten statement, or null when nothing was moved.
   Stmt run(const Stmt &Root) {
-    std::map<const ir::StmtNode *, const ir::StageRegion *> Shared;
-    for (const auto &[Alloc, St] : Stages)
-      if (static_cast<const ir::AllocateNode *>(Alloc)->Buf->MemScope == ir::Scope::Shared)
-        Shared[Alloc] = St;
+    std::set<const ir::StmtNode *> Shared;
+    for (const auto &Stage : Stages)
+      if (Stage.first->Buf->MemScope == ir::Scope::Shared)
+        Shared.insert(Stage.first);
     PathFinder P(Shared);
     P.visit(Root);
     OnPath = P.OnPath;
-    Stmt Out = sink(Root);
+    Stmt Out = mutate(Root);
     return Moved && !Abort ? Out : nullptr;
   }
 
+protected:
+  Stmt mutateFor(const Stmt &S, const ir::ForNode *N) override {
+    if (!OnPath.count(N))
+      return guarded(S);
+    Abort |= !Pending.empty() && (loadsFrom(N->Min) || loadsFrom(N->Extent));
+    bool Thread = N->LoopKind == ir::ForKind::ThreadBound && ir::isThreadIdxTag(N->ThreadTag);
+    if (Thread)
+      ThreadVars.insert(N->LoopVar.get());
+    Stmt Out = ir::IRMutator::mutateFor(S, N);
+    if (Thread)
+      ThreadVars.erase(N->LoopVar.get());
+    return Out;
+  }
+  Stmt mutateAllocate(const Stmt &S, const ir::AllocateNode *N) override {
+    if (!OnPath.count(N))
+      return guarded(S);
+    auto It = Stages.find(N);
+    return It != Stages.end() ? sinkIntoStage(N, *It->second) : ir::IRMutator::mutateAllocate(S, N);
+  }
+  Stmt mutateSeq(const Stmt &S, const ir::SeqNode *N) override {
+    return OnPath.count(N) ? ir::IRMutator::mutateSeq(S, N) : guarded(S);
+  }
+  Stmt mutateIfThenElse(const Stmt &S, const ir::IfThenElseNode *N) override {
+    if (!OnPath.count(N))
+      return guarded(S);
+    if (!divergent(N->Cond)) // uniform: all threads agree, it may stay
+      return ir::IRMutator::mutateIfThenElse(S, N);
+    if (N->Else || loadsFrom(N->Cond)) {
+      Abort = true;
+      return S;
+    }
+    Pending.push_back(N->Cond);
+    Moved = true;
+    Stmt Then = mutate(N->Then);
+    Pending.pop_back();
+    return Then;
+  }
+  Stmt mutateLetStmt(const Stmt &S, const ir::LetStmtNode *N) override {
+    if (!OnPath.count(N))
+      return guarded(S);
+    Abort |= !Pending.empty() && loadsFrom(N->Value);
+    return ir::IRMutator::mutateLetStmt(S, N);
+  }
+  Stmt mutateStore(const Stmt &S, const ir::StoreNode *) override { return guarded(S); }
+  Stmt mutateEvaluate(const Stmt &S, const ir::EvaluateNode *) override { return guarded(S); }
+
 private:
-  std::map<const ir::StmtNode *, const ir::StageRegion *> Stages;
+  std::map<const ir::AllocateNode *, const ir::StageRegion *> Stages;
   std::set<const ir::StmtNode *> OnPath;
   std::set<const VarNode *> ThreadVars; // threadIdx loops entered
   std::vector<Expr> Pending;            // guards being pushed down
   bool Moved = false, Abort = false;
 
-  /// The statements enclosing a stage's allocation (and the allocation).
+  /// The statements enclosing a shared stage's allocation (and it).
   struct PathFinder : ir::IRVisitor {
-    const std::map<const ir::StmtNode *, const ir::StageRegion *> &Targets;
+    const std::set<const ir::StmtNode *> &Targets;
     std::vector<const ir::StmtNode *> Stack;
     std::set<const ir::StmtNode *> OnPath;
-    explicit PathFinder(const std::map<const ir::StmtNode *, const ir::StageRegion *> &T)
-        : Targets(T) {}
-    void enter(const ir::StmtNode *N) {
+    explicit PathFinder(const std::set<const ir::StmtNode *> &T) : Targets(T) {}
+    template <typename BaseFn> void within(const ir::StmtNode *N, BaseFn Base) {
       Stack.push_back(N);
       if (Targets.count(N))
         OnPath.insert(Stack.begin(), Stack.end());
+      Base();
+      Stack.pop_back();
     }
     void visitFor(const ir::ForNode *N) override {
-      enter(N);
-      ir::IRVisitor::visitFor(N);
-      Stack.pop_back();
+      within(N, [&] { ir::IRVisitor::visitFor(N); });
     }
     void visitAllocate(const ir::AllocateNode *N) override {
-      enter(N);
-      ir::IRVisitor::visitAllocate(N);
-      Stack.pop_back();
+      within(N, [&] { ir::IRVisitor::visitAllocate(N); });
     }
     void visitSeq(const ir::SeqNode *N) override {
-      enter(N);
-      ir::IRVisitor::visitSeq(N);
-      Stack.pop_back();
+      within(N, [&] { ir::IRVisitor::visitSeq(N); });
     }
     void visitIfThenElse(const ir::IfThenElseNode *N) override {
-      enter(N);
-      ir::IRVisitor::visitIfThenElse(N);
-      Stack.pop_back();
+      within(N, [&] { ir::IRVisitor::visitIfThenElse(N); });
     }
     void visitLetStmt(const ir::LetStmtNode *N) override {
-      enter(N);
-      ir::IRVisitor::visitLetStmt(N);
-      Stack.pop_back();
+      within(N, [&] { ir::IRVisitor::visitLetStmt(N); });
     }
   };
 
@@ -277,65 +305,10 @@ private:
       for (const ir::Access &A : ir::collectAccesses(E))
         IsCopy |= A.IsWrite && (St.IsWrite ? A.Buf == St.Cached : A.Buf == N->Buf);
       SawCopy |= IsCopy;
-      Parts.push_back(IsCopy ? E : sink(E));
+      Parts.push_back(IsCopy ? E : mutate(E));
     }
     Abort |= !SawCopy;
     return ir::makeAllocate(N->Buf, ir::makeSeq(Parts));
-  }
-
-  Stmt sink(const Stmt &S) {
-    if (Abort || !OnPath.count(S.get()))
-      return guarded(S);
-    switch (S->Kind) {
-    case ir::StmtKind::For: {
-      const auto *N = ir::as<ir::ForNode>(S);
-      if (!Pending.empty() && (loadsMemory(N->Min) || loadsMemory(N->Extent)))
-        Abort = true;
-      bool Thread = N->LoopKind == ir::ForKind::ThreadBound && ir::isThreadIdxTag(N->ThreadTag);
-      if (Thread)
-        ThreadVars.insert(N->LoopVar.get());
-      Stmt Body = sink(N->Body);
-      if (Thread)
-        ThreadVars.erase(N->LoopVar.get());
-      return ir::makeFor(N->LoopVar, N->Min, N->Extent, Body, N->LoopKind, N->ThreadTag,
-                         N->IsReduction);
-    }
-    case ir::StmtKind::Allocate: {
-      const auto *N = ir::as<ir::AllocateNode>(S);
-      auto It = Stages.find(N);
-      if (It != Stages.end())
-        return sinkIntoStage(N, *It->second);
-      return ir::makeAllocate(N->Buf, sink(N->Body));
-    }
-    case ir::StmtKind::Seq: {
-      std::vector<Stmt> Parts;
-      for (const Stmt &E : ir::as<ir::SeqNode>(S)->Stmts)
-        Parts.push_back(sink(E));
-      return ir::makeSeq(Parts);
-    }
-    case ir::StmtKind::IfThenElse: {
-      const auto *N = ir::as<ir::IfThenElseNode>(S);
-      if (!divergent(N->Cond)) // uniform: all threads agree, it may stay
-        return ir::makeIf(N->Cond, sink(N->Then), N->Else ? sink(N->Else) : nullptr);
-      if (N->Else || loadsMemory(N->Cond)) {
-        Abort = true;
-        return S;
-      }
-      Pending.push_back(N->Cond);
-      Moved = true;
-      Stmt Then = sink(N->Then);
-      Pending.pop_back();
-      return Then;
-    }
-    case ir::StmtKind::LetStmt: {
-      const auto *N = ir::as<ir::LetStmtNode>(S);
-      if (!Pending.empty() && loadsMemory(N->Value))
-        Abort = true;
-      return ir::makeLet(N->LetVar, N->Value, sink(N->Body));
-    }
-    default:
-      return guarded(S);
-    }
   }
 };
 
@@ -617,10 +590,10 @@ bool StageResolver::covered(const ir::Access &R) const {
 /// when they read nothing the computation writes.
 bool StageResolver::mirrorable(const ir::Access &A) const {
   for (const Expr &G : A.Guards)
-    if (loadsAnyOf(G, Written))
+    if (loadsFrom(G, &Written))
       return false;
   for (const ir::ForNode *L : A.Loops)
-    if (loadsAnyOf(L->Min, Written) || loadsAnyOf(L->Extent, Written))
+    if (loadsFrom(L->Min, &Written) || loadsFrom(L->Extent, &Written))
       return false;
   return true;
 }
@@ -879,7 +852,7 @@ ir::LoopNest inferBounds(const ir::LoopNest &Nest, std::vector<Diag> &Diags) {
   ir::LoopNest Out = Nest;
   std::vector<ir::StageRegion> Pending = Nest.Stages;
   Out.Stages.clear();
-  std::map<const ir::StmtNode *, const ir::StageRegion *> Allocs;
+  std::map<const ir::AllocateNode *, const ir::StageRegion *> Allocs;
   for (const ir::StageRegion &St : Pending) {
     StageFinder F(St.Name);
     F.visit(Out.Body);
