@@ -398,8 +398,8 @@ bool StageResolver::checkEnclosedWriters() {
                 "inside '" + L->LoopVar->Name + "')");
   if (Alloc->Buf->MemScope != ir::Scope::Shared)
     if (const ir::ForNode *L = findBoundLoop(Alloc->Body, ir::isThreadIdxTag))
-      return fail("cannot write back " + stageName() + " " + Where + ": it is " +
-                  ir::scopeName(Alloc->Buf->MemScope) + " to one thread but encloses '" +
+      return fail("cannot write back " + stageName() + " " + Where + ": a " +
+                  ir::scopeName(Alloc->Buf->MemScope) + " stage belongs to one thread, but it encloses '" +
                   L->LoopVar->Name + "', bound to " + L->ThreadTag +
                   " (compute it at or inside '" + L->LoopVar->Name + "', or make it shared)");
   return true;
