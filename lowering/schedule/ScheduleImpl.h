@@ -68,6 +68,14 @@ struct ScheduleState {
   /// Arrays set_scope made shared, with the location of its scope argument:
   /// checked again once every bind is known (finishStages).
   std::map<std::string, int> MadeShared = {};
+  /// Loops reorder distributed over the statements of a sequence: the loop
+  /// left on the path (by its variable) and the copies made for the other
+  /// statements. bind applies to all of them.
+  struct Distributed {
+    ir::Var Loop;
+    std::vector<ir::Var> Copies;
+  };
+  std::vector<Distributed> DistributedCopies = {};
 
   /// Reports an error at Loc; always returns false so callers can
   /// `return S.error(...)`.
