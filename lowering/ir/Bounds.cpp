@@ -14,6 +14,7 @@
 #include "Affine.h"
 #include "IRMutator.h"
 #include "IRVisitor.h"
+#include "Printer.h"
 #include "Simplify.h"
 
 #include <algorithm>
@@ -318,12 +319,20 @@ bool regionTouched(const Stmt &S, const Buffer &Buf, bool Reads, const VarRanges
 
 bool existenceCondition(const std::vector<Expr> &Conds, const VarRanges &Free,
                         std::vector<Expr> &Out) {
+  // The loops run: Min <= Max, written Min < Max + 1 (`0 < K`). In the
+  // order of their text: Free is ordered by node address, and the printed
+  // kernel must not depend on it.
+  std::vector<std::pair<std::string, Expr>> Runs;
   for (const auto &[V, R] : Free) {
     if (!R.isBounded() || usesAnyOf(R.Min, Free) || usesAnyOf(R.Max, Free))
       return false;
-    // The loop runs: Min <= Max, written Min < Max + 1 (`0 < K`).
-    Out.push_back(makeBinary(BinOp::LT, R.Min, simplify(R.Max + makeInt(1, R.Max->Type))));
+    Expr C = makeBinary(BinOp::LT, R.Min, simplify(R.Max + makeInt(1, R.Max->Type)));
+    Runs.push_back({print(C), C});
   }
+  std::sort(Runs.begin(), Runs.end(),
+            [](const auto &A, const auto &B) { return A.first < B.first; });
+  for (const auto &Run : Runs)
+    Out.push_back(Run.second);
   std::set<const VarNode *> Seen;
   for (const Expr &C : Conds) {
     if (!usesAnyOf(C, Free)) {

@@ -186,6 +186,8 @@ TEST(IRBoundsTest, ExistenceConditionOfASplitGuard) {
   for (const Expr &E : Out)
     Printed.push_back(print(simplify(E)));
   EXPECT_EQ(Printed, (std::vector<std::string>{"(0 < ((K + 7)/8))", "true", "(0 < K)"}));
+  // (The loops' conditions come in the order of their text, whatever the
+  // order of the variables' nodes in memory.)
   // Two conditions sharing ki are not independent: no answer.
   Out.clear();
   EXPECT_FALSE(existenceCondition({Expr(Ki) < Expr(Kn), Expr(Kn) < Expr(Ki)}, Free, Out));
