@@ -27,13 +27,24 @@
 //    init in the nest), the stage starts from C's values, loaded by a mirror
 //    of those reads;
 //  - a write stage may not enclose blocks (nor, if local, threads) that write
-//    it: one block (thread) cannot write back what another computed.
+//    it: one block (thread) cannot write back what another computed;
+//  - first of all, a shared stage under a guard that depends on the thread
+//    (the tile guard of a run-time size) is moved out of it (GuardSinker), so
+//    that every thread reaches its copy and the barriers around it.
 //
 // Stages are resolved consumers first (a stage whose consumers are another
 // stage's copy waits for that one). Extents become constants, so the split
 // guards of stage loops (As.o*16 + As.i < As.ext0) simplify away where they
 // now provably hold. VerifyThreadBindings and later passes see ordinary
-// constant-size allocations.
+// constant-size allocations; Nest.Stages is empty afterwards.
+//
+// Relies on: Nest.Stages, which the schedule fills (schedule/Schedule.cpp,
+// finishStages); each stage allocated once, under its own name (checked:
+// an error otherwise); its copy, however scheduled, being the statement of
+// the allocation's sequence that stores into the stage (a read stage) or
+// into the cached tensor (a write-back), which no other statement does.
+// Runs before VerifyThreadBindings widens thread loops and InjectVirtualThread
+// removes vthread loops: it sees the bindings as the schedule made them.
 //
 //===----------------------------------------------------------------------===//
 #include "ir/Access.h"
