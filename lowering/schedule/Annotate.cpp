@@ -51,7 +51,9 @@ bool applyVectorize(ScheduleState &S, const Directive &D) {
     return false;
   const DirectiveArg &Arg = D.Args[0];
   int64_t Extent = 0;
-  if (!getConstInt(L->Extent, Extent))
+  // A cache stage's loop has a symbolic extent until lowering, but one that
+  // bound inference makes a constant.
+  if (!getConstInt(L->Extent, Extent) && !isStageSize(S, L->Extent))
     return S.error(Arg.Loc, "cannot vectorize '" + Arg.Text +
                                 "': its extent is not a constant (split it first)");
   if (L->IsReduction)

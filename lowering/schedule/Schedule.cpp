@@ -283,6 +283,17 @@ Buffer findBufferByName(const ScheduleState &S, const std::string &Name) {
   return nullptr;
 }
 
+bool isStageSize(const ScheduleState &S, const Expr &E) {
+  std::set<const VarNode *> Sizes;
+  for (const auto &Stage : S.Stages)
+    for (const Var &V : Stage.second.Extents)
+      Sizes.insert(V.get());
+  for (const VarNode *V : varsOf(E))
+    if (!Sizes.count(V))
+      return false;
+  return true;
+}
+
 bool finishStages(ScheduleState &S) {
   for (const auto &[Array, Loc] : S.MadeShared)
     if (!checkSharedOutsideThreads(S, Array, Loc))

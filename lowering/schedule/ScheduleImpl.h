@@ -132,6 +132,10 @@ ir::Buffer makeStageBuffer(const StageInfo &Info, ir::Scope Sc);
 /// stage has its parity, accesses get it as a leading index.
 bool rebuildStage(ScheduleState &S, StageInfo &Info, int Loc);
 
+/// Whether E is built from stage sizes (As.ext<d>) and constants only: a
+/// constant once bound inference has replaced the placeholders.
+bool isStageSize(const ScheduleState &S, const ir::Expr &E);
+
 /// A double-buffered stage's copy index must depend on serial loops only;
 /// reports at the double_buffer directive otherwise.
 bool checkDoubleBufferLoop(ScheduleState &S, const StageInfo &Info);
