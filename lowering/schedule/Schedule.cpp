@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "schedule/Schedule.h"
+#include "ir/Access.h"
 #include "ir/IRMutator.h"
 #include "ir/IRVisitor.h"
 #include "ir/Simplify.h"
@@ -281,6 +282,44 @@ Buffer findBufferByName(const ScheduleState &S, const std::string &Name) {
     if (B->Name == Name)
       return B;
   return nullptr;
+}
+
+Stmt withoutStages(const ScheduleState &S) {
+  Stmt Body = S.Nest.Body;
+  std::map<const VarNode *, Expr> ZeroMins;
+  for (const auto &Stage : S.Stages)
+    for (const Var &M : Stage.second.Mins)
+      ZeroMins[M.get()] = makeInt(0, M->Type);
+  for (const auto &[Name, Info] : S.Stages) {
+    // The stage's buffer node is the same in Body: rewriting the other stages
+    // rebuilt only the statements around it.
+    Buffer Stage = findBufferByName(S, Name);
+    const AllocateNode *Alloc = Stage ? findAllocate(Body, Stage.get()) : nullptr;
+    if (!Alloc)
+      continue;
+    // Drop the copy (what stores into the stage, or the write-back into the
+    // tensor), keep the rest, and read or write the tensor itself: with the
+    // region's first index at 0, a stage index is the tensor's.
+    const auto *Seq = as<SeqNode>(Alloc->Body);
+    std::vector<Stmt> Rest;
+    const BufferNode *CopyTarget = Info.IsWrite ? Info.Cached.get() : Stage.get();
+    for (const Stmt &E : Seq ? Seq->Stmts : std::vector<Stmt>{Alloc->Body}) {
+      bool IsCopy = false;
+      for (const Access &A : collectAccesses(E))
+        IsCopy |= A.IsWrite && A.Buf.get() == CopyTarget;
+      if (!IsCopy)
+        Rest.push_back(E);
+    }
+    Body = replaceStmt(Body, Alloc, makeSeq(Rest));
+    size_t Lead = Info.DoubleBufferApplied ? 1 : 0;
+    Body = remapBuffer(Body, Stage.get(), Info.Cached, [&](const std::vector<Expr> &Idx) {
+      std::vector<Expr> Out;
+      for (size_t D = std::min(Lead, Idx.size()); D < Idx.size(); ++D)
+        Out.push_back(simplify(substitute(Idx[D], ZeroMins)));
+      return Out;
+    });
+  }
+  return Body;
 }
 
 bool isStageSize(const ScheduleState &S, const Expr &E) {

@@ -144,6 +144,21 @@ bool checkDoubleBufferLoop(ScheduleState &S, const StageInfo &Info);
 /// to threadIdx.*; reports at Loc.
 bool checkSharedOutsideThreads(ScheduleState &S, const std::string &Array, int Loc);
 
+/// The nest as the legality checks should see it (bind, reorder, fuse):
+/// without its cache stages. A stage only renames what the computation
+/// touches: every access to a stage becomes an access to its tensor at the
+/// tensor's index (As[(i - As.min0), k] reads A[i, k]), and each stage's copy
+/// or write-back and its allocation are gone. With the stages in, a
+/// write-back's C[(Cl.min0 + Cl.ax0), ...] is the same element in every
+/// iteration of the loops around it as far as an analysis can tell (the
+/// region stays symbolic until bound inference), so every such loop would
+/// seem to carry a dependence; bound inference makes the write-back store
+/// exactly what the computation writes, so the computation's dependences are
+/// the ones that count. Loops keep their variables (find them with
+/// findLoopByVar). A stage's own loops (As.ax0, ...) are not in the view:
+/// check those on the nest itself.
+ir::Stmt withoutStages(const ScheduleState &S);
+
 /// Checks what only the whole schedule decides (double_buffer's loop is
 /// serial, set_scope's shared arrays are outside thread loops) and hands the
 /// stages to bound inference (Nest.Stages).
