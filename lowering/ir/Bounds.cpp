@@ -194,7 +194,8 @@ void conjuncts(const Expr &Cond, std::vector<Expr> &Out) {
 }
 
 /// A guard `Lhs op Rhs` that bounds Index: Lhs - Index or Rhs - Index is a
-/// constant. Out gets the comparison normalized to Lhs < Rhs or Lhs <= Rhs.
+/// constant. Out gets the comparison normalized to Lhs < Rhs or Lhs <= Rhs. A
+/// guard that reads memory bounds nothing (see tightenByGuards).
 struct IndexBound {
   Expr Lhs, Rhs;
   bool Strict = false;
@@ -204,7 +205,8 @@ struct IndexBound {
 
 bool matchIndexBound(const Expr &Cond, const Expr &Index, IndexBound &Out) {
   const auto *B = as<BinaryNode>(Cond);
-  if (!B || !isComparison(B->Op) || B->Op == BinOp::EQ || B->Op == BinOp::NE)
+  if (!B || !isComparison(B->Op) || B->Op == BinOp::EQ || B->Op == BinOp::NE ||
+      dependsOnMemory(Cond))
     return false;
   Out.Lhs = B->A;
   Out.Rhs = B->B;
@@ -227,7 +229,10 @@ bool matchIndexBound(const Expr &Cond, const Expr &Index, IndexBound &Out) {
 /// over Ranges. Non-dividing splits guard their accesses this way; without it
 /// the region of a flat array whose delinearized shape rounds up (In[b*64+t]
 /// under `b*64 + t < n`) would reach past the user's array, and the launcher
-/// would copy past its end.
+/// would copy past its end. A guard that reads memory (`if (A[0] > 0)`)
+/// bounds nothing: its value is not fixed by loop variables and parameters,
+/// and a region is evaluated where and when that memory is not the memory
+/// the guard will read.
 Interval tightenByGuards(Interval I, const Expr &Index, const std::vector<Expr> &Guards,
                          const VarRanges &Ranges) {
   std::vector<Expr> Conds;
@@ -411,6 +416,10 @@ bool coversBox(const std::vector<Expr> &Indices, const std::vector<Expr> &Guards
   for (const Expr &G : Guards)
     conjuncts(G, Conds);
   for (const Expr &C : Conds) {
+    // Whether such a guard holds depends on memory the computation may
+    // write: it decides nothing a copy elsewhere could rely on.
+    if (dependsOnMemory(C))
+      return false;
     bool OnIndexVars = false;
     for (const VarNode *V : varsOf(C))
       OnIndexVars |= Used.count(V) != 0;

@@ -127,15 +127,15 @@ template <typename Pred> const ir::ForNode *findBoundLoop(const Stmt &S, Pred P)
   return F.Found;
 }
 
-/// Whether E loads from one of Bufs (from any buffer when Bufs is null): a
-/// guard or bound that does cannot be evaluated at another time.
-bool loadsFrom(const Expr &E, const std::set<const ir::BufferNode *> *Bufs = nullptr) {
+/// Whether E loads from one of Bufs: a guard or bound that does cannot be
+/// evaluated at another time than the computation's.
+bool loadsFrom(const Expr &E, const std::set<const ir::BufferNode *> &Bufs) {
   struct Finder : ir::IRVisitor {
-    const std::set<const ir::BufferNode *> *Bufs;
+    const std::set<const ir::BufferNode *> &Bufs;
     bool Found = false;
-    explicit Finder(const std::set<const ir::BufferNode *> *B) : Bufs(B) {}
+    explicit Finder(const std::set<const ir::BufferNode *> &B) : Bufs(B) {}
     void visitLoad(const ir::LoadNode *N) override {
-      Found |= !Bufs || Bufs->count(N->Buf.get()) != 0;
+      Found |= Bufs.count(N->Buf.get()) != 0;
       ir::IRVisitor::visitLoad(N);
     }
   } F(Bufs);
@@ -214,7 +214,7 @@ protected:
   Stmt mutateFor(const Stmt &S, const ir::ForNode *N) override {
     if (!OnPath.count(N))
       return guarded(S);
-    Abort |= !Pending.empty() && (loadsFrom(N->Min) || loadsFrom(N->Extent));
+    Abort |= !Pending.empty() && (ir::dependsOnMemory(N->Min) || ir::dependsOnMemory(N->Extent));
     bool Thread = N->LoopKind == ir::ForKind::ThreadBound && ir::isThreadIdxTag(N->ThreadTag);
     if (Thread)
       ThreadVars.insert(N->LoopVar.get());
@@ -237,7 +237,7 @@ protected:
       return guarded(S);
     if (!divergent(N->Cond)) // uniform: all threads agree, it may stay
       return ir::IRMutator::mutateIfThenElse(S, N);
-    if (N->Else || loadsFrom(N->Cond)) {
+    if (N->Else || ir::dependsOnMemory(N->Cond)) {
       Abort = true;
       return S;
     }
@@ -250,7 +250,7 @@ protected:
   Stmt mutateLetStmt(const Stmt &S, const ir::LetStmtNode *N) override {
     if (!OnPath.count(N))
       return guarded(S);
-    Abort |= !Pending.empty() && loadsFrom(N->Value);
+    Abort |= !Pending.empty() && ir::dependsOnMemory(N->Value);
     return ir::IRMutator::mutateLetStmt(S, N);
   }
   Stmt mutateStore(const Stmt &S, const ir::StoreNode *) override { return guarded(S); }
@@ -601,10 +601,10 @@ bool StageResolver::covered(const ir::Access &R) const {
 /// when they read nothing the computation writes.
 bool StageResolver::mirrorable(const ir::Access &A) const {
   for (const Expr &G : A.Guards)
-    if (loadsFrom(G, &Written))
+    if (loadsFrom(G, Written))
       return false;
   for (const ir::ForNode *L : A.Loops)
-    if (loadsFrom(L->Min, &Written) || loadsFrom(L->Extent, &Written))
+    if (loadsFrom(L->Min, Written) || loadsFrom(L->Extent, Written))
       return false;
   return true;
 }
