@@ -518,6 +518,13 @@ bool lessEq(const Expr &A, const Expr &B, const VarRanges &Ranges, int Depth) {
 
 std::vector<Expr> minMaxArms(const Expr &E, BinOp Arms) { return armsOf(simplify(E), Arms); }
 
+bool writesBuffer(const Stmt &S, const BufferNode *Buf) {
+  for (const Access &A : collectAccesses(S))
+    if (A.IsWrite && A.Buf.get() == Buf)
+      return true;
+  return false;
+}
+
 std::vector<Expr> conjunctsOf(const Expr &Cond) {
   std::vector<Expr> Out;
   conjuncts(Cond, Out);

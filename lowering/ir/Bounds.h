@@ -96,6 +96,11 @@ bool provablyLessEq(const Expr &A, const Expr &B, const VarRanges &Ranges);
 /// `x <= min(a, b)` can be checked, and guarded, arm by arm.
 std::vector<Expr> minMaxArms(const Expr &E, BinOp Arms);
 
+/// Whether S writes Buf (a store, or an intrinsic declaring it written).
+/// A cache stage's copy is the statement of its allocation that writes the
+/// stage (a read stage) or the tensor (a write-back).
+bool writesBuffer(const Stmt &S, const BufferNode *Buf);
+
 /// The conjuncts of a condition (`a && b` gives a and b).
 std::vector<Expr> conjunctsOf(const Expr &Cond);
 

@@ -312,9 +312,7 @@ private:
     std::vector<Stmt> Parts;
     bool SawCopy = false;
     for (const Stmt &E : Seq ? Seq->Stmts : std::vector<Stmt>{N->Body}) {
-      bool IsCopy = false;
-      for (const ir::Access &A : ir::collectAccesses(E))
-        IsCopy |= A.IsWrite && (St.IsWrite ? A.Buf == St.Cached : A.Buf == N->Buf);
+      bool IsCopy = ir::writesBuffer(E, St.IsWrite ? St.Cached.get() : N->Buf.get());
       SawCopy |= IsCopy;
       Parts.push_back(IsCopy ? E : mutate(E));
     }
@@ -610,10 +608,7 @@ bool StageResolver::mirrorable(const ir::Access &A) const {
 }
 
 bool StageResolver::isWriteBack(const Stmt &S) const {
-  for (const ir::Access &A : ir::collectAccesses(S))
-    if (A.IsWrite && A.Buf == St.Cached)
-      return true;
-  return false;
+  return ir::writesBuffer(S, St.Cached.get());
 }
 
 /// A mirrored write-back replaces the write-back loops cache_write made: only

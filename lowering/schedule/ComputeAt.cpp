@@ -14,7 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ir/Access.h"
+#include "ir/Bounds.h"
 #include "ir/Simplify.h"
 #include "schedule/ScheduleImpl.h"
 
@@ -25,11 +25,10 @@ using namespace ir;
 
 namespace {
 
-bool touches(const Stmt &S, const BufferNode *Buf, bool Writes) {
-  for (const Access &A : collectAccesses(S))
-    if (A.Buf.get() == Buf && A.IsWrite == Writes)
-      return true;
-  return false;
+/// Whether S reads Buf.
+bool reads(const Stmt &S, const Buffer &Buf) {
+  Region Unused;
+  return regionTouched(S, Buf, /*Reads=*/true, {}, Unused);
 }
 
 } // namespace
@@ -53,7 +52,7 @@ bool applyComputeAt(ScheduleState &S, const Directive &D) {
   Stmt Copy;
   unsigned Copies = 0;
   for (const Stmt &E : Seq ? Seq->Stmts : std::vector<Stmt>{}) {
-    if (touches(E, Info.IsWrite ? Info.Cached.get() : Stage.get(), /*Writes=*/true)) {
+    if (writesBuffer(E, Info.IsWrite ? Info.Cached.get() : Stage.get())) {
       Copy = E;
       ++Copies;
     } else {
@@ -69,10 +68,10 @@ bool applyComputeAt(ScheduleState &S, const Directive &D) {
   if (!Loop)
     return false;
   Stmt Outside = replaceStmt(Body, Loop, makeEvaluate(makeInt(0)));
-  if (touches(Outside, Stage.get(), true) || touches(Outside, Stage.get(), false))
+  if (writesBuffer(Outside, Stage.get()) || reads(Outside, Stage))
     return S.error(LoopArg.Loc, "cannot compute '" + StageArg.Text + "' at '" + LoopArg.Text +
                                     "': it does not enclose every use of the stage");
-  if (!touches(Loop->Body, Stage.get(), /*Writes=*/Info.IsWrite))
+  if (Info.IsWrite ? !writesBuffer(Loop->Body, Stage.get()) : !reads(Loop->Body, Stage))
     return S.error(LoopArg.Loc, "'" + LoopArg.Text + "' does not use stage '" + StageArg.Text + "'");
 
   Stmt NewBody =

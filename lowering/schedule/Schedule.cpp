@@ -10,7 +10,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "schedule/Schedule.h"
-#include "ir/Access.h"
 #include "ir/IRMutator.h"
 #include "ir/IRVisitor.h"
 #include "ir/Simplify.h"
@@ -303,13 +302,9 @@ Stmt withoutStages(const ScheduleState &S) {
     const auto *Seq = as<SeqNode>(Alloc->Body);
     std::vector<Stmt> Rest;
     const BufferNode *CopyTarget = Info.IsWrite ? Info.Cached.get() : Stage.get();
-    for (const Stmt &E : Seq ? Seq->Stmts : std::vector<Stmt>{Alloc->Body}) {
-      bool IsCopy = false;
-      for (const Access &A : collectAccesses(E))
-        IsCopy |= A.IsWrite && A.Buf.get() == CopyTarget;
-      if (!IsCopy)
+    for (const Stmt &E : Seq ? Seq->Stmts : std::vector<Stmt>{Alloc->Body})
+      if (!writesBuffer(E, CopyTarget))
         Rest.push_back(E);
-    }
     Body = replaceStmt(Body, Alloc, makeSeq(Rest));
     size_t Lead = Info.DoubleBufferApplied ? 1 : 0;
     Body = remapBuffer(Body, Stage.get(), Info.Cached, [&](const std::vector<Expr> &Idx) {
