@@ -12,8 +12,11 @@
 // between consecutive iterations of a loop run one after the other, so every
 // loop the copy index depends on must stay serial: bound to threads (all
 // iterations at once) the parity would split the threads between the two
-// copies, each half racing on its own. That is checked here and again once
-// the whole schedule is known (a later bind, finishStages).
+// copies, each half racing on its own; bound to virtual threads, their copies
+// would fill both halves in an order nothing keeps. (Bound to blocks it is
+// harmless, if pointless: each block has its own stage and runs one
+// iteration.) That is checked here and again once the whole schedule is
+// known (a later bind, finishStages).
 //
 //===----------------------------------------------------------------------===//
 
@@ -37,7 +40,9 @@ bool checkDoubleBufferLoop(ScheduleState &S, const StageInfo &Info) {
       continue;
     for (const VarNode *V : varsOf(A.Indices[0])) {
       const ForNode *L = findLoopByVar(S.Nest.Body, V);
-      if (L && L->LoopKind != ForKind::Serial && L->LoopKind != ForKind::Unrolled)
+      bool Sequential = L && (L->LoopKind == ForKind::Serial || L->LoopKind == ForKind::Unrolled ||
+                              (L->LoopKind == ForKind::ThreadBound && isBlockTag(L->ThreadTag)));
+      if (L && !Sequential)
         return S.error(Info.DoubleBufferLoc,
                        "cannot double-buffer '" + Info.Name + "': its copies alternate with '" +
                            L->LoopVar->Name + "', which is " + describeLoopKind(L) +
