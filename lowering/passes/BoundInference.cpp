@@ -367,7 +367,8 @@ private:
   Stmt mirror(const ir::Access &A, const ir::Buffer &Stage, bool WriteBack) const;
   bool mirrorable(const ir::Access &A) const;
   bool isWriteBack(const Stmt &S) const;
-  bool writeBackUntouched();
+  bool writeBackUntouched(const std::string &Why);
+  bool writeBackBound() const;
   Expr copyGuard(const std::vector<Expr> &TensorIdx, const VarRanges &Ranges,
                  const std::vector<Expr> &Extra) const;
   Stmt rewrite(bool BoxWriteBack, const std::vector<Expr> &FixedGuards,
@@ -611,9 +612,18 @@ bool StageResolver::isWriteBack(const Stmt &S) const {
   return ir::writesBuffer(S, St.Cached.get());
 }
 
+/// Whether the schedule bound a loop of the write-back to threads.
+bool StageResolver::writeBackBound() const {
+  const auto *Seq = ir::as<ir::SeqNode>(Alloc->Body);
+  for (const Stmt &E : Seq ? Seq->Stmts : std::vector<Stmt>{Alloc->Body})
+    if (isWriteBack(E) && findBoundLoop(E, ir::isThreadIdxTag))
+      return true;
+  return false;
+}
+
 /// A mirrored write-back replaces the write-back loops cache_write made: only
 /// when the schedule left them as they were (Cl.ax0, Cl.ax1, ... serial).
-bool StageResolver::writeBackUntouched() {
+bool StageResolver::writeBackUntouched(const std::string &Why) {
   const auto *Seq = ir::as<ir::SeqNode>(Alloc->Body);
   for (const Stmt &E : Seq ? Seq->Stmts : std::vector<Stmt>{Alloc->Body}) {
     if (!isWriteBack(E))
@@ -623,10 +633,9 @@ bool StageResolver::writeBackUntouched() {
       const auto *L = ir::as<ir::ForNode>(S);
       std::string Name = St.Name + ".ax" + std::to_string(D);
       if (!L || L->LoopVar->Name != Name || L->LoopKind != ir::ForKind::Serial)
-        return fail("cannot write back " + stageName() + " " + Where +
-                    " as scheduled: the computation does not write every element of its "
-                    "region, so the write-back must follow the computation's own loops and '" +
-                    Name + "' cannot be scheduled (compute it where its writes form a box)");
+        return fail("cannot write back " + stageName() + " " + Where + " as scheduled: " + Why +
+                    ", so the write-back must follow the computation's own loops and '" + Name +
+                    "' cannot be scheduled");
       S = L->Body;
     }
   }
@@ -823,17 +832,23 @@ StageResolver::Result StageResolver::run() {
   std::vector<Expr> FixedGuards;
   std::vector<const ir::Access *> ReadIns;
   if (St.IsWrite) {
-    BoxWriteBack = writeBackIsBox(FixedGuards);
+    // A shared stage's box write-back is one copy for the whole block: it
+    // needs its loops bound to the block's threads (the schedule did), or
+    // every thread would store all of it. Left as it was, the write-back
+    // mirrors the computation instead, and each thread stores what it wrote.
+    bool Shared = Alloc->Buf->MemScope == ir::Scope::Shared;
+    std::string Why = Shared ? "a shared stage's write-back not bound to threads stores what each "
+                               "thread wrote"
+                             : "the computation does not write every element of its region";
+    BoxWriteBack = (!Shared || writeBackBound()) && writeBackIsBox(FixedGuards);
     if (!BoxWriteBack) {
       for (const ir::Access *W : Writes)
-        if (!mirrorable(*W))
         if (!mirrorable(*W)) {
-          fail("cannot write back " + stageName() + " " + Where +
-               " exactly: the computation does not write all of its region, and the guards of "
-               "its writes read memory it writes");
+          fail("cannot write back " + stageName() + " " + Where + " exactly: " + Why +
+               ", and the guards of its writes read memory it writes");
           return Result::Failed;
         }
-      if (!writeBackUntouched())
+      if (!writeBackUntouched(Why))
         return Result::Failed;
     }
     for (const ir::Access *R : Reads)
