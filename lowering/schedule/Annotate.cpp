@@ -58,8 +58,12 @@ bool applyVectorize(ScheduleState &S, const Directive &D) {
                                 "': its extent is not a constant (split it first)");
   if (L->IsReduction)
     return S.error(Arg.Loc, "cannot vectorize reduction loop '" + Arg.Text + "'");
+  // Independence is the computation's: a write-back inside L, its region
+  // still symbolic, would look like one element written by every iteration.
   std::string Why;
-  if (!isParallelLoop(L, &Why))
+  Stmt View = withoutStages(S);
+  const ForNode *Checked = findLoopByVar(View, L->LoopVar.get());
+  if (!isParallelLoop(Checked ? Checked : L, &Why))
     return S.error(Arg.Loc, "cannot vectorize '" + Arg.Text +
                                 "': its iterations are not independent" +
                                 (Why.empty() ? "" : " (" + Why + ")"));
