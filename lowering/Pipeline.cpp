@@ -52,6 +52,10 @@ bool lowerForGPU(ir::LoopNest Nest, const PipelineOptions &Opts, LoweredKernel &
   if (!After("NormalizeLoops"))
     return false;
 
+  Nest = passes::inferBounds(Nest, Diags);
+  if (!After("BoundInference"))
+    return false;
+
   Nest = passes::verifyThreadBindings(Nest, Diags);
   if (!After("VerifyThreadBindings"))
     return false;

@@ -11,11 +11,14 @@
 
 #include "Bounds.h"
 #include "Access.h"
+#include "Affine.h"
 #include "IRMutator.h"
 #include "IRVisitor.h"
+#include "Printer.h"
 #include "Simplify.h"
 
 #include <algorithm>
+#include <set>
 
 namespace sched {
 namespace ir {
@@ -190,6 +193,37 @@ void conjuncts(const Expr &Cond, std::vector<Expr> &Out) {
   Out.push_back(Cond);
 }
 
+/// A guard `Lhs op Rhs` that bounds Index: Lhs - Index or Rhs - Index is a
+/// constant. Out gets the comparison normalized to Lhs < Rhs or Lhs <= Rhs. A
+/// guard that reads memory bounds nothing (see tightenByGuards).
+struct IndexBound {
+  Expr Lhs, Rhs;
+  bool Strict = false;
+  bool IndexOnLeft = false; // Index + Offset < Rhs (an upper bound)
+  int64_t Offset = 0;
+};
+
+bool matchIndexBound(const Expr &Cond, const Expr &Index, IndexBound &Out) {
+  const auto *B = as<BinaryNode>(Cond);
+  if (!B || !isComparison(B->Op) || B->Op == BinOp::EQ || B->Op == BinOp::NE ||
+      dependsOnMemory(Cond))
+    return false;
+  Out.Lhs = B->A;
+  Out.Rhs = B->B;
+  Out.Strict = B->Op == BinOp::LT || B->Op == BinOp::GT;
+  if (B->Op == BinOp::GT || B->Op == BinOp::GE)
+    std::swap(Out.Lhs, Out.Rhs);
+  if (getConstInt(canonicalize(makeBinary(BinOp::Sub, Out.Lhs, Index)), Out.Offset)) {
+    Out.IndexOnLeft = true;
+    return true;
+  }
+  if (getConstInt(canonicalize(makeBinary(BinOp::Sub, Out.Rhs, Index)), Out.Offset)) {
+    Out.IndexOnLeft = false;
+    return true;
+  }
+  return false;
+}
+
 /// Tightens the interval of Index by the guards of its access: a guard
 /// `Index + c < X` (or <=, >, >=, either way round) bounds Index by X - c - 1
 /// over Ranges. Non-dividing splits guard their accesses this way; without it
@@ -205,30 +239,39 @@ Interval tightenByGuards(Interval I, const Expr &Index, const std::vector<Expr> 
   for (const Expr &G : Guards)
     conjuncts(G, Conds);
   for (const Expr &C : Conds) {
-    const auto *B = as<BinaryNode>(C);
-    if (!B || !isComparison(B->Op) || B->Op == BinOp::EQ || B->Op == BinOp::NE ||
-        dependsOnMemory(C))
+    IndexBound M;
+    if (!matchIndexBound(C, Index, M))
       continue;
-    // Normalize to Lhs < Rhs or Lhs <= Rhs.
-    Expr Lhs = B->A, Rhs = B->B;
-    bool Strict = B->Op == BinOp::LT || B->Op == BinOp::GT;
-    if (B->Op == BinOp::GT || B->Op == BinOp::GE)
-      std::swap(Lhs, Rhs);
-    int64_t Offset;
-    const int64_t Slack = Strict ? 1 : 0;
-    if (getConstInt(canonicalize(makeBinary(BinOp::Sub, Lhs, Index)), Offset)) {
+    const int64_t Slack = M.Strict ? 1 : 0;
+    if (M.IndexOnLeft) {
       // Index + Offset < Rhs: Index <= Rhs - Offset - Slack.
-      Expr Limit = boundsOf(Rhs - makeInt(Offset + Slack, Rhs->Type), Ranges).Max;
+      Expr Limit = boundsOf(M.Rhs - makeInt(M.Offset + Slack, M.Rhs->Type), Ranges).Max;
       if (Limit)
         I.Max = I.Max ? simplify(makeBinary(BinOp::Min, I.Max, Limit)) : Limit;
-    } else if (getConstInt(canonicalize(makeBinary(BinOp::Sub, Rhs, Index)), Offset)) {
+    } else {
       // Lhs < Index + Offset: Index >= Lhs - Offset + Slack.
-      Expr Limit = boundsOf(Lhs - makeInt(Offset - Slack, Lhs->Type), Ranges).Min;
+      Expr Limit = boundsOf(M.Lhs - makeInt(M.Offset - Slack, M.Lhs->Type), Ranges).Min;
       if (Limit)
         I.Min = I.Min ? simplify(makeBinary(BinOp::Max, I.Min, Limit)) : Limit;
     }
   }
   return I;
+}
+
+/// Lower bound of the number of values a ranged variable takes; false when
+/// not a known constant.
+bool constantCountLowerBound(const Interval &R, const VarRanges &Ranges, int64_t &Out) {
+  if (!R.isBounded())
+    return false;
+  Interval Count = boundsOf(simplify(R.Max - R.Min + makeInt(1, R.Max->Type)), Ranges);
+  return Count.Min && getConstInt(Count.Min, Out);
+}
+
+bool usesAnyOf(const Expr &E, const VarRanges &R) {
+  for (const VarNode *V : varsOf(E))
+    if (R.count(V))
+      return true;
+  return false;
 }
 
 } // namespace
@@ -237,6 +280,16 @@ Interval boundsOf(const Expr &E, const VarRanges &Ranges) {
   IntervalEval Eval(Ranges);
   Interval I = Eval.eval(canonicalize(E));
   return {simplifiedOrNull(I.Min), simplifiedOrNull(I.Max)};
+}
+
+Region boxOf(const std::vector<Expr> &Indices, const std::vector<Expr> &Guards,
+             const VarRanges &Ranges, GuardUse Use) {
+  Region R;
+  for (const Expr &Index : Indices)
+    R.push_back(Use == GuardUse::Tighten
+                    ? tightenByGuards(boundsOf(Index, Ranges), Index, Guards, Ranges)
+                    : boundsOf(Index, Ranges));
+  return R;
 }
 
 bool regionTouched(const Stmt &S, const Buffer &Buf, bool Reads, const VarRanges &Outer,
@@ -251,11 +304,7 @@ bool regionTouched(const Stmt &S, const Buffer &Buf, bool Reads, const VarRanges
       Ranges[L->LoopVar.get()] = {
           L->Min, canonicalize(makeBinary(BinOp::Sub, makeBinary(BinOp::Add, L->Min, L->Extent),
                                           makeInt(1, L->Min->Type)))};
-    Region R;
-    for (const Expr &Index : A.Indices)
-      R.push_back(Guards == GuardUse::Tighten
-                      ? tightenByGuards(boundsOf(Index, Ranges), Index, A.Guards, Ranges)
-                      : boundsOf(Index, Ranges));
+    Region R = boxOf(A.Indices, A.Guards, Ranges, Guards);
     if (!Found) {
       Result = R;
       Found = true;
@@ -271,6 +320,232 @@ bool regionTouched(const Stmt &S, const Buffer &Buf, bool Reads, const VarRanges
   if (Found)
     Out = std::move(Result);
   return Found;
+}
+
+bool existenceCondition(const std::vector<Expr> &Conds, const VarRanges &Free,
+                        std::vector<Expr> &Out) {
+  // The loops run: Min <= Max, written Min < Max + 1 (`0 < K`). In the
+  // order of their text: Free is ordered by node address, and the printed
+  // kernel must not depend on it.
+  std::vector<std::pair<std::string, Expr>> Runs;
+  for (const auto &[V, R] : Free) {
+    if (!R.isBounded() || usesAnyOf(R.Min, Free) || usesAnyOf(R.Max, Free))
+      return false;
+    Expr C = makeBinary(BinOp::LT, R.Min, simplify(R.Max + makeInt(1, R.Max->Type)));
+    Runs.push_back({print(C), C});
+  }
+  std::sort(Runs.begin(), Runs.end(),
+            [](const auto &A, const auto &B) { return A.first < B.first; });
+  for (const auto &Run : Runs)
+    Out.push_back(Run.second);
+  std::set<const VarNode *> Seen;
+  for (const Expr &C : Conds) {
+    if (!usesAnyOf(C, Free)) {
+      Out.push_back(C);
+      continue;
+    }
+    const auto *B = as<BinaryNode>(C);
+    if (!B || !isComparison(B->Op) || B->Op == BinOp::EQ || B->Op == BinOp::NE)
+      return false;
+    bool FreeLeft = usesAnyOf(B->A, Free);
+    const Expr &Side = FreeLeft ? B->A : B->B;
+    if (usesAnyOf(FreeLeft ? B->B : B->A, Free))
+      return false;
+    // The side is an affine sum of free variables no other condition uses:
+    // its extreme over their (independent) ranges is exact.
+    AffineForm F;
+    if (!toAffine(Side, [&](const VarNode *V) { return Free.count(V) != 0; }, F))
+      return false;
+    for (const auto &[V, Coef] : F.Coefs) {
+      int64_t K;
+      if (!getConstInt(simplify(Coef), K) || !Seen.insert(V).second)
+        return false;
+    }
+    // Side < Other needs the side's least value, Side > Other its greatest.
+    bool WantMin = (B->Op == BinOp::LT || B->Op == BinOp::LE) == FreeLeft;
+    Interval I = boundsOf(Side, Free);
+    Expr Extreme = WantMin ? I.Min : I.Max;
+    if (!Extreme)
+      return false;
+    Out.push_back(FreeLeft ? makeBinary(B->Op, Extreme, B->B) : makeBinary(B->Op, B->A, Extreme));
+  }
+  return true;
+}
+
+bool coversBox(const std::vector<Expr> &Indices, const std::vector<Expr> &Guards,
+               const VarRanges &Ranges, const VarRanges &Context,
+               std::vector<Expr> &FixedGuards) {
+  VarRanges All = Context;
+  for (const auto &[V, R] : Ranges)
+    All[V] = R;
+  std::set<const VarNode *> Used;
+  for (const Expr &Index : Indices) {
+    AffineForm F;
+    if (!toAffine(Index, [&](const VarNode *V) { return Ranges.count(V) != 0; }, F))
+      return false;
+    // A dense mixed-radix sum: by increasing |coefficient|, each coefficient
+    // is at most one more than what the smaller terms reach (the first is
+    // 1). Each variable ranges independently of the others and takes at least
+    // one value, so the values the indices take form a product of
+    // per-dimension intervals.
+    std::vector<std::pair<int64_t, int64_t>> Terms; // |coefficient|, count
+    for (const auto &[V, Coef] : F.Coefs) {
+      int64_t C, Count;
+      const Interval &R = Ranges.at(V);
+      if (!getConstInt(simplify(Coef), C) || !Used.insert(V).second || usesAnyOf(R.Min, Ranges) ||
+          usesAnyOf(R.Max, Ranges) || !constantCountLowerBound(R, All, Count) || Count < 1)
+        return false;
+      Terms.push_back({C < 0 ? -C : C, Count});
+    }
+    std::sort(Terms.begin(), Terms.end());
+    int64_t Reach = 0;
+    for (const auto &[Coef, Count] : Terms) {
+      int64_t Span;
+      if (Coef > Reach + 1 || __builtin_mul_overflow(Coef, Count - 1, &Span) ||
+          __builtin_add_overflow(Reach, Span, &Reach))
+        return false;
+    }
+  }
+  // The variables no index uses (a reduction loop) only decide whether the
+  // access happens at all: an existence condition on the fixed variables.
+  VarRanges Free;
+  for (const auto &[V, R] : Ranges)
+    if (!Used.count(V))
+      Free[V] = R;
+  std::vector<Expr> Conds, OnFree;
+  for (const Expr &G : Guards)
+    conjuncts(G, Conds);
+  for (const Expr &C : Conds) {
+    // Whether such a guard holds depends on memory the computation may
+    // write: it decides nothing a copy elsewhere could rely on.
+    if (dependsOnMemory(C))
+      return false;
+    bool OnIndexVars = false;
+    for (const VarNode *V : varsOf(C))
+      OnIndexVars |= Used.count(V) != 0;
+    if (!OnIndexVars) {
+      OnFree.push_back(C);
+      continue;
+    }
+    // A bound on one whole index by something fixed narrows that dimension
+    // to a sub-interval, still dense.
+    bool Narrows = false;
+    for (const Expr &Index : Indices) {
+      IndexBound M;
+      if (matchIndexBound(C, Index, M) && !usesAnyOf(M.IndexOnLeft ? M.Rhs : M.Lhs, Ranges)) {
+        Narrows = true;
+        break;
+      }
+    }
+    if (!Narrows)
+      return false;
+  }
+  std::vector<Expr> Exists;
+  if (!existenceCondition(OnFree, Free, Exists))
+    return false;
+  for (const Expr &C : Exists) {
+    Expr S = simplify(C, &Context);
+    int64_t V;
+    if (!(getConstInt(S, V) && V))
+      FixedGuards.push_back(S);
+  }
+  return true;
+}
+
+namespace {
+
+constexpr size_t MaxArms = 16;
+
+/// minMaxArms with a budget: the arms' count multiplies through sums.
+std::vector<Expr> armsOf(const Expr &E, BinOp Op) {
+  const auto *B = as<BinaryNode>(E);
+  if (!B || !isInt(E->Type))
+    return {E};
+  BinOp Other = Op == BinOp::Min ? BinOp::Max : BinOp::Min;
+  std::vector<Expr> Out;
+  auto Combine = [&](const std::vector<Expr> &X, const std::vector<Expr> &Y, BinOp Join) {
+    if (X.size() * Y.size() > MaxArms)
+      return std::vector<Expr>{E};
+    std::vector<Expr> R;
+    for (const Expr &A : X)
+      for (const Expr &C : Y)
+        R.push_back(simplify(makeBinary(Join, A, C)));
+    return R;
+  };
+  int64_t K;
+  if (B->Op == Op) {
+    Out = armsOf(B->A, Op);
+    std::vector<Expr> More = armsOf(B->B, Op);
+    Out.insert(Out.end(), More.begin(), More.end());
+    return Out.size() > MaxArms ? std::vector<Expr>{E} : Out;
+  }
+  if (B->Op == BinOp::Add)
+    return Combine(armsOf(B->A, Op), armsOf(B->B, Op), BinOp::Add);
+  if (B->Op == BinOp::Sub) // min(a) - max(b)
+    return Combine(armsOf(B->A, Op), armsOf(B->B, Other), BinOp::Sub);
+  if (B->Op == BinOp::Mul && getConstInt(B->B, K) && K > 0)
+    return Combine(armsOf(B->A, Op), {B->B}, BinOp::Mul);
+  return {E};
+}
+
+bool lessEq(const Expr &A, const Expr &B, const VarRanges &Ranges, int Depth) {
+  if (Depth > 8)
+    return false;
+  std::vector<Expr> Arms = armsOf(B, BinOp::Min);
+  if (Arms.size() > 1) // A <= min(b...) iff A <= each
+    return std::all_of(Arms.begin(), Arms.end(),
+                       [&](const Expr &Arm) { return lessEq(A, Arm, Ranges, Depth + 1); });
+  Arms = armsOf(A, BinOp::Max);
+  if (Arms.size() > 1) // max(a...) <= B iff each <= B
+    return std::all_of(Arms.begin(), Arms.end(),
+                       [&](const Expr &Arm) { return lessEq(Arm, B, Ranges, Depth + 1); });
+  Arms = armsOf(A, BinOp::Min);
+  if (Arms.size() > 1) // min(a...) <= B if one is
+    return std::any_of(Arms.begin(), Arms.end(),
+                       [&](const Expr &Arm) { return lessEq(Arm, B, Ranges, Depth + 1); });
+  Arms = armsOf(B, BinOp::Max);
+  if (Arms.size() > 1) // A <= max(b...) if A <= one
+    return std::any_of(Arms.begin(), Arms.end(),
+                       [&](const Expr &Arm) { return lessEq(A, Arm, Ranges, Depth + 1); });
+  if (structurallyEqual(simplify(A), simplify(B)))
+    return true;
+  Expr Diff = boundsOf(simplify(makeBinary(BinOp::Sub, B, A)), Ranges).Min;
+  int64_t D;
+  return Diff && getConstInt(Diff, D) && D >= 0;
+}
+
+} // namespace
+
+std::vector<Expr> minMaxArms(const Expr &E, BinOp Arms) { return armsOf(simplify(E), Arms); }
+
+bool writesBuffer(const Stmt &S, const BufferNode *Buf) {
+  for (const Access &A : collectAccesses(S))
+    if (A.IsWrite && A.Buf.get() == Buf)
+      return true;
+  return false;
+}
+
+std::vector<Expr> conjunctsOf(const Expr &Cond) {
+  std::vector<Expr> Out;
+  conjuncts(Cond, Out);
+  return Out;
+}
+
+bool constantUpperBound(const Expr &E, const VarRanges &Ranges, int64_t &Out) {
+  bool Found = false;
+  for (const Expr &Arm : minMaxArms(E, BinOp::Min)) {
+    Expr Max = boundsOf(Arm, Ranges).Max;
+    int64_t V;
+    if (Max && getConstInt(simplify(Max), V) && (!Found || V < Out)) {
+      Out = V;
+      Found = true;
+    }
+  }
+  return Found;
+}
+
+bool provablyLessEq(const Expr &A, const Expr &B, const VarRanges &Ranges) {
+  return lessEq(A, B, Ranges, 0);
 }
 
 } // namespace ir

@@ -50,6 +50,60 @@ enum class GuardUse { Ignore, Tighten };
 bool regionTouched(const Stmt &S, const Buffer &Buf, bool Reads, const VarRanges &Outer,
                    Region &Out, GuardUse Guards = GuardUse::Ignore);
 
+/// The region an index tuple takes under Guards when the variables in Ranges
+/// range (regionTouched's per-access step). Dimensions whose bound is unknown
+/// come back unbounded.
+Region boxOf(const std::vector<Expr> &Indices, const std::vector<Expr> &Guards,
+             const VarRanges &Ranges, GuardUse Use);
+
+/// Whether the index tuple takes every value in boxOf(Indices, Guards,
+/// Ranges, Tighten): each dimension a dense mixed-radix sum of ranged
+/// variables (`ty*8 + ii`, ty < 8) that no other dimension uses, every
+/// range non-empty and independent of the others, every guard on them a
+/// bound on one whole index (what Tighten narrows the box by). The other
+/// ranged variables and the guards on them only decide whether the access
+/// happens: that existence condition (existenceCondition) and the guards free
+/// of ranged variables are appended to FixedGuards; where one of them is false
+/// nothing is touched. Context gives ranges of other variables, used
+/// only to prove a range non-empty. Conservative: false when it cannot tell.
+/// (A cache_write's write-back copies a box only where the computation
+/// writes all of it.)
+bool coversBox(const std::vector<Expr> &Indices, const std::vector<Expr> &Guards,
+               const VarRanges &Ranges, const VarRanges &Context,
+               std::vector<Expr> &FixedGuards);
+
+/// The conditions on the other variables under which some values of the
+/// variables in Free (each over its range) satisfy every condition in Conds:
+/// each range is non-empty, and each condition, a comparison with an affine
+/// sum of free variables on one side that no other condition shares, holds
+/// at that side's extreme (`ko*8 + ki < K` for ko, ki free becomes `0 < K`).
+/// False when the conditions do not have that form. (A loop no index uses
+/// only decides whether an access happens.)
+bool existenceCondition(const std::vector<Expr> &Conds, const VarRanges &Free,
+                        std::vector<Expr> &Out);
+
+/// A constant C with E <= C for every value of the variables in Ranges.
+/// min/max inside sums are distributed first, so min(a*8 + 7, n - 1) - a*8 + 1
+/// is bounded by 8.
+bool constantUpperBound(const Expr &E, const VarRanges &Ranges, int64_t &Out);
+
+/// Whether A <= B for every value of the variables in Ranges, as far as
+/// interval reasoning (with min/max split into their arms) can prove.
+bool provablyLessEq(const Expr &A, const Expr &B, const VarRanges &Ranges);
+
+/// Bounds E is the min (Arms = Min) or max (Max) of: E itself, or the arms
+/// of a min/max E is (with min/max inside sums distributed out), so that
+/// `x <= min(a, b)` can be checked, and guarded, arm by arm.
+std::vector<Expr> minMaxArms(const Expr &E, BinOp Arms);
+
+/// Whether S writes Buf (a store, or an intrinsic declaring it written).
+/// A cache stage's copy is the statement of its allocation that writes the
+/// stage (a read stage) or the tensor (a write-back).
+bool writesBuffer(const Stmt &S, const BufferNode *Buf);
+
+/// The conjuncts of a condition (`a && b` gives a and b).
+std::vector<Expr> conjunctsOf(const Expr &Cond);
+
 } // namespace ir
 } // namespace sched
 

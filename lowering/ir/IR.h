@@ -287,6 +287,19 @@ struct Param {
   const std::string &name() const { return ParamKind == Kind::Buffer ? Buf->Name : Scalar->Name; }
 };
 
+/// A cache stage whose region is still symbolic. The schedule writes the
+/// stage's shape, its copy loops and its consumers' index offsets in terms of
+/// the placeholders Mins[d] (the region's first index, `As.min0`) and
+/// Extents[d] (its size, `As.ext0`), one per dimension of Cached; bound
+/// inference (passes/BoundInference.cpp) replaces them by the region it infers
+/// where the stage's allocation then stands, and clears the list.
+struct StageRegion {
+  std::string Name;   // the stage buffer (allocated in the nest under this name)
+  Buffer Cached;      // the tensor it copies
+  bool IsWrite = false; // cache_write: the nest writes the stage, a write-back copies it out
+  std::vector<Var> Mins, Extents;
+};
+
 struct LoopNest {
   std::string Name;            // unique, deterministic: sched_<file stem>_<line>
   std::string SourceFile;      // for diagnostics and runtime error messages
@@ -298,6 +311,7 @@ struct LoopNest {
   /// them before each launch and runs the original loop when one is false.
   std::vector<Expr> Assumptions;
   Stmt Body;
+  std::vector<StageRegion> Stages; // cache stages awaiting bound inference
 };
 
 //===----------------------------------------------------------------------===//

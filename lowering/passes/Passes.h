@@ -22,6 +22,12 @@ namespace passes {
 /// v := v' + m in its body.
 ir::LoopNest normalizeLoops(const ir::LoopNest &Nest);
 
+/// Replaces the region placeholders of every cache stage (Nest.Stages) by the
+/// region inferred where its allocation stands, guards its copies, and makes
+/// write-backs store exactly what the computation writes; an error names the
+/// stage whose region has no constant size or cannot be written back.
+ir::LoopNest inferBounds(const ir::LoopNest &Nest, std::vector<Diag> &Diags);
+
 /// Checks thread bindings (known tags, no tag twice on a nesting path, no
 /// block loop inside a thread loop) and widens every loop bound to a tag to the tag's launch extent (the max
 /// over all loops bound to it) behind a guard `if (v < extent)`.

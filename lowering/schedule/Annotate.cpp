@@ -51,13 +51,19 @@ bool applyVectorize(ScheduleState &S, const Directive &D) {
     return false;
   const DirectiveArg &Arg = D.Args[0];
   int64_t Extent = 0;
-  if (!getConstInt(L->Extent, Extent))
+  // A cache stage's loop has a symbolic extent until lowering, but one that
+  // bound inference makes a constant.
+  if (!getConstInt(L->Extent, Extent) && !isStageSize(S, L->Extent))
     return S.error(Arg.Loc, "cannot vectorize '" + Arg.Text +
                                 "': its extent is not a constant (split it first)");
   if (L->IsReduction)
     return S.error(Arg.Loc, "cannot vectorize reduction loop '" + Arg.Text + "'");
+  // Independence is the computation's: a write-back inside L, its region
+  // still symbolic, would look like one element written by every iteration.
   std::string Why;
-  if (!isParallelLoop(L, &Why, S.Nest.Body))
+  Stmt View = withoutStages(S);
+  const ForNode *Seen = findLoopByVar(View, L->LoopVar.get());
+  if (!isParallelLoop(Seen ? Seen : L, &Why, Seen ? View : S.Nest.Body))
     return S.error(Arg.Loc, "cannot vectorize '" + Arg.Text +
                                 "': its iterations are not independent" +
                                 (Why.empty() ? "" : " (" + Why + ")"));

@@ -100,8 +100,12 @@ bool checkBindable(ScheduleState &S, const ForNode *L, const DirectiveArg &LoopA
   if (L->IsReduction)
     return S.error(LoopArg.Loc, "cannot bind reduction loop '" + Name + "' to " + Tag +
                                     ": it carries a reduction into '" + reductionTarget(L) + "'");
+  // Independence is the computation's: a write-back inside L, its region
+  // still symbolic, would look like one element written by every iteration.
   std::string Why;
-  if (!isParallelLoop(L, &Why, S.Nest.Body))
+  Stmt View = withoutStages(S);
+  const ForNode *Seen = findLoopByVar(View, L->LoopVar.get());
+  if (!isParallelLoop(Seen ? Seen : L, &Why, Seen ? View : S.Nest.Body))
     return S.error(LoopArg.Loc, "cannot bind '" + Name + "' to " + Tag +
                                     ": its iterations are not independent" +
                                     (Why.empty() ? "" : " (" + Why + ")"));

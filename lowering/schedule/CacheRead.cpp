@@ -1,15 +1,25 @@
 //===- CacheRead.cpp - cache_read(T, scope, Name) and the stage builder ---===//
 //
-// cache_read(A, shared, As) makes a buffer As (A's type and shape in the
-// given scope) and a copy stage at the root of the nest, before every
-// consumer: allocate As { for As.ax0 { for As.ax1 { As[..] = A[..] } }; nest }
-// with every read of A in the nest replaced by a read of As. The stage loops
-// are ordinary serial loops, so split/fuse/bind can name them; compute_at
-// later moves the stage into a loop and shrinks it to the region the
-// consumers there touch. cache_write (CacheWrite.cpp) shares the builder.
+// cache_read(A, shared, As) makes a buffer As of A's type in the given scope
+// and a copy stage at the root of the nest, before every consumer, with every
+// read of A in the nest replaced by a read of As. The stage's region is not
+// known yet: it depends on where the stage ends up (compute_at) and on the
+// thread bindings lowering will see. So, as in TVM, the stage is written in
+// terms of placeholders per dimension, the region's first index As.min<d>
+// and its size As.ext<d>:
+//   allocate As: float32[As.ext0, As.ext1] shared {
+//     for (As.ax0, 0, As.ext0) { for (As.ax1, 0, As.ext1) {
+//       As[As.ax0, As.ax1] = A[(As.min0 + As.ax0), (As.min1 + As.ax1)] } }
+//     ... As[(i - As.min0), (k - As.min1)] ...
+//   }
+// Bound inference (passes/BoundInference.cpp) replaces the placeholders when
+// lowering starts. The stage loops are ordinary serial loops, so split, fuse,
+// reorder and bind can name them before or after compute_at.
+// cache_write (CacheWrite.cpp) shares the builder.
 //
 //===----------------------------------------------------------------------===//
 
+#include "ir/IRMutator.h"
 #include "ir/Simplify.h"
 #include "schedule/ScheduleImpl.h"
 
@@ -26,32 +36,58 @@ bool parseCacheScope(ScheduleState &S, const DirectiveArg &Arg, Scope &Out) {
   return S.error(Arg.Loc, "unknown scope '" + Arg.Text + "'; expected global, shared or local");
 }
 
-Stmt makeStageLoops(const StageInfo &Info, const std::string &Name, const std::vector<Expr> &Mins,
-                    const std::vector<Expr> &Extents, const std::vector<bool> &GuardHigh,
-                    const std::vector<bool> &GuardLow) {
-  size_t Rank = Extents.size();
+Stmt makeStageLoops(const StageInfo &Info, const Buffer &Stage) {
+  size_t Rank = Info.Extents.size();
   std::vector<Var> Vars;
   std::vector<Expr> StageIdx, CachedIdx;
+  if (Info.DoubleBufferApplied)
+    StageIdx.push_back(Info.Parity);
   for (size_t D = 0; D < Rank; ++D) {
-    Vars.push_back(makeVar(Name + ".ax" + std::to_string(D)));
+    Vars.push_back(makeVar(Info.Name + ".ax" + std::to_string(D)));
     StageIdx.push_back(Vars.back());
-    CachedIdx.push_back(simplify(Mins[D] + Expr(Vars.back())));
+    CachedIdx.push_back(Expr(Info.Mins[D]) + Expr(Vars.back()));
   }
-  Expr Guard;
-  auto AddGuard = [&Guard](Expr C) { Guard = Guard ? makeBinary(BinOp::And, Guard, C) : C; };
-  for (size_t D = 0; D < Rank; ++D) {
-    if (D < GuardLow.size() && GuardLow[D])
-      AddGuard(makeBinary(BinOp::GE, CachedIdx[D], makeInt(0)));
-    if (D < GuardHigh.size() && GuardHigh[D])
-      AddGuard(CachedIdx[D] < Info.Cached->Shape[D]);
-  }
-  Stmt Body = Info.IsWrite ? makeStore(Info.Cached, CachedIdx, makeLoad(Info.Stage, StageIdx))
-                           : makeStore(Info.Stage, StageIdx, makeLoad(Info.Cached, CachedIdx));
-  if (Guard)
-    Body = makeIf(Guard, Body);
+  Stmt Body = Info.IsWrite ? makeStore(Info.Cached, CachedIdx, makeLoad(Stage, StageIdx))
+                           : makeStore(Stage, StageIdx, makeLoad(Info.Cached, CachedIdx));
   for (size_t D = Rank; D-- > 0;)
-    Body = makeFor(Vars[D], makeInt(0), Extents[D], Body);
+    Body = makeFor(Vars[D], makeInt(0), Info.Extents[D], Body);
   return Body;
+}
+
+Buffer makeStageBuffer(const StageInfo &Info, Scope Sc) {
+  std::vector<Expr> Shape;
+  if (Info.DoubleBufferApplied)
+    Shape.push_back(makeInt(2));
+  for (const Var &E : Info.Extents)
+    Shape.push_back(E);
+  if (Info.AlignFactor > 0) {
+    // TVM's storage_align: the row stride becomes the smallest
+    // k*Factor + Offset that holds a row, ((ext + F - O - 1)/F)*F + O (the
+    // numerator is never negative: O < F and ext >= 1).
+    Expr Row = Shape.back();
+    Expr F = makeInt(Info.AlignFactor);
+    Shape.back() = ((Row + makeInt(Info.AlignFactor - Info.AlignOffset - 1)) / F) * F +
+                   makeInt(Info.AlignOffset);
+  }
+  return makeBuffer(Info.Name, Info.Cached->Type, Shape, Sc);
+}
+
+bool rebuildStage(ScheduleState &S, StageInfo &Info, int Loc) {
+  Buffer Old = findBufferByName(S, Info.Name);
+  if (!Old || !findAllocate(S.Nest.Body, Old.get()))
+    return S.error(Loc, "stage '" + Info.Name + "' is no longer allocated in the nest");
+  bool AddParity = Info.DoubleBuffer && Info.ComputedAt && !Info.DoubleBufferApplied;
+  Info.DoubleBufferApplied |= AddParity;
+  Buffer New = makeStageBuffer(Info, Old->MemScope);
+  Expr Parity = Info.Parity;
+  S.Nest.Body = remapBuffer(S.Nest.Body, Old.get(), New, [&](const std::vector<Expr> &Indices) {
+    if (!AddParity)
+      return Indices;
+    std::vector<Expr> Out{Parity};
+    Out.insert(Out.end(), Indices.begin(), Indices.end());
+    return Out;
+  });
+  return true;
 }
 
 bool makeCacheStage(ScheduleState &S, const Directive &D, bool IsWrite) {
@@ -80,19 +116,23 @@ bool makeCacheStage(ScheduleState &S, const Directive &D, bool IsWrite) {
                                       "': the nest also writes it (use cache_write)");
   StageInfo Info;
   Info.Cached = Cached;
-  Info.Stage = makeBuffer(NameArg.Text, Cached->Type, Cached->Shape, Sc);
+  Info.Name = NameArg.Text;
   Info.IsWrite = IsWrite;
-  std::vector<Expr> Zeros(Cached->Shape.size(), makeInt(0));
-  Stmt Copy = makeStageLoops(Info, NameArg.Text, Zeros, Cached->Shape);
-  Stmt Rest;
-  if (IsWrite) {
-    // The computation writes (and, for reductions, reads) the stage.
-    Rest = replaceBuffer(S.Nest.Body, Cached.get(), Info.Stage);
-    S.Nest.Body = makeAllocate(Info.Stage, makeSeq({Rest, Copy}));
-  } else {
-    Rest = replaceBuffer(S.Nest.Body, Cached.get(), Info.Stage);
-    S.Nest.Body = makeAllocate(Info.Stage, makeSeq({Copy, Rest}));
+  for (size_t Dm = 0; Dm < Cached->Shape.size(); ++Dm) {
+    Info.Mins.push_back(makeVar(Info.Name + ".min" + std::to_string(Dm)));
+    Info.Extents.push_back(makeVar(Info.Name + ".ext" + std::to_string(Dm)));
   }
+  Buffer Stage = makeStageBuffer(Info, Sc);
+  Stmt Copy = makeStageLoops(Info, Stage);
+  // The computation reads (or, for cache_write, writes and reduces into) the
+  // stage, at the tensor's index minus the region's first index.
+  Stmt Rest = remapBuffer(S.Nest.Body, Cached.get(), Stage, [&](const std::vector<Expr> &Idx) {
+    std::vector<Expr> Out;
+    for (size_t Dm = 0; Dm < Idx.size(); ++Dm)
+      Out.push_back(Idx[Dm] - Expr(Info.Mins[Dm]));
+    return Out;
+  });
+  S.Nest.Body = makeAllocate(Stage, IsWrite ? makeSeq({Rest, Copy}) : makeSeq({Copy, Rest}));
   S.Stages[NameArg.Text] = Info;
   return true;
 }

@@ -7,10 +7,21 @@
 // no longer needed (the barrier after ko+1's stage orders ko's reads before
 // ko+2's writes); whether it is dropped is up to thread-sync insertion.
 //
+// The directive may come before or after the stage's compute_at (which names
+// the loop): before, it takes effect at compute_at. The copies alternate
+// between consecutive iterations of a loop run one after the other, so every
+// loop the copy index depends on must stay serial: bound to threads (all
+// iterations at once) the parity would split the threads between the two
+// copies, each half racing on its own; bound to virtual threads, their copies
+// would fill both halves in an order nothing keeps. (Bound to blocks it is
+// harmless, if pointless: each block has its own stage and runs one
+// iteration.) That is checked here and again once the whole schedule is
+// known (a later bind, finishStages).
+//
 //===----------------------------------------------------------------------===//
 
-#include "ir/IRMutator.h"
-#include "ir/Simplify.h"
+#include "ir/Access.h"
+#include "ir/IRVisitor.h"
 #include "schedule/ScheduleImpl.h"
 
 namespace sched {
@@ -18,37 +29,43 @@ namespace schedule {
 
 using namespace ir;
 
+bool checkDoubleBufferLoop(ScheduleState &S, const StageInfo &Info) {
+  if (!Info.DoubleBufferApplied)
+    return true;
+  Buffer Stage = findBufferByName(S, Info.Name);
+  // The copy index as the nest has it now (a split of the attach loop
+  // rewrote it in terms of the new loops).
+  for (const Access &A : collectAccesses(S.Nest.Body)) {
+    if (A.Buf != Stage || A.Indices.empty())
+      continue;
+    for (const VarNode *V : varsOf(A.Indices[0])) {
+      const ForNode *L = findLoopByVar(S.Nest.Body, V);
+      bool Sequential = L && (L->LoopKind == ForKind::Serial || L->LoopKind == ForKind::Unrolled ||
+                              (L->LoopKind == ForKind::ThreadBound && isBlockTag(L->ThreadTag)));
+      if (L && !Sequential)
+        return S.error(Info.DoubleBufferLoc,
+                       "cannot double-buffer '" + Info.Name + "': its copies alternate with '" +
+                           L->LoopVar->Name + "', which is " + describeLoopKind(L) +
+                           " (the loop a double-buffered stage is computed at must be serial)");
+    }
+    break;
+  }
+  return true;
+}
+
 bool applyDoubleBuffer(ScheduleState &S, const Directive &D) {
   const DirectiveArg &StageArg = D.Args[0];
   auto It = S.Stages.find(StageArg.Text);
   if (It == S.Stages.end())
     return S.error(StageArg.Loc, "no cache stage named '" + StageArg.Text + "'");
   StageInfo &Info = It->second;
-  if (!Info.ComputedAt)
-    return S.error(StageArg.Loc, "double_buffer of stage '" + StageArg.Text +
-                                     "' needs its compute_at first (the loop whose iterations "
-                                     "alternate the two copies)");
-  if (Info.DoubleBuffered)
+  if (Info.DoubleBuffer)
     return S.error(StageArg.Loc, "stage '" + StageArg.Text + "' is already double-buffered");
-  const ForNode *Loop = findLoop(S, DirectiveArg{Info.AttachLoop, StageArg.Loc});
-  if (!Loop)
-    return false;
-  const AllocateNode *Alloc = findAllocate(S.Nest.Body, Info.Stage.get());
-  if (!Alloc)
-    return S.error(StageArg.Loc, "stage '" + StageArg.Text + "' is no longer allocated");
-  std::vector<Expr> Shape{makeInt(2)};
-  Shape.insert(Shape.end(), Info.Stage->Shape.begin(), Info.Stage->Shape.end());
-  Buffer New = makeBuffer(Info.Stage->Name, Info.Stage->Type, Shape, Info.Stage->MemScope);
-  Expr Parity = simplify((Expr(Loop->LoopVar) - Loop->Min) % makeInt(2));
-  S.Nest.Body = remapBuffer(S.Nest.Body, Info.Stage.get(), New,
-                            [&](const std::vector<Expr> &Indices) {
-                              std::vector<Expr> Out{Parity};
-                              Out.insert(Out.end(), Indices.begin(), Indices.end());
-                              return Out;
-                            });
-  Info.Stage = New;
-  Info.DoubleBuffered = true;
-  return true;
+  Info.DoubleBuffer = true;
+  Info.DoubleBufferLoc = StageArg.Loc;
+  if (!Info.ComputedAt)
+    return true; // compute_at applies it
+  return rebuildStage(S, Info, StageArg.Loc) && checkDoubleBufferLoop(S, Info);
 }
 
 } // namespace schedule

@@ -201,7 +201,14 @@ private:
     // some dependence runs forward in A and backward in B. (A whole perfect
     // band is checked once, before its interchanges, in reorderLoops.)
     DependenceWitness Why;
-    if (!BandChecked && !bandPermutationIsLegal({A, B}, {1, 0}, &Why, S.Nest.Body))
+    Stmt View = withoutStages(S);
+    const ForNode *SeenA = findLoopByVar(View, A->LoopVar.get());
+    const ForNode *SeenB = findLoopByVar(View, B->LoopVar.get());
+    bool InView = SeenA && SeenB;
+    if (!BandChecked &&
+        !bandPermutationIsLegal(InView ? std::vector<const ForNode *>{SeenA, SeenB}
+                                       : std::vector<const ForNode *>{A, B},
+                                {1, 0}, &Why, InView ? View : S.Nest.Body))
       return fail(Outer, Inner, "iterations of '" + Outer.Name + "' depend on each other (" +
                                     Why.describe("dependence") + ")");
     S.Nest.Body = replaceStmt(S.Nest.Body, A, NewB);
@@ -434,8 +441,17 @@ bool reorderLoops(ScheduleState &S, const std::vector<DirectiveArg> &Order) {
       for (size_t I = 0; I < Current.size(); ++I)
         if (Current[I].Name == Name)
           NewOrder.push_back(I);
+    // Checked on the computation (withoutStages): a write-back inside the
+    // band, its region still symbolic, would look like one element written
+    // by every iteration.
+    Stmt View = withoutStages(S);
+    std::vector<const ForNode *> Seen;
+    for (const ForNode *L : Band)
+      Seen.push_back(findLoopByVar(View, L->LoopVar.get()));
+    bool InView = std::find(Seen.begin(), Seen.end(), nullptr) == Seen.end();
     DependenceWitness Why;
-    if (!bandPermutationIsLegal(Band, NewOrder, &Why, S.Nest.Body)) {
+    if (!bandPermutationIsLegal(InView ? Seen : Band, NewOrder, &Why,
+                                InView ? View : S.Nest.Body)) {
       const NamedLoop &First = *std::find_if(Current.begin(), Current.end(), [&](const NamedLoop &L) {
         return L.Name == Target.front();
       });

@@ -230,6 +230,10 @@ bool isFreshName(const ScheduleState &S, const std::string &Name) {
     Taken |= L->LoopVar->Name == Name;
   for (const Param &P : S.Nest.Params)
     Taken |= P.name() == Name;
+  for (const auto &Stage : S.Stages)
+    for (const auto *Placeholders : {&Stage.second.Mins, &Stage.second.Extents})
+      for (const Var &V : *Placeholders)
+        Taken |= V->Name == Name;
   return !Taken;
 }
 
@@ -279,6 +283,69 @@ Buffer findBufferByName(const ScheduleState &S, const std::string &Name) {
   return nullptr;
 }
 
+Stmt withoutStages(const ScheduleState &S) {
+  Stmt Body = S.Nest.Body;
+  std::map<const VarNode *, Expr> ZeroMins;
+  for (const auto &Stage : S.Stages)
+    for (const Var &M : Stage.second.Mins)
+      ZeroMins[M.get()] = makeInt(0, M->Type);
+  for (const auto &[Name, Info] : S.Stages) {
+    // The stage's buffer node is the same in Body: rewriting the other stages
+    // rebuilt only the statements around it.
+    Buffer Stage = findBufferByName(S, Name);
+    const AllocateNode *Alloc = Stage ? findAllocate(Body, Stage.get()) : nullptr;
+    if (!Alloc)
+      continue;
+    // Drop the copy (what stores into the stage, or the write-back into the
+    // tensor), keep the rest, and read or write the tensor itself: with the
+    // region's first index at 0, a stage index is the tensor's.
+    const auto *Seq = as<SeqNode>(Alloc->Body);
+    std::vector<Stmt> Rest;
+    const BufferNode *CopyTarget = Info.IsWrite ? Info.Cached.get() : Stage.get();
+    for (const Stmt &E : Seq ? Seq->Stmts : std::vector<Stmt>{Alloc->Body})
+      if (!writesBuffer(E, CopyTarget))
+        Rest.push_back(E);
+    Body = replaceStmt(Body, Alloc, makeSeq(Rest));
+    size_t Lead = Info.DoubleBufferApplied ? 1 : 0;
+    Body = remapBuffer(Body, Stage.get(), Info.Cached, [&](const std::vector<Expr> &Idx) {
+      std::vector<Expr> Out;
+      for (size_t D = std::min(Lead, Idx.size()); D < Idx.size(); ++D)
+        Out.push_back(simplify(substitute(Idx[D], ZeroMins)));
+      return Out;
+    });
+  }
+  return Body;
+}
+
+bool isStageSize(const ScheduleState &S, const Expr &E) {
+  std::set<const VarNode *> Sizes;
+  for (const auto &Stage : S.Stages)
+    for (const Var &V : Stage.second.Extents)
+      Sizes.insert(V.get());
+  for (const VarNode *V : varsOf(E))
+    if (!Sizes.count(V))
+      return false;
+  return true;
+}
+
+bool finishStages(ScheduleState &S) {
+  for (const auto &[Array, Loc] : S.MadeShared)
+    if (!checkSharedOutsideThreads(S, Array, Loc))
+      return false;
+  for (const auto &[Name, Info] : S.Stages) {
+    if (Info.DoubleBuffer && !Info.ComputedAt)
+      return S.error(Info.DoubleBufferLoc, "double_buffer of stage '" + Name +
+                                               "' needs a compute_at (the loop whose iterations "
+                                               "alternate the two copies)");
+    if (!checkDoubleBufferLoop(S, Info))
+      return false;
+  }
+  // Bound inference takes it from here.
+  for (const auto &[Name, Info] : S.Stages)
+    S.Nest.Stages.push_back({Name, Info.Cached, Info.IsWrite, Info.Mins, Info.Extents});
+  return true;
+}
+
 std::string describeLoopKind(const ForNode *L) {
   switch (L->LoopKind) {
   case ForKind::Serial: return "serial";
@@ -300,10 +367,6 @@ bool applySchedule(ir::LoopNest &Nest, const std::vector<Directive> &Dirs,
   schedule::ScheduleState S{Nest, Diags};
   if (!Nest.Body)
     return S.error(-1, "the loop nest has no body");
-  for (const Directive &D : Dirs)
-    if (D.Name == "bind" && D.Args.size() == 2 &&
-        (ir::isThreadIdxTag(D.Args[1].Text) || ir::isVirtualThreadTag(D.Args[1].Text)))
-      S.ThreadBoundLoops.insert(D.Args[0].Text);
   for (const Directive &D : Dirs) {
     const schedule::DirectiveSpec *Spec = schedule::lookupDirectiveSpec(D.Name);
     if (!Spec)
@@ -320,7 +383,7 @@ bool applySchedule(ir::LoopNest &Nest, const std::vector<Directive> &Dirs,
     if (!Apply(S, D))
       return false;
   }
-  return true;
+  return schedule::finishStages(S);
 }
 
 } // namespace sched

@@ -39,16 +39,24 @@ const DirectiveSpec *lookupDirectiveSpec(const std::string &Name);
 /// predicates for each kind are ir::isBlockTag and its siblings).
 bool isValidThreadTag(const std::string &Tag);
 
-/// A cache stage made by cache_read or cache_write. While not computed at a
-/// loop it sits at the root: Allocate(Stage, Seq{copy loops, rest}) for a
-/// read stage, Allocate(Stage, Seq{rest, write-back loops}) for a write stage.
+/// A cache stage made by cache_read or cache_write. Its region stays symbolic
+/// until lowering: the stage's shape, copy loops and consumer offsets are
+/// written in terms of the placeholders Mins[d] and Extents[d] (`As.min0`,
+/// `As.ext0`; see ir::StageRegion), which bound inference replaces. While not
+/// computed at a loop the stage sits at the root: Allocate(Stage, Seq{copy
+/// loops, rest}) for a read stage, Allocate(Stage, Seq{rest, write-back
+/// loops}) for a write stage; compute_at moves the allocation and the copy.
 struct StageInfo {
   ir::Buffer Cached; // the tensor the stage copies (A of cache_read(A, ...))
-  ir::Buffer Stage;  // the stage buffer as it currently appears in the nest
+  std::string Name;  // the stage buffer's name (its node changes as it is rebuilt)
   bool IsWrite = false;
+  std::vector<ir::Var> Mins, Extents; // placeholders, one per dimension of Cached
   bool ComputedAt = false;
-  std::string AttachLoop; // the loop of compute_at, once computed at one
-  bool DoubleBuffered = false;
+  ir::Expr Parity; // (attach loop var - min) % 2, set by compute_at
+  bool DoubleBuffer = false; // requested by double_buffer
+  int DoubleBufferLoc = -1;
+  bool DoubleBufferApplied = false; // the leading copy dimension exists
+  int64_t AlignFactor = 0, AlignOffset = 0; // storage_align (0: none)
 };
 
 /// The nest being scheduled and the diagnostics of this run.
@@ -57,10 +65,9 @@ struct ScheduleState {
   std::vector<Diag> &Diags;
   /// Cache stages by name.
   std::map<std::string, StageInfo> Stages = {};
-  /// Loops some directive of this schedule binds to threadIdx.*, vthread or
-  /// cthread (now or later): compute_at relaxes them for a shared stage,
-  /// since schedules usually place stages before binding.
-  std::set<std::string> ThreadBoundLoops = {};
+  /// Arrays set_scope made shared, with the location of its scope argument:
+  /// checked again once every bind is known (finishStages).
+  std::map<std::string, int> MadeShared = {};
   /// Loops reorder distributed over the statements of a sequence: the loop
   /// left on the path (by its variable) and the copies made for the other
   /// statements. bind applies to all of them.
@@ -111,12 +118,51 @@ ir::Buffer findBufferByName(const ScheduleState &S, const std::string &Name);
 
 /// The copy loops of a cache stage: loops Name.ax<d> over [0, Extents[d])
 /// copying Cached[Mins + ax] into Stage[ax] (a read stage) or back (a write
-/// stage). The copy is guarded, innermost so the loops stay perfectly nested,
-/// by Mins[d] + ax<d> < shape[d] where GuardHigh[d] and >= 0 where GuardLow[d].
-ir::Stmt makeStageLoops(const StageInfo &Info, const std::string &Name,
-                        const std::vector<ir::Expr> &Mins, const std::vector<ir::Expr> &Extents,
-                        const std::vector<bool> &GuardHigh = {},
-                        const std::vector<bool> &GuardLow = {});
+/// stage). Unguarded: bound inference guards the copy once it knows the
+/// region.
+ir::Stmt makeStageLoops(const StageInfo &Info, const ir::Buffer &Stage);
+
+/// The stage buffer Info describes, in scope Sc: shape Extents, the last
+/// dimension padded by storage_align, a leading dimension of 2 once double
+/// buffered.
+ir::Buffer makeStageBuffer(const StageInfo &Info, ir::Scope Sc);
+
+/// Rebuilds the allocated stage buffer from Info (after a directive changed
+/// its shape) and rewrites every access; the first time a double-buffered
+/// stage has its parity, accesses get it as a leading index.
+bool rebuildStage(ScheduleState &S, StageInfo &Info, int Loc);
+
+/// Whether E is built from stage sizes (As.ext<d>) and constants only: a
+/// constant once bound inference has replaced the placeholders.
+bool isStageSize(const ScheduleState &S, const ir::Expr &E);
+
+/// A double-buffered stage's copy index must depend on serial loops only;
+/// reports at the double_buffer directive otherwise.
+bool checkDoubleBufferLoop(ScheduleState &S, const StageInfo &Info);
+
+/// set_scope(a, shared) is refused for an array declared inside a loop bound
+/// to threadIdx.*; reports at Loc.
+bool checkSharedOutsideThreads(ScheduleState &S, const std::string &Array, int Loc);
+
+/// The nest as the legality checks should see it (bind, reorder, fuse):
+/// without its cache stages. A stage only renames what the computation
+/// touches: every access to a stage becomes an access to its tensor at the
+/// tensor's index (As[(i - As.min0), k] reads A[i, k]), and each stage's copy
+/// or write-back and its allocation are gone. With the stages in, a
+/// write-back's C[(Cl.min0 + Cl.ax0), ...] is the same element in every
+/// iteration of the loops around it as far as an analysis can tell (the
+/// region stays symbolic until bound inference), so every such loop would
+/// seem to carry a dependence; bound inference makes the write-back store
+/// exactly what the computation writes, so the computation's dependences are
+/// the ones that count. Loops keep their variables (find them with
+/// findLoopByVar). A stage's own loops (As.ax0, ...) are not in the view:
+/// check those on the nest itself.
+ir::Stmt withoutStages(const ScheduleState &S);
+
+/// Checks what only the whole schedule decides (double_buffer's loop is
+/// serial, set_scope's shared arrays are outside thread loops) and hands the
+/// stages to bound inference (Nest.Stages).
+bool finishStages(ScheduleState &S);
 
 /// Parses a cache scope (global, shared or local); reports at Arg otherwise.
 bool parseCacheScope(ScheduleState &S, const DirectiveArg &Arg, ir::Scope &Out);

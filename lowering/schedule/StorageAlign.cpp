@@ -8,6 +8,11 @@
 // is the second-innermost dimension, the only case supported: other axes
 // would need strides the row-major shape cannot express.
 //
+// A cache stage's row length is only known after bound inference, so its
+// padded extent is written in terms of the placeholder (As.ext1) and becomes
+// a constant when lowering replaces it: storage_align may come before or
+// after the stage's compute_at and double_buffer.
+//
 //===----------------------------------------------------------------------===//
 
 #include "schedule/ScheduleImpl.h"
@@ -43,11 +48,9 @@ bool applyStorageAlign(ScheduleState &S, const Directive &D) {
   if (!Alloc)
     return S.error(NameArg.Loc, "no array named '" + NameArg.Text + "' is allocated in the nest");
   auto Stage = S.Stages.find(NameArg.Text);
-  if (Stage != S.Stages.end() && !Stage->second.ComputedAt)
-    return S.error(NameArg.Loc, "storage_align of stage '" + NameArg.Text +
-                                    "' must follow its compute_at (which resizes it)");
+  bool IsStage = Stage != S.Stages.end();
   // A double-buffered stage has a leading copy dimension its loops do not name.
-  int Copies = Stage != S.Stages.end() && Stage->second.DoubleBuffered ? 1 : 0;
+  int Copies = IsStage && Stage->second.DoubleBufferApplied ? 1 : 0;
   int Rank = static_cast<int>(Buf->Shape.size()) - Copies;
   int Axis = axisOf(NameArg.Text, AxisArg.Text);
   if (Axis < 0 || Axis >= Rank)
@@ -63,6 +66,11 @@ bool applyStorageAlign(ScheduleState &S, const Directive &D) {
   if (Offset >= Factor)
     return S.error(OffsetArg.Loc, "offset must be smaller than factor (" +
                                       std::to_string(Factor) + ")");
+  if (IsStage) {
+    Stage->second.AlignFactor = Factor;
+    Stage->second.AlignOffset = Offset;
+    return rebuildStage(S, Stage->second, NameArg.Loc);
+  }
   int64_t Row;
   Rank += Copies;
   if (!getConstInt(Buf->Shape[Rank - 1], Row))
@@ -73,8 +81,6 @@ bool applyStorageAlign(ScheduleState &S, const Directive &D) {
   Shape[Rank - 1] = makeInt(K * Factor + Offset);
   Buffer New = makeBuffer(Buf->Name, Buf->Type, Shape, Buf->MemScope);
   S.Nest.Body = replaceBuffer(S.Nest.Body, Buf.get(), New);
-  if (Stage != S.Stages.end())
-    Stage->second.Stage = New;
   return true;
 }
 

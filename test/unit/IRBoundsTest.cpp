@@ -1,13 +1,16 @@
 //===- IRBoundsTest.cpp - Tests of bound inference ------------------------===//
 //
-// boundsOf on affine and non-affine expressions, and regionTouched on loop
-// nests: the foundations of guards, launch regions and cache stages.
+// boundsOf on affine and non-affine expressions, regionTouched on loop
+// nests, and the questions bound inference asks of a cache stage's region
+// (does a write cover its box, a constant size, is a <= b): the foundations
+// of guards, launch regions and cache stages.
 //
 //===----------------------------------------------------------------------===//
 
 #include "IRTestUtil.h"
 #include "ir/Bounds.h"
 #include "ir/Printer.h"
+#include "ir/Simplify.h"
 
 #include <gtest/gtest.h>
 
@@ -123,6 +126,93 @@ TEST(IRBoundsTest, RegionUnionsSeveralAccessesAndSeesThroughLets) {
   Region R;
   ASSERT_TRUE(regionTouched(S, In, true, VarRanges(), R));
   EXPECT_EQ(show(R[0]), "[0, 14]");
+}
+
+TEST(IRBoundsTest, CoversBoxOfDenseMixedRadixIndex) {
+  // [ty*8 + ii] with ty < 8, ii < 8 takes every value of [0, 63].
+  Var Ty = makeVar("ty"), Ii = makeVar("ii");
+  VarRanges R = {{Ty.get(), range(0, 7)}, {Ii.get(), range(0, 7)}};
+  std::vector<Expr> Fixed;
+  EXPECT_TRUE(coversBox({Ty * makeInt(8) + Ii}, {}, R, VarRanges(), Fixed));
+  EXPECT_TRUE(Fixed.empty());
+}
+
+TEST(IRBoundsTest, CoversBoxRejectsStridesAndGaps) {
+  Var J = makeVar("j"), K = makeVar("k");
+  VarRanges R = {{J.get(), range(0, 7)}, {K.get(), range(0, 3)}};
+  std::vector<Expr> Fixed;
+  EXPECT_FALSE(coversBox({J * makeInt(2)}, {}, R, VarRanges(), Fixed)); // evens only
+  EXPECT_FALSE(coversBox({K * makeInt(16) + J}, {}, R, VarRanges(), Fixed)); // 8..15 missing
+  EXPECT_FALSE(coversBox({J, J}, {}, R, VarRanges(), Fixed)); // the diagonal
+}
+
+TEST(IRBoundsTest, CoversBoxNarrowedByAnIndexGuard) {
+  // if (io*32 + ii < n) C[io*32 + ii]: a prefix of the tile, still dense; a
+  // guard on the fixed io alone is handed back.
+  Var Io = makeVar("io"), Ii = makeVar("ii"), N = makeVar("n");
+  VarRanges R = {{Ii.get(), range(0, 31)}};
+  Expr Idx = Io * makeInt(32) + Ii;
+  std::vector<Expr> Fixed;
+  EXPECT_TRUE(coversBox({Idx}, {Idx < Expr(N), Io < makeInt(3)}, R, VarRanges(), Fixed));
+  ASSERT_EQ(Fixed.size(), 1u);
+  EXPECT_EQ(print(Fixed[0]), "(io < 3)");
+  // A guard on the index that is not a bound on it (every other element).
+  Fixed.clear();
+  EXPECT_FALSE(coversBox({Idx}, {makeBinary(BinOp::EQ, Ii % makeInt(2), makeInt(0))}, R,
+                         VarRanges(), Fixed));
+}
+
+TEST(IRBoundsTest, CoversBoxOnlyWhereTheOtherLoopsRun) {
+  // for (k, 0, K) C[i]: all of C[0..7] when K > 0, nothing when K == 0.
+  Var I = makeVar("i"), K = makeVar("k"), Kn = makeVar("K");
+  VarRanges R = {{I.get(), range(0, 7)}, {K.get(), {makeInt(0), Expr(Kn) - makeInt(1)}}};
+  std::vector<Expr> Fixed;
+  ASSERT_TRUE(coversBox({I}, {}, R, VarRanges(), Fixed));
+  ASSERT_EQ(Fixed.size(), 1u);
+  EXPECT_EQ(print(Fixed[0]), "(0 < K)");
+  // An index loop that may not run leaves a hole: C[i, j] for j < K.
+  Fixed.clear();
+  EXPECT_FALSE(coversBox({I, K}, {}, R, VarRanges(), Fixed));
+}
+
+TEST(IRBoundsTest, ExistenceConditionOfASplitGuard) {
+  // Some ko < (K + 7)/8, ki < 8 has ko*8 + ki < K exactly when K > 0.
+  Var Ko = makeVar("ko"), Ki = makeVar("ki"), Kn = makeVar("K");
+  VarRanges Free = {{Ko.get(), {makeInt(0), (Expr(Kn) + makeInt(7)) / makeInt(8) - makeInt(1)}},
+                    {Ki.get(), range(0, 7)}};
+  std::vector<Expr> Out;
+  ASSERT_TRUE(existenceCondition({Ko * makeInt(8) + Ki < Expr(Kn)}, Free, Out));
+  std::vector<std::string> Printed;
+  for (const Expr &E : Out)
+    Printed.push_back(print(simplify(E)));
+  EXPECT_EQ(Printed, (std::vector<std::string>{"(0 < ((K + 7)/8))", "true", "(0 < K)"}));
+  // (The loops' conditions come in the order of their text, whatever the
+  // order of the variables' nodes in memory.)
+  // Two conditions sharing ki are not independent: no answer.
+  Out.clear();
+  EXPECT_FALSE(existenceCondition({Expr(Ki) < Expr(Kn), Expr(Kn) < Expr(Ki)}, Free, Out));
+}
+
+TEST(IRBoundsTest, ConstantUpperBoundSplitsMin) {
+  // The size of a tile clipped by n: min(io*64 + 63, n - 1) - io*64 + 1 <= 64.
+  Var Io = makeVar("io"), N = makeVar("n");
+  VarRanges R = {{Io.get(), {makeInt(0), (Expr(N) + makeInt(63)) / makeInt(64) - makeInt(1)}}};
+  Expr Max = makeBinary(BinOp::Min, Io * makeInt(64) + makeInt(63), Expr(N) - makeInt(1));
+  int64_t C = 0;
+  ASSERT_TRUE(constantUpperBound(Max - Io * makeInt(64) + makeInt(1), R, C));
+  EXPECT_EQ(C, 64);
+  EXPECT_FALSE(constantUpperBound(Expr(N) - Io * makeInt(64), R, C));
+}
+
+TEST(IRBoundsTest, ProvablyLessEqArmByArm) {
+  Var I = makeVar("i"), N = makeVar("n");
+  VarRanges R = {{I.get(), range(0, 7)}};
+  Expr Lo = makeBinary(BinOp::Min, Expr(I) + makeInt(3), Expr(N));
+  EXPECT_TRUE(provablyLessEq(Lo, Expr(I) + makeInt(3), R));
+  EXPECT_TRUE(provablyLessEq(Expr(I), makeBinary(BinOp::Max, Expr(N), Expr(I) + makeInt(1)), R));
+  EXPECT_TRUE(provablyLessEq(Expr(I), makeInt(7), R));
+  EXPECT_FALSE(provablyLessEq(Expr(I), makeInt(6), R));
+  EXPECT_FALSE(provablyLessEq(Expr(I), Lo, R)); // i <= n is unknown
 }
 
 TEST(IRBoundsTest, RegionTightenedByAGuardOverParameters) {

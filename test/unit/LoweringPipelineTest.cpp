@@ -39,7 +39,8 @@ TEST(LoweringPipelineTest, CallsAfterPassForEachPassInOrder) {
   LoweredKernel K;
   std::vector<Diag> Diags;
   ASSERT_TRUE(lower(Nest, Opts, K, Diags));
-  std::vector<std::string> Expected = {"NormalizeLoops",        "VerifyThreadBindings",
+  std::vector<std::string> Expected = {"NormalizeLoops",        "BoundInference",
+                                       "VerifyThreadBindings",
                                        "InjectVirtualThread",   "DistributeOverThreads",
                                        "ComputeLaunchGeometry", "Simplify",
                                        "InjectThreadSync",      "StorageFlatten",
