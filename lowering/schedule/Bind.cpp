@@ -17,6 +17,8 @@
 #include "ir/IRVisitor.h"
 #include "schedule/ScheduleImpl.h"
 
+#include <algorithm>
+
 namespace sched {
 namespace schedule {
 
@@ -132,6 +134,13 @@ bool applyBind(ScheduleState &S, const Directive &D) {
       for (const Var &V : D.Copies)
         if (const ForNode *C = findLoopByVar(S.Nest.Body, V.get()))
           Loops.push_back(C);
+  // A copy bound with its loop may be named again: binding a loop to the
+  // tag it already has changes nothing.
+  Loops.erase(std::remove_if(Loops.begin(), Loops.end(),
+                             [&](const ForNode *X) {
+                               return X->LoopKind == ForKind::ThreadBound && X->ThreadTag == Tag;
+                             }),
+              Loops.end());
   for (const ForNode *X : Loops)
     if (!checkBindable(S, X, LoopArg, Tag))
       return false;
