@@ -359,12 +359,20 @@ class Model:
         self.replace(A, [F])
 
     def d_bind(self, x, tag):
-        L, path = self.find(x)
-        if L.kind != "serial":
-            raise ModelError("bind of a non-serial loop")
-        if L.red and tag not in VIRTUAL_TAGS:
-            raise ModelError("bind of a reduction loop")
-        L.kind, L.tag = "bound", tag
+        # Binding a loop binds the copies reorder's distribution made of it
+        # (pragma.md); a loop already bound to the tag is left as it is.
+        loops = [self.find(x)[0]]
+        for c in getattr(self, "copies", {}).get(x, []):
+            if any(isinstance(n, MLoop) and n.name == c for n, _ in self.iter_nodes()):
+                loops.append(self.find(c)[0])
+        loops = [L for L in loops if not (L.kind == "bound" and L.tag == tag)]
+        for L in loops:
+            if L.kind != "serial":
+                raise ModelError("bind of a non-serial loop")
+            if L.red and tag not in VIRTUAL_TAGS:
+                raise ModelError("bind of a reduction loop")
+        for L in loops:
+            L.kind, L.tag = "bound", tag
 
     def d_unroll(self, x):
         L, _ = self.find(x)
@@ -469,6 +477,15 @@ class Model:
             copies.append((L, [node]))
         for L, ch in copies:
             L.children = ch
+        # Remember the copies: bind applies to them too (a copy of a copy is a
+        # copy of the original).
+        if not hasattr(self, "copies"):
+            self.copies = {}
+        made = [L.name for L, _ in copies if L is not A]
+        self.copies.setdefault(A.name, []).extend(made)
+        for orig, cs in self.copies.items():
+            if A.name in cs:
+                cs.extend(made)
         result = [L for L, _ in copies]
         for g in reversed(allocs):
             result = [MGroup("alloc", result, g.name)]
