@@ -30,6 +30,7 @@
 #include "Simplify.h"
 
 #include <algorithm>
+#include <numeric>
 #include <optional>
 
 namespace sched {
@@ -105,18 +106,6 @@ Poly constPoly(int64_t C) {
 
 Poly varPoly(int V) { return Poly{{Monomial{V}, 1}}; }
 
-/// The linear expression of a polynomial of degree at most one.
-LinearExpr toLinear(const Poly &P) {
-  LinearExpr E;
-  for (const auto &[M, C] : P) {
-    if (M.empty())
-      E.Constant = C;
-    else
-      E.Coefs[M[0]] = C;
-  }
-  return E;
-}
-
 //===----------------------------------------------------------------------===//
 // The system of one pair of accesses
 //===----------------------------------------------------------------------===//
@@ -147,6 +136,7 @@ public:
     for (int S = 0; S < 2; ++S)
       addDomain(S);
     addIndexEquations();
+    deriveFacts();
   }
 
   /// The variable of loop L's iteration on side S.
@@ -165,10 +155,6 @@ public:
     if (Ext != TagExtent.end() && Ext->second >= 0)
       Sys.addInequality(LinearExpr::constant(Ext->second - 1) - X);
     return V;
-  }
-
-  bool hasCoordinate(const std::string &Tag, int S) const {
-    return Coordinates.count({Tag, S}) != 0;
   }
 
   /// Whether some point satisfies the system and, for each (VA, VB, R) in
@@ -202,8 +188,47 @@ private:
   std::set<const VarNode *> LoopVars[2];
   std::map<std::pair<const VarNode *, int>, int> Vars;
   std::map<std::pair<std::string, int>, int> Coordinates;
-  std::map<std::pair<Poly, int64_t>, std::pair<int, int>> DivAux; // (X, C) -> (q, r)
-  std::map<std::tuple<int, Poly, Poly>, int> MinMaxAux;
+
+  // Facts that only follow once the rest of the system is known, settled by
+  // deriveFacts.
+
+  /// A product x*y of two variables, stood for by the variable W: the
+  /// system sees W as a variable of its own, with W >= 0 once x, y >= 0,
+  /// and x, y >= 1 once W >= 1 too (a loop over max(N, 0)*max(M, 0)
+  /// iterations that runs at all has N, M >= 1).
+  struct Product {
+    int X, Y, W;
+    bool NonNegative = false, Positive = false;
+  };
+  std::vector<Product> Products;
+
+  /// X / C and X % C: X == C*q + r with r's sign that of X (C's division
+  /// truncates); C is a constant, or a variable standing for a symbolic
+  /// divisor, when X == w + r with w the product C*q, |r| < C once C >= 1,
+  /// q below c once X < c*C, and two quotients forced equal tie their
+  /// dividends (X1 - X2 == r1 - r2).
+  struct Division {
+    Poly XP;      // the dividend; X is its linear form
+    LinearExpr X;
+    int64_t C;   // > 0: a constant divisor; 0: the divisor is variable E
+    int E = -1;
+    int Q, R;
+    bool Bounded = false;
+  };
+  std::vector<Division> Divisions;
+
+  /// min(A, B) (IsMax false) or max(A, B) as M, bounded by both operands;
+  /// equal to one of them once the other is excluded.
+  struct MinMax {
+    bool IsMax;
+    LinearExpr A, B;
+    int M;
+    bool Exact = false;
+  };
+  std::vector<MinMax> MinMaxes;
+
+  /// Equations of degree two that could not be split yet.
+  std::vector<Poly> Pending;
 
   int variable(const VarNode *V, int S) {
     int Key = LoopVars[S].count(V) ? S : SharedSide;
@@ -221,83 +246,69 @@ private:
     return Copy.provablyEmpty();
   }
 
-  /// Quotient and remainder variables of X / C (C > 0, X linear).
-  std::pair<int, int> divide(const Poly &X, int64_t C) {
-    auto It = DivAux.find({X, C});
-    if (It != DivAux.end())
-      return It->second;
-    int Q = Sys.addVariable(), R = Sys.addVariable();
-    LinearExpr LX = toLinear(X);
-    // X == C*q + r.
-    Sys.addEquality(LX - LinearExpr::variable(Q, C) - LinearExpr::variable(R));
-    // C's division truncates: r has X's sign.
-    int64_t Lo = -(C - 1), Hi = C - 1;
-    if (provablyEmptyWith(LinearExpr::constant(-1) - LX)) // X <= -1 impossible
-      Lo = 0;
-    else if (provablyEmptyWith(LX - LinearExpr::constant(1))) // X >= 1 impossible
-      Hi = 0;
-    Sys.addRange(LinearExpr::variable(R), Lo, Hi);
-    DivAux[{X, C}] = {Q, R};
-    return {Q, R};
+  /// Whether E >= 0 holds at every point of the system.
+  bool implied(const LinearExpr &NonNegative) const {
+    return provablyEmptyWith(LinearExpr::constant(-1) - NonNegative);
   }
 
-  /// X / E and X % E for a symbolic E: a quotient q and remainder r with
-  /// X == E*q + r, which a linear system cannot state. What it can state:
-  /// r has X's sign and |r| < |E| where E's sign is known; and, once the
-  /// quotients of two such divisions by one E are known to be equal, their
-  /// dividends differ by their remainders (deriveSymbolicDivisions).
-  struct SymbolicDivision {
-    Poly X, E;
-    int Q, R;
-  };
-  std::vector<SymbolicDivision> SymbolicDivisions;
+  static bool sameExpr(const LinearExpr &A, const LinearExpr &B) {
+    return A.Coefs == B.Coefs && A.Constant == B.Constant;
+  }
 
-  std::pair<int, int> divideSymbolic(const Poly &X, const Poly &E) {
-    for (const SymbolicDivision &D : SymbolicDivisions)
-      if (D.X == X && D.E == E)
+  /// The variable standing for X*Y.
+  int product(int X, int Y) {
+    if (X > Y)
+      std::swap(X, Y);
+    for (const Product &P : Products)
+      if (P.X == X && P.Y == Y)
+        return P.W;
+    int W = Sys.addVariable();
+    Products.push_back({X, Y, W});
+    return W;
+  }
+
+  /// P as a linear expression: each product of two variables replaced by
+  /// the variable standing for it (which only forgets what the product
+  /// determines, never adds a point).
+  LinearExpr linear(const Poly &P) {
+    LinearExpr E;
+    for (const auto &[M, C] : P) {
+      if (M.empty())
+        E += LinearExpr::constant(C);
+      else if (M.size() == 1)
+        E += LinearExpr::variable(M[0], C);
+      else
+        E += LinearExpr::variable(product(M[0], M[1]), C);
+    }
+    return E;
+  }
+
+  /// A single variable equal to E (E itself when it is one).
+  int asVariable(const LinearExpr &E) {
+    if (E.Constant == 0 && E.Coefs.size() == 1 && E.Coefs.begin()->second == 1)
+      return E.Coefs.begin()->first;
+    int V = Sys.addVariable();
+    Sys.addEquality(E - LinearExpr::variable(V));
+    return V;
+  }
+
+  /// Quotient and remainder of X / Divisor (a constant C > 0) or X /
+  /// variable E (C == 0).
+  std::pair<int, int> divide(const Poly &XP, int64_t C, int E) {
+    for (const Division &D : Divisions)
+      if (D.C == C && D.E == E && D.XP == XP)
         return {D.Q, D.R};
+    LinearExpr X = linear(XP);
     int Q = Sys.addVariable(), R = Sys.addVariable();
-    LinearExpr LX = toLinear(X), LE = toLinear(E), LR = LinearExpr::variable(R);
-    bool NonNegative = provablyEmptyWith(LinearExpr::constant(-1) - LX);
-    bool NonPositive = provablyEmptyWith(LX - LinearExpr::constant(1));
-    bool Positive = provablyEmptyWith(LinearExpr::constant(0) - LE); // E <= 0 impossible
-    if (NonNegative) {
-      Sys.addInequality(LR);
-      if (Positive) {
-        Sys.addInequality(LE - LinearExpr::constant(1) - LR); // r <= E - 1
-        Sys.addInequality(LinearExpr::variable(Q));           // q >= 0
-      }
-    } else if (NonPositive) {
-      Sys.addInequality(LinearExpr::constant(0) - LR);
-      if (Positive)
-        Sys.addInequality(LR + LE - LinearExpr::constant(1)); // r >= 1 - E
+    LinearExpr LR = LinearExpr::variable(R);
+    if (C > 0) {
+      Sys.addEquality(X - LinearExpr::variable(Q, C) - LR);
+      Sys.addRange(LR, -(C - 1), C - 1);
+    } else {
+      Sys.addEquality(X - LinearExpr::variable(product(E, Q)) - LR);
     }
-    SymbolicDivisions.push_back({X, E, Q, R});
+    Divisions.push_back({XP, X, C, E, Q, R});
     return {Q, R};
-  }
-
-  /// For two divisions by one symbolic E whose quotients the system forces
-  /// equal: X1 - X2 == r1 - r2. Repeated until nothing new follows, so a
-  /// fuse of a fuse ([(X/W)/H, (X/W) % H, X % W]) yields X/W, then X.
-  void deriveSymbolicDivisions() {
-    std::set<std::pair<size_t, size_t>> Done;
-    for (bool Changed = true; Changed;) {
-      Changed = false;
-      for (size_t I = 0; I < SymbolicDivisions.size(); ++I)
-        for (size_t J = I + 1; J < SymbolicDivisions.size(); ++J) {
-          const SymbolicDivision &A = SymbolicDivisions[I], &B = SymbolicDivisions[J];
-          if (A.E != B.E || Done.count({I, J}))
-            continue;
-          LinearExpr DQ = LinearExpr::variable(A.Q) - LinearExpr::variable(B.Q);
-          if (!provablyEmptyWith(DQ - LinearExpr::constant(1)) ||
-              !provablyEmptyWith(LinearExpr::constant(-1) - DQ))
-            continue;
-          Sys.addEquality(toLinear(A.X) - toLinear(B.X) - LinearExpr::variable(A.R) +
-                          LinearExpr::variable(B.R));
-          Done.insert({I, J});
-          Changed = true;
-        }
-    }
   }
 
   std::optional<Poly> polyOf(const Expr &E, int S) {
@@ -330,46 +341,53 @@ private:
   }
 
   std::optional<Poly> polyOfBinary(const BinaryNode *B, int S) {
-    std::optional<Poly> A = polyOf(B->A, S);
-    int64_t C;
-    if ((B->Op == BinOp::Div || B->Op == BinOp::Mod) && A && degree(*A) <= 1 &&
-        getConstInt(B->B, C) && C > 0) {
-      if (C == 1)
-        return B->Op == BinOp::Div ? A : constPoly(0);
-      auto [Q, R] = divide(*A, C);
-      return varPoly(B->Op == BinOp::Div ? Q : R);
-    }
-    std::optional<Poly> Bp = polyOf(B->B, S);
+    std::optional<Poly> A = polyOf(B->A, S), Bp = polyOf(B->B, S);
     if (!A || !Bp)
       return std::nullopt;
-    if ((B->Op == BinOp::Div || B->Op == BinOp::Mod) && degree(*A) <= 1 && degree(*Bp) == 1) {
-      auto [Q, R] = divideSymbolic(*A, *Bp);
-      return varPoly(B->Op == BinOp::Div ? Q : R);
-    }
     switch (B->Op) {
     case BinOp::Add:
       return addPoly(*A, *Bp);
     case BinOp::Sub:
       return addPoly(*A, *Bp, -1);
-    case BinOp::Mul:
-      return mulPoly(*A, *Bp);
+    case BinOp::Mul: {
+      // A product of degree three or more: the variable standing for the
+      // product of two factors makes it degree two again.
+      std::optional<Poly> P = mulPoly(*A, *Bp);
+      if (!P && degree(*A) == 2)
+        P = mulPoly(varPoly(asVariable(linear(*A))), *Bp);
+      if (!P && degree(*Bp) == 2)
+        P = mulPoly(*A, varPoly(asVariable(linear(*Bp))));
+      return P;
+    }
+    case BinOp::Div:
+    case BinOp::Mod: {
+      int64_t C;
+      if (Bp->size() <= 1 && getConstInt(B->B, C) && C > 0) {
+        if (C == 1)
+          return B->Op == BinOp::Div ? A : constPoly(0);
+        auto [Q, R] = divide(*A, C, -1);
+        return varPoly(B->Op == BinOp::Div ? Q : R);
+      }
+      if (getConstInt(B->B, C))
+        return std::nullopt; // a negative or zero constant divisor
+      auto [Q, R] = divide(*A, 0, asVariable(linear(*Bp)));
+      return varPoly(B->Op == BinOp::Div ? Q : R);
+    }
     case BinOp::Min:
     case BinOp::Max: {
-      if (degree(*A) > 1 || degree(*Bp) > 1)
-        return std::nullopt;
-      int Op = B->Op == BinOp::Min ? 0 : 1;
-      auto Key = std::make_tuple(Op, *A, *Bp);
-      auto It = MinMaxAux.find(Key);
-      if (It != MinMaxAux.end())
-        return varPoly(It->second);
+      bool IsMax = B->Op == BinOp::Max;
+      LinearExpr LA = linear(*A), LB = linear(*Bp);
+      for (const MinMax &F : MinMaxes)
+        if (F.IsMax == IsMax && sameExpr(F.A, LA) && sameExpr(F.B, LB))
+          return varPoly(F.M);
       int M = Sys.addVariable();
       LinearExpr X = LinearExpr::variable(M);
-      // min(a, b) <= a and <= b; max(a, b) >= a and >= b (the other half of
-      // each is a disjunction, and dropping it only adds points).
-      int64_t Sign = Op == 0 ? 1 : -1;
-      Sys.addInequality((toLinear(*A) - X) * Sign);
-      Sys.addInequality((toLinear(*Bp) - X) * Sign);
-      MinMaxAux[Key] = M;
+      // min(a, b) <= a and <= b; max(a, b) >= a and >= b. The other half of
+      // each is a disjunction, settled by deriveFacts where it can be.
+      int64_t Sign = IsMax ? -1 : 1;
+      Sys.addInequality((LA - X) * Sign);
+      Sys.addInequality((LB - X) * Sign);
+      MinMaxes.push_back({IsMax, LA, LB, M});
       return varPoly(M);
     }
     default:
@@ -377,15 +395,15 @@ private:
     }
   }
 
-  /// L <= R (+ Slack) as an inequality, if both sides are linear.
+  /// L <= R (+ Slack) as an inequality.
   void addComparison(const Expr &Lhs, const Expr &Rhs, int64_t Slack, int S) {
     std::optional<Poly> L = polyOf(Lhs, S), R = polyOf(Rhs, S);
     if (!L || !R)
       return;
     std::optional<Poly> D = addPoly(*R, *L, -1); // R - L + Slack >= 0
-    if (!D || degree(*D) > 1)
+    if (!D)
       return;
-    Sys.addInequality(toLinear(*D) + LinearExpr::constant(Slack));
+    Sys.addInequality(linear(*D) + LinearExpr::constant(Slack));
   }
 
   /// The constraints a guard implies (Negated: its negation). Conditions
@@ -443,10 +461,10 @@ private:
     for (const ForNode *L : Acc[S]->Loops) {
       LinearExpr V = LinearExpr::variable(loopVariable(L, S));
       std::optional<Poly> Min = polyOf(L->Min, S), Ext = polyOf(L->Extent, S);
-      if (Min && degree(*Min) <= 1) {
-        Sys.addInequality(V - toLinear(*Min));
-        if (Ext && degree(*Ext) <= 1)
-          Sys.addInequality(toLinear(*Min) + toLinear(*Ext) - LinearExpr::constant(1) - V);
+      if (Min) {
+        Sys.addInequality(V - linear(*Min));
+        if (Ext)
+          Sys.addInequality(linear(*Min) + linear(*Ext) - LinearExpr::constant(1) - V);
       }
       if (UseTags && L->LoopKind == ForKind::ThreadBound &&
           (isThreadIdxTag(L->ThreadTag) || isBlockTag(L->ThreadTag)))
@@ -456,23 +474,29 @@ private:
       addCondition(G, false, S);
   }
 
-  /// Tries P*U + R == 0 -> U == 0, R == 0 for some variable P in every
-  /// degree-two term, when -P < R < P holds.
-  void addNonlinearEquation(const Poly &E) {
+  /// E == 0 for a polynomial E of degree two: when every product in it
+  /// shares one variable P, E == g*P*U + R with g the gcd of their
+  /// coefficients, and -g*P < R < g*P holds, then U == 0 and R == 0 (a
+  /// split into nparts of a run-time extent: bx*S + tx with tx < S). Until
+  /// then, and when that never holds, E == 0 with the products as variables
+  /// of their own. True when split.
+  bool splitEquation(const Poly &E) {
     std::set<int> Candidates;
     bool First = true;
+    int64_t G = 0;
     for (const auto &[M, C] : E) {
       if (M.size() < 2)
         continue;
       std::set<int> Here(M.begin(), M.end());
       if (Here.size() < 2)
-        return; // a square
+        return false; // a square
       if (First)
         Candidates = Here;
       else
         for (auto It = Candidates.begin(); It != Candidates.end();)
           It = Here.count(*It) ? std::next(It) : Candidates.erase(It);
       First = false;
+      G = std::gcd(G, C < 0 ? -C : C);
     }
     for (int P : Candidates) {
       LinearExpr U, R;
@@ -480,41 +504,182 @@ private:
         if (M.size() < 2)
           R += M.empty() ? LinearExpr::constant(C) : LinearExpr::variable(M[0], C);
         else
-          U += LinearExpr::variable(M[0] == P ? M[1] : M[0], C);
+          U += LinearExpr::variable(M[0] == P ? M[1] : M[0], C / G);
       }
-      LinearExpr PV = LinearExpr::variable(P);
-      if (U.Overflow || R.Overflow)
+      LinearExpr GP = LinearExpr::variable(P, G);
+      if (U.Overflow || R.Overflow || GP.Overflow)
         continue;
-      if (provablyEmptyWith(R - PV) && provablyEmptyWith(LinearExpr::constant(0) - R - PV)) {
+      if (provablyEmptyWith(R - GP) && provablyEmptyWith(LinearExpr::constant(0) - R - GP)) {
         Sys.addEquality(U);
         Sys.addEquality(R);
-        return;
+        return true;
       }
     }
+    return false;
+  }
+
+  void addEquation(const Poly &E) {
+    if (degree(E) <= 1) {
+      Sys.addEquality(linear(E));
+      return;
+    }
+    Sys.addEquality(linear(E));
+    Pending.push_back(E);
   }
 
   void addIndexEquations() {
     const Access &A = *Acc[0], &B = *Acc[1];
     if (A.Indices.size() != B.Indices.size())
       return; // different ranks: nothing is known about the elements
-    std::vector<Poly> Nonlinear;
-    auto Equate = [&](const Expr &IA, const Expr &IB) {
-      std::optional<Poly> PA = polyOf(IA, 0), PB = polyOf(IB, 1);
+    for (size_t D = 0; D < A.Indices.size(); ++D) {
+      std::optional<Poly> PA = polyOf(A.Indices[D], 0), PB = polyOf(B.Indices[D], 1);
       if (!PA || !PB)
-        return;
-      std::optional<Poly> D = addPoly(*PA, *PB, -1);
-      if (!D)
-        return;
-      if (degree(*D) <= 1)
-        Sys.addEquality(toLinear(*D));
-      else
-        Nonlinear.push_back(*D);
-    };
-    for (size_t D = 0; D < A.Indices.size(); ++D)
-      Equate(A.Indices[D], B.Indices[D]);
-    for (const Poly &E : Nonlinear)
-      addNonlinearEquation(E);
-    deriveSymbolicDivisions();
+        continue;
+      if (std::optional<Poly> Diff = addPoly(*PA, *PB, -1))
+        addEquation(*Diff);
+    }
+  }
+
+  /// The smallest c in [1, 2^20] with X < c*E provable (0 when none).
+  int64_t quotientBound(const LinearExpr &X, const LinearExpr &E) const {
+    auto Below = [&](int64_t C) { return implied(E * C - LinearExpr::constant(1) - X); };
+    int64_t Hi = 1;
+    while (Hi <= (int64_t(1) << 20) && !Below(Hi))
+      Hi *= 2;
+    if (Hi > (int64_t(1) << 20))
+      return 0;
+    int64_t Lo = Hi / 2; // Below(Lo) is false (or Lo == 0)
+    while (Hi - Lo > 1) {
+      int64_t Mid = Lo + (Hi - Lo) / 2;
+      (Below(Mid) ? Hi : Lo) = Mid;
+    }
+    return Hi;
+  }
+
+  /// Whether the system forces A == B.
+  bool forcedEqual(int A, int B) const {
+    LinearExpr D = LinearExpr::variable(A) - LinearExpr::variable(B);
+    return implied(D) && implied(LinearExpr::constant(0) - D);
+  }
+
+  bool deriveProducts() {
+    bool Changed = false;
+    for (Product &P : Products) {
+      LinearExpr X = LinearExpr::variable(P.X), Y = LinearExpr::variable(P.Y);
+      LinearExpr W = LinearExpr::variable(P.W);
+      if (!P.NonNegative && implied(X) && implied(Y)) {
+        Sys.addInequality(W);
+        P.NonNegative = Changed = true;
+      }
+      if (P.NonNegative && !P.Positive && implied(W - LinearExpr::constant(1))) {
+        // x*y >= 1 with x, y >= 0: both at least 1, so x*y >= each.
+        Sys.addInequality(X - LinearExpr::constant(1));
+        Sys.addInequality(Y - LinearExpr::constant(1));
+        Sys.addInequality(W - X);
+        Sys.addInequality(W - Y);
+        P.Positive = Changed = true;
+      }
+    }
+    return Changed;
+  }
+
+  bool deriveMinMax() {
+    bool Changed = false;
+    for (MinMax &F : MinMaxes) {
+      LinearExpr M = LinearExpr::variable(F.M);
+      // max: M > B forces M == A; min: M < B forces M == A (and the same
+      // with A and B swapped).
+      for (int Side = 0; Side < 2 && !F.Exact; ++Side) {
+        const LinearExpr &Other = Side ? F.A : F.B, &Same = Side ? F.B : F.A;
+        LinearExpr Gap = F.IsMax ? M - Other - LinearExpr::constant(1)
+                                 : Other - M - LinearExpr::constant(1);
+        if (implied(Gap)) {
+          Sys.addEquality(M - Same);
+          F.Exact = Changed = true;
+        }
+      }
+    }
+    return Changed;
+  }
+
+  bool deriveDivisions() {
+    bool Changed = false;
+    for (Division &D : Divisions) {
+      if (D.Bounded)
+        continue;
+      LinearExpr E = D.C > 0 ? LinearExpr::constant(D.C) : LinearExpr::variable(D.E);
+      LinearExpr Q = LinearExpr::variable(D.Q), R = LinearExpr::variable(D.R);
+      if (D.C == 0 && !implied(E - LinearExpr::constant(1)))
+        continue;
+      if (implied(D.X)) {
+        Sys.addInequality(R);
+        Sys.addInequality(E - LinearExpr::constant(1) - R);
+        Sys.addInequality(Q);
+        if (D.C == 0)
+          if (int64_t C = quotientBound(D.X, E))
+            Sys.addInequality(LinearExpr::constant(C - 1) - Q);
+        D.Bounded = Changed = true;
+      } else if (implied(LinearExpr::constant(0) - D.X)) {
+        Sys.addInequality(LinearExpr::constant(0) - R);
+        Sys.addInequality(R + E - LinearExpr::constant(1));
+        Sys.addInequality(LinearExpr::constant(0) - Q);
+        D.Bounded = Changed = true;
+      }
+    }
+    return Changed;
+  }
+
+  /// Two divisions by one divisor whose quotients are forced equal:
+  /// X1 - X2 == r1 - r2 (for a constant divisor the linear system knows it
+  /// already, but not for dividends with products in them, which the
+  /// polynomial form of the equation may split).
+  bool deriveTies(std::set<std::pair<size_t, size_t>> &Tied) {
+    bool Changed = false;
+    for (size_t I = 0; I < Divisions.size(); ++I)
+      for (size_t J = I + 1; J < Divisions.size(); ++J) {
+        const Division &A = Divisions[I], &B = Divisions[J];
+        if (A.C != B.C || A.E != B.E || A.XP == B.XP || Tied.count({I, J}) ||
+            !forcedEqual(A.Q, B.Q))
+          continue;
+        // As a polynomial: a dividend with a product in it (bx*S + tx)
+        // may then split.
+        std::optional<Poly> Diff = addPoly(A.XP, B.XP, -1);
+        if (Diff)
+          Diff = addPoly(*Diff, addPoly(varPoly(A.R), varPoly(B.R), -1).value_or(Poly()), -1);
+        if (Diff)
+          addEquation(*Diff);
+        else
+          Sys.addEquality(A.X - B.X - LinearExpr::variable(A.R) + LinearExpr::variable(B.R));
+        Tied.insert({I, J});
+        Changed = true;
+      }
+    return Changed;
+  }
+
+  /// Everything that follows from products, min/max, divisions and pending
+  /// equations once the rest of the system is known, repeated until
+  /// nothing new follows. A fuse of run-time extents bounds f by
+  /// max(N, 0)*max(M, 0), which makes both maxes at least 1, so equal to N
+  /// and M, so f / M below N; a fuse of a fuse ([(X/W)/H, (X/W) % H,
+  /// X % W]) ties X/W, then X.
+  void deriveFacts() {
+    std::set<std::pair<size_t, size_t>> Tied;
+    for (int Round = 0; Round < 16; ++Round) {
+      bool Changed = deriveProducts();
+      Changed |= deriveMinMax();
+      Changed |= deriveDivisions();
+      Changed |= deriveTies(Tied);
+      for (auto It = Pending.begin(); It != Pending.end();) {
+        if (splitEquation(*It)) {
+          It = Pending.erase(It);
+          Changed = true;
+        } else {
+          ++It;
+        }
+      }
+      if (!Changed)
+        break;
+    }
   }
 };
 
