@@ -76,11 +76,16 @@ bool rebuildStage(ScheduleState &S, StageInfo &Info, int Loc) {
   Buffer Old = findBufferByName(S, Info.Name);
   if (!Old || !findAllocate(S.Nest.Body, Old.get()))
     return S.error(Loc, "stage '" + Info.Name + "' is no longer allocated in the nest");
+  // The copy index is added when double_buffer takes effect and dropped
+  // when it is given up (checkDoubleBufferLoop).
   bool AddParity = Info.DoubleBuffer && Info.ComputedAt && !Info.DoubleBufferApplied;
-  Info.DoubleBufferApplied |= AddParity;
+  bool DropParity = !Info.DoubleBuffer && Info.DoubleBufferApplied;
+  Info.DoubleBufferApplied = (Info.DoubleBufferApplied || AddParity) && !DropParity;
   Buffer New = makeStageBuffer(Info, Old->MemScope);
   Expr Parity = Info.Parity;
   S.Nest.Body = remapBuffer(S.Nest.Body, Old.get(), New, [&](const std::vector<Expr> &Indices) {
+    if (DropParity)
+      return std::vector<Expr>(Indices.begin() + 1, Indices.end());
     if (!AddParity)
       return Indices;
     std::vector<Expr> Out{Parity};

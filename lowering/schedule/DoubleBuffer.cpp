@@ -15,8 +15,9 @@
 // copies, each half racing on its own; bound to virtual threads, their copies
 // would fill both halves in an order nothing keeps. (Bound to blocks it is
 // harmless, if pointless: each block has its own stage and runs one
-// iteration.) That is checked here and again once the whole schedule is
-// known (a later bind, finishStages).
+// iteration.) Where the loop is not serial the directive is dropped with a
+// warning (one copy is always correct); that is checked here and again once
+// the whole schedule is known (a later bind, finishStages).
 //
 //===----------------------------------------------------------------------===//
 
@@ -29,7 +30,7 @@ namespace schedule {
 
 using namespace ir;
 
-bool checkDoubleBufferLoop(ScheduleState &S, const StageInfo &Info) {
+bool checkDoubleBufferLoop(ScheduleState &S, StageInfo &Info) {
   if (!Info.DoubleBufferApplied)
     return true;
   Buffer Stage = findBufferByName(S, Info.Name);
@@ -42,11 +43,18 @@ bool checkDoubleBufferLoop(ScheduleState &S, const StageInfo &Info) {
       const ForNode *L = findLoopByVar(S.Nest.Body, V);
       bool Sequential = L && (L->LoopKind == ForKind::Serial || L->LoopKind == ForKind::Unrolled ||
                               (L->LoopKind == ForKind::ThreadBound && isBlockTag(L->ThreadTag)));
-      if (L && !Sequential)
-        return S.error(Info.DoubleBufferLoc,
-                       "cannot double-buffer '" + Info.Name + "': its copies alternate with '" +
-                           L->LoopVar->Name + "', which is " + describeLoopKind(L) +
-                           " (the loop a double-buffered stage is computed at must be serial)");
+      if (L && !Sequential) {
+        // One copy is what the stage needs there: the directive only
+        // promised fewer barriers, so it is dropped with a warning.
+        S.Diags.push_back({Diag::Level::Warning, Info.DoubleBufferLoc,
+                           "double_buffer(" + Info.Name + ") has no effect: its copies would "
+                           "alternate with '" + L->LoopVar->Name + "', which is " +
+                           describeLoopKind(L) +
+                           " (the loop a double-buffered stage is computed at must be serial); "
+                           "the stage keeps one copy"});
+        Info.DoubleBuffer = false;
+        return rebuildStage(S, Info, Info.DoubleBufferLoc);
+      }
     }
     break;
   }

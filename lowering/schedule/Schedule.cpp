@@ -332,7 +332,7 @@ bool finishStages(ScheduleState &S) {
   for (const auto &[Array, Loc] : S.MadeShared)
     if (!checkSharedOutsideThreads(S, Array, Loc))
       return false;
-  for (const auto &[Name, Info] : S.Stages) {
+  for (auto &[Name, Info] : S.Stages) {
     if (Info.DoubleBuffer && !Info.ComputedAt)
       return S.error(Info.DoubleBufferLoc, "double_buffer of stage '" + Name +
                                                "' needs a compute_at (the loop whose iterations "

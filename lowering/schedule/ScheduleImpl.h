@@ -137,8 +137,8 @@ bool rebuildStage(ScheduleState &S, StageInfo &Info, int Loc);
 bool isStageSize(const ScheduleState &S, const ir::Expr &E);
 
 /// A double-buffered stage's copy index must depend on serial loops only;
-/// reports at the double_buffer directive otherwise.
-bool checkDoubleBufferLoop(ScheduleState &S, const StageInfo &Info);
+/// otherwise the stage keeps one copy, with a warning at the directive.
+bool checkDoubleBufferLoop(ScheduleState &S, StageInfo &Info);
 
 /// set_scope(a, shared) is refused for an array declared inside a loop bound
 /// to threadIdx.*; reports at Loc.
