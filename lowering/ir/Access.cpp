@@ -586,5 +586,45 @@ bool mayConflictAcrossThreads(const Access &A, const Access &B,
   return true;
 }
 
+bool mayConflictAcrossBlocks(const Access &A, const Access &B,
+                             const std::map<std::string, int64_t> &GridExtent) {
+  // Blocks are to this question what threads are to the one above: ask it
+  // with the roles swapped, block loops as the coordinates (under the
+  // matching threadIdx tag) and thread loops as serial ones, whose extent a
+  // guard `v < c` narrows as it narrows a thread coordinate there.
+  std::vector<Stmt> Swapped; // keeps the stand-in loops alive
+  auto Swap = [&](const Access &X) {
+    Access Y = X;
+    for (const ForNode *&L : Y.Loops) {
+      if (L->LoopKind != ForKind::ThreadBound)
+        continue;
+      bool Block = isBlockTag(L->ThreadTag);
+      Expr Extent = L->Extent;
+      std::vector<Expr> Conjuncts = X.Guards;
+      while (!Conjuncts.empty()) {
+        const auto *G = as<BinaryNode>(Conjuncts.back());
+        Conjuncts.pop_back();
+        int64_t Bound, Old;
+        if (G && G->Op == BinOp::And) {
+          Conjuncts.push_back(G->A);
+          Conjuncts.push_back(G->B);
+        } else if (!Block && G && G->Op == BinOp::LT && as<VarNode>(G->A) == L->LoopVar.get() &&
+                   getConstInt(G->B, Bound) && getConstInt(Extent, Old) && Bound < Old) {
+          Extent = makeInt(Bound, Extent->Type);
+        }
+      }
+      Swapped.push_back(makeFor(L->LoopVar, L->Min, Extent, L->Body,
+                                Block ? ForKind::ThreadBound : ForKind::Serial,
+                                Block ? "threadIdx" + L->ThreadTag.substr(8) : ""));
+      L = as<ForNode>(Swapped.back());
+    }
+    return Y;
+  };
+  std::map<std::string, int64_t> Extent;
+  for (const auto &Entry : GridExtent)
+    Extent["threadIdx" + Entry.first.substr(8)] = Entry.second;
+  return mayConflictAcrossThreads(Swap(A), Swap(B), Extent);
+}
+
 } // namespace ir
 } // namespace sched

@@ -61,6 +61,13 @@ bool isParallelLoopOver(const ForNode *L, const std::set<const BufferNode *> &On
 bool mayConflictAcrossThreads(const Access &A, const Access &B,
                               const std::map<std::string, int64_t> &BlockExtent);
 
+/// The same question for two threads of different blocks of one launch
+/// (blocks cannot be synchronized within a kernel): loops bound to
+/// blockIdx.* give the block coordinates, GridExtent each blockIdx tag's
+/// extent; thread loops are as free as serial ones.
+bool mayConflictAcrossBlocks(const Access &A, const Access &B,
+                             const std::map<std::string, int64_t> &GridExtent);
+
 } // namespace ir
 } // namespace sched
 

@@ -1,33 +1,55 @@
-//===- DistributeOverThreads.cpp - Cooperative fetch into shared memory --===//
+//===- DistributeOverThreads.cpp - Each statement on the threads it names -===//
 //
-// Code inside threadIdx loops runs once per thread. A statement there that
-// does not depend on the thread would be executed redundantly by every
-// thread; for a write to shared memory that is wasted work at best and a
-// write-write race at worst. This pass gives such code to the block's threads:
-//  - a perfect nest of parallel serial loops that writes shared memory and
-//    uses none of the enclosing thread variables (a cache stage `As.ax0,
-//    As.ax1` computed at `ko`) is fused and distributed over all T threads of
-//    the enclosing threadIdx loops (tid linearized, x fastest):
+// In CUDA every statement runs on every thread of the block unless a thread
+// loop (a guard on threadIdx) restricts it; in the nest, a statement outside
+// the loop of a thread dimension runs once, not once per thread of that
+// dimension. This pass makes the kernel do what the nest says, for every
+// statement that writes global or shared memory (local memory is per
+// thread: a local store keeps running on every thread, each into its own
+// copy). Such a statement is redundant along
+//  - every thread dimension of the block it sits outside of (outside every
+//    thread loop, or inside the threadIdx.x loop but outside the threadIdx.y
+//    loop, ...), and
+//  - every enclosing thread dimension it does not depend on (a cache stage
+//    computed inside the compute's thread loops: by the schedule's meaning
+//    the block computes it once, for all its threads),
+// and is made to run exactly once per instance of the dimensions it does
+// depend on:
+//  - a perfect nest of parallel serial loops (ir::isParallelLoop; a cache
+//    stage `As.ax0, As.ax1` computed at `ko`) is fused and distributed over
+//    the redundant dimensions' T threads (tid linearized, x fastest):
 //      for (As.k, 0, ceil(total / T)) {
 //        let As.f = As.k*T + tid { if (As.f < total) body[ax0 := f / e1, ax1 := f % e1] } }
-//  - a loop bound to a threadIdx tag inside a loop bound to the same tag (the
-//    user fused, split and bound the stage's loops himself) names the same
-//    threads: `if (v < extent) body[v := outer var]`, an error when its
-//    extent exceeds the block's; enclosing thread loops it does not use get a
-//    guard `== 0`, so it is not run redundantly either;
-//  - any other store to shared memory that depends on none of the enclosing
-//    thread variables is guarded to thread 0 of them.
-// Code outside every thread loop runs on every thread of the block as well:
-// there the same rewrites happen inside fresh loops bound to the block's
-// threads (`As.ty`, `As.tx`).
+//  - anything else is guarded to thread 0 of the redundant dimensions;
+//  - dimensions the statement sits outside of get fresh loops bound to them
+//    around it (`As.ty`, `As.tx`, `D.tx`), so the guard or the distribution
+//    has a thread variable to use.
+// A statement that would be redundant along a dimension some enclosing
+// condition depends on (`if (tx < 32)` around a stage) cannot be given to one
+// thread of it: that is an error naming the buffer (the frontend keeps the
+// loop). To avoid it where the schedule is legal, a thread-divergent guard
+// (a tile guard `if (jo*16 + tx < N)`, the guard of a non-dividing split or
+// of a widened thread loop) is first sunk below the cache stages inside it,
+// `if (g) { for ko { stage; compute } }` -> `for ko { stage; if (g) compute }`:
+// a stage the block fills together must run on all its threads, and running
+// it where g is false only fills scratch memory the guarded code reads.
+// That needs g free of memory reads, the stage writing only shared buffers
+// allocated inside the guard and depending on no thread, and every access of
+// the stage provably in bounds without g (its own element guards, ir/Bounds).
+// A loop bound to a threadIdx tag inside a loop bound to the same tag (the
+// user fused, split and bound the stage's loops himself) names the same
+// threads: `if (v < extent) body[v := outer var]`, an error when its extent
+// exceeds the block's. Barriers the new distribution needs (readers in other
+// threads of what a guarded or distributed statement wrote) are
+// InjectThreadSync's.
 //
-// Runs after VerifyThreadBindings (thread loops have their launch extents)
-// and before ComputeLaunchGeometry and StorageFlatten (the stage's indices
-// are still multi-dimensional; InjectThreadSync later adds the barriers the
-// new distribution needs).
+// Runs after WidenThreadLoops (thread loops run over their launch extents,
+// read from the KernelContext) and before StorageFlatten (a stage's indices
+// are still multi-dimensional) and InjectThreadSync.
 //
 //===----------------------------------------------------------------------===//
 #include "ir/Access.h"
+#include "ir/Bounds.h"
 #include "ir/IRMutator.h"
 #include "ir/IRVisitor.h"
 #include "ir/Printer.h"
@@ -35,6 +57,7 @@
 #include "passes/PassUtil.h"
 #include "passes/Passes.h"
 
+#include <cassert>
 #include <map>
 #include <set>
 
@@ -46,9 +69,7 @@ namespace {
 using ir::Expr;
 using ir::Stmt;
 
-bool isThreadIdxLoop(const ir::ForNode *N) {
-  return N->LoopKind == ir::ForKind::ThreadBound && ir::isThreadIdxTag(N->ThreadTag);
-}
+const char *const TagOfDim[3] = {"threadIdx.x", "threadIdx.y", "threadIdx.z"};
 
 /// The stage's name for new variables: "As" for loops "As.ax0", else the
 /// loop's own name.
@@ -57,109 +78,213 @@ std::string stagePrefix(const std::string &LoopName) {
   return Dot == std::string::npos ? LoopName : LoopName.substr(0, Dot);
 }
 
-bool writesShared(const Stmt &S) {
-  for (const ir::Access &A : ir::collectAccesses(S))
-    if (A.IsWrite && A.Buf->MemScope == ir::Scope::Shared)
-      return true;
-  return false;
+/// What a statement contains that decides how it may be treated.
+class StmtFacts : public ir::IRVisitor {
+public:
+  bool ThreadLoop = false, Barrier = false, Load = false;
+  std::set<const ir::BufferNode *> Allocated;
+
+protected:
+  void visitFor(const ir::ForNode *N) override {
+    ThreadLoop |= isThreadIdxLoop(N);
+    ir::IRVisitor::visitFor(N);
+  }
+  void visitEvaluate(const ir::EvaluateNode *N) override {
+    Barrier |= isBarrierCall(N->Value);
+    ir::IRVisitor::visitEvaluate(N);
+  }
+  void visitLoad(const ir::LoadNode *N) override {
+    Load = true;
+    ir::IRVisitor::visitLoad(N);
+  }
+  void visitAllocate(const ir::AllocateNode *N) override {
+    Allocated.insert(N->Buf.get());
+    ir::IRVisitor::visitAllocate(N);
+  }
+};
+
+StmtFacts factsOf(const Stmt &S) {
+  StmtFacts F;
+  F.visit(S);
+  return F;
+}
+
+bool readsMemory(const Expr &E) {
+  StmtFacts F;
+  F.visit(E);
+  return F.Load;
+}
+
+/// The conjuncts `v == c` of Cond.
+void collectPins(const Expr &Cond, std::vector<const ir::VarNode *> &Out) {
+  const auto *B = ir::as<ir::BinaryNode>(Cond);
+  if (!B)
+    return;
+  if (B->Op == ir::BinOp::And) {
+    collectPins(B->A, Out);
+    collectPins(B->B, Out);
+    return;
+  }
+  int64_t C;
+  if (B->Op == ir::BinOp::EQ && ir::as<ir::VarNode>(B->A) && ir::getConstInt(B->B, C))
+    Out.push_back(ir::as<ir::VarNode>(B->A));
+}
+
+/// `if (Cond) Body`, folding a guard directly inside into one condition
+/// (when that reads no memory, which the outer one may protect).
+Stmt guardWith(const Expr &Cond, const Stmt &Body) {
+  const auto *Inner = ir::as<ir::IfThenElseNode>(Body);
+  if (Inner && !Inner->Else && !readsMemory(Inner->Cond))
+    return ir::makeIf(ir::makeBinary(ir::BinOp::And, Cond, Inner->Cond), Inner->Then);
+  return ir::makeIf(Cond, Body);
 }
 
 class Distributor : public ir::IRMutator {
 public:
-  explicit Distributor(std::vector<Diag> &Diags) : Diags(Diags) {}
+  Distributor(const KernelContext &Ctx, std::vector<Diag> &Diags) : Ctx(Ctx), Diags(Diags) {
+    for (const std::string &Tag : Ctx.threadTags())
+      BlockDims |= 1u << ir::threadTagDim(Tag);
+  }
+
+  /// Threads dimensions with more than one thread (bit d: threadIdx dim d).
+  unsigned BlockDims = 0;
 
 protected:
   Stmt mutateFor(const Stmt &S, const ir::ForNode *N) override {
     if (isThreadIdxLoop(N)) {
-      if (const ir::ForNode *Outer = enclosingOfTag(N->ThreadTag))
+      if (const ir::ForNode *Outer = Loop[ir::threadTagDim(N->ThreadTag)])
         return sameThreads(N, Outer);
-      ThreadLoops.push_back(N);
-      ThreadDependent.insert(N->LoopVar.get());
-      Stmt Out = ir::IRMutator::mutateFor(S, N);
-      ThreadDependent.erase(N->LoopVar.get());
-      ThreadLoops.pop_back();
-      return Out;
+      return inThreadLoop(N, [&] { return ir::IRMutator::mutateFor(S, N); });
     }
-    if (!ThreadLoops.empty() && N->LoopKind == ir::ForKind::Serial)
-      if (Stmt Distributed = distribute(N))
-        return Distributed;
-    if (ThreadLoops.empty() && N->LoopKind == ir::ForKind::Serial && !BlockTags.empty())
-      if (Stmt Distributed = inFreshThreadLoops(N->LoopVar->Name, [&] { return distribute(N); }))
-        return Distributed;
-    if (dependsOnThread(N->Min) || dependsOnThread(N->Extent)) {
-      ThreadDependent.insert(N->LoopVar.get());
-      Stmt Out = ir::IRMutator::mutateFor(S, N);
-      ThreadDependent.erase(N->LoopVar.get());
-      return Out;
-    }
+    if (Stmt Once = runOnceIfRedundant(S))
+      return Once;
+    Scope Enter(*this, N);
     return ir::IRMutator::mutateFor(S, N);
   }
 
+  Stmt mutateIfThenElse(const Stmt &S, const ir::IfThenElseNode *N) override {
+    unsigned Mask = Dependence.of(N->Cond);
+    std::vector<const ir::VarNode *> PinVars;
+    collectPins(N->Cond, PinVars);
+    unsigned Pins = 0;
+    for (const ir::VarNode *V : PinVars)
+      for (int D = 0; D < 3; ++D)
+        if (Loop[D] && Loop[D]->LoopVar.get() == V)
+          Pins |= 1u << D;
+    // A thread-divergent guard (not one that picks a thread) is sunk below
+    // the cache stages inside it, which all threads must run.
+    if (Mask & ~Pins && !N->Else && !readsMemory(N->Cond))
+      if (Stmt Sunk = GuardSinker(*this, N->Cond).sinkFrom(N->Then))
+        return mutate(Sunk);
+    if (Stmt Once = runOnceIfRedundant(S))
+      return Once;
+    Stmt Then, Else;
+    {
+      Condition C(*this, Mask & ~Pins, Pins, ir::print(N->Cond));
+      Then = mutate(N->Then);
+    }
+    {
+      Condition C(*this, Mask, 0, "else of " + ir::print(N->Cond));
+      Else = mutate(N->Else);
+    }
+    if (Then == N->Then && Else == N->Else)
+      return S;
+    if (!Else)
+      return guardWith(N->Cond, Then);
+    return ir::makeIf(N->Cond, Then, Else);
+  }
+
   Stmt mutateLetStmt(const Stmt &S, const ir::LetStmtNode *N) override {
-    bool Dependent = dependsOnThread(N->Value);
-    if (Dependent)
-      ThreadDependent.insert(N->LetVar.get());
+    if (Stmt Once = runOnceIfRedundant(S))
+      return Once;
+    Dependence.enter(N);
     Stmt Out = ir::IRMutator::mutateLetStmt(S, N);
-    if (Dependent)
-      ThreadDependent.erase(N->LetVar.get());
+    Dependence.leave(N->LetVar.get());
     return Out;
   }
 
-  Stmt mutateStore(const Stmt &S, const ir::StoreNode *N) override {
-    if (N->Buf->MemScope != ir::Scope::Shared || dependsOnThread(S))
-      return S;
-    if (ThreadLoops.empty())
-      return BlockTags.empty() ? S : inFreshThreadLoops(N->Buf->Name, [&] {
-        return ir::makeIf(firstThreadOf(ThreadLoops), S);
-      });
-    return ir::makeIf(firstThreadOf(ThreadLoops), S);
+  Stmt mutateSeq(const Stmt &S, const ir::SeqNode *N) override {
+    if (Stmt Once = runOnceIfRedundant(S))
+      return Once;
+    return ir::IRMutator::mutateSeq(S, N);
   }
 
-public:
-  /// The launch extent of each threadIdx tag the kernel binds.
-  std::map<std::string, Expr> BlockTags;
+  Stmt mutateAllocate(const Stmt &S, const ir::AllocateNode *N) override {
+    if (Stmt Once = runOnceIfRedundant(S))
+      return Once;
+    return ir::IRMutator::mutateAllocate(S, N);
+  }
 
-private:
-  /// Code outside every thread loop runs on every thread of the block too:
-  /// Make builds its replacement inside fresh loops over all the block's
-  /// threads (z outermost); null when Make declines.
-  template <typename MakeFn> Stmt inFreshThreadLoops(const std::string &Name, MakeFn Make) {
-    std::vector<Stmt> Placeholders;
-    std::vector<ir::Var> Vars;
-    std::vector<std::string> Tags;
-    for (const char *Tag : {"threadIdx.z", "threadIdx.y", "threadIdx.x"}) {
-      auto It = BlockTags.find(Tag);
-      if (It == BlockTags.end())
-        continue;
-      ir::Var V = ir::makeVar(stagePrefix(Name) + ".t" + std::string(Tag).substr(10, 1));
-      // A loop node for the analyses to see while Make runs; rebuilt below.
-      Placeholders.push_back(ir::makeFor(V, ir::makeInt(0), It->second, ir::makeEvaluate(ir::makeInt(0)),
-                                         ir::ForKind::ThreadBound, Tag));
-      Vars.push_back(V);
-      Tags.push_back(Tag);
-    }
-    for (const Stmt &P : Placeholders) {
-      ThreadLoops.push_back(ir::as<ir::ForNode>(P));
-      ThreadDependent.insert(ir::as<ir::ForNode>(P)->LoopVar.get());
-    }
-    Stmt Body = Make();
-    for (const Stmt &P : Placeholders)
-      ThreadDependent.erase(ir::as<ir::ForNode>(P)->LoopVar.get());
-    ThreadLoops.resize(ThreadLoops.size() - Placeholders.size());
-    if (!Body)
-      return nullptr;
-    for (size_t I = Vars.size(); I-- > 0;)
-      Body = ir::makeFor(Vars[I], ir::makeInt(0), BlockTags.at(Tags[I]), Body,
-                         ir::ForKind::ThreadBound, Tags[I]);
-    return Body;
+  Stmt mutateStore(const Stmt &S, const ir::StoreNode *) override {
+    Stmt Once = runOnceIfRedundant(S);
+    return Once ? Once : S;
+  }
+
+  Stmt mutateEvaluate(const Stmt &S, const ir::EvaluateNode *) override {
+    Stmt Once = runOnceIfRedundant(S);
+    return Once ? Once : S;
   }
 
 private:
-
-private:
+  const KernelContext &Ctx;
   std::vector<Diag> &Diags;
-  std::vector<const ir::ForNode *> ThreadLoops; // enclosing threadIdx loops
-  std::set<const ir::VarNode *> ThreadDependent;
+  const ir::ForNode *Loop[3] = {nullptr, nullptr, nullptr}; // enclosing thread loop per dim
+  ThreadDependence Dependence;
+  ir::VarRanges Ranges;   // of the enclosing loops' variables
+  unsigned Pinned = 0;    // dims an enclosing guard restricts to one thread
+  unsigned Divergent = 0; // dims an enclosing guard or loop bound depends on otherwise
+  std::string DivergentWhy[3];
+  std::set<std::string> Reported;
+
+  /// Enters a serial loop: its variable's range and thread dependence.
+  struct Scope {
+    Distributor &D;
+    const ir::ForNode *N;
+    unsigned SavedDivergent;
+    std::string SavedWhy[3];
+    Scope(Distributor &D, const ir::ForNode *N) : D(D), N(N), SavedDivergent(D.Divergent) {
+      for (int I = 0; I < 3; ++I)
+        SavedWhy[I] = D.DivergentWhy[I];
+      unsigned Mask = D.Dependence.enter(N);
+      if (!isThreadIdxLoop(N))
+        D.markDivergent(Mask, "loop '" + N->LoopVar->Name + "' with bounds that depend on the thread");
+      D.Ranges[N->LoopVar.get()] = {N->Min, ir::simplify(N->Min + N->Extent - ir::makeInt(1))};
+    }
+    ~Scope() {
+      D.Dependence.leave(N->LoopVar.get());
+      D.Ranges.erase(N->LoopVar.get());
+      D.Divergent = SavedDivergent;
+      for (int I = 0; I < 3; ++I)
+        D.DivergentWhy[I] = SavedWhy[I];
+    }
+  };
+
+  /// Enters a branch of an if: the dims it pins and those it makes divergent.
+  struct Condition {
+    Distributor &D;
+    unsigned SavedPinned, SavedDivergent;
+    std::string SavedWhy[3];
+    Condition(Distributor &D, unsigned Divergent, unsigned Pins, const std::string &Why)
+        : D(D), SavedPinned(D.Pinned), SavedDivergent(D.Divergent) {
+      for (int I = 0; I < 3; ++I)
+        SavedWhy[I] = D.DivergentWhy[I];
+      D.Pinned |= Pins;
+      D.markDivergent(Divergent, "if " + Why);
+    }
+    ~Condition() {
+      D.Pinned = SavedPinned;
+      D.Divergent = SavedDivergent;
+      for (int I = 0; I < 3; ++I)
+        D.DivergentWhy[I] = SavedWhy[I];
+    }
+  };
+
+  void markDivergent(unsigned Mask, const std::string &Why) {
+    for (int I = 0; I < 3; ++I)
+      if (Mask & (1u << I) && !(Divergent & (1u << I)))
+        DivergentWhy[I] = Why;
+    Divergent |= Mask;
+  }
 
   void error(const std::string &Message) {
     Diag D;
@@ -167,34 +292,126 @@ private:
     Diags.push_back(D);
   }
 
-  bool dependsOnThread(const Expr &E) const {
-    for (const ir::VarNode *V : ir::varsOf(E))
-      if (ThreadDependent.count(V))
-        return true;
-    return false;
-  }
-  bool dependsOnThread(const Stmt &S) const {
-    for (const ir::VarNode *V : ir::varsOf(S))
-      if (ThreadDependent.count(V))
-        return true;
-    return false;
+  /// Runs Make with N as the enclosing loop of its dimension.
+  template <typename MakeFn> Stmt inThreadLoop(const ir::ForNode *N, MakeFn Make) {
+    int Dim = ir::threadTagDim(N->ThreadTag);
+    const ir::ForNode *Saved = Loop[Dim];
+    unsigned SavedPinned = Pinned, SavedDivergent = Divergent;
+    Loop[Dim] = N;
+    // A new loop of the dimension: nothing encloses it on its threads yet.
+    Pinned &= ~(1u << Dim);
+    Divergent &= ~(1u << Dim);
+    Dependence.enter(N);
+    Ranges[N->LoopVar.get()] = {N->Min, ir::simplify(N->Min + N->Extent - ir::makeInt(1))};
+    Stmt Out = Make();
+    Ranges.erase(N->LoopVar.get());
+    Dependence.leave(N->LoopVar.get());
+    Loop[Dim] = Saved;
+    Pinned = SavedPinned;
+    Divergent = SavedDivergent;
+    return Out;
   }
 
-  const ir::ForNode *enclosingOfTag(const std::string &Tag) const {
-    for (const ir::ForNode *L : ThreadLoops)
-      if (L->ThreadTag == Tag)
-        return L;
-    return nullptr;
+  unsigned enclosingDims() const {
+    unsigned Mask = 0;
+    for (int D = 0; D < 3; ++D)
+      if (Loop[D])
+        Mask |= 1u << D;
+    return Mask;
   }
 
-  /// `v1 == 0 && v2 == 0 ...` over Loops.
-  static Expr firstThreadOf(const std::vector<const ir::ForNode *> &Loops) {
-    Expr Cond;
-    for (const ir::ForNode *L : Loops) {
-      Expr IsZero = ir::makeBinary(ir::BinOp::EQ, L->LoopVar, ir::makeInt(0, L->LoopVar->Type));
-      Cond = Cond ? ir::makeBinary(ir::BinOp::And, Cond, IsZero) : IsZero;
+  /// The name of what S writes, for new variables and messages.
+  static std::string unitName(const Stmt &S) {
+    if (const auto *F = ir::as<ir::ForNode>(S))
+      return stagePrefix(F->LoopVar->Name);
+    for (const ir::Access &A : ir::collectAccesses(S))
+      if (A.IsWrite && A.Buf->MemScope != ir::Scope::Local)
+        return A.Buf->Name;
+    return "stmt";
+  }
+
+  /// S runs on every thread of the dims it is redundant along (see the file
+  /// comment): returns its replacement, which runs once per instance of the
+  /// others; null when S is not redundant (or is not a unit: it holds a
+  /// thread loop or a barrier, or writes no global or shared memory).
+  Stmt runOnceIfRedundant(const Stmt &S) {
+    if (!BlockDims)
+      return nullptr;
+    StmtFacts Facts = factsOf(S);
+    if (Facts.ThreadLoop || Facts.Barrier)
+      return nullptr;
+    bool WritesShared = false, WritesLocalOutside = false;
+    std::string Written;
+    for (const ir::Access &A : ir::collectAccesses(S)) {
+      if (!A.IsWrite)
+        continue;
+      if (A.Buf->MemScope != ir::Scope::Local) {
+        WritesShared = true;
+        Written = A.Buf->Name;
+      } else if (!Facts.Allocated.count(A.Buf.get())) {
+        WritesLocalOutside = true;
+      }
     }
-    return Cond;
+    if (!WritesShared)
+      return nullptr;
+    unsigned Enclosing = enclosingDims();
+    unsigned Redundant = BlockDims & ~(Enclosing & (Dependence.of(S) | Pinned));
+    if (!Redundant)
+      return nullptr;
+    // Giving it to one thread would deprive the others of the local values
+    // it computes: the statements inside are treated one by one.
+    if (WritesLocalOutside && !ir::as<ir::StoreNode>(S))
+      return nullptr;
+    if (unsigned Stuck = Redundant & Enclosing & Divergent) {
+      int Dim = Stuck & 1 ? 0 : Stuck & 2 ? 1 : 2;
+      if (Reported.insert(Written).second)
+        error("the write to '" + Written + "' does not depend on " + TagOfDim[Dim] +
+              " and would run on every thread of it that reaches it under thread-divergent "
+              "control flow (" + DivergentWhy[Dim] +
+              "); it cannot be given to one thread there");
+      return nullptr;
+    }
+    return runOnce(S, Redundant);
+  }
+
+  Stmt runOnce(const Stmt &S, unsigned Redundant) {
+    // Fresh loops for the dims S is outside of, z outermost; seen by the
+    // analyses below (as placeholders) while their body is built.
+    std::vector<Stmt> Fresh;
+    const std::string Name = unitName(S);
+    for (int D = 2; D >= 0; --D) {
+      if (!(Redundant & (1u << D)) || Loop[D])
+        continue;
+      ir::Var V = ir::makeVar(Name + ".t" + std::string(1, "xyz"[D]));
+      Fresh.push_back(ir::makeFor(V, ir::makeInt(0), Ctx.extent(TagOfDim[D]),
+                                  ir::makeEvaluate(ir::makeInt(0)), ir::ForKind::ThreadBound,
+                                  TagOfDim[D]));
+    }
+    return enterFresh(Fresh, 0, [&] {
+      Stmt Body = distribute(S, Redundant);
+      if (!Body) {
+        Expr First;
+        for (int D = 2; D >= 0; --D)
+          if (Redundant & (1u << D)) {
+            Expr IsZero = ir::makeBinary(ir::BinOp::EQ, Loop[D]->LoopVar,
+                                         ir::makeInt(0, Loop[D]->LoopVar->Type));
+            First = First ? ir::makeBinary(ir::BinOp::And, First, IsZero) : IsZero;
+          }
+        Body = guardWith(First, S);
+      }
+      return mutate(Body);
+    });
+  }
+
+  /// Builds Fresh[I..] around Make(): each loop is the enclosing loop of its
+  /// dimension while the body is made.
+  template <typename MakeFn>
+  Stmt enterFresh(const std::vector<Stmt> &Fresh, size_t I, MakeFn Make) {
+    if (I == Fresh.size())
+      return Make();
+    const auto *F = ir::as<ir::ForNode>(Fresh[I]);
+    Stmt Body = inThreadLoop(F, [&] { return enterFresh(Fresh, I + 1, Make); });
+    return ir::makeFor(F->LoopVar, F->Min, F->Extent, Body, F->LoopKind, F->ThreadTag);
   }
 
   /// A loop bound to Outer's tag inside it: the same threads.
@@ -218,46 +435,40 @@ private:
     }
     std::map<const ir::VarNode *, Expr> ToOuter = {
         {N->LoopVar.get(), ir::simplify(N->Min + Expr(Outer->LoopVar))}};
-    Stmt Body = mutate(ir::substitute(N->Body, ToOuter));
-    Expr Cond;
+    Stmt Body = ir::substitute(N->Body, ToOuter);
     if (!provablyEqual(N->Extent, Outer->Extent))
-      Cond = Expr(Outer->LoopVar) < N->Extent;
-    // The other thread loops it does not use would repeat it.
-    std::vector<const ir::ForNode *> Unused;
-    for (const ir::ForNode *L : ThreadLoops)
-      if (L != Outer && !ir::varsOf(Body).count(L->LoopVar.get()))
-        Unused.push_back(L);
-    if (!Unused.empty()) {
-      Expr First = firstThreadOf(Unused);
-      Cond = Cond ? ir::makeBinary(ir::BinOp::And, Cond, First) : First;
-    }
-    return Cond ? ir::makeIf(Cond, Body) : Body;
+      Body = ir::makeIf(Expr(Outer->LoopVar) < N->Extent, Body);
+    // Threads of the other dimensions it does not use would repeat it: the
+    // general rule (runOnceIfRedundant) applies inside.
+    return mutate(Body);
   }
 
-  /// The perfect nest of serial loops starting at N, distributed over the
-  /// enclosing threads; null when it does not qualify.
-  Stmt distribute(const ir::ForNode *N) {
+  /// The perfect nest of parallel serial loops S distributed over the
+  /// threads of the Redundant dims (each has its loop in Loop[] by now);
+  /// null when S is not such a nest.
+  Stmt distribute(const Stmt &S, unsigned Redundant) {
     std::vector<const ir::ForNode *> Nest;
-    Stmt Inner;
-    for (const ir::ForNode *L = N; L; L = ir::as<ir::ForNode>(L->Body)) {
+    Stmt Inner = S;
+    for (const ir::ForNode *L = ir::as<ir::ForNode>(S); L; L = ir::as<ir::ForNode>(L->Body)) {
       if (L->LoopKind != ir::ForKind::Serial)
         return nullptr;
       Nest.push_back(L);
       Inner = L->Body;
     }
-    Stmt Whole = ir::makeFor(N->LoopVar, N->Min, N->Extent, N->Body, N->LoopKind, N->ThreadTag,
-                             N->IsReduction);
-    if (dependsOnThread(Whole) || !writesShared(Whole))
+    if (Nest.empty())
       return nullptr;
-    for (const ir::ForNode *L : Nest)
+    for (const ir::ForNode *L : Nest) {
+      if (Dependence.of(L->Min) || Dependence.of(L->Extent))
+        return nullptr;
       if (!ir::isParallelLoop(L))
         return nullptr;
-    // tid over the enclosing thread loops, x fastest; T their product.
+    }
+    // tid over the redundant dims, x fastest; T their product.
     Expr Tid, T;
-    for (const char *Tag : {"threadIdx.z", "threadIdx.y", "threadIdx.x"}) {
-      const ir::ForNode *L = enclosingOfTag(Tag);
-      if (!L)
+    for (int D = 2; D >= 0; --D) {
+      if (!(Redundant & (1u << D)))
         continue;
+      const ir::ForNode *L = Loop[D];
       Tid = Tid ? Tid * L->Extent + Expr(L->LoopVar) : Expr(L->LoopVar);
       T = T ? T * L->Extent : L->Extent;
     }
@@ -266,7 +477,7 @@ private:
       Total = Total ? Total * L->Extent : L->Extent;
     Total = ir::simplify(Total);
     T = ir::simplify(T);
-    const std::string Prefix = stagePrefix(N->LoopVar->Name);
+    const std::string Prefix = stagePrefix(Nest.front()->LoopVar->Name);
     ir::Var K = ir::makeVar(Prefix + ".k"), F = ir::makeVar(Prefix + ".f");
     // ax_i := (f / (e_{i+1} * ... )) % e_i (no % for the outermost).
     std::map<const ir::VarNode *, Expr> Coords;
@@ -288,35 +499,152 @@ private:
     Expr Trips = ir::simplify((Total + T - ir::makeInt(1)) / T);
     return ir::makeFor(K, ir::makeInt(0), Trips, Body);
   }
-};
 
-/// The launch extent of each threadIdx tag (VerifyThreadBindings made all
-/// loops of a tag agree; nested same-tag loops are not launch dimensions).
-class ThreadTagExtents : public ir::IRVisitor {
-public:
-  std::map<std::string, Expr> Extent;
+  /// Sinks one thread-divergent guard below the cache stages inside it.
+  class GuardSinker {
+  public:
+    GuardSinker(Distributor &D, Expr Cond) : D(D), Cond(std::move(Cond)) {}
 
-protected:
-  void visitFor(const ir::ForNode *N) override {
-    bool Opens = isThreadIdxLoop(N) && Open.insert(N->ThreadTag).second;
-    if (Opens)
-      Extent.emplace(N->ThreadTag, N->Extent);
-    ir::IRVisitor::visitFor(N);
-    if (Opens)
-      Open.erase(N->ThreadTag);
-  }
+    /// Body with Cond pushed down around everything but the stages; null
+    /// when there is no stage to sink below.
+    Stmt sinkFrom(const Stmt &Body) {
+      Stmt Out = sink(Body);
+      return FoundStage ? Out : nullptr;
+    }
 
-private:
-  std::set<std::string> Open;
+  private:
+    Distributor &D;
+    Expr Cond;
+    bool FoundStage = false;
+    std::set<const ir::BufferNode *> AllocatedInside;
+    std::vector<Stmt> Entered; // loops entered on the way down (for ranges)
+
+    Stmt sink(const Stmt &S) {
+      if (isStage(S)) {
+        FoundStage = true;
+        return S;
+      }
+      if (const auto *Seq = ir::as<ir::SeqNode>(S)) {
+        std::vector<Stmt> Out, Guarded;
+        auto Flush = [&] {
+          if (!Guarded.empty())
+            Out.push_back(ir::makeIf(Cond, ir::makeSeq(Guarded)));
+          Guarded.clear();
+        };
+        for (const Stmt &Child : Seq->Stmts) {
+          bool Before = FoundStage;
+          FoundStage = false;
+          Stmt New = sink(Child);
+          if (FoundStage) {
+            Flush();
+            Out.push_back(New);
+          } else {
+            Guarded.push_back(Child);
+          }
+          FoundStage |= Before;
+        }
+        Flush();
+        return ir::makeSeq(Out);
+      }
+      if (const auto *A = ir::as<ir::AllocateNode>(S)) {
+        AllocatedInside.insert(A->Buf.get());
+        Stmt Body = sink(A->Body);
+        AllocatedInside.erase(A->Buf.get());
+        return FoundStage ? ir::makeAllocate(A->Buf, Body) : ir::makeIf(Cond, S);
+      }
+      if (const auto *F = ir::as<ir::ForNode>(S)) {
+        // Loops with uniform bounds only: all threads run them alike.
+        if (D.Dependence.of(F->Min) || D.Dependence.of(F->Extent) ||
+            (F->LoopKind == ir::ForKind::ThreadBound && !isThreadIdxLoop(F)))
+          return ir::makeIf(Cond, S);
+        Stmt Body;
+        if (isThreadIdxLoop(F)) {
+          if (D.Loop[ir::threadTagDim(F->ThreadTag)])
+            return ir::makeIf(Cond, S); // the same threads again: DistributeOverThreads' own
+          Body = D.inThreadLoop(F, [&] { return sink(F->Body); });
+        } else {
+          Scope Enter(D, F);
+          Body = sink(F->Body);
+        }
+        if (!FoundStage)
+          return ir::makeIf(Cond, S);
+        return ir::makeFor(F->LoopVar, F->Min, F->Extent, Body, F->LoopKind, F->ThreadTag,
+                           F->IsReduction);
+      }
+      if (const auto *L = ir::as<ir::LetStmtNode>(S)) {
+        if (readsMemory(L->Value))
+          return ir::makeIf(Cond, S);
+        D.Dependence.enter(L);
+        Stmt Body = sink(L->Body);
+        D.Dependence.leave(L->LetVar.get());
+        return FoundStage ? ir::makeLet(L->LetVar, L->Value, Body) : ir::makeIf(Cond, S);
+      }
+      if (const auto *I = ir::as<ir::IfThenElseNode>(S)) {
+        if (readsMemory(I->Cond))
+          return ir::makeIf(Cond, S);
+        Stmt Then = sink(I->Then);
+        Stmt Else = I->Else ? sink(I->Else) : nullptr;
+        if (!FoundStage)
+          return ir::makeIf(Cond, S);
+        return ir::makeIf(I->Cond, Then, Else);
+      }
+      return ir::makeIf(Cond, S);
+    }
+
+    /// A cache stage the block's threads fill together: writes only shared
+    /// buffers allocated inside the guard, depends on no thread, holds no
+    /// thread loop or barrier, and stays in bounds without the guard.
+    bool isStage(const Stmt &S) {
+      if (!ir::as<ir::ForNode>(S) && !ir::as<ir::StoreNode>(S))
+        return false;
+      StmtFacts Facts = factsOf(S);
+      if (Facts.ThreadLoop || Facts.Barrier || D.Dependence.of(S))
+        return false;
+      bool Writes = false;
+      std::vector<ir::Access> Accesses = ir::collectAccesses(S);
+      for (const ir::Access &A : Accesses)
+        if (A.IsWrite) {
+          if (A.Buf->MemScope != ir::Scope::Shared || !AllocatedInside.count(A.Buf.get()))
+            return false;
+          Writes = true;
+        }
+      if (!Writes)
+        return false;
+      std::set<std::pair<const ir::BufferNode *, bool>> Checked;
+      for (const ir::Access &A : Accesses)
+        if (Checked.insert({A.Buf.get(), A.IsWrite}).second && !inBounds(S, A.Buf, !A.IsWrite))
+          return false;
+      return true;
+    }
+
+    /// Every element of Buf that S reads (or writes) lies inside Buf, with
+    /// the enclosing loops ranging over their extents and S's own guards.
+    bool inBounds(const Stmt &S, const ir::Buffer &Buf, bool Reads) {
+      ir::Region R;
+      if (!ir::regionTouched(S, Buf, Reads, D.Ranges, R, ir::GuardUse::Tighten) ||
+          R.size() != Buf->Shape.size())
+        return false;
+      for (size_t Dim = 0; Dim < R.size(); ++Dim) {
+        if (!R[Dim].isBounded())
+          return false;
+        int64_t Low, Slack;
+        if (!ir::getConstInt(ir::simplify(R[Dim].Min), Low) || Low < 0)
+          return false;
+        Expr Left = ir::simplify(Buf->Shape[Dim] - ir::makeInt(1) - R[Dim].Max);
+        if (!ir::getConstInt(Left, Slack) || Slack < 0)
+          return false;
+      }
+      return true;
+    }
+  };
 };
 
 } // namespace
 
-ir::LoopNest distributeOverThreads(const ir::LoopNest &Nest, std::vector<Diag> &Diags) {
-  ThreadTagExtents Tags;
-  Tags.visit(Nest.Body);
-  Distributor D(Diags);
-  D.BlockTags = Tags.Extent;
+ir::LoopNest distributeOverThreads(const ir::LoopNest &Nest, const KernelContext &Ctx,
+                                   std::vector<Diag> &Diags) {
+  assert(Ctx.Known && "DistributeOverThreads reads the launch extents of the kernel context");
+  Distributor D(Ctx, Diags);
   ir::LoopNest Out = Nest;
   Out.Body = D.mutate(Nest.Body);
   return Out;

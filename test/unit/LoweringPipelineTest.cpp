@@ -40,10 +40,11 @@ TEST(LoweringPipelineTest, CallsAfterPassForEachPassInOrder) {
   std::vector<Diag> Diags;
   ASSERT_TRUE(lower(Nest, Opts, K, Diags));
   std::vector<std::string> Expected = {"NormalizeLoops",        "VerifyThreadBindings",
-                                       "InjectVirtualThread",   "DistributeOverThreads",
-                                       "ComputeLaunchGeometry", "Simplify",
-                                       "InjectThreadSync",      "StorageFlatten",
-                                       "ComputeBufferRegions",  "VerifyKernel"};
+                                       "InjectVirtualThread",   "ComputeLaunchGeometry",
+                                       "WidenThreadLoops",      "DistributeOverThreads",
+                                       "Simplify",              "InjectThreadSync",
+                                       "StorageFlatten",        "ComputeBufferRegions",
+                                       "VerifyKernel"};
   EXPECT_EQ(Passes, Expected);
 }
 
