@@ -109,6 +109,13 @@ StmtFacts factsOf(const Stmt &S) {
   return F;
 }
 
+bool writesNonLocal(const Stmt &S) {
+  for (const ir::Access &A : ir::collectAccesses(S))
+    if (A.IsWrite && A.Buf->MemScope != ir::Scope::Local)
+      return true;
+  return false;
+}
+
 bool readsMemory(const Expr &E) {
   StmtFacts F;
   F.visit(E);
@@ -371,7 +378,39 @@ private:
               "); it cannot be given to one thread there");
       return nullptr;
     }
+    // A loop or block that holds a nest the threads can share is entered
+    // instead (it runs on every thread; what it holds is given out piece
+    // by piece), rather than given to one thread whole.
+    if (!isDistributable(ir::as<ir::ForNode>(S)) && holdsDistributable(S))
+      return nullptr;
     return runOnce(S, Redundant);
+  }
+
+  /// Outer is a perfect nest of parallel serial loops with uniform bounds.
+  bool isDistributable(const ir::ForNode *Outer) const {
+    for (const ir::ForNode *L = Outer; L; L = ir::as<ir::ForNode>(L->Body))
+      if (L->LoopKind != ir::ForKind::Serial || Dependence.of(L->Min) ||
+          Dependence.of(L->Extent) || !ir::isParallelLoop(L))
+        return false;
+    return Outer != nullptr;
+  }
+
+  /// A distributable nest that writes global or shared memory lies
+  /// strictly inside S.
+  bool holdsDistributable(const Stmt &S) const {
+    struct Finder : ir::IRVisitor {
+      const Distributor &D;
+      const ir::StmtNode *Root;
+      bool Found = false;
+      Finder(const Distributor &D, const ir::StmtNode *Root) : D(D), Root(Root) {}
+      void visitFor(const ir::ForNode *N) override {
+        Found |= N != Root && writesNonLocal(N->Body) && D.isDistributable(N);
+        if (!Found)
+          ir::IRVisitor::visitFor(N);
+      }
+    } F(*this, S.get());
+    F.visit(S);
+    return F.Found;
   }
 
   Stmt runOnce(const Stmt &S, unsigned Redundant) {
@@ -455,14 +494,8 @@ private:
       Nest.push_back(L);
       Inner = L->Body;
     }
-    if (Nest.empty())
+    if (!isDistributable(ir::as<ir::ForNode>(S)))
       return nullptr;
-    for (const ir::ForNode *L : Nest) {
-      if (Dependence.of(L->Min) || Dependence.of(L->Extent))
-        return nullptr;
-      if (!ir::isParallelLoop(L))
-        return nullptr;
-    }
     // tid over the redundant dims, x fastest; T their product.
     Expr Tid, T;
     for (int D = 2; D >= 0; --D) {
@@ -528,7 +561,7 @@ private:
         std::vector<Stmt> Out, Guarded;
         auto Flush = [&] {
           if (!Guarded.empty())
-            Out.push_back(ir::makeIf(Cond, ir::makeSeq(Guarded)));
+            Out.push_back(guardWith(Cond, ir::makeSeq(Guarded)));
           Guarded.clear();
         };
         for (const Stmt &Child : Seq->Stmts) {
@@ -550,45 +583,45 @@ private:
         AllocatedInside.insert(A->Buf.get());
         Stmt Body = sink(A->Body);
         AllocatedInside.erase(A->Buf.get());
-        return FoundStage ? ir::makeAllocate(A->Buf, Body) : ir::makeIf(Cond, S);
+        return FoundStage ? ir::makeAllocate(A->Buf, Body) : guardWith(Cond, S);
       }
       if (const auto *F = ir::as<ir::ForNode>(S)) {
         // Loops with uniform bounds only: all threads run them alike.
         if (D.Dependence.of(F->Min) || D.Dependence.of(F->Extent) ||
             (F->LoopKind == ir::ForKind::ThreadBound && !isThreadIdxLoop(F)))
-          return ir::makeIf(Cond, S);
+          return guardWith(Cond, S);
         Stmt Body;
         if (isThreadIdxLoop(F)) {
           if (D.Loop[ir::threadTagDim(F->ThreadTag)])
-            return ir::makeIf(Cond, S); // the same threads again: DistributeOverThreads' own
+            return guardWith(Cond, S); // the same threads again: DistributeOverThreads' own
           Body = D.inThreadLoop(F, [&] { return sink(F->Body); });
         } else {
           Scope Enter(D, F);
           Body = sink(F->Body);
         }
         if (!FoundStage)
-          return ir::makeIf(Cond, S);
+          return guardWith(Cond, S);
         return ir::makeFor(F->LoopVar, F->Min, F->Extent, Body, F->LoopKind, F->ThreadTag,
                            F->IsReduction);
       }
       if (const auto *L = ir::as<ir::LetStmtNode>(S)) {
         if (readsMemory(L->Value))
-          return ir::makeIf(Cond, S);
+          return guardWith(Cond, S);
         D.Dependence.enter(L);
         Stmt Body = sink(L->Body);
         D.Dependence.leave(L->LetVar.get());
-        return FoundStage ? ir::makeLet(L->LetVar, L->Value, Body) : ir::makeIf(Cond, S);
+        return FoundStage ? ir::makeLet(L->LetVar, L->Value, Body) : guardWith(Cond, S);
       }
       if (const auto *I = ir::as<ir::IfThenElseNode>(S)) {
         if (readsMemory(I->Cond))
-          return ir::makeIf(Cond, S);
+          return guardWith(Cond, S);
         Stmt Then = sink(I->Then);
         Stmt Else = I->Else ? sink(I->Else) : nullptr;
         if (!FoundStage)
-          return ir::makeIf(Cond, S);
+          return guardWith(Cond, S);
         return ir::makeIf(I->Cond, Then, Else);
       }
-      return ir::makeIf(Cond, S);
+      return guardWith(Cond, S);
     }
 
     /// A cache stage the block's threads fill together: writes only shared
@@ -612,8 +645,9 @@ private:
         return false;
       std::set<std::pair<const ir::BufferNode *, bool>> Checked;
       for (const ir::Access &A : Accesses)
-        if (Checked.insert({A.Buf.get(), A.IsWrite}).second && !inBounds(S, A.Buf, !A.IsWrite))
+        if (Checked.insert({A.Buf.get(), A.IsWrite}).second && !inBounds(S, A.Buf, !A.IsWrite)) {
           return false;
+        }
       return true;
     }
 
@@ -627,11 +661,8 @@ private:
       for (size_t Dim = 0; Dim < R.size(); ++Dim) {
         if (!R[Dim].isBounded())
           return false;
-        int64_t Low, Slack;
-        if (!ir::getConstInt(ir::simplify(R[Dim].Min), Low) || Low < 0)
-          return false;
-        Expr Left = ir::simplify(Buf->Shape[Dim] - ir::makeInt(1) - R[Dim].Max);
-        if (!ir::getConstInt(Left, Slack) || Slack < 0)
+        if (!provablyLessOrEqual(ir::makeInt(0), R[Dim].Min) ||
+            !provablyLessOrEqual(R[Dim].Max, Buf->Shape[Dim] - ir::makeInt(1)))
           return false;
       }
       return true;

@@ -49,6 +49,19 @@ bool provablyEqual(const ir::Expr &A, const ir::Expr &B) {
   return ir::print(ir::simplify(A)) == ir::print(ir::simplify(B));
 }
 
+bool provablyLessOrEqual(const ir::Expr &A, const ir::Expr &B) {
+  if (!A || !B)
+    return false;
+  if (const auto *M = ir::as<ir::BinaryNode>(A)) {
+    if (M->Op == ir::BinOp::Min)
+      return provablyLessOrEqual(M->A, B) || provablyLessOrEqual(M->B, B);
+    if (M->Op == ir::BinOp::Max)
+      return provablyLessOrEqual(M->A, B) && provablyLessOrEqual(M->B, B);
+  }
+  int64_t Diff;
+  return ir::getConstInt(ir::simplify(B - A), Diff) && Diff >= 0;
+}
+
 ir::Expr launchExtent(const LaunchGeometry &Geometry, const std::string &Tag) {
   int Dim = ir::threadTagDim(Tag);
   if (Dim < 0)

@@ -29,6 +29,11 @@ std::set<const ir::VarNode *> scalarParams(const ir::LoopNest &Nest);
 /// as the simplifier can tell (false means "not proven", not "different").
 bool provablyEqual(const ir::Expr &A, const ir::Expr &B);
 
+/// True when A <= B for every value of their variables, as far as the
+/// simplifier can tell: B - A folds to a non-negative constant, or A is a
+/// min with one such operand (a max with both).
+bool provablyLessOrEqual(const ir::Expr &A, const ir::Expr &B);
+
 /// The launch extent for Tag in Geometry (null for an unknown tag).
 ir::Expr launchExtent(const LaunchGeometry &Geometry, const std::string &Tag);
 
