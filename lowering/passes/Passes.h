@@ -49,6 +49,8 @@ struct KernelContext {
 
 /// What holds of the kernel at a point of the pipeline; the verifier checks
 /// exactly that much (after every pass with PipelineOptions::VerifyEach).
+/// The pipeline establishes them in this order, so each includes those
+/// before it: verifyKernel(..., FormDistributed, ...) checks the first five.
 enum KernelForm : unsigned {
   FormAny = 0,
   FormBindingsVerified = 1u << 0,   // every tag is known; tags nest properly

@@ -230,7 +230,11 @@ private:
 
 bool verifyKernel(const ir::LoopNest &Nest, const KernelContext &Ctx, unsigned Form,
                   std::vector<Diag> &Diags) {
-  KernelVerifier Verifier(Nest, Ctx, Form, Diags);
+  // Each form includes those the pipeline establishes before it.
+  unsigned Reached = 0;
+  for (unsigned Bit = 1; Bit && Bit <= Form; Bit <<= 1)
+    Reached |= Bit;
+  KernelVerifier Verifier(Nest, Ctx, Reached, Diags);
   Verifier.visit(Nest.Body);
   return !Verifier.Failed;
 }

@@ -278,4 +278,100 @@ TEST(VerifyKernelTest, RejectsAnAllocationOfNonConstantSize) {
   EXPECT_TRUE(hasError(Diags, "constant, positive size"));
 }
 
+/// The kernel context of Nest (geometry computed).
+passes::KernelContext contextOf(const ir::LoopNest &Nest) {
+  passes::KernelContext Ctx;
+  std::vector<Diag> Diags;
+  EXPECT_TRUE(passes::computeLaunchGeometry(Nest, Ctx, Diags));
+  return Ctx;
+}
+
+TEST(VerifyKernelTest, RejectsAGlobalWriteOutsideAThreadDimensionOnceDistributed) {
+  ir::LoopNest Nest = parseNest("func f(C: float32*[8] global, D: float32*[4] global) "
+                                "target=gpu {\n"
+                                "  for (i, 0, 4) bind(blockIdx.x) {\n"
+                                "    for (t, 0, 2) bind(threadIdx.x) {\n"
+                                "      C[((i*2) + t)] = 1.0f\n"
+                                "    }\n"
+                                "    D[i] = (D[i] + 1.0f)\n"
+                                "  }\n"
+                                "}\n");
+  passes::KernelContext Ctx = contextOf(Nest);
+  std::vector<Diag> Diags;
+  EXPECT_TRUE(passes::verifyKernel(Nest, Ctx, passes::FormLaunchLoopsWidened, Diags));
+  EXPECT_FALSE(passes::verifyKernel(Nest, Ctx, passes::FormDistributed, Diags));
+  EXPECT_TRUE(hasError(Diags, "a write to 'D' lies outside the loop of a thread dimension"));
+}
+
+TEST(VerifyKernelTest, RejectsABarrierUnderThreadDivergentControlFlowOnceSynchronized) {
+  ir::LoopNest Nest = parseNest("func f(A: float32*[64] global) target=gpu {\n"
+                                "  for (tx, 0, 64) bind(threadIdx.x) {\n"
+                                "    if ((tx < 32)) {\n"
+                                "      eval sched.syncthreads()\n"
+                                "    }\n"
+                                "    A[tx] = 0.0f\n"
+                                "  }\n"
+                                "}\n");
+  passes::KernelContext Ctx = contextOf(Nest);
+  std::vector<Diag> Diags;
+  EXPECT_TRUE(passes::verifyKernel(Nest, Ctx, passes::FormDistributed, Diags));
+  EXPECT_FALSE(passes::verifyKernel(Nest, Ctx, passes::FormSynchronized, Diags));
+  EXPECT_TRUE(hasError(Diags, "barrier sits under control flow that depends on the thread"));
+}
+
+TEST(VerifyKernelTest, RejectsAThreadLoopNarrowerThanTheLaunchOnceWidened) {
+  ir::LoopNest Nest = parseNest("func f(A: float32*[64] global, B: float32*[32] global) "
+                                "target=gpu {\n"
+                                "  for (a, 0, 64) bind(threadIdx.x) {\n"
+                                "    A[a] = 0.0f\n"
+                                "  }\n"
+                                "  for (b, 0, 32) bind(threadIdx.x) {\n"
+                                "    B[b] = 1.0f\n"
+                                "  }\n"
+                                "}\n");
+  passes::KernelContext Ctx = contextOf(Nest);
+  std::vector<Diag> Diags;
+  EXPECT_TRUE(passes::verifyKernel(Nest, Ctx, passes::FormGeometryKnown, Diags));
+  EXPECT_FALSE(passes::verifyKernel(Nest, Ctx, passes::FormLaunchLoopsWidened, Diags));
+  EXPECT_TRUE(hasError(Diags, "loop 'b' bound to threadIdx.x does not run over the launch extent"));
+  Diags.clear();
+  EXPECT_TRUE(passes::verifyKernel(passes::widenThreadLoops(Nest, Ctx), Ctx,
+                                   passes::FormLaunchLoopsWidened, Diags));
+}
+
+TEST(VerifyKernelTest, RejectsAVirtualThreadLoopOnceLowered) {
+  ir::LoopNest Nest = parseNest("func f(A: float32*[4] global) target=gpu {\n"
+                                "  for (v, 0, 4) bind(vthread) {\n"
+                                "    A[v] = 0.0f\n"
+                                "  }\n"
+                                "}\n");
+  passes::KernelContext Ctx;
+  std::vector<Diag> Diags;
+  EXPECT_TRUE(passes::verifyKernel(Nest, Ctx, passes::FormBindingsVerified, Diags));
+  EXPECT_FALSE(passes::verifyKernel(Nest, Ctx, passes::FormNoVirtualThreads, Diags));
+  EXPECT_TRUE(hasError(Diags, "loop 'v' is still bound to vthread"));
+}
+
+TEST(VerifyKernelTest, AcceptsMultiDimensionalBuffersUntilFlattened) {
+  ir::LoopNest Nest = parseNest("func f(A: float32*[4, 4] global) target=gpu {\n"
+                                "  A[1, 2] = 0.0f\n"
+                                "}\n");
+  passes::KernelContext Ctx = contextOf(Nest);
+  std::vector<Diag> Diags;
+  EXPECT_TRUE(passes::verifyKernel(Nest, Ctx, passes::FormDistributed, Diags));
+  EXPECT_FALSE(passes::verifyKernel(Nest, Ctx, passes::FormFlattened, Diags));
+  EXPECT_TRUE(hasError(Diags, "buffer 'A' is not flattened"));
+}
+
+TEST(VerifyKernelTest, RejectsAnAccessWithTheWrongNumberOfIndices) {
+  ir::Buffer A = ir::makeBuffer("A", ir::DType::Float32, {ir::makeInt(4), ir::makeInt(4)});
+  ir::LoopNest Nest;
+  Nest.Name = "f";
+  Nest.Params.push_back({ir::Param::Kind::Buffer, A, nullptr});
+  Nest.Body = ir::makeStore(A, {ir::makeInt(0)}, ir::makeFloat(0.0));
+  std::vector<Diag> Diags;
+  EXPECT_FALSE(passes::verifyKernel(Nest, passes::KernelContext(), passes::FormAny, Diags));
+  EXPECT_TRUE(hasError(Diags, "buffer 'A' has 2 dimensions but is accessed with 1 indices"));
+}
+
 } // namespace
