@@ -81,12 +81,12 @@ std::string stagePrefix(const std::string &LoopName) {
 /// What a statement contains that decides how it may be treated.
 class StmtFacts : public ir::IRVisitor {
 public:
-  bool ThreadLoop = false, Barrier = false, Load = false;
+  bool LaunchLoop = false, Barrier = false, Load = false; // LaunchLoop: bound to a block or thread
   std::set<const ir::BufferNode *> Allocated;
 
 protected:
   void visitFor(const ir::ForNode *N) override {
-    ThreadLoop |= isThreadIdxLoop(N);
+    LaunchLoop |= N->LoopKind == ir::ForKind::ThreadBound;
     ir::IRVisitor::visitFor(N);
   }
   void visitEvaluate(const ir::EvaluateNode *N) override {
@@ -148,25 +148,25 @@ Stmt guardWith(const Expr &Cond, const Stmt &Body) {
 
 class Distributor : public ir::IRMutator {
 public:
-  Distributor(const KernelContext &Ctx, std::vector<Diag> &Diags) : Ctx(Ctx), Diags(Diags) {
-    for (const std::string &Tag : Ctx.threadTags())
+  Distributor(const KernelContext &Kernel, std::vector<Diag> &Diags)
+      : Kernel(Kernel), Diags(Diags) {
+    for (const std::string &Tag : Kernel.threadTags())
       BlockDims |= 1u << ir::threadTagDim(Tag);
   }
 
-  /// Threads dimensions with more than one thread (bit d: threadIdx dim d).
+  /// Thread dimensions with more than one thread (bit d: threadIdx dim d).
   unsigned BlockDims = 0;
 
 protected:
   Stmt mutateFor(const Stmt &S, const ir::ForNode *N) override {
     if (isThreadIdxLoop(N)) {
-      if (const ir::ForNode *Outer = Loop[ir::threadTagDim(N->ThreadTag)])
+      if (const ir::ForNode *Outer = Here.Loop[ir::threadTagDim(N->ThreadTag)])
         return sameThreads(N, Outer);
       return inThreadLoop(N, [&] { return ir::IRMutator::mutateFor(S, N); });
     }
     if (Stmt Once = runOnceIfRedundant(S))
       return Once;
-    Scope Enter(*this, N);
-    return ir::IRMutator::mutateFor(S, N);
+    return inSerialLoop(S, N);
   }
 
   Stmt mutateIfThenElse(const Stmt &S, const ir::IfThenElseNode *N) override {
@@ -176,7 +176,7 @@ protected:
     unsigned Pins = 0;
     for (const ir::VarNode *V : PinVars)
       for (int D = 0; D < 3; ++D)
-        if (Loop[D] && Loop[D]->LoopVar.get() == V)
+        if (Here.Loop[D] && Here.Loop[D]->LoopVar.get() == V)
           Pins |= 1u << D;
     // A thread-divergent guard (not one that picks a thread) is sunk below
     // the cache stages inside it, which all threads must run.
@@ -187,11 +187,14 @@ protected:
       return Once;
     Stmt Then, Else;
     {
-      Condition C(*this, Mask & ~Pins, Pins, ir::print(N->Cond));
+      ScopedValue<Place> Saved(Here);
+      Here.Pinned |= Pins;
+      Here.markDivergent(Mask & ~Pins, "if " + ir::print(N->Cond));
       Then = mutate(N->Then);
     }
     {
-      Condition C(*this, Mask, 0, "else of " + ir::print(N->Cond));
+      ScopedValue<Place> Saved(Here);
+      Here.markDivergent(Mask, "else of if " + ir::print(N->Cond));
       Else = mutate(N->Else);
     }
     if (Then == N->Then && Else == N->Else)
@@ -233,64 +236,54 @@ protected:
   }
 
 private:
-  const KernelContext &Ctx;
+  /// Where the walk is, as far as threads go: restored on leaving a subtree
+  /// (ScopedValue).
+  struct Place {
+    const ir::ForNode *Loop[3] = {nullptr, nullptr, nullptr}; // enclosing thread loop per dim
+    unsigned Pinned = 0;    // dims an enclosing guard restricts to one thread
+    unsigned Divergent = 0; // dims an enclosing guard or loop bound depends on otherwise
+    std::string Why[3];     // the construct that made each dim divergent
+
+    void markDivergent(unsigned Mask, const std::string &Construct) {
+      for (int D = 0; D < 3; ++D)
+        if (Mask & (1u << D) && !(Divergent & (1u << D)))
+          Why[D] = Construct;
+      Divergent |= Mask;
+    }
+  };
+
+  const KernelContext &Kernel;
   std::vector<Diag> &Diags;
-  const ir::ForNode *Loop[3] = {nullptr, nullptr, nullptr}; // enclosing thread loop per dim
+  Place Here;
   ThreadDependence Dependence;
-  ir::VarRanges Ranges;   // of the enclosing loops' variables
-  unsigned Pinned = 0;    // dims an enclosing guard restricts to one thread
-  unsigned Divergent = 0; // dims an enclosing guard or loop bound depends on otherwise
-  std::string DivergentWhy[3];
+  ir::VarRanges Ranges; // of the enclosing loops' variables
   std::set<std::string> Reported;
 
-  /// Enters a serial loop: its variable's range and thread dependence.
-  struct Scope {
-    Distributor &D;
-    const ir::ForNode *N;
-    unsigned SavedDivergent;
-    std::string SavedWhy[3];
-    Scope(Distributor &D, const ir::ForNode *N) : D(D), N(N), SavedDivergent(D.Divergent) {
-      for (int I = 0; I < 3; ++I)
-        SavedWhy[I] = D.DivergentWhy[I];
-      unsigned Mask = D.Dependence.enter(N);
-      if (!isThreadIdxLoop(N))
-        D.markDivergent(Mask, "loop '" + N->LoopVar->Name + "' with bounds that depend on the thread");
+  /// The variable of a loop in scope: its range and thread dependence.
+  class LoopVariable {
+  public:
+    LoopVariable(Distributor &D, const ir::ForNode *N) : D(D), N(N) {
+      Mask = D.Dependence.enter(N);
       D.Ranges[N->LoopVar.get()] = {N->Min, ir::simplify(N->Min + N->Extent - ir::makeInt(1))};
     }
-    ~Scope() {
+    ~LoopVariable() {
       D.Dependence.leave(N->LoopVar.get());
       D.Ranges.erase(N->LoopVar.get());
-      D.Divergent = SavedDivergent;
-      for (int I = 0; I < 3; ++I)
-        D.DivergentWhy[I] = SavedWhy[I];
     }
-  };
+    unsigned Mask; // the threadIdx dims the variable depends on
 
-  /// Enters a branch of an if: the dims it pins and those it makes divergent.
-  struct Condition {
+  private:
     Distributor &D;
-    unsigned SavedPinned, SavedDivergent;
-    std::string SavedWhy[3];
-    Condition(Distributor &D, unsigned Divergent, unsigned Pins, const std::string &Why)
-        : D(D), SavedPinned(D.Pinned), SavedDivergent(D.Divergent) {
-      for (int I = 0; I < 3; ++I)
-        SavedWhy[I] = D.DivergentWhy[I];
-      D.Pinned |= Pins;
-      D.markDivergent(Divergent, "if " + Why);
-    }
-    ~Condition() {
-      D.Pinned = SavedPinned;
-      D.Divergent = SavedDivergent;
-      for (int I = 0; I < 3; ++I)
-        D.DivergentWhy[I] = SavedWhy[I];
-    }
+    const ir::ForNode *N;
   };
 
-  void markDivergent(unsigned Mask, const std::string &Why) {
-    for (int I = 0; I < 3; ++I)
-      if (Mask & (1u << I) && !(Divergent & (1u << I)))
-        DivergentWhy[I] = Why;
-    Divergent |= Mask;
+  /// Mutates a serial (or block) loop's body with the loop in scope.
+  Stmt inSerialLoop(const Stmt &S, const ir::ForNode *N) {
+    ScopedValue<Place> Saved(Here);
+    LoopVariable Var(*this, N);
+    Here.markDivergent(Var.Mask, "loop '" + N->LoopVar->Name +
+                                     "' with bounds that depend on the thread");
+    return ir::IRMutator::mutateFor(S, N);
   }
 
   void error(const std::string &Message) {
@@ -302,27 +295,19 @@ private:
   /// Runs Make with N as the enclosing loop of its dimension.
   template <typename MakeFn> Stmt inThreadLoop(const ir::ForNode *N, MakeFn Make) {
     int Dim = ir::threadTagDim(N->ThreadTag);
-    const ir::ForNode *Saved = Loop[Dim];
-    unsigned SavedPinned = Pinned, SavedDivergent = Divergent;
-    Loop[Dim] = N;
-    // A new loop of the dimension: nothing encloses it on its threads yet.
-    Pinned &= ~(1u << Dim);
-    Divergent &= ~(1u << Dim);
-    Dependence.enter(N);
-    Ranges[N->LoopVar.get()] = {N->Min, ir::simplify(N->Min + N->Extent - ir::makeInt(1))};
-    Stmt Out = Make();
-    Ranges.erase(N->LoopVar.get());
-    Dependence.leave(N->LoopVar.get());
-    Loop[Dim] = Saved;
-    Pinned = SavedPinned;
-    Divergent = SavedDivergent;
-    return Out;
+    ScopedValue<Place> Saved(Here);
+    Here.Loop[Dim] = N;
+    // A new loop of the dimension: no guard encloses it on its threads yet.
+    Here.Pinned &= ~(1u << Dim);
+    Here.Divergent &= ~(1u << Dim);
+    LoopVariable Var(*this, N);
+    return Make();
   }
 
   unsigned enclosingDims() const {
     unsigned Mask = 0;
     for (int D = 0; D < 3; ++D)
-      if (Loop[D])
+      if (Here.Loop[D])
         Mask |= 1u << D;
     return Mask;
   }
@@ -345,37 +330,34 @@ private:
     if (!BlockDims)
       return nullptr;
     StmtFacts Facts = factsOf(S);
-    if (Facts.ThreadLoop || Facts.Barrier)
+    if (Facts.LaunchLoop || Facts.Barrier)
       return nullptr;
-    bool WritesShared = false, WritesLocalOutside = false;
-    std::string Written;
+    bool WritesLocalOutside = false;
+    std::string Written; // a global or shared buffer S writes
     for (const ir::Access &A : ir::collectAccesses(S)) {
       if (!A.IsWrite)
         continue;
-      if (A.Buf->MemScope != ir::Scope::Local) {
-        WritesShared = true;
+      if (A.Buf->MemScope != ir::Scope::Local)
         Written = A.Buf->Name;
-      } else if (!Facts.Allocated.count(A.Buf.get())) {
+      else if (!Facts.Allocated.count(A.Buf.get()))
         WritesLocalOutside = true;
-      }
     }
-    if (!WritesShared)
+    if (Written.empty())
       return nullptr;
     unsigned Enclosing = enclosingDims();
-    unsigned Redundant = BlockDims & ~(Enclosing & (Dependence.of(S) | Pinned));
+    unsigned Redundant = BlockDims & ~(Enclosing & (Dependence.of(S) | Here.Pinned));
     if (!Redundant)
       return nullptr;
     // Giving it to one thread would deprive the others of the local values
     // it computes: the statements inside are treated one by one.
-    if (WritesLocalOutside && !ir::as<ir::StoreNode>(S))
+    if (WritesLocalOutside)
       return nullptr;
-    if (unsigned Stuck = Redundant & Enclosing & Divergent) {
+    if (unsigned Stuck = Redundant & Enclosing & Here.Divergent) {
       int Dim = Stuck & 1 ? 0 : Stuck & 2 ? 1 : 2;
       if (Reported.insert(Written).second)
         error("the write to '" + Written + "' does not depend on " + TagOfDim[Dim] +
               " and would run on every thread of it that reaches it under thread-divergent "
-              "control flow (" + DivergentWhy[Dim] +
-              "); it cannot be given to one thread there");
+              "control flow (" + Here.Why[Dim] + "); it cannot be given to one thread there");
       return nullptr;
     }
     // A loop or block that holds a nest the threads can share is entered
@@ -419,10 +401,10 @@ private:
     std::vector<Stmt> Fresh;
     const std::string Name = unitName(S);
     for (int D = 2; D >= 0; --D) {
-      if (!(Redundant & (1u << D)) || Loop[D])
+      if (!(Redundant & (1u << D)) || Here.Loop[D])
         continue;
       ir::Var V = ir::makeVar(Name + ".t" + std::string(1, "xyz"[D]));
-      Fresh.push_back(ir::makeFor(V, ir::makeInt(0), Ctx.extent(TagOfDim[D]),
+      Fresh.push_back(ir::makeFor(V, ir::makeInt(0), Kernel.extent(TagOfDim[D]),
                                   ir::makeEvaluate(ir::makeInt(0)), ir::ForKind::ThreadBound,
                                   TagOfDim[D]));
     }
@@ -432,8 +414,8 @@ private:
         Expr First;
         for (int D = 2; D >= 0; --D)
           if (Redundant & (1u << D)) {
-            Expr IsZero = ir::makeBinary(ir::BinOp::EQ, Loop[D]->LoopVar,
-                                         ir::makeInt(0, Loop[D]->LoopVar->Type));
+            const ir::Var &V = Here.Loop[D]->LoopVar;
+            Expr IsZero = ir::makeBinary(ir::BinOp::EQ, V, ir::makeInt(0, V->Type));
             First = First ? ir::makeBinary(ir::BinOp::And, First, IsZero) : IsZero;
           }
         Body = guardWith(First, S);
@@ -501,7 +483,7 @@ private:
     for (int D = 2; D >= 0; --D) {
       if (!(Redundant & (1u << D)))
         continue;
-      const ir::ForNode *L = Loop[D];
+      const ir::ForNode *L = Here.Loop[D];
       Tid = Tid ? Tid * L->Extent + Expr(L->LoopVar) : Expr(L->LoopVar);
       T = T ? T * L->Extent : L->Extent;
     }
@@ -592,11 +574,11 @@ private:
           return guardWith(Cond, S);
         Stmt Body;
         if (isThreadIdxLoop(F)) {
-          if (D.Loop[ir::threadTagDim(F->ThreadTag)])
+          if (D.Here.Loop[ir::threadTagDim(F->ThreadTag)])
             return guardWith(Cond, S); // the same threads again: DistributeOverThreads' own
           Body = D.inThreadLoop(F, [&] { return sink(F->Body); });
         } else {
-          Scope Enter(D, F);
+          LoopVariable Var(D, F);
           Body = sink(F->Body);
         }
         if (!FoundStage)
@@ -631,7 +613,7 @@ private:
       if (!ir::as<ir::ForNode>(S) && !ir::as<ir::StoreNode>(S))
         return false;
       StmtFacts Facts = factsOf(S);
-      if (Facts.ThreadLoop || Facts.Barrier || D.Dependence.of(S))
+      if (Facts.LaunchLoop || Facts.Barrier || D.Dependence.of(S))
         return false;
       bool Writes = false;
       std::vector<ir::Access> Accesses = ir::collectAccesses(S);

@@ -12,6 +12,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <utility>
 
 namespace sched {
 namespace passes {
@@ -50,6 +51,21 @@ ir::Stmt unshareStatements(const ir::Stmt &S);
 
 /// A loop bound to threadIdx.{x,y,z}.
 bool isThreadIdxLoop(const ir::ForNode *N);
+
+/// Sets a variable for the lifetime of the guard and restores its old value
+/// after it (Halide's ScopedValue): "this holds for the subtree I am in".
+template <typename T> class ScopedValue {
+public:
+  explicit ScopedValue(T &Slot) : Slot(Slot), Saved(Slot) {}
+  ScopedValue(T &Slot, T Value) : Slot(Slot), Saved(Slot) { Slot = std::move(Value); }
+  ~ScopedValue() { Slot = std::move(Saved); }
+  ScopedValue(const ScopedValue &) = delete;
+  ScopedValue &operator=(const ScopedValue &) = delete;
+
+private:
+  T &Slot;
+  T Saved;
+};
 
 /// Which threadIdx dimensions (bit d for .x/.y/.z = 0/1/2) the value of each
 /// variable in scope depends on: a threadIdx loop's variable, and a let or a
