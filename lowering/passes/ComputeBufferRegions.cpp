@@ -19,6 +19,8 @@
 #include "ir/Simplify.h"
 #include "passes/Passes.h"
 
+#include <cassert>
+
 namespace sched {
 namespace passes {
 
@@ -60,6 +62,11 @@ ir::Expr regionExtent(const ir::Stmt &Body, const ir::Buffer &B, bool Read, bool
 } // namespace
 
 std::vector<BufferRegion> computeBufferRegions(const ir::LoopNest &Nest) {
+#ifndef NDEBUG
+  for (const ir::Param &P : Nest.Params)
+    assert((P.ParamKind != ir::Param::Kind::Buffer || P.Buf->Shape.size() == 1) &&
+           "ComputeBufferRegions runs after StorageFlatten: regions are flat element ranges");
+#endif
   std::vector<ir::Access> Accesses = ir::collectAccesses(Nest.Body);
   std::vector<BufferRegion> Regions;
   for (const ir::Param &P : Nest.Params) {

@@ -180,7 +180,7 @@ protected:
           Pins |= 1u << D;
     // A thread-divergent guard (not one that picks a thread) is sunk below
     // the cache stages inside it, which all threads must run.
-    if (Mask & ~Pins && !N->Else && !readsMemory(N->Cond))
+    if ((Mask & ~Pins) && !N->Else && !readsMemory(N->Cond))
       if (Stmt Sunk = GuardSinker(*this, N->Cond).sinkFrom(N->Then))
         return mutate(Sunk);
     if (Stmt Once = runOnceIfRedundant(S))
@@ -523,23 +523,26 @@ private:
     /// Body with Cond pushed down around everything but the stages; null
     /// when there is no stage to sink below.
     Stmt sinkFrom(const Stmt &Body) {
-      Stmt Out = sink(Body);
-      return FoundStage ? Out : nullptr;
+      bool HasStage = false;
+      Stmt Out = sink(Body, HasStage);
+      return HasStage ? Out : nullptr;
     }
 
   private:
     Distributor &D;
     Expr Cond;
-    bool FoundStage = false;
     std::set<const ir::BufferNode *> AllocatedInside;
-    std::vector<Stmt> Entered; // loops entered on the way down (for ranges)
 
-    Stmt sink(const Stmt &S) {
+    /// S with Cond sunk into it; HasStage says whether S holds a stage
+    /// (otherwise S comes back guarded as a whole).
+    Stmt sink(const Stmt &S, bool &HasStage) {
+      HasStage = false;
       if (isStage(S)) {
-        FoundStage = true;
+        HasStage = true;
         return S;
       }
       if (const auto *Seq = ir::as<ir::SeqNode>(S)) {
+        // Runs of children without a stage share one guard.
         std::vector<Stmt> Out, Guarded;
         auto Flush = [&] {
           if (!Guarded.empty())
@@ -547,41 +550,42 @@ private:
           Guarded.clear();
         };
         for (const Stmt &Child : Seq->Stmts) {
-          bool Before = FoundStage;
-          FoundStage = false;
-          Stmt New = sink(Child);
-          if (FoundStage) {
-            Flush();
-            Out.push_back(New);
-          } else {
+          bool ChildHasStage;
+          Stmt New = sink(Child, ChildHasStage);
+          if (!ChildHasStage) {
             Guarded.push_back(Child);
+            continue;
           }
-          FoundStage |= Before;
+          Flush();
+          Out.push_back(New);
+          HasStage = true;
         }
         Flush();
         return ir::makeSeq(Out);
       }
       if (const auto *A = ir::as<ir::AllocateNode>(S)) {
         AllocatedInside.insert(A->Buf.get());
-        Stmt Body = sink(A->Body);
+        Stmt Body = sink(A->Body, HasStage);
         AllocatedInside.erase(A->Buf.get());
-        return FoundStage ? ir::makeAllocate(A->Buf, Body) : guardWith(Cond, S);
+        return HasStage ? ir::makeAllocate(A->Buf, Body) : guardWith(Cond, S);
       }
       if (const auto *F = ir::as<ir::ForNode>(S)) {
-        // Loops with uniform bounds only: all threads run them alike.
-        if (D.Dependence.of(F->Min) || D.Dependence.of(F->Extent) ||
-            (F->LoopKind == ir::ForKind::ThreadBound && !isThreadIdxLoop(F)))
+        // Loops with uniform bounds only: all threads run them alike. A
+        // loop naming enclosing threads again is the Distributor's own.
+        bool Uniform = !D.Dependence.of(F->Min) && !D.Dependence.of(F->Extent);
+        bool Serial = F->LoopKind != ir::ForKind::ThreadBound;
+        bool NewThreads =
+            isThreadIdxLoop(F) && !D.Here.Loop[ir::threadTagDim(F->ThreadTag)];
+        if (!Uniform || (!Serial && !NewThreads))
           return guardWith(Cond, S);
         Stmt Body;
-        if (isThreadIdxLoop(F)) {
-          if (D.Here.Loop[ir::threadTagDim(F->ThreadTag)])
-            return guardWith(Cond, S); // the same threads again: DistributeOverThreads' own
-          Body = D.inThreadLoop(F, [&] { return sink(F->Body); });
+        if (NewThreads) {
+          Body = D.inThreadLoop(F, [&] { return sink(F->Body, HasStage); });
         } else {
           LoopVariable Var(D, F);
-          Body = sink(F->Body);
+          Body = sink(F->Body, HasStage);
         }
-        if (!FoundStage)
+        if (!HasStage)
           return guardWith(Cond, S);
         return ir::makeFor(F->LoopVar, F->Min, F->Extent, Body, F->LoopKind, F->ThreadTag,
                            F->IsReduction);
@@ -590,16 +594,18 @@ private:
         if (readsMemory(L->Value))
           return guardWith(Cond, S);
         D.Dependence.enter(L);
-        Stmt Body = sink(L->Body);
+        Stmt Body = sink(L->Body, HasStage);
         D.Dependence.leave(L->LetVar.get());
-        return FoundStage ? ir::makeLet(L->LetVar, L->Value, Body) : guardWith(Cond, S);
+        return HasStage ? ir::makeLet(L->LetVar, L->Value, Body) : guardWith(Cond, S);
       }
       if (const auto *I = ir::as<ir::IfThenElseNode>(S)) {
         if (readsMemory(I->Cond))
           return guardWith(Cond, S);
-        Stmt Then = sink(I->Then);
-        Stmt Else = I->Else ? sink(I->Else) : nullptr;
-        if (!FoundStage)
+        bool ThenHasStage, ElseHasStage = false;
+        Stmt Then = sink(I->Then, ThenHasStage);
+        Stmt Else = I->Else ? sink(I->Else, ElseHasStage) : nullptr;
+        HasStage = ThenHasStage || ElseHasStage;
+        if (!HasStage)
           return guardWith(Cond, S);
         return ir::makeIf(I->Cond, Then, Else);
       }
@@ -627,9 +633,8 @@ private:
         return false;
       std::set<std::pair<const ir::BufferNode *, bool>> Checked;
       for (const ir::Access &A : Accesses)
-        if (Checked.insert({A.Buf.get(), A.IsWrite}).second && !inBounds(S, A.Buf, !A.IsWrite)) {
+        if (Checked.insert({A.Buf.get(), A.IsWrite}).second && !inBounds(S, A.Buf, !A.IsWrite))
           return false;
-        }
       return true;
     }
 

@@ -112,9 +112,9 @@ bool isThreadIdxLoop(const ir::ForNode *N) {
   return N->LoopKind == ir::ForKind::ThreadBound && ir::isThreadIdxTag(N->ThreadTag);
 }
 
-unsigned ThreadDependence::of(const ir::Expr &E) const {
+unsigned ThreadDependence::of(const std::set<const ir::VarNode *> &Vars) const {
   unsigned M = 0;
-  for (const ir::VarNode *V : ir::varsOf(E)) {
+  for (const ir::VarNode *V : Vars) {
     auto It = Mask.find(V);
     if (It != Mask.end())
       M |= It->second;
@@ -122,15 +122,9 @@ unsigned ThreadDependence::of(const ir::Expr &E) const {
   return M;
 }
 
-unsigned ThreadDependence::of(const ir::Stmt &S) const {
-  unsigned M = 0;
-  for (const ir::VarNode *V : ir::varsOf(S)) {
-    auto It = Mask.find(V);
-    if (It != Mask.end())
-      M |= It->second;
-  }
-  return M;
-}
+unsigned ThreadDependence::of(const ir::Expr &E) const { return of(ir::varsOf(E)); }
+
+unsigned ThreadDependence::of(const ir::Stmt &S) const { return of(ir::varsOf(S)); }
 
 unsigned ThreadDependence::enter(const ir::ForNode *N) {
   unsigned M = isThreadIdxLoop(N) ? 1u << ir::threadTagDim(N->ThreadTag)

@@ -83,6 +83,7 @@ public:
   void leave(const ir::VarNode *V) { Mask.erase(V); }
 
 private:
+  unsigned of(const std::set<const ir::VarNode *> &Vars) const;
   std::map<const ir::VarNode *, unsigned> Mask; // only non-zero masks
 };
 
