@@ -661,7 +661,9 @@ private:
 
 ir::LoopNest distributeOverThreads(const ir::LoopNest &Nest, const KernelContext &Ctx,
                                    std::vector<Diag> &Diags) {
-  assert(Ctx.Known && "DistributeOverThreads reads the launch extents of the kernel context");
+  assert(kernelHasForm(Nest, Ctx, FormLaunchLoopsWidened) &&
+         "DistributeOverThreads runs after WidenThreadLoops: every thread loop it enters runs "
+         "over its tag's launch extent");
   Distributor D(Ctx, Diags);
   ir::LoopNest Out = Nest;
   Out.Body = D.mutate(Nest.Body);

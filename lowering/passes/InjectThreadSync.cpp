@@ -477,7 +477,9 @@ void checkUnorderableHandOffs(const ir::LoopNest &Nest, const KernelContext &Ctx
 
 ir::LoopNest injectThreadSync(const ir::LoopNest &Nest, const KernelContext &Ctx,
                               std::vector<Diag> &Diags) {
-  assert(Ctx.Known && "InjectThreadSync reads the launch extents of the kernel context");
+  assert(kernelHasForm(Nest, Ctx, FormDistributed) &&
+         "InjectThreadSync runs after DistributeOverThreads: every thread loop runs over its "
+         "tag's launch extent, and every statement on the threads it names");
   ir::LoopNest Out = Nest;
   // The plan is keyed by statement: each must stand in one place only.
   Out.Body = unshareStatements(Nest.Body);

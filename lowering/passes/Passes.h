@@ -129,6 +129,10 @@ std::vector<BufferRegion> computeBufferRegions(const ir::LoopNest &Nest);
 bool verifyKernel(const ir::LoopNest &Nest, const KernelContext &Ctx, unsigned Form,
                   std::vector<Diag> &Diags);
 
+/// verifyKernel without the diagnostics: what a pass asserts of its input
+/// (`assert(kernelHasForm(Nest, Ctx, FormDistributed) && "...")`).
+bool kernelHasForm(const ir::LoopNest &Nest, const KernelContext &Ctx, unsigned Form);
+
 } // namespace passes
 } // namespace sched
 

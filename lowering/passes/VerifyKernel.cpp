@@ -239,5 +239,10 @@ bool verifyKernel(const ir::LoopNest &Nest, const KernelContext &Ctx, unsigned F
   return !Verifier.Failed;
 }
 
+bool kernelHasForm(const ir::LoopNest &Nest, const KernelContext &Ctx, unsigned Form) {
+  std::vector<Diag> Ignored;
+  return verifyKernel(Nest, Ctx, Form, Ignored);
+}
+
 } // namespace passes
 } // namespace sched

@@ -55,7 +55,8 @@ private:
 } // namespace
 
 ir::LoopNest widenThreadLoops(const ir::LoopNest &Nest, const KernelContext &Ctx) {
-  assert(Ctx.Known && "WidenThreadLoops reads the launch extents of the kernel context");
+  assert(kernelHasForm(Nest, Ctx, FormGeometryKnown) &&
+         "WidenThreadLoops reads the launch extents of the kernel context");
   ir::LoopNest Out = Nest;
   Out.Body = ThreadLoopWidener(Ctx).mutate(Nest.Body);
   return Out;
