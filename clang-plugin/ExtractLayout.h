@@ -1,11 +1,12 @@
 //===- ExtractLayout.h - Shapes of buffers the extractor finds --*- C++ -*-===//
 //
-// The extractor sees C++ pointers indexed by one flat expression
-// (`A[i * K + k]`). This file decides which multi-dimensional shape such a
-// buffer gets in the IR (A[i, k] with shape [M, K]) and rewrites each flat
-// index into per-dimension indices; when that is not provably the same
-// element for every iteration it keeps the buffer one-dimensional, which is
-// always correct. It also sizes the outermost dimension of pointers from the
+// The extractor sees C++ pointers and one-dimensional arrays indexed by one
+// flat expression (`A[i * K + k]`). This file decides which
+// multi-dimensional shape such a buffer gets in the IR (A[i, k] with shape
+// [M, K]) and rewrites each flat index into per-dimension indices; when that
+// is not the same element for every iteration, provably or under
+// assumptions over parameters checked at run time, it keeps the buffer
+// one-dimensional, which is always correct. It also sizes the outermost dimension of pointers from the
 // loop bounds, so that the shape covers every element the nest touches.
 //
 // Private to the plugin; the IR's own analyses (Affine.h, Bounds.h,
@@ -36,27 +37,43 @@ using Polynomial = std::vector<Monomial>;
 /// polynomial; false for anything else (division, loads, ...).
 bool toPolynomial(const ir::Expr &E, Polynomial &Out);
 
-/// The layout chosen for a buffer indexed through a flat pointer.
+/// The layout chosen for a buffer indexed through one flat index (a pointer,
+/// or an array declared with one dimension).
 class FlatLayout {
 public:
   /// Chooses a layout for a buffer accessed with FlatIndices, where loop
-  /// variables range over Ranges. False when some index cannot be bounded.
+  /// variables range over Ranges. DeclaredSize is the element count of an
+  /// array (the shape then multiplies out to it), null for a pointer (the
+  /// outermost extent then covers every index). False when some index
+  /// cannot be bounded.
   static bool choose(const std::vector<ir::Expr> &FlatIndices, const ir::VarRanges &Ranges,
-                     FlatLayout &Out);
+                     const ir::Expr &DeclaredSize, FlatLayout &Out);
 
   /// Row-major extents, outermost first.
   std::vector<ir::Expr> Shape;
+
+  /// Conditions over parameters under which the delinearized indices name
+  /// the elements the flat ones do (`N <= ld` for `i*ld + j`, j < N); the
+  /// launcher checks them before each launch. Empty when provable.
+  std::vector<ir::Expr> Assumptions;
 
   /// The per-dimension indices of one of the flat indices given to choose.
   std::vector<ir::Expr> delinearize(const ir::Expr &Flat) const;
 
 private:
+  /// Makes Candidates (1 among them) the strides if they form a chain and
+  /// every access fits inside the shape they give.
+  bool tryStrides(std::vector<Polynomial> Candidates, const std::vector<ir::Expr> &FlatIndices,
+                  const ir::VarRanges &Ranges, const ir::Expr &DeclaredSize);
   /// Splits Flat into one index per stride; false if some term does not fit.
   bool split(const ir::Expr &Flat, std::vector<ir::Expr> &Dims) const;
 
-  std::vector<Monomial> Strides; // outermost first; the last is 1
+  std::vector<Polynomial> Strides; // outermost first; the last is 1
   std::vector<const ir::VarNode *> IndexVars; // the loop variables
 };
+
+/// Adds Cond to Out unless an identical condition is already there.
+void addAssumption(std::vector<ir::Expr> &Out, const ir::Expr &Cond);
 
 /// The extent that covers index 0 .. max of Indices over Ranges (the largest
 /// index plus one); false when some index has no upper bound.

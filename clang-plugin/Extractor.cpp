@@ -9,10 +9,12 @@
 //
 // The translation is exact or it fails: whatever the IR cannot represent with
 // the same meaning is reported as one warning at the construct and the caller
-// leaves the loop as written. Pointer accesses are first translated with their
-// flat index and a placeholder buffer; once the whole nest is known,
-// ExtractLayout.h chooses each buffer's shape and the flat indices are
-// rewritten (delinearized) through an IRMutator.
+// leaves the loop as written. Pointer (and one-dimensional array) accesses are
+// first translated with their flat index and a placeholder buffer; once the
+// whole nest is known, ExtractLayout.h chooses each buffer's shape and the
+// flat indices are rewritten (delinearized) through an IRMutator. A shape
+// that holds only for some parameter values (`C[i*ldc + j]` as C[i, j] needs
+// N <= ldc) adds that condition to the nest's run-time assumptions.
 //
 // Aliasing policy. Arrays are distinct objects, and `__restrict` pointers are
 // promised not to alias: both get Buffer::NoAlias. Plain pointer parameters
@@ -244,8 +246,14 @@ struct FreeBuffer {
   bool FirstDimKnown = false; // arrays: the whole shape is declared
   bool NoAlias = false;
   ir::Buffer Placeholder;     // used while translating; replaced at the end
-  std::vector<ir::Expr> FlatIndices;  // flat pointers: every index seen
+  std::vector<ir::Expr> FlatIndices;  // isFlat(): every index seen
   std::vector<ir::Expr> FirstIndices; // pointers to arrays: first indices
+
+  /// Indexed by one flat index: a plain pointer or a one-dimensional array
+  /// (both may get a delinearized layout).
+  bool isFlat() const {
+    return DeclaredShape.empty() || (FirstDimKnown && DeclaredShape.size() == 1);
+  }
 };
 
 /// A scalar the nest reads but does not declare.
@@ -1116,11 +1124,9 @@ bool NestExtractor::translateSubscript(const ArraySubscriptExpr *ASE, Place &Out
   auto It = BufferIndex.find(D);
   if (It != BufferIndex.end()) {
     FreeBuffer &FB = Buffers[It->second];
-    if (FB.FirstDimKnown)
-      return true;
-    if (FB.DeclaredShape.empty())
+    if (FB.isFlat())
       FB.FlatIndices.push_back(Out.Indices[0]);
-    else
+    else if (!FB.FirstDimKnown)
       FB.FirstIndices.push_back(Out.Indices[0]);
   }
   return true;
@@ -1295,11 +1301,15 @@ bool NestExtractor::finishBuffers(std::vector<extract::FlatLayout> &Layouts,
       if (!extract::extentCovering(FB.FirstIndices, LoopRanges, First))
         return fail(FB.FirstUse, "cannot bound the indices of '" + FB.Name + "'");
       Shape.insert(Shape.begin(), First);
-    } else if (!FB.FirstDimKnown) {
-      if (extract::someIndexIsNegative(FB.FlatIndices, LoopRanges))
+    } else if (FB.isFlat()) {
+      // An array's size is known: its indices need no bounding (an index
+      // outside it is out of bounds in the loop as written, too).
+      ir::Expr DeclaredSize = FB.FirstDimKnown ? FB.DeclaredShape[0] : nullptr;
+      if (!DeclaredSize && extract::someIndexIsNegative(FB.FlatIndices, LoopRanges))
         return fail(FB.FirstUse, "an index of '" + FB.Name + "' is negative");
       Layouts.emplace_back();
-      if (!extract::FlatLayout::choose(FB.FlatIndices, LoopRanges, Layouts.back()))
+      if (!extract::FlatLayout::choose(FB.FlatIndices, LoopRanges, DeclaredSize,
+                                       Layouts.back()))
         return fail(FB.FirstUse, "cannot bound the indices of '" + FB.Name + "'");
       Layout = &Layouts.back();
       Shape = Layout->Shape;
@@ -1321,6 +1331,9 @@ bool NestExtractor::run(const ForStmt *Loop, const std::string &NestName, Extrac
   if (!finishBuffers(Layouts, Rewriter))
     return false;
   Body = Rewriter.mutate(Body);
+  for (const extract::FlatLayout &L : Layouts)
+    for (const ir::Expr &A : L.Assumptions)
+      extract::addAssumption(Out.Nest.Assumptions, A);
 
   // Buffers first, then scalars, each in order of first appearance.
   // Ties (same location) keep translation order.

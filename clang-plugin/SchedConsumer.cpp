@@ -7,7 +7,10 @@
 // types to schedule. Each nest then goes through
 //   extract -> schedule -> lower -> emit CUDA -> descriptor -> replace,
 // with the dumps the options ask for between stages. A stage that fails
-// leaves the loop as written and says why; nothing here aborts.
+// leaves the loop as written and says why; nothing here aborts. Before the
+// descriptor is built, checkLaunchExprs makes sure the launcher can evaluate
+// everything it must (geometry, regions, assumptions) from scalar arguments:
+// otherwise it is an internal error, reported here, never a launch failure.
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,6 +22,7 @@
 #include "codegen/CodeGenCUDA.h"
 #include "codegen/LaunchDescriptor.h"
 #include "ir/Printer.h"
+#include "passes/PassUtil.h"
 #include "schedule/Schedule.h"
 
 #include "clang/AST/ASTConsumer.h"
@@ -28,7 +32,6 @@
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Sema/SemaConsumer.h"
-#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
@@ -186,14 +189,6 @@ std::string joinMessages(const std::vector<Diag> &Diags) {
   return Out.empty() ? "no reason given" : Out;
 }
 
-/// Letters, digits and '_' only, so the name is a C identifier.
-std::string sanitize(llvm::StringRef Text) {
-  std::string Out;
-  for (char C : Text)
-    Out += llvm::isAlnum(C) ? C : '_';
-  return Out;
-}
-
 class SchedConsumer : public SemaConsumer {
 public:
   SchedConsumer(CompilerInstance &CI, const PluginOptions &Opts,
@@ -248,7 +243,8 @@ void SchedConsumer::handleDecl(Decl *D) {
 std::string SchedConsumer::nestName(const ForStmt *Loop) {
   PresumedLoc P = CI.getSourceManager().getPresumedLoc(Loop->getForLoc());
   std::string Stem = P.isValid() ? llvm::sys::path::stem(P.getFilename()).str() : "nest";
-  std::string Base = "sched_" + sanitize(Stem) + "_" + std::to_string(P.isValid() ? P.getLine() : 0);
+  std::string Base = "sched_" + passes::cIdentifier(Stem, "nest", "") + "_" +
+                     std::to_string(P.isValid() ? P.getLine() : 0);
   unsigned Uses = NameUses[Base]++;
   return Uses == 0 ? Base : Base + "_" + std::to_string(Uses);
 }
@@ -364,6 +360,14 @@ void SchedConsumer::handleNest(Decl *Root, const FoundNest &Found) {
   if (Opts.DumpCUDA || Opts.PrintAfterAll)
     dump(Name, "cuda", Desc.CUDASource);
 
+  std::string Error;
+  if (!checkLaunchExprs(Desc.Kernel, Error)) {
+    CI.getDiagnostics().Report(ForLoc, customID(DiagnosticsEngine::Warning,
+                                                "sched: internal error: %0; the loop "
+                                                "stays as written"))
+        << Error;
+    return;
+  }
   std::vector<ParamBinding> Args;
   if (!buildArgs(Desc.Kernel, Ex, ForLoc, Desc.ArgKinds, Args))
     return;
@@ -371,7 +375,6 @@ void SchedConsumer::handleNest(Decl *Root, const FoundNest &Found) {
   if (!Opts.EmitDir.empty())
     emitFiles(Name, Desc, Text, ForLoc);
 
-  std::string Error;
   if (!replaceNestWithLaunch(*SemaRef, Root, Found.Loop, Found.Function, Text, Args, Error))
     CI.getDiagnostics().Report(ForLoc, customID(DiagnosticsEngine::Warning,
                                                 "sched: cannot replace nest '%0': %1; "

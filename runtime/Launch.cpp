@@ -9,13 +9,24 @@
 // Fatal errors print `sched: <kernel> (<file>:<line>): <message>` and exit(1):
 // a kernel that cannot run correctly must never return a wrong answer.
 //
+// Before a kernel runs on sim or cuda, the launcher checks what the compiler
+// could only assume: the kernel's run-time assumptions (ir::LoopNest::
+// Assumptions, e.g. `N <= ld` for a delinearized leading dimension) and a
+// launch geometry with at least one block and one thread in each dimension.
+// When one fails, __sched_launch returns 0 and the original loop runs, which
+// is correct for every argument; SCHED_VERBOSE=1 says why.
+//
 //===----------------------------------------------------------------------===//
 
 #include "Backend.h"
+#include "ScalarEval.h"
 #include "SchedRuntime.h"
 #include "cuda/CudaBackend.h"
 #include "host/HostBackend.h"
 #include "sim/Simulator.h"
+
+#include "ir/IRVisitor.h"
+#include "ir/Printer.h"
 
 #include <cstdarg>
 #include <cstdio>
@@ -23,6 +34,7 @@
 #include <cstring>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <unordered_map>
 
 namespace sched {
@@ -117,6 +129,62 @@ bool verbose() {
   return V && *V && std::strcmp(V, "0") != 0;
 }
 
+/// "N = 13, ld = 5": the values of the parameters E uses, in parameter
+/// order, for messages.
+std::string valuesOf(const ir::Expr &E, const ir::LoopNest &Nest, const ScalarEnv &Env) {
+  std::string Out;
+  std::set<const ir::VarNode *> Used = ir::varsOf(E);
+  for (const ir::Param &P : Nest.Params) {
+    const ir::VarNode *V = P.Scalar.get();
+    int64_t I;
+    double F;
+    if (P.ParamKind != ir::Param::Kind::Scalar || !Used.count(V) || !Env.lookup(V, I, F))
+      continue;
+    Out += (Out.empty() ? "" : ", ") + V->Name + " = " +
+           (ir::isFloat(V->Type) ? std::to_string(F) : std::to_string(I));
+  }
+  return Out;
+}
+
+/// Whether the kernel may run for these arguments: every assumption holds
+/// and every grid and block extent is positive. Sets Why to the first that
+/// does not; false with Error set when one cannot be evaluated (the
+/// descriptor is then broken: the plugin checked that all are expressions
+/// over scalar parameters).
+bool mayLaunch(const LaunchSite &S, const std::vector<void *> &Data, std::string &Why,
+               std::string &Error) {
+  const LoweredKernel &K = S.D.Kernel;
+  ScalarEnv Env;
+  Env.bindParams(K.Kernel, Data);
+  for (const ir::Expr &A : K.Kernel.Assumptions) {
+    int64_t Holds;
+    if (!evalInt(A, Env, Holds, Error)) {
+      Error = "cannot evaluate the assumption '" + ir::print(A) + "': " + Error;
+      return false;
+    }
+    if (!Holds) {
+      Why = "the assumption " + ir::print(A) + " does not hold (" + valuesOf(A, K.Kernel, Env) + ")";
+      return true;
+    }
+  }
+  static const char *const Axis = "xyz";
+  for (int D = 0; D < 3; ++D)
+    for (bool Grid : {true, false}) {
+      const ir::Expr &E = Grid ? K.Geometry.Grid[D] : K.Geometry.Block[D];
+      int64_t Extent;
+      if (!evalInt(E, Env, Extent, Error)) {
+        Error = "cannot evaluate the launch geometry: " + Error;
+        return false;
+      }
+      if (Extent < 1) {
+        Why = std::string(Grid ? "the grid" : "the block") + " has extent " +
+              std::to_string(Extent) + " in " + Axis[D] + " (" + ir::print(E) + ")";
+        return true;
+      }
+    }
+  return true;
+}
+
 LaunchResult runSim(LaunchSite &S, const std::vector<void *> &Data, std::string &Error) {
   std::shared_ptr<const sim::SimProgram> Program;
   {
@@ -175,6 +243,15 @@ LaunchResult launchKernel(const char *Descriptor, void *const *Args, BackendKind
       Error = "null argument for parameter '" + S.D.Kernel.Kernel.Params[I].name() + "'";
       return LaunchResult::Failed;
     }
+  std::string Why;
+  if (!mayLaunch(S, Data, Why, Error))
+    return LaunchResult::Failed;
+  if (!Why.empty()) {
+    if (verbose())
+      std::fprintf(stderr, "sched: %s: ran the original loop on host: %s\n", S.Where.c_str(),
+                   Why.c_str());
+    return LaunchResult::RunHostLoop;
+  }
   if (Chosen == BackendKind::Sim)
     return runSim(S, Data, Error);
   if (!cuda::launch(S.D, S.Cuda, Data, Error))

@@ -17,8 +17,8 @@
 //     __sched_exprs[0] = ((M + 15)/16)
 //     ...
 //   }
-//   ir 456
-//   func sched_matmul_12(...) target=gpu { ... }
+//   ir 456                           <- with the run-time assumptions
+//   func sched_matmul_12(...) target=gpu assume((N <= ldc)) { ... }
 //   cuda 789
 //   extern "C" __global__ void sched_matmul_12(...) { ... }
 //   end
@@ -29,13 +29,16 @@
 // small wrapper func that the one IR parser reads; slot k holds expression k,
 // an absent slot is a null expression. Parsing then rebinds the wrapper's
 // parameters to the kernel's own scalar variables (by name), since variables
-// have identity.
+// have identity. Run-time assumptions are part of the kernel's IR, so they
+// come back already bound to those variables. checkLaunchExprs is the
+// compiler's promise that all of these are over scalar parameters only.
 //
 //===----------------------------------------------------------------------===//
 #include "codegen/LaunchDescriptor.h"
 #include "ir/IRMutator.h"
 #include "ir/Parser.h"
 #include "ir/Printer.h"
+#include "passes/PassUtil.h"
 
 #include <sstream>
 
@@ -282,6 +285,26 @@ bool parseLaunchExprs(Reader &R, const std::string &Text, const ir::LoopNest &Ke
 }
 
 } // namespace
+
+bool checkLaunchExprs(const LoweredKernel &K, std::string &Error) {
+  static const char *const Axis = "xyz";
+  std::vector<std::pair<std::string, ir::Expr>> Named;
+  for (int D = 0; D < 3; ++D) {
+    Named.push_back({std::string("grid extent in ") + Axis[D], K.Geometry.Grid[D]});
+    Named.push_back({std::string("block extent in ") + Axis[D], K.Geometry.Block[D]});
+  }
+  for (const BufferRegion &R : K.Regions)
+    Named.push_back({"copy region of '" + R.Param + "'", R.Extent});
+  for (const ir::Expr &A : K.Kernel.Assumptions)
+    Named.push_back({"run-time assumption", A});
+  for (const auto &Entry : Named)
+    if (Entry.second && !passes::isLaunchExpr(Entry.second, K.Kernel)) {
+      Error = "the " + Entry.first + " '" + ir::print(Entry.second) +
+              "' is not an expression over scalar parameters";
+      return false;
+    }
+  return true;
+}
 
 std::string serializeDescriptor(const LaunchDescriptor &D) {
   const LoweredKernel &K = D.Kernel;

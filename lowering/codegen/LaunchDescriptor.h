@@ -30,6 +30,13 @@ struct LaunchDescriptor {
   std::string CUDASource;        // emitCUDA(Kernel)
 };
 
+/// Checks that every expression the launcher evaluates before a launch
+/// (grid and block extents, copy regions, run-time assumptions) uses literals
+/// and the kernel's scalar parameters only: the launcher has nothing else.
+/// False, with the offending expression in Error, otherwise (an internal
+/// error of the compiler: the nest must stay as written).
+bool checkLaunchExprs(const LoweredKernel &K, std::string &Error);
+
 std::string serializeDescriptor(const LaunchDescriptor &D);
 bool parseDescriptor(const std::string &Text, LaunchDescriptor &Out, std::string &Error);
 

@@ -195,7 +195,10 @@ void conjuncts(const Expr &Cond, std::vector<Expr> &Out) {
 /// over Ranges. Non-dividing splits guard their accesses this way; without it
 /// the region of a flat array whose delinearized shape rounds up (In[b*64+t]
 /// under `b*64 + t < n`) would reach past the user's array, and the launcher
-/// would copy past its end.
+/// would copy past its end. A guard that reads memory (`if (A[0] > 0)`)
+/// bounds nothing: its value is not fixed by loop variables and parameters,
+/// and a region is evaluated where and when that memory is not the memory
+/// the guard will read.
 Interval tightenByGuards(Interval I, const Expr &Index, const std::vector<Expr> &Guards,
                          const VarRanges &Ranges) {
   std::vector<Expr> Conds;
@@ -203,7 +206,8 @@ Interval tightenByGuards(Interval I, const Expr &Index, const std::vector<Expr> 
     conjuncts(G, Conds);
   for (const Expr &C : Conds) {
     const auto *B = as<BinaryNode>(C);
-    if (!B || !isComparison(B->Op) || B->Op == BinOp::EQ || B->Op == BinOp::NE)
+    if (!B || !isComparison(B->Op) || B->Op == BinOp::EQ || B->Op == BinOp::NE ||
+        dependsOnMemory(C))
       continue;
     // Normalize to Lhs < Rhs or Lhs <= Rhs.
     Expr Lhs = B->A, Rhs = B->B;

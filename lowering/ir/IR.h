@@ -26,7 +26,8 @@
 // name(args); int32 literals as 42, other ints as 42:int64; floats as 1.5f
 // (float32), 1.5:float16, 1.5:float64. Loop kinds print after the extent:
 // bind(blockIdx.x|threadIdx.y|vthread|cthread), unroll, vectorize, and the
-// flag `reduce` for loops the extractor found carrying a reduction.
+// flag `reduce` for loops the extractor found carrying a reduction. Run-time
+// assumptions print after the target: `target=gpu assume((N <= ld)) {`.
 //
 //===----------------------------------------------------------------------===//
 #ifndef SCHED_IR_IR_H
@@ -292,6 +293,10 @@ struct LoopNest {
   unsigned SourceLine = 0;
   std::string Target = "gpu";  // "gpu" or "vta"
   std::vector<Param> Params;   // kernel parameters, in a deterministic order
+  /// Conditions over scalar parameters the kernel is correct under only
+  /// (a delinearized `C[i*ld + j]` needs `N <= ld`); the launcher checks
+  /// them before each launch and runs the original loop when one is false.
+  std::vector<Expr> Assumptions;
   Stmt Body;
 };
 

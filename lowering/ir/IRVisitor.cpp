@@ -122,6 +122,15 @@ private:
   const VarNode *V;
 };
 
+class MemoryReadFinder : public IRVisitor {
+public:
+  bool Found = false;
+
+protected:
+  void visitLoad(const LoadNode *) override { Found = true; }
+  void visitCall(const CallNode *) override { Found = true; }
+};
+
 template <typename Node> std::set<const VarNode *> collectVars(const Node &N) {
   VarCollector C;
   C.visit(N);
@@ -139,6 +148,11 @@ std::set<const VarNode *> varsOf(const Expr &E) { return collectVars(E); }
 std::set<const VarNode *> varsOf(const Stmt &S) { return collectVars(S); }
 bool usesVar(const Expr &E, const VarNode *V) { return findsVar(E, V); }
 bool usesVar(const Stmt &S, const VarNode *V) { return findsVar(S, V); }
+bool dependsOnMemory(const Expr &E) {
+  MemoryReadFinder F;
+  F.visit(E);
+  return F.Found;
+}
 bool loopUsesVar(const ForNode *L, const VarNode *V) {
   return usesVar(L->Min, V) || usesVar(L->Extent, V) || usesVar(L->Body, V);
 }

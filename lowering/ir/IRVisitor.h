@@ -47,6 +47,9 @@ bool usesVar(const Expr &E, const VarNode *V);
 bool usesVar(const Stmt &S, const VarNode *V);
 /// Whether loop L (its bounds or body) refers to V.
 bool loopUsesVar(const ForNode *L, const VarNode *V);
+/// Whether E loads from memory or calls a function: its value is not fixed
+/// by the values of its variables (memory may change, a call is opaque).
+bool dependsOnMemory(const Expr &E);
 
 } // namespace ir
 } // namespace sched

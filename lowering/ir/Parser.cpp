@@ -193,6 +193,13 @@ public:
       return false;
     if (!expectKeyword("target") || !expect("=") || !expectIdent(Out.Target, "target"))
       return false;
+    while (isKeyword("assume")) {
+      ++Pos;
+      Expr A;
+      if (!expect("(") || !(A = parseExpr()) || !expect(")"))
+        return false;
+      Out.Assumptions.push_back(A);
+    }
     Out.Body = parseBlock();
     if (!Out.Body)
       return false;

@@ -107,7 +107,13 @@ public:
         OS << ", ";
       printParam(OS, Nest.Params[I]);
     }
-    OS << ") target=" << Nest.Target << " {\n";
+    OS << ") target=" << Nest.Target;
+    for (const Expr &A : Nest.Assumptions) {
+      OS << " assume(";
+      printExpr(OS, A);
+      OS << ")";
+    }
+    OS << " {\n";
     printStmt(OS, Nest.Body, 1);
     OS << "}\n";
     return OS.str();

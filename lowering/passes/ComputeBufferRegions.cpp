@@ -13,10 +13,18 @@
 // buffer. Read and Written come from the access analysis (ir/Access.h), so
 // intrinsics count through their operand declarations.
 //
+// The launcher evaluates each extent on the host before the kernel runs, from
+// the scalar arguments alone: an extent must never read memory (the kernel's
+// buffers are not there yet, and memory may change while it runs). The bound
+// analysis already ignores guards that read memory; should an extent still
+// mention anything but scalar parameters, the guard-free extent is used, and
+// failing that the whole buffer (passes::isLaunchExpr decides).
+//
 //===----------------------------------------------------------------------===//
 #include "ir/Access.h"
 #include "ir/Bounds.h"
 #include "ir/Simplify.h"
+#include "passes/PassUtil.h"
 #include "passes/Passes.h"
 
 #include <cassert>
@@ -34,29 +42,42 @@ ir::Expr bufferSize(const ir::Buffer &B) {
 }
 
 /// One past the largest flat index of B that S reads (or writes), or null
-/// when unknown or when S does not access B that way.
-ir::Expr touchedEnd(const ir::Stmt &S, const ir::Buffer &B, bool Reads) {
+/// when unknown, not a launch expression, or when S does not access B that
+/// way.
+ir::Expr touchedEnd(const ir::LoopNest &Nest, const ir::Buffer &B, bool Reads,
+                    ir::GuardUse Guards) {
   ir::Region R;
-  if (!ir::regionTouched(S, B, Reads, ir::VarRanges(), R, ir::GuardUse::Tighten) || R.size() != 1 ||
+  if (!ir::regionTouched(Nest.Body, B, Reads, ir::VarRanges(), R, Guards) || R.size() != 1 ||
       !R[0].Max)
     return nullptr;
-  return R[0].Max + ir::makeInt(1);
+  ir::Expr End = ir::simplify(R[0].Max + ir::makeInt(1));
+  return isLaunchExpr(End, Nest) ? End : nullptr;
 }
 
-ir::Expr regionExtent(const ir::Stmt &Body, const ir::Buffer &B, bool Read, bool Written) {
+ir::Expr regionExtent(const ir::LoopNest &Nest, const ir::Buffer &B, bool Read, bool Written) {
   ir::Expr Size = bufferSize(B);
   ir::Expr End;
   for (bool Reads : {true, false}) {
     if (Reads ? !Read : !Written)
       continue;
-    ir::Expr E = touchedEnd(Body, B, Reads);
+    ir::Expr E = touchedEnd(Nest, B, Reads, ir::GuardUse::Tighten);
+    if (!E)
+      E = touchedEnd(Nest, B, Reads, ir::GuardUse::Ignore);
     if (!E)
       return Size; // an access with unknown bounds: copy the whole buffer
     End = End ? ir::makeBinary(ir::BinOp::Max, End, E) : E;
   }
   if (!End)
     return ir::makeInt(0);
-  return ir::simplify(ir::makeBinary(ir::BinOp::Min, End, Size));
+  // Loops that run zero times (`j < n - 3` with n = 0) can put the largest
+  // index, and even the buffer's size, below zero: the kernel then touches
+  // nothing of the buffer, and the launcher must copy (and the simulator
+  // allocate) nothing, not fail on a negative size.
+  ir::Expr Extent = ir::simplify(ir::makeBinary(ir::BinOp::Min, End, Size));
+  int64_t Known;
+  if (ir::getConstInt(Extent, Known))
+    return Known < 0 ? ir::makeInt(0, Extent->Type) : Extent;
+  return ir::makeBinary(ir::BinOp::Max, Extent, ir::makeInt(0, Extent->Type));
 }
 
 } // namespace
@@ -77,7 +98,7 @@ std::vector<BufferRegion> computeBufferRegions(const ir::LoopNest &Nest) {
     for (const ir::Access &A : Accesses)
       if (A.Buf == P.Buf)
         (A.IsWrite ? R.Written : R.Read) = true;
-    R.Extent = regionExtent(Nest.Body, P.Buf, R.Read, R.Written);
+    R.Extent = regionExtent(Nest, P.Buf, R.Read, R.Written);
     Regions.push_back(R);
   }
   return Regions;

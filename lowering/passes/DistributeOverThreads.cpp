@@ -50,6 +50,7 @@
 //===----------------------------------------------------------------------===//
 #include "ir/Access.h"
 #include "ir/Bounds.h"
+#include "ir/Dependence.h"
 #include "ir/IRMutator.h"
 #include "ir/IRVisitor.h"
 #include "ir/Printer.h"

@@ -46,6 +46,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ir/Access.h"
+#include "ir/Dependence.h"
 #include "ir/IRMutator.h"
 #include "ir/IRVisitor.h"
 #include "ir/Printer.h"

@@ -40,6 +40,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ir/Access.h"
+#include "ir/Dependence.h"
 #include "ir/IRMutator.h"
 #include "ir/IRVisitor.h"
 #include "ir/Intrinsics.h"

@@ -23,6 +23,16 @@ std::set<const ir::VarNode *> scalarParams(const ir::LoopNest &Nest) {
   return Out;
 }
 
+bool isLaunchExpr(const ir::Expr &E, const ir::LoopNest &Nest) {
+  if (!E || ir::dependsOnMemory(E))
+    return false;
+  std::set<const ir::VarNode *> Params = scalarParams(Nest);
+  for (const ir::VarNode *V : ir::varsOf(E))
+    if (!Params.count(V))
+      return false;
+  return true;
+}
+
 std::string cIdentifier(const std::string &Name, const std::string &IfEmpty,
                         const std::string &Prefix) {
   std::string Out = Name.empty() ? IfEmpty : Name;

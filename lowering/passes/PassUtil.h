@@ -26,6 +26,11 @@ std::string cIdentifier(const std::string &Name, const std::string &IfEmpty,
 /// The scalar parameters of Nest.
 std::set<const ir::VarNode *> scalarParams(const ir::LoopNest &Nest);
 
+/// Whether the launcher can evaluate E before the kernel runs: E uses
+/// literals and Nest's scalar parameters only (no loop variable, no load, no
+/// call). Launch geometry, copy regions and run-time assumptions must be.
+bool isLaunchExpr(const ir::Expr &E, const ir::LoopNest &Nest);
+
 /// True when A and B are equal for every value of their variables, as far
 /// as the simplifier can tell (false means "not proven", not "different").
 bool provablyEqual(const ir::Expr &A, const ir::Expr &B);

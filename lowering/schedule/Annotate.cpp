@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ir/Access.h"
+#include "ir/Dependence.h"
 #include "schedule/ScheduleImpl.h"
 
 namespace sched {

@@ -1,16 +1,19 @@
 //===- Bind.cpp - bind(x, blockIdx.x | threadIdx.y | vthread | cthread) ---===//
 //
 // Binding makes a loop's iterations run on different blocks or threads, so
-// the loop must not carry a dependence: a reduction loop, or any loop the
-// access analysis cannot prove parallel, is refused. A tag names one hardware
-// dimension, so it appears at most once on a nesting path (except a threadIdx
-// loop nested in one of its tag that does not depend on it: the same threads,
-// see DistributeOverThreads), and block loops must enclose thread loops. vthread and cthread are plain tags for now
-// (virtual-thread injection gives them meaning later).
+// the loop must not carry a dependence (ir/Dependence.h): a reduction loop,
+// or any loop the dependence analysis cannot prove parallel, is refused. That
+// holds for virtual threads too, whose copies InjectVirtualThread
+// interleaves. A hardware tag names one launch dimension, so it appears at
+// most once on a nesting path (except a threadIdx loop nested in one of its
+// tag that does not depend on it: the same threads, see
+// DistributeOverThreads), and block loops must enclose thread loops. A loop
+// that reorder distributed over several statements is bound in every copy.
 //
 //===----------------------------------------------------------------------===//
 
 #include "ir/Access.h"
+#include "ir/Dependence.h"
 #include "ir/IRVisitor.h"
 #include "schedule/ScheduleImpl.h"
 
@@ -86,6 +89,25 @@ bool checkNesting(ScheduleState &S, const ForNode *L, const DirectiveArg &LoopAr
   return true;
 }
 
+/// Checks that L may be bound to Tag: a serial loop whose iterations are
+/// independent (for virtual threads too: their copies interleave), nested
+/// as a launch allows.
+bool checkBindable(ScheduleState &S, const ForNode *L, const DirectiveArg &LoopArg,
+                   const std::string &Tag) {
+  const std::string &Name = L->LoopVar->Name;
+  if (L->LoopKind != ForKind::Serial)
+    return S.error(LoopArg.Loc, "cannot bind '" + Name + "': it is already " + describeLoopKind(L));
+  if (L->IsReduction)
+    return S.error(LoopArg.Loc, "cannot bind reduction loop '" + Name + "' to " + Tag +
+                                    ": it carries a reduction into '" + reductionTarget(L) + "'");
+  std::string Why;
+  if (!isParallelLoop(L, &Why))
+    return S.error(LoopArg.Loc, "cannot bind '" + Name + "' to " + Tag +
+                                    ": its iterations are not independent" +
+                                    (Why.empty() ? "" : " (" + Why + ")"));
+  return !isHardwareTag(Tag) || checkNesting(S, L, LoopArg, Tag);
+}
+
 } // namespace
 
 bool applyBind(ScheduleState &S, const Directive &D) {
@@ -96,25 +118,25 @@ bool applyBind(ScheduleState &S, const Directive &D) {
   const ForNode *L = findLoop(S, LoopArg);
   if (!L)
     return false;
-  if (L->LoopKind != ForKind::Serial)
-    return S.error(LoopArg.Loc, "cannot bind '" + LoopArg.Text + "': it is already " +
-                                    describeLoopKind(L));
-  if (isHardwareTag(Tag)) {
-    if (L->IsReduction)
-      return S.error(LoopArg.Loc, "cannot bind reduction loop '" + LoopArg.Text + "' to " + Tag +
-                                      ": it carries a reduction into '" + reductionTarget(L) +
-                                      "'");
-    std::string Why;
-    if (!isParallelLoop(L, &Why))
-      return S.error(LoopArg.Loc, "cannot bind '" + LoopArg.Text + "' to " + Tag +
-                                      ": its iterations are not independent" +
-                                      (Why.empty() ? "" : " (" + Why + ")"));
-    if (!checkNesting(S, L, LoopArg, Tag))
+  // A loop that reorder distributed over several statements lives on in
+  // each copy (`ii_1` initializes what `ii` computes and `ii_2` stores):
+  // binding it binds them all, so each thread keeps its own elements from
+  // the init to the store.
+  std::vector<const ForNode *> Loops{L};
+  for (const ScheduleState::Distributed &D : S.DistributedCopies)
+    if (D.Loop == L->LoopVar)
+      for (const Var &V : D.Copies)
+        if (const ForNode *C = findLoopByVar(S.Nest.Body, V.get()))
+          Loops.push_back(C);
+  for (const ForNode *X : Loops)
+    if (!checkBindable(S, X, LoopArg, Tag))
       return false;
+  for (const ForNode *X : Loops) {
+    X = findLoopByVar(S.Nest.Body, X->LoopVar.get());
+    S.Nest.Body = replaceStmt(S.Nest.Body, X,
+                              makeFor(X->LoopVar, X->Min, X->Extent, X->Body,
+                                      ForKind::ThreadBound, Tag, X->IsReduction));
   }
-  S.Nest.Body = replaceStmt(S.Nest.Body, L,
-                            makeFor(L->LoopVar, L->Min, L->Extent, L->Body,
-                                    ForKind::ThreadBound, Tag, L->IsReduction));
   return true;
 }
 

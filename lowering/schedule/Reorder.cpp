@@ -27,6 +27,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ir/Access.h"
+#include "ir/Dependence.h"
 #include "ir/IRMutator.h"
 #include "ir/IRVisitor.h"
 #include "ir/Simplify.h"
@@ -126,7 +127,9 @@ Stmt rebuildLoop(const ForNode *L, Var V, Stmt Body) {
 
 class Reorderer {
 public:
-  explicit Reorderer(ScheduleState &S) : S(S) {}
+  /// BandChecked: the caller proved the whole permutation legal, so the
+  /// adjacent interchanges on the way need no check of their own.
+  Reorderer(ScheduleState &S, bool BandChecked) : S(S), BandChecked(BandChecked) {}
 
   /// Moves Inner (directly below Outer among the named loops) above Outer.
   bool interchange(const NamedLoop &Outer, const NamedLoop &Inner) {
@@ -194,15 +197,13 @@ private:
       return fail(Outer, Inner, "the bounds of '" + Inner.Name + "' depend on '" + Outer.Name + "'");
     Stmt NewA = rebuildLoop(A, A->LoopVar, wrapInGuards(GuardsOnA, B->Body));
     Stmt NewB = rebuildLoop(B, B->LoopVar, wrapInGuards(OtherGuards, NewA));
-    // Interchange keeps every dependence's direction when the outer loop
-    // carries none, when the loop moved out carries none in its new place,
-    // or when both only accumulate (reductions are reassociated anyway).
-    std::string WhyA, WhyB;
-    bool Legal = (A->IsReduction && B->IsReduction) || isParallelLoop(A, &WhyA) ||
-                 isParallelLoop(as<ForNode>(NewB), &WhyB);
-    if (!Legal)
-      return fail(Outer, Inner, "iterations of '" + Outer.Name + "' depend on each other" +
-                                    (WhyA.empty() ? "" : " (" + WhyA + ")"));
+    // One adjacent interchange keeps every dependence's direction unless
+    // some dependence runs forward in A and backward in B. (A whole perfect
+    // band is checked once, before its interchanges, in reorderLoops.)
+    DependenceWitness Why;
+    if (!BandChecked && !bandPermutationIsLegal({A, B}, {1, 0}, &Why))
+      return fail(Outer, Inner, "iterations of '" + Outer.Name + "' depend on each other (" +
+                                    Why.describe("dependence") + ")");
     S.Nest.Body = replaceStmt(S.Nest.Body, A, NewB);
     return true;
   }
@@ -213,33 +214,6 @@ private:
       if (findLoopByVar(Seq->Stmts[I], Inner.LoopVar))
         return static_cast<int>(I);
     return -1;
-  }
-
-  /// Fails when one statement of Seq writes a buffer another accesses,
-  /// except the buffers in Exempt (hoisted and expanded).
-  bool checkDistributable(const SeqNode *Seq, const std::set<const BufferNode *> &Exempt,
-                          const NamedLoop &Outer, const NamedLoop &Inner) {
-    std::vector<std::vector<Access>> PerStmt;
-    for (const Stmt &St : Seq->Stmts)
-      PerStmt.push_back(collectAccesses(St));
-    for (size_t W = 0; W < PerStmt.size(); ++W)
-      for (const Access &Write : PerStmt[W]) {
-        if (!Write.IsWrite || Exempt.count(Write.Buf.get()))
-          continue;
-        for (size_t O = 0; O < PerStmt.size(); ++O) {
-          if (O == W)
-            continue;
-          for (const Access &Other : PerStmt[O])
-            if (Other.Buf.get() == Write.Buf.get())
-              return fail(Outer, Inner,
-                          "statement " + std::to_string(std::max(O, W) + 1) +
-                              " of the loop body depends on statement " +
-                              std::to_string(std::min(O, W) + 1) + " through '" +
-                              Write.Buf->Name + "', which statement " + std::to_string(W + 1) +
-                              " writes");
-        }
-      }
-    return true;
   }
 
   bool distribute(const ForNode *A, const std::vector<Stmt> &Chain, const SeqNode *Seq,
@@ -269,8 +243,11 @@ private:
       Allocs.push_back(Al);
       Exempt.insert(Al->Buf.get());
     }
-    if (!checkDistributable(Seq, Exempt, Outer, Inner))
-      return false;
+    DependenceWitness Why;
+    if (!distributionIsLegal(A, Seq, Exempt, &Why))
+      return fail(Outer, Inner, "distributing '" + Outer.Name +
+                                    "' over the statements between them would reverse a " +
+                                    Why.describe("dependence"));
 
     std::map<const BufferNode *, BufferExpander::Expansion> Expansions;
     if (!Allocs.empty() && !planExpansions(A, Allocs, Seq, Outer, Inner, Expansions))
@@ -279,6 +256,7 @@ private:
     BufferExpander Expander(Expansions, Lead);
 
     std::vector<Stmt> Copies;
+    ScheduleState::Distributed Record{A->LoopVar, {}};
     for (size_t I = 0; I < Seq->Stmts.size(); ++I) {
       Stmt Body = wrapInGuards(Guards, Expander.mutate(Seq->Stmts[I]));
       Var V = A->LoopVar;
@@ -287,6 +265,7 @@ private:
         // and its own name (later directives and the printer name it).
         V = makeVar(freshCopyName(A->LoopVar->Name), A->LoopVar->Type);
         Body = substitute(Body, {{A->LoopVar.get(), Expr(V)}});
+        Record.Copies.push_back(V);
       }
       Copies.push_back(rebuildLoop(A, V, Body));
     }
@@ -294,6 +273,11 @@ private:
     for (auto It = Allocs.rbegin(); It != Allocs.rend(); ++It)
       Result = makeAllocate(Expansions.at((*It)->Buf.get()).NewBuf, Result);
     S.Nest.Body = replaceStmt(S.Nest.Body, A, Result);
+    // A copy of a copy is a copy of the original loop.
+    for (ScheduleState::Distributed &D : S.DistributedCopies)
+      if (std::find(D.Copies.begin(), D.Copies.end(), A->LoopVar) != D.Copies.end())
+        D.Copies.insert(D.Copies.end(), Record.Copies.begin(), Record.Copies.end());
+    S.DistributedCopies.push_back(Record);
     return true;
   }
 
@@ -338,6 +322,7 @@ private:
   }
 
   ScheduleState &S;
+  bool BandChecked;
   std::set<std::string> NamesGiven;
 };
 
@@ -377,20 +362,94 @@ bool loopsOnOnePath(ScheduleState &S, const std::vector<DirectiveArg> &Order,
   return true;
 }
 
+/// Every loop on the path from the outermost named loop down to the
+/// innermost one, named or not, outermost first. Unnamed loops keep their
+/// positions; their errors point at the first directive argument.
+std::vector<NamedLoop> loopsOnPath(ScheduleState &S, const std::vector<NamedLoop> &Named,
+                                   int Loc) {
+  const ForNode *Innermost = findLoopByVar(S.Nest.Body, Named.back().LoopVar);
+  std::vector<const StmtNode *> Enclosing;
+  enclosingStmts(S.Nest.Body, Innermost, Enclosing);
+  Enclosing.push_back(Innermost);
+  std::vector<NamedLoop> Path;
+  for (const StmtNode *N : Enclosing) {
+    if (N->Kind != StmtKind::For)
+      continue;
+    const auto *L = static_cast<const ForNode *>(N);
+    if (Path.empty() && L->LoopVar.get() != Named.front().LoopVar)
+      continue;
+    NamedLoop Entry{L->LoopVar.get(), L->LoopVar->Name, Loc};
+    for (const NamedLoop &X : Named)
+      if (X.LoopVar == Entry.LoopVar)
+        Entry = X;
+    Path.push_back(Entry);
+  }
+  return Path;
+}
+
+/// Whether only ifs without else lie between consecutive loops of Path.
+bool isPerfectBand(ScheduleState &S, const std::vector<NamedLoop> &Path,
+                   std::vector<const ForNode *> &Loops) {
+  for (const NamedLoop &N : Path)
+    Loops.push_back(findLoopByVar(S.Nest.Body, N.LoopVar));
+  for (size_t I = 0; I + 1 < Loops.size(); ++I) {
+    Stmt Cur = Loops[I]->Body;
+    while (const auto *If = as<IfThenElseNode>(Cur)) {
+      if (If->Else)
+        return false;
+      Cur = If->Then;
+    }
+    if (Cur.get() != Loops[I + 1])
+      return false;
+  }
+  return true;
+}
+
 } // namespace
 
 bool reorderLoops(ScheduleState &S, const std::vector<DirectiveArg> &Order) {
   if (Order.size() < 2)
     return S.error(Order.empty() ? -1 : Order[0].Loc, "reorder needs at least two loops");
-  std::vector<NamedLoop> Current;
-  if (!loopsOnOnePath(S, Order, Current))
+  std::vector<NamedLoop> Named;
+  if (!loopsOnOnePath(S, Order, Named))
     return false;
-  Reorderer R(S);
-  // Selection sort by adjacent interchanges: position T receives Order[T],
+  // The named loops take the positions they occupy, in the given order;
+  // loops between them that are not named stay where they are.
+  std::vector<NamedLoop> Current = loopsOnPath(S, Named, Order.front().Loc);
+  std::vector<std::string> Target;
+  size_t Next = 0;
+  for (const NamedLoop &L : Current) {
+    bool IsNamed = std::any_of(Named.begin(), Named.end(),
+                               [&](const NamedLoop &X) { return X.LoopVar == L.LoopVar; });
+    Target.push_back(IsNamed ? Order[Next++].Text : L.Name);
+  }
+  // A perfect band is permuted in one step, so its legality is that of the
+  // whole permutation (the interchanges on the way may pass through orders
+  // that would be illegal on their own).
+  std::vector<const ForNode *> Band;
+  bool Perfect = isPerfectBand(S, Current, Band);
+  if (Perfect) {
+    std::vector<size_t> NewOrder;
+    for (const std::string &Name : Target)
+      for (size_t I = 0; I < Current.size(); ++I)
+        if (Current[I].Name == Name)
+          NewOrder.push_back(I);
+    DependenceWitness Why;
+    if (!bandPermutationIsLegal(Band, NewOrder, &Why)) {
+      const NamedLoop &First = *std::find_if(Current.begin(), Current.end(), [&](const NamedLoop &L) {
+        return L.Name == Target.front();
+      });
+      return S.error(First.Loc, "cannot reorder '" + Target.front() +
+                                    "' there: the new order would reverse a " +
+                                    Why.describe("dependence"));
+    }
+  }
+  Reorderer R(S, Perfect);
+  // Selection sort by adjacent interchanges: position T receives Target[T],
   // bubbled outward past the loops that must end up inside it.
-  for (size_t T = 0; T < Order.size(); ++T) {
+  for (size_t T = 0; T < Target.size(); ++T) {
     size_t Pos = T;
-    while (Current[Pos].Name != Order[T].Text)
+    while (Current[Pos].Name != Target[T])
       ++Pos;
     for (; Pos > T; --Pos) {
       if (!R.interchange(Current[Pos - 1], Current[Pos]))

@@ -61,6 +61,14 @@ struct ScheduleState {
   /// cthread (now or later): compute_at relaxes them for a shared stage,
   /// since schedules usually place stages before binding.
   std::set<std::string> ThreadBoundLoops = {};
+  /// Loops reorder distributed over the statements of a sequence: the loop
+  /// left on the path (by its variable) and the copies made for the other
+  /// statements. bind applies to all of them.
+  struct Distributed {
+    ir::Var Loop;
+    std::vector<ir::Var> Copies;
+  };
+  std::vector<Distributed> DistributedCopies = {};
 
   /// Reports an error at Loc; always returns false so callers can
   /// `return S.error(...)`.

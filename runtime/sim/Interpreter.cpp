@@ -7,10 +7,20 @@
 // a thread is its pc, its registers and its local memory.
 //
 // Memory stays proportional to one block: the register files and local
-// memory of its threads plus its shared memory, reused by the next block.
-// Every access is bounds-checked; shared accesses also go through the race
-// detector (per element: the last writer and up to two readers of the current
-// barrier phase).
+// memory of its threads plus its shared memory, reused by the next block
+// (and the race detector's global shadow, proportional to what is written).
+// Every access is bounds-checked; shared and global accesses also go through
+// the race detector. Shared: per element, the last writer and up to two
+// readers of the current barrier phase. Global: per element of every buffer
+// the kernel writes, the last write and one read (GlobalCell), kept for the
+// whole launch (blocks run one after another, and no two blocks are ordered)
+// in pages allocated on first touch. Local memory is private to a thread and
+// buffers the kernel only reads cannot race, so neither is tracked.
+//
+// The epoch names a (block, barrier phase) pair: the block's position in the
+// launch in the high bits, its phase in the low bits. So one comparison tells
+// whether an earlier access was in another block (epoch below the block's
+// first) or in the current phase (equal epochs).
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,6 +32,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <memory>
 
 namespace sched {
 namespace sim {
@@ -30,14 +41,23 @@ using namespace ir;
 
 namespace {
 
+/// What the race detector follows of a buffer.
+enum class RaceCheck : uint8_t {
+  None,   // detector off, local memory, or a global buffer the kernel only reads
+  Shared, // per element, within the current barrier phase of a block
+  Global  // per element, over the whole launch
+};
+
 /// A buffer's storage for one launch.
 struct RtBuffer {
   char *Base = nullptr;     // global/shared: the data; local: null
   int64_t LocalOffset = 0;  // local: byte offset in a thread's local memory
   int64_t Extent = 0;       // elements, for the bounds check
-  int64_t ShadowBase = -1;  // shared: first race-detector cell
+  int64_t ShadowBase = -1;  // shared: first race-detector cell; global: its
+                            // GlobalShadow
   bool IsLocal = false;
   bool IsShared = false;
+  RaceCheck Check = RaceCheck::None; // one test per access on the hot path
 };
 
 /// Race-detector state of one shared element in the current barrier phase.
@@ -45,6 +65,45 @@ struct ShadowCell {
   uint64_t WriteEpoch = 0, ReadEpoch = 0;
   int32_t Writer = -1, Reader1 = -1, Reader2 = -1;
   int32_t WriterPc = 0, Reader1Pc = 0, Reader2Pc = 0;
+};
+
+/// One access the global race detector remembers: its epoch (block and
+/// phase), the thread in the block and the instruction.
+struct GlobalAccess {
+  /// Never accessed: compares neither below a block's first epoch nor equal
+  /// to the current one, so it conflicts with nothing.
+  static constexpr uint64_t None = ~uint64_t(0);
+  uint64_t Epoch = None;
+  int32_t Thread = 0;
+  int32_t Pc = 0;
+};
+
+/// Race-detector state of one global element over a whole launch (32 bytes):
+/// the last write, and one read a later write may still conflict with - a
+/// read of an earlier block (kept for good: no later block is ordered after
+/// it), else the first read of the current phase. One read is enough because
+/// the threads of a phase run one after another (runBlock): a thread that
+/// writes after other threads' reads of the phase runs after all of them, so
+/// it is not the first reader unless it is the only one.
+struct GlobalCell {
+  GlobalAccess Write;
+  GlobalAccess Read;
+};
+
+/// The shadow of one tracked global buffer: pages of cells, allocated when an
+/// element of the page is first touched, so memory follows the touched part
+/// of the region.
+struct GlobalShadow {
+  static constexpr int PageBits = 10;
+  static constexpr int64_t PageMask = (int64_t(1) << PageBits) - 1;
+  std::vector<std::unique_ptr<GlobalCell[]>> Pages;
+
+  GlobalCell &cell(int64_t Index) {
+    std::unique_ptr<GlobalCell[]> &Page = Pages[Index >> PageBits];
+    if (!Page)
+      Page.reset(new GlobalCell[PageMask + 1]);
+    return Page[Index & PageMask];
+  }
 };
 
 enum class ThreadStatus : uint8_t { Running, AtBarrier, Done, Failed };
@@ -120,10 +179,11 @@ public:
   bool run() {
     if (!setUp())
       return false;
+    uint64_t Linear = 0;
     for (int64_t Z = 0; Z < Grid[2]; ++Z)
       for (int64_t Y = 0; Y < Grid[1]; ++Y)
         for (int64_t X = 0; X < Grid[0]; ++X)
-          if (!runBlock(X, Y, Z))
+          if (!runBlock(X, Y, Z, Linear++))
             return false;
     return true;
   }
@@ -169,6 +229,14 @@ private:
                   " threads exceeds the CUDA limit of 1024");
     if (Grid[1] > 65535 || Grid[2] > 65535 || Grid[0] > 2147483647)
       return fail("the grid " + tripleText(Grid[0], Grid[1], Grid[2]) + " exceeds CUDA limits");
+    // Epochs: (block position + 1) above PhaseBits, the phase below; the
+    // grid limits keep the block count under 2^63, and 2^31 blocks still
+    // leave 32 bits of phases.
+    uint64_t Blocks = uint64_t(Grid[0]) * uint64_t(Grid[1]) * uint64_t(Grid[2]);
+    int BlockBits = 0;
+    while (BlockBits < 64 && (Blocks >> BlockBits) != 0)
+      ++BlockBits;
+    PhaseBits = 63 - BlockBits;
     return true;
   }
 
@@ -197,9 +265,20 @@ private:
         SharedBytes += Bytes;
         B.ShadowBase = ShadowCells;
         ShadowCells += B.Extent;
+        if (Opts.DetectRaces)
+          B.Check = RaceCheck::Shared;
       } else {
         Offsets[I] = GlobalTempBytes;
         GlobalTempBytes += Bytes;
+      }
+      // Only a buffer the kernel writes can race (stores to one its region
+      // marks read-only do not compile).
+      if (Opts.DetectRaces && !B.IsLocal && !B.IsShared && Info.Writable) {
+        B.Check = RaceCheck::Global;
+        B.ShadowBase = static_cast<int64_t>(GlobalShadows.size());
+        GlobalShadows.emplace_back();
+        GlobalShadows.back().Pages.resize(
+            static_cast<size_t>((B.Extent + GlobalShadow::PageMask) >> GlobalShadow::PageBits));
       }
     }
     if (LocalBytes * NumThreads + SharedBytes > (int64_t(1) << 32))
@@ -244,11 +323,11 @@ private:
   // Blocks and barrier phases
   //===--------------------------------------------------------------------===//
 
-  bool runBlock(int64_t BX, int64_t BY, int64_t BZ) {
+  bool runBlock(int64_t BX, int64_t BY, int64_t BZ, uint64_t Linear) {
     BlockIdx[0] = BX;
     BlockIdx[1] = BY;
     BlockIdx[2] = BZ;
-    ++Epoch;
+    BlockEpoch = Epoch = (Linear + 1) << PhaseBits;
     ++Stats.Blocks;
     // Poison fresh memory so a kernel that reads before it writes shows up as
     // a wrong answer rather than a lucky zero.
@@ -266,6 +345,8 @@ private:
     }
     Stats.Threads += NumThreads;
     for (;;) {
+      // One phase: each thread in turn runs to its barrier or end (the
+      // global race detector keeps one read per element because of this).
       int32_t BarrierPc = -1;
       for (int64_t T = 0; T < NumThreads; ++T) {
         ThreadState &TS = Threads[T];
@@ -284,7 +365,13 @@ private:
       }
       if (BarrierPc < 0)
         return true; // every thread finished
-      ++Epoch;       // a new phase: earlier shared accesses are ordered
+      if (Opts.DetectRaces && ((Epoch + 1) >> PhaseBits) != (BlockEpoch >> PhaseBits))
+        return fail("block " + blockText() + " has more than " +
+                    std::to_string(uint64_t(1) << PhaseBits) +
+                    " barrier phases, more than the race detector tells apart in a grid of " +
+                    std::to_string(uint64_t(Grid[0]) * uint64_t(Grid[1]) * uint64_t(Grid[2])) +
+                    " blocks");
+      ++Epoch;       // a new phase: earlier accesses of the block are ordered
       ++Stats.Barriers;
       for (ThreadState &TS : Threads)
         if (TS.Status == ThreadStatus::AtBarrier)
@@ -293,6 +380,13 @@ private:
   }
 
   std::string blockText() const { return tripleText(BlockIdx[0], BlockIdx[1], BlockIdx[2]); }
+
+  /// The coordinates of the block an epoch belongs to.
+  std::string blockTextOf(uint64_t AnEpoch) const {
+    uint64_t Linear = (AnEpoch >> PhaseBits) - 1;
+    uint64_t GX = uint64_t(Grid[0]), GY = uint64_t(Grid[1]);
+    return tripleText(int64_t(Linear % GX), int64_t(Linear / GX % GY), int64_t(Linear / GX / GY));
+  }
 
   std::string threadText(int32_t T) const {
     return tripleText(T % Block[0], (T / Block[0]) % Block[1], T / (Block[0] * Block[1]));
@@ -339,22 +433,36 @@ private:
     fail("integer division by zero in block " + blockText() + ", thread " + threadText(T));
   }
 
-  void reportRace(int32_t Buf, int64_t Index, int32_t FirstThread, int32_t FirstPc,
-                  bool FirstWrites, int32_t SecondThread, int32_t SecondPc, bool SecondWrites) {
-    fail("race on shared buffer '" + P.Buffers[Buf].Name + "' at index " +
-         std::to_string(Index) + " in kernel '" + P.Kernel.Kernel.Name + "', block " +
-         blockText() + ": thread " +
-         threadText(FirstThread) + (FirstWrites ? " writes" : " reads") + " it (" +
-         siteText(FirstPc) + ") and thread " + threadText(SecondThread) +
-         (SecondWrites ? " writes" : " reads") + " it (" + siteText(SecondPc) +
-         ") with no barrier between them");
+  /// A race between an earlier access (FirstEpoch: of the current phase or,
+  /// for a global buffer, of an earlier block) and one of this block now.
+  /// Both forms begin "race on <scope> buffer 'B' at index I in kernel 'K'".
+  void reportRace(int32_t Buf, int64_t Index, uint64_t FirstEpoch, int32_t FirstThread,
+                  int32_t FirstPc, bool FirstWrites, int32_t SecondThread, int32_t SecondPc,
+                  bool SecondWrites) {
+    const BufferInfo &Info = P.Buffers[Buf];
+    std::string Head = std::string("race on ") + scopeName(Info.MemScope) + " buffer '" +
+                       Info.Name + "' at index " + std::to_string(Index) + " in kernel '" +
+                       P.Kernel.Kernel.Name + "'";
+    auto Access = [&](int32_t Thread, int32_t Pc, bool Writes) {
+      return threadText(Thread) + (Writes ? " writes" : " reads") + " it (" + siteText(Pc) + ")";
+    };
+    if (FirstEpoch >= BlockEpoch) {
+      fail(Head + ", block " + blockText() + ": thread " +
+           Access(FirstThread, FirstPc, FirstWrites) + " and thread " +
+           Access(SecondThread, SecondPc, SecondWrites) + " with no barrier between them");
+      return;
+    }
+    fail(Head + ": block " + blockTextOf(FirstEpoch) + ", thread " +
+         Access(FirstThread, FirstPc, FirstWrites) + " and block " + blockText() + ", thread " +
+         Access(SecondThread, SecondPc, SecondWrites) +
+         "; threads of different blocks are never ordered within a launch");
   }
 
   /// Records a shared access; false (with Error set) on a race.
   bool checkShared(int32_t Buf, int64_t Index, int32_t T, int32_t Pc, bool IsWrite) {
     ShadowCell &C = Shadow[Bufs[Buf].ShadowBase + Index];
     if (C.WriteEpoch == Epoch && C.Writer != T) {
-      reportRace(Buf, Index, C.Writer, C.WriterPc, true, T, Pc, IsWrite);
+      reportRace(Buf, Index, Epoch, C.Writer, C.WriterPc, true, T, Pc, IsWrite);
       return false;
     }
     if (!IsWrite) {
@@ -371,17 +479,52 @@ private:
     }
     if (C.ReadEpoch == Epoch) {
       if (C.Reader1 != T) {
-        reportRace(Buf, Index, C.Reader1, C.Reader1Pc, false, T, Pc, true);
+        reportRace(Buf, Index, Epoch, C.Reader1, C.Reader1Pc, false, T, Pc, true);
         return false;
       }
       if (C.Reader2 >= 0 && C.Reader2 != T) {
-        reportRace(Buf, Index, C.Reader2, C.Reader2Pc, false, T, Pc, true);
+        reportRace(Buf, Index, Epoch, C.Reader2, C.Reader2Pc, false, T, Pc, true);
         return false;
       }
     }
     C.WriteEpoch = Epoch;
     C.Writer = T;
     C.WriterPc = Pc;
+    return true;
+  }
+
+  /// Whether access A (of this block or an earlier one) and an access by
+  /// thread T now are unordered: A is of another block, or of this phase and
+  /// another thread.
+  bool unordered(const GlobalAccess &A, int32_t T) const {
+    return A.Epoch < BlockEpoch || (A.Epoch == Epoch && A.Thread != T);
+  }
+
+  /// Records a global access; false (with Error set) on a race.
+  bool checkGlobal(int32_t Buf, int64_t Index, int32_t T, int32_t Pc, bool IsWrite) {
+    GlobalCell &C = GlobalShadows[Bufs[Buf].ShadowBase].cell(Index);
+    // The common case of a thread updating its own element: after its own
+    // write in this phase, nothing another access could conflict with is
+    // missing from the write record.
+    if (C.Write.Epoch == Epoch && C.Write.Thread == T)
+      return true;
+    if (unordered(C.Write, T)) {
+      reportRace(Buf, Index, C.Write.Epoch, C.Write.Thread, C.Write.Pc, true, T, Pc, IsWrite);
+      return false;
+    }
+    if (IsWrite) {
+      if (unordered(C.Read, T)) {
+        reportRace(Buf, Index, C.Read.Epoch, C.Read.Thread, C.Read.Pc, false, T, Pc, true);
+        return false;
+      }
+      C.Write = {Epoch, T, Pc};
+      return true;
+    }
+    // A read replaces the recorded one unless that is of an earlier block or
+    // the first of this phase; one of an earlier phase of this block (or
+    // none) is ordered before everything from now on.
+    if (C.Read.Epoch >= BlockEpoch && C.Read.Epoch != Epoch)
+      C.Read = {Epoch, T, Pc};
     return true;
   }
 
@@ -395,7 +538,6 @@ private:
     const Slot *ThreadTag = R + P.NumTemps; // BlockX .. ThreadZ
     char *LocalMem = Local.data() + static_cast<int64_t>(T) * LocalBytes;
     const Inst *Code = P.Code.data();
-    const bool Races = Opts.DetectRaces;
     int32_t Pc = TS.Pc;
     uint64_t Count = 0;
     for (;;) {
@@ -518,7 +660,9 @@ private:
           Stats.Instructions += Count;
           return;
         }
-        if (Races && B.IsShared && !checkShared(I.Aux, Index, T, Pc, IsStore)) {
+        if (B.Check != RaceCheck::None &&
+            !(B.Check == RaceCheck::Shared ? checkShared(I.Aux, Index, T, Pc, IsStore)
+                                           : checkGlobal(I.Aux, Index, T, Pc, IsStore))) {
           TS.Status = ThreadStatus::Failed;
           Stats.Instructions += Count;
           return;
@@ -595,10 +739,13 @@ private:
   int64_t NumThreads = 1;
   int32_t NumRegs = 0;
   int64_t LocalBytes = 0;
-  uint64_t Epoch = 0;
+  int PhaseBits = 32;
+  uint64_t Epoch = 0;      // the current block and barrier phase
+  uint64_t BlockEpoch = 0; // the current block's first epoch
   std::vector<RtBuffer> Bufs;
   std::vector<char> Shared, Local, GlobalTemp;
   std::vector<ShadowCell> Shadow;
+  std::vector<GlobalShadow> GlobalShadows; // freed with the launch
   std::vector<Slot> Preset, Regs;
   std::vector<ThreadState> Threads;
 };

@@ -4,8 +4,9 @@
 // blocks, each a set of threads that run in lockstep phases separated by
 // `sched.syncthreads` barriers, with per-block shared memory and per-thread
 // local memory. Every global access is bounds-checked against the region the
-// launch descriptor gives, and (optionally) every shared access is checked for
-// races between threads of a block that no barrier orders.
+// launch descriptor gives, and (optionally) every shared and global access is
+// checked for races: between threads of a block that no barrier orders, and
+// for global memory also between threads of different blocks.
 //
 // The IR is compiled once into a compact register bytecode (SimProgram) and
 // that is interpreted; the shared_ptr IR is never walked per element. A
@@ -27,8 +28,12 @@ namespace sched {
 namespace sim {
 
 struct SimOptions {
-  /// Report two accesses by different threads of a block to the same shared
-  /// element, at least one a write, with no barrier between them.
+  /// Report two accesses by different threads to the same shared or global
+  /// element, at least one a write, that nothing orders: threads of one block
+  /// with no barrier between the accesses, or (global memory) threads of two
+  /// blocks. Global shadow state costs 32 bytes per element of each global
+  /// buffer the kernel writes, in pages allocated on first touch and freed
+  /// when the launch ends.
   bool DetectRaces = true;
 };
 

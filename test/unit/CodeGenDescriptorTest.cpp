@@ -85,6 +85,51 @@ TEST(CodeGenDescriptorTest, LaunchExpressionsUseTheKernelsParameters) {
   EXPECT_EQ(evalAt(P.Kernel.Regions[0].Extent, P.Kernel.Kernel, {{"M", 100}, {"K", 3}}), 300);
 }
 
+TEST(CodeGenDescriptorTest, AssumptionsRoundTripOverTheKernelsParameters) {
+  LaunchDescriptor D = makeDescriptor();
+  ir::LoopNest &K = D.Kernel.Kernel;
+  K.Assumptions.push_back(
+      ir::makeBinary(ir::BinOp::LE, scalarParam(K, "M"), scalarParam(K, "K")));
+  LaunchDescriptor P;
+  std::string Error;
+  ASSERT_TRUE(parseDescriptor(serializeDescriptor(D), P, Error)) << Error;
+  ASSERT_EQ(P.Kernel.Kernel.Assumptions.size(), 1u);
+  const ir::Expr &A = P.Kernel.Kernel.Assumptions[0];
+  EXPECT_EQ(ir::print(A), "(M <= K)");
+  EXPECT_EQ(evalAt(A, P.Kernel.Kernel, {{"M", 4}, {"K", 5}}), 1);
+  EXPECT_EQ(evalAt(A, P.Kernel.Kernel, {{"M", 6}, {"K", 5}}), 0);
+}
+
+TEST(CodeGenDescriptorTest, LaunchExpressionsOverScalarParametersPassTheCheck) {
+  LaunchDescriptor D = makeDescriptor();
+  ir::LoopNest &K = D.Kernel.Kernel;
+  K.Assumptions.push_back(
+      ir::makeBinary(ir::BinOp::LE, scalarParam(K, "M"), scalarParam(K, "K")));
+  std::string Error;
+  EXPECT_TRUE(checkLaunchExprs(D.Kernel, Error)) << Error;
+}
+
+// Issue 7, case 12: a region that loads memory made every launch fail; the
+// plugin now refuses such a kernel at compile time as an internal error.
+TEST(CodeGenDescriptorTest, RegionThatReadsMemoryFailsTheCheck) {
+  LaunchDescriptor D = makeDescriptor();
+  ir::Buffer A = bufferParam(D.Kernel.Kernel, "A");
+  ASSERT_TRUE(A);
+  D.Kernel.Regions[0].Extent = ir::makeLoad(A, {ir::makeInt(0)});
+  std::string Error;
+  EXPECT_FALSE(checkLaunchExprs(D.Kernel, Error));
+  EXPECT_NE(Error.find("copy region of 'A'"), std::string::npos) << Error;
+}
+
+TEST(CodeGenDescriptorTest, AssumptionOverANonParameterFailsTheCheck) {
+  LaunchDescriptor D = makeDescriptor();
+  D.Kernel.Kernel.Assumptions.push_back(
+      ir::makeBinary(ir::BinOp::LE, ir::makeVar("tx"), scalarParam(D.Kernel.Kernel, "M")));
+  std::string Error;
+  EXPECT_FALSE(checkLaunchExprs(D.Kernel, Error));
+  EXPECT_NE(Error.find("run-time assumption '(tx <= M)'"), std::string::npos) << Error;
+}
+
 TEST(CodeGenDescriptorTest, RejectsTruncatedText) {
   std::string Text = serializeDescriptor(makeDescriptor());
   for (size_t Cut : {size_t(0), size_t(10), Text.size() / 2, Text.size() - 5}) {

@@ -7,6 +7,7 @@
 
 #include "IRTestUtil.h"
 #include "ir/Access.h"
+#include "ir/Dependence.h"
 #include "ir/Intrinsics.h"
 #include "ir/Printer.h"
 
@@ -85,7 +86,7 @@ TEST(IRAccessTest, ShiftedSelfCopyCarriesADependence) {
   Stmt L = makeFor(I, makeInt(0), makeInt(100), makeStore(A, {I + makeInt(1)}, makeLoad(A, {I})));
   std::string Why;
   EXPECT_FALSE(isParallelLoop(as<ForNode>(L), &Why));
-  EXPECT_EQ(Why, "loop-carried dependence on 'A'");
+  EXPECT_EQ(Why, "loop-carried dependence on 'A': A[i] (read) and A[(i + 1)] (written)");
 }
 
 TEST(IRAccessTest, SplitOuterAndInnerOfASpatialLoopAreParallel) {
@@ -122,7 +123,7 @@ TEST(IRAccessTest, BuffersAllocatedInsideTheLoopArePrivate) {
   Stmt Hoisted = makeAllocate(MM.Acc, ILoop);
   const auto *I = as<ForNode>(as<AllocateNode>(Hoisted)->Body);
   EXPECT_FALSE(isParallelLoop(I, &Why));
-  EXPECT_EQ(Why, "'acc' is reduced over 'i'");
+  EXPECT_EQ(Why, "loop-carried dependence on 'acc': acc[0] (written) and acc[0] (written)");
 }
 
 TEST(IRAccessTest, LetBoundIndicesAreSeenThrough) {

@@ -125,4 +125,32 @@ TEST(IRBoundsTest, RegionUnionsSeveralAccessesAndSeesThroughLets) {
   EXPECT_EQ(show(R[0]), "[0, 14]");
 }
 
+TEST(IRBoundsTest, RegionTightenedByAGuardOverParameters) {
+  Var I = makeVar("i"), N = makeVar("n");
+  Buffer A = makeBuffer("A", DType::Int32, {makeInt(100)});
+  Stmt S = makeFor(I, makeInt(0), makeInt(100),
+                   makeIf(I < N, makeStore(A, {I}, makeInt(0)), nullptr));
+  Region R;
+  ASSERT_TRUE(regionTouched(S, A, false, VarRanges(), R, GuardUse::Tighten));
+  EXPECT_EQ(show(R[0]), "[0, min(99, (n - 1))]");
+}
+
+// Issue 7, case 12: `if (G[0] > 0) A[1] = ...` once bounded A's region by
+// G[0], an expression that reads memory, which no region may.
+TEST(IRBoundsTest, RegionIgnoresGuardsThatReadMemory) {
+  Var I = makeVar("i");
+  Buffer A = makeBuffer("A", DType::Int32, {makeInt(100)});
+  Buffer G = makeBuffer("G", DType::Int32, {makeInt(2)});
+  Expr Guard = makeBinary(BinOp::GT, makeLoad(G, {makeInt(0)}), makeInt(0));
+  Stmt Point = makeIf(Guard, makeStore(A, {makeInt(1)}, makeInt(0)), nullptr);
+  Region R;
+  ASSERT_TRUE(regionTouched(Point, A, false, VarRanges(), R, GuardUse::Tighten));
+  EXPECT_EQ(show(R[0]), "[1, 1]");
+  Stmt Loop = makeFor(I, makeInt(0), makeInt(100),
+                      makeIf(I < makeLoad(G, {makeInt(1)}), makeStore(A, {I}, makeInt(0)),
+                             nullptr));
+  ASSERT_TRUE(regionTouched(Loop, A, false, VarRanges(), R, GuardUse::Tighten));
+  EXPECT_EQ(show(R[0]), "[0, 99]");
+}
+
 } // namespace

@@ -62,6 +62,24 @@ TEST(IRParserTest, RoundTripsTheBuiltMatmul) {
   EXPECT_EQ(print(Nest), Text);
 }
 
+TEST(IRParserTest, AssumptionsReferToTheParameters) {
+  std::string Text = "func f(C: float32*[M, ld] global, M: int32, N: int32, ld: int32) "
+                     "target=gpu assume((N <= ld)) assume((0 <= M)) {\n"
+                     "  for (i, 0, M) {\n"
+                     "    C[i, 0] = 0.0f\n"
+                     "  }\n"
+                     "}\n";
+  LoopNest Nest;
+  std::string Error;
+  ASSERT_TRUE(parseLoopNest(Text, Nest, Error)) << Error;
+  ASSERT_EQ(Nest.Assumptions.size(), 2u);
+  const auto *Le = as<BinaryNode>(Nest.Assumptions[0]);
+  ASSERT_TRUE(Le);
+  EXPECT_EQ(Le->A, Expr(Nest.Params[2].Scalar));
+  EXPECT_EQ(Le->B, Expr(Nest.Params[3].Scalar));
+  EXPECT_EQ(print(Nest), Text);
+}
+
 TEST(IRParserTest, NamesResolveToTheSameObjects) {
   LoopNest Nest;
   std::string Error;

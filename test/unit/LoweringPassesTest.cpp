@@ -235,6 +235,25 @@ TEST(ComputeBufferRegionsTest, ExtentNeverExceedsTheBuffer) {
   EXPECT_EQ(evalAt(Regions[0].Extent, Nest, {{"N", 100}}), 100);
 }
 
+// A guard whose bound is not over scalar parameters (x here is no
+// parameter) must not reach the region: the launcher could not evaluate it.
+// The guard-free region is used instead.
+TEST(ComputeBufferRegionsTest, ExtentIsOverScalarParametersOnly) {
+  ir::Var N = ir::makeVar("N"), X = ir::makeVar("x"), I = ir::makeVar("i");
+  ir::Buffer A = ir::makeBuffer("A", ir::DType::Float32, {N});
+  ir::LoopNest Nest;
+  Nest.Name = "f";
+  Nest.Params.push_back({ir::Param::Kind::Buffer, A, nullptr});
+  Nest.Params.push_back({ir::Param::Kind::Scalar, nullptr, N});
+  Nest.Body = ir::makeFor(I, ir::makeInt(0), N,
+                          ir::makeIf(I < X, ir::makeStore(A, {I}, ir::makeFloat(0.0))));
+  std::vector<BufferRegion> Regions = passes::computeBufferRegions(Nest);
+  ASSERT_EQ(Regions.size(), 1u);
+  EXPECT_EQ(ir::varsOf(Regions[0].Extent), std::set<const ir::VarNode *>{N.get()})
+      << ir::print(Regions[0].Extent);
+  EXPECT_EQ(evalAt(Regions[0].Extent, Nest, {{"N", 10}}), 10);
+}
+
 TEST(VerifyKernelTest, RejectsABufferThatIsNeitherParameterNorAllocated) {
   ir::Buffer A = ir::makeBuffer("A", ir::DType::Float32, {ir::makeInt(4)});
   ir::Buffer S = ir::makeBuffer("S", ir::DType::Float32, {ir::makeInt(4)}, ir::Scope::Local);

@@ -1,25 +1,31 @@
-// Issue 7, case 5: a statement beside a threadIdx loop (outside every thread
-// loop) runs once per block, not once per thread: D[i] += 1 is applied once,
-// and both threads read its result.
+// Issue 7, case 5: `D[i] += 1` sits beside the threadIdx.x loop `j`, outside
+// every thread loop, in a block of 2 threads. Run under the simulator it must
+// either add 1 once per row (what the plain build prints) or be reported as a
+// race on D; applying it once per thread, silently, is the bug. A test input.
 #include <cstdio>
-#include <vector>
 
-static void beside(const float *A, float *C, float *D, int n) {
-#pragma sched target(gpu) bind(i, blockIdx.x) bind(t, threadIdx.x)
-  for (int i = 0; i < n; ++i) {
-    D[i] = D[i] + 1.f;
-    for (int t = 0; t < 2; ++t)
-      C[i * 2 + t] = A[i * 2 + t] * D[i];
+static void beside(float *C, const float *A, float *D) {
+#pragma sched target(gpu)
+#pragma sched bind(i, blockIdx.x) bind(j, threadIdx.x)
+  for (int i = 0; i < 4; ++i) {
+    for (int j = 0; j < 2; ++j)
+      C[i * 2 + j] = A[i * 2 + j] * 2;
+    D[i] += 1;
   }
 }
 
 int main() {
-  const int n = 5;
-  std::vector<float> A(2 * n), C(2 * n, 0.f), D(n);
-  for (int i = 0; i < 2 * n; ++i) A[i] = float(i % 7) - 3.f;
-  for (int i = 0; i < n; ++i) D[i] = float(i);
-  beside(A.data(), C.data(), D.data(), n);
-  for (int i = 0; i < n; ++i) std::printf("D[%d] %.1f\n", i, D[i]);
-  for (int i = 0; i < 2 * n; ++i) std::printf("C[%d] %.1f\n", i, C[i]);
+  float A[8], C[8], D[4];
+  for (int i = 0; i < 8; ++i) {
+    A[i] = float(i);
+    C[i] = 0;
+  }
+  for (int i = 0; i < 4; ++i)
+    D[i] = float(10 * i);
+  beside(C, A, D);
+  for (int i = 0; i < 8; ++i)
+    std::printf("C[%d] %g\n", i, C[i]);
+  for (int i = 0; i < 4; ++i)
+    std::printf("D[%d] %g\n", i, D[i]);
   return 0;
 }

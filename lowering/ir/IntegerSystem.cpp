@@ -1,0 +1,399 @@
+//===- IntegerSystem.cpp - Emptiness of integer linear systems ------------===//
+//
+// Rows are dense: Row[0] is the constant, Row[1 + v] the coefficient of
+// variable v. Equalities go first (each one removes a variable exactly),
+// then Fourier-Motzkin removes the rest. Arithmetic is checked: on overflow
+// the procedure answers "maybe" rather than risk a wrong "empty".
+//
+//===----------------------------------------------------------------------===//
+
+#include "IntegerSystem.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <numeric>
+#include <set>
+
+namespace sched {
+namespace ir {
+
+//===----------------------------------------------------------------------===//
+// LinearExpr
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+bool addChecked(int64_t A, int64_t B, int64_t &Out) { return !__builtin_add_overflow(A, B, &Out); }
+bool mulChecked(int64_t A, int64_t B, int64_t &Out) { return !__builtin_mul_overflow(A, B, &Out); }
+
+} // namespace
+
+LinearExpr LinearExpr::constant(int64_t C) {
+  LinearExpr E;
+  E.Constant = C;
+  return E;
+}
+
+LinearExpr LinearExpr::variable(int V, int64_t Coef) {
+  LinearExpr E;
+  if (Coef != 0)
+    E.Coefs[V] = Coef;
+  return E;
+}
+
+LinearExpr &LinearExpr::operator+=(const LinearExpr &O) {
+  Overflow |= O.Overflow || !addChecked(Constant, O.Constant, Constant);
+  for (const auto &[V, C] : O.Coefs) {
+    int64_t Sum;
+    Overflow |= !addChecked(Coefs[V], C, Sum);
+    if (Sum == 0)
+      Coefs.erase(V);
+    else
+      Coefs[V] = Sum;
+  }
+  return *this;
+}
+
+LinearExpr &LinearExpr::operator-=(const LinearExpr &O) { return *this += O * -1; }
+
+LinearExpr &LinearExpr::operator*=(int64_t K) {
+  if (K == 0) {
+    Coefs.clear();
+    Constant = 0;
+    return *this;
+  }
+  Overflow |= !mulChecked(Constant, K, Constant);
+  for (auto &Entry : Coefs)
+    Overflow |= !mulChecked(Entry.second, K, Entry.second);
+  return *this;
+}
+
+LinearExpr operator+(LinearExpr A, const LinearExpr &B) { return A += B; }
+LinearExpr operator-(LinearExpr A, const LinearExpr &B) { return A -= B; }
+LinearExpr operator*(LinearExpr A, int64_t K) { return A *= K; }
+
+std::string LinearExpr::str() const {
+  std::string S;
+  for (const auto &[V, C] : Coefs) {
+    if (!S.empty())
+      S += C < 0 ? " - " : " + ";
+    else if (C < 0)
+      S += "-";
+    int64_t Abs = C < 0 ? -C : C;
+    if (Abs != 1)
+      S += std::to_string(Abs) + "*";
+    S += "x" + std::to_string(V);
+  }
+  if (S.empty())
+    return std::to_string(Constant);
+  if (Constant != 0)
+    S += (Constant < 0 ? " - " : " + ") + std::to_string(Constant < 0 ? -Constant : Constant);
+  return S;
+}
+
+//===----------------------------------------------------------------------===//
+// IntegerSystem
+//===----------------------------------------------------------------------===//
+
+int IntegerSystem::addVariable() { return NumVars++; }
+
+void IntegerSystem::addEquality(const LinearExpr &E) {
+  if (E.Overflow)
+    return;
+  if (E.isConstant()) {
+    Contradiction |= E.Constant != 0;
+    return;
+  }
+  Equalities.push_back(E);
+}
+
+void IntegerSystem::addInequality(const LinearExpr &E) {
+  if (E.Overflow)
+    return;
+  if (E.isConstant()) {
+    Contradiction |= E.Constant < 0;
+    return;
+  }
+  Inequalities.push_back(E);
+}
+
+void IntegerSystem::addRange(const LinearExpr &E, int64_t Lo, int64_t Hi) {
+  addInequality(E - LinearExpr::constant(Lo));
+  addInequality(LinearExpr::constant(Hi) - E);
+}
+
+std::string IntegerSystem::str() const {
+  std::string S;
+  for (const LinearExpr &E : Equalities)
+    S += E.str() + " == 0\n";
+  for (const LinearExpr &E : Inequalities)
+    S += E.str() + " >= 0\n";
+  return S;
+}
+
+namespace {
+
+using Row = std::vector<int64_t>; // [constant, coef of x0, coef of x1, ...]
+
+constexpr size_t MaxInequalities = 600;
+constexpr int MaxSteps = 400;
+
+int64_t floorDiv(int64_t A, int64_t B) {
+  int64_t Q = A / B;
+  if ((A % B != 0) && ((A < 0) != (B < 0)))
+    --Q;
+  return Q;
+}
+
+/// The Omega test's symmetric modulo: A - B * floor(A/B + 1/2), in (-B/2, B/2].
+int64_t modHat(int64_t A, int64_t B) {
+  int64_t R = A - B * floorDiv(A, B); // in [0, B)
+  if (2 * R > B)
+    R -= B;
+  return R;
+}
+
+int64_t coefGcd(const Row &R) {
+  int64_t G = 0;
+  for (size_t I = 1; I < R.size(); ++I)
+    G = std::gcd(G, R[I] < 0 ? -R[I] : R[I]);
+  return G;
+}
+
+/// Gives up ("maybe non-empty") when arithmetic would overflow or the
+/// system grows too large: GaveUp is checked after every step.
+class Solver {
+public:
+  Solver(int NumVars, const std::vector<LinearExpr> &Eqs, const std::vector<LinearExpr> &Ineqs)
+      : Width(NumVars + 1) {
+    for (const LinearExpr &E : Eqs)
+      Equalities.push_back(toRow(E));
+    for (const LinearExpr &E : Ineqs)
+      Inequalities.push_back(toRow(E));
+  }
+
+  /// True when the system provably has no integer point.
+  bool empty() {
+    for (int Step = 0; Step < MaxSteps && !GaveUp; ++Step) {
+      bool Consistent = eliminateEqualities() && normalizeInequalities();
+      if (GaveUp)
+        return false;
+      if (!Consistent)
+        return true;
+      if (!Equalities.empty())
+        continue; // opposite inequalities became an equality
+      int V = pickVariable();
+      if (V < 0)
+        return false; // only satisfiable constant rows remain
+      eliminate(V);
+    }
+    return false;
+  }
+
+private:
+  size_t Width;
+  std::vector<Row> Equalities, Inequalities;
+  bool GaveUp = false;
+
+  int64_t mul(int64_t A, int64_t B) {
+    int64_t Out = 0;
+    GaveUp |= !mulChecked(A, B, Out);
+    return Out;
+  }
+  int64_t add(int64_t A, int64_t B) {
+    int64_t Out = 0;
+    GaveUp |= !addChecked(A, B, Out);
+    return Out;
+  }
+  /// R * A + S * B, element-wise.
+  Row combine(const Row &R, int64_t A, const Row &S, int64_t B) {
+    Row Out(R.size());
+    for (size_t I = 0; I < R.size(); ++I)
+      Out[I] = add(mul(R[I], A), mul(S[I], B));
+    return Out;
+  }
+
+  Row toRow(const LinearExpr &E) const {
+    Row R(Width, 0);
+    R[0] = E.Constant;
+    for (const auto &[V, C] : E.Coefs)
+      R[1 + V] = C;
+    return R;
+  }
+
+  void addColumn() {
+    ++Width;
+    for (Row &R : Equalities)
+      R.push_back(0);
+    for (Row &R : Inequalities)
+      R.push_back(0);
+  }
+
+  /// Substitutes the variable at column K using equality E, whose
+  /// coefficient there is +1 or -1, into every other row.
+  void substitute(const Row &E, size_t K) {
+    int64_t Unit = E[K];
+    auto Apply = [&](Row &R) {
+      if (R[K] == 0)
+        return;
+      // R - (R[K] / Unit) * E has a zero in column K.
+      R = combine(R, 1, E, -R[K] * Unit);
+    };
+    for (Row &R : Equalities)
+      Apply(R);
+    for (Row &R : Inequalities)
+      Apply(R);
+  }
+
+  /// Removes every equality. False when one is unsatisfiable.
+  bool eliminateEqualities() {
+    int Guard = 0;
+    while (!Equalities.empty() && !GaveUp) {
+      if (++Guard > 4 * MaxSteps) {
+        GaveUp = true;
+        break;
+      }
+      Row E = Equalities.back();
+      int64_t G = coefGcd(E);
+      if (G == 0) {
+        if (E[0] != 0)
+          return false;
+        Equalities.pop_back();
+        continue;
+      }
+      if (E[0] % G != 0)
+        return false; // gcd test
+      for (int64_t &C : E)
+        C /= G;
+      Equalities.back() = E;
+      size_t K = 0;
+      for (size_t I = 1; I < E.size(); ++I)
+        if (E[I] != 0 && (K == 0 || std::llabs(E[I]) < std::llabs(E[K])))
+          K = I;
+      if (std::llabs(E[K]) == 1) {
+        Equalities.pop_back();
+        substitute(E, K);
+        continue;
+      }
+      // Omega: with m = |a_k| + 1, sum(modHat(a_i, m) x_i) + modHat(c, m) = m*sigma
+      // has coefficient -sign(a_k) on x_k; substituting x_k from it shrinks
+      // the coefficients of E.
+      int64_t M = add(std::llabs(E[K]), 1);
+      addColumn();
+      E.push_back(0);
+      Row Reduced(Width, 0);
+      for (size_t I = 0; I + 1 < Width; ++I)
+        Reduced[I] = modHat(E[I], M);
+      Reduced[Width - 1] = -M;
+      substitute(Reduced, K);
+    }
+    return true;
+  }
+
+  /// Divides each inequality by the gcd of its coefficients (rounding the
+  /// constant down), drops satisfied constant rows and duplicates, keeps the
+  /// tightest of parallel rows, and turns a pair a.x + c >= 0, -a.x - c >= 0
+  /// into an equality. False when a constant row, or a pair, contradicts.
+  bool normalizeInequalities() {
+    std::map<Row, int64_t> Tightest; // coefficients -> smallest constant
+    for (Row &R : Inequalities) {
+      int64_t G = coefGcd(R);
+      if (G == 0) {
+        if (R[0] < 0)
+          return false;
+        continue;
+      }
+      Row Coefs(R.begin() + 1, R.end());
+      for (int64_t &C : Coefs)
+        C /= G;
+      int64_t Const = floorDiv(R[0], G);
+      auto It = Tightest.find(Coefs);
+      if (It == Tightest.end() || Const < It->second)
+        Tightest[Coefs] = Const;
+    }
+    Inequalities.clear();
+    std::set<Row> Done;
+    for (const auto &[Coefs, Const] : Tightest) {
+      Row Neg = Coefs;
+      for (int64_t &C : Neg)
+        C = -C;
+      auto Opp = Tightest.find(Neg);
+      if (Opp != Tightest.end()) {
+        int64_t Sum = add(Const, Opp->second);
+        if (Sum < 0)
+          return false;
+        if (Sum == 0) {
+          if (Done.insert(Neg).second && Done.insert(Coefs).second) {
+            Row Eq{Const};
+            Eq.insert(Eq.end(), Coefs.begin(), Coefs.end());
+            Equalities.push_back(Eq);
+          }
+          continue;
+        }
+      }
+      Row R{Const};
+      R.insert(R.end(), Coefs.begin(), Coefs.end());
+      Inequalities.push_back(R);
+    }
+    return true;
+  }
+
+  /// The variable to eliminate next: one bounded on one side only (its rows
+  /// go away exactly), else one whose lower (or upper) bounds all have unit
+  /// coefficients (the projection is then exact over the integers, as in the
+  /// Omega test), else the one whose elimination makes the fewest rows.
+  /// -1 when no variable is left.
+  int pickVariable() const {
+    int Best = -1;
+    bool BestExact = false;
+    size_t BestCost = 0;
+    for (size_t K = 1; K < Width; ++K) {
+      size_t Lower = 0, Upper = 0;
+      bool UnitLower = true, UnitUpper = true;
+      for (const Row &R : Inequalities) {
+        Lower += R[K] > 0;
+        Upper += R[K] < 0;
+        UnitLower &= R[K] <= 1;
+        UnitUpper &= R[K] >= -1;
+      }
+      if (Lower + Upper == 0)
+        continue;
+      bool Exact = UnitLower || UnitUpper;
+      size_t Cost = Lower * Upper;
+      if (Best < 0 || (Exact && !BestExact) || (Exact == BestExact && Cost < BestCost)) {
+        Best = static_cast<int>(K);
+        BestExact = Exact;
+        BestCost = Cost;
+      }
+    }
+    return Best;
+  }
+
+  /// Fourier-Motzkin on column K: every lower bound against every upper one.
+  void eliminate(int K) {
+    std::vector<Row> Lower, Upper, Rest;
+    for (Row &R : Inequalities)
+      (R[K] > 0 ? Lower : R[K] < 0 ? Upper : Rest).push_back(std::move(R));
+    for (const Row &L : Lower)
+      for (const Row &U : Upper) {
+        // L: a*x + p >= 0 (a > 0); U: -b*x + q >= 0 (b > 0): b*p + a*q >= 0.
+        Rest.push_back(combine(L, -U[K], U, L[K]));
+        if (Rest.size() > MaxInequalities) {
+          GaveUp = true;
+          return;
+        }
+      }
+    Inequalities = std::move(Rest);
+  }
+};
+
+} // namespace
+
+bool IntegerSystem::provablyEmpty() const {
+  if (Contradiction)
+    return true;
+  return Solver(NumVars, Equalities, Inequalities).empty();
+}
+
+} // namespace ir
+} // namespace sched

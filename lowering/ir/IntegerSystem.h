@@ -1,0 +1,76 @@
+//===- IntegerSystem.h - Emptiness of integer linear systems ---*- C++ -*-===//
+//
+// The decision procedure under the dependence analysis (Dependence.h): a set
+// of linear equalities and inequalities over integer variables, and the
+// question whether it has no integer point. Equalities are eliminated exactly
+// (the Omega test's method: unit coefficients are substituted, larger ones
+// reduced with a fresh variable and the symmetric modulo), inequalities by
+// Fourier-Motzkin elimination with gcd tightening, exact where a variable has
+// unit coefficients on one side and the real shadow elsewhere.
+//
+// The answer is one-sided: provablyEmpty() == true means no integer point
+// exists; false means one may exist (the real shadow may contain points where
+// the integer set has none, and systems that grow too large, or whose
+// coefficients would overflow, are given up on). Every client asks "can two
+// accesses touch the same element?", for which "maybe" is the safe answer.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SCHED_IR_INTEGERSYSTEM_H
+#define SCHED_IR_INTEGERSYSTEM_H
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace sched {
+namespace ir {
+
+/// Constant + sum(Coefs[v] * x_v) with int64 coefficients. Overflow marks an
+/// expression whose arithmetic overflowed: a constraint built from it is
+/// dropped (which only adds points).
+struct LinearExpr {
+  std::map<int, int64_t> Coefs; // variable index -> non-zero coefficient
+  int64_t Constant = 0;
+  bool Overflow = false;
+
+  static LinearExpr constant(int64_t C);
+  static LinearExpr variable(int V, int64_t Coef = 1);
+  bool isConstant() const { return Coefs.empty(); }
+  LinearExpr &operator+=(const LinearExpr &O);
+  LinearExpr &operator-=(const LinearExpr &O);
+  LinearExpr &operator*=(int64_t K);
+  std::string str() const; // "2*x0 - x3 + 5", for tests and debugging
+};
+LinearExpr operator+(LinearExpr A, const LinearExpr &B);
+LinearExpr operator-(LinearExpr A, const LinearExpr &B);
+LinearExpr operator*(LinearExpr A, int64_t K);
+
+class IntegerSystem {
+public:
+  /// A new unknown; returns its index.
+  int addVariable();
+  int numVariables() const { return NumVars; }
+
+  /// E == 0.
+  void addEquality(const LinearExpr &E);
+  /// E >= 0.
+  void addInequality(const LinearExpr &E);
+  /// Lo <= E <= Hi (convenience).
+  void addRange(const LinearExpr &E, int64_t Lo, int64_t Hi);
+
+  /// True when the system provably has no integer solution.
+  bool provablyEmpty() const;
+
+  std::string str() const;
+
+private:
+  int NumVars = 0;
+  bool Contradiction = false; // a constant constraint that cannot hold
+  std::vector<LinearExpr> Equalities, Inequalities;
+};
+
+} // namespace ir
+} // namespace sched
+
+#endif
