@@ -23,7 +23,7 @@
 // a barrier only when both arms are (an if without else never is); a loop
 // that may run zero times (a symbolic trip count) is not one, and passes the
 // accesses pending before it through. Whether two accesses conflict across
-// threads is ir::mayConflictAcrossThreads, the one access analysis: no barrier
+// threads is ir::mayConflictAcrossThreads, the one dependence analysis: no barrier
 // where each element is produced and consumed by the same thread.
 //
 // A barrier is never put under thread-divergent control flow (an if or a loop
@@ -54,7 +54,6 @@
 #include "passes/Passes.h"
 
 #include <cassert>
-#include <functional>
 #include <map>
 #include <set>
 
@@ -67,70 +66,6 @@ using ir::Access;
 
 /// Whether the threads of a block share B (local memory is per thread).
 bool sharedByThreads(const ir::BufferNode *B) { return B->MemScope != ir::Scope::Local; }
-
-using ConflictQuery = std::function<bool(const Access &, const Access &,
-                                         const std::map<std::string, int64_t> &)>;
-
-/// The variables in E of loops bound to a coordinate tag (CoordinateTag
-/// says which tag a loop gives, "" for none).
-void mentionedTags(const ir::Expr &E, const Access &A,
-                   const std::function<std::string(const ir::ForNode *)> &CoordinateTag,
-                   std::set<std::string> &Out) {
-  std::set<const ir::VarNode *> Vars = ir::varsOf(E);
-  for (const ir::ForNode *L : A.Loops) {
-    std::string Tag = CoordinateTag(L);
-    if (!Tag.empty() && Vars.count(L->LoopVar.get()))
-      Out.insert(Tag);
-  }
-}
-
-/// Query asks one index at a time whether it determines every coordinate
-/// (thread or block) with extent > 1; a 2-D buffer indexed [ty, tx] (or
-/// [by*16 + ty, bx*16 + tx]) has no index that does, yet two accesses meet
-/// only where every index agrees. So: when index d alone forces the
-/// coordinates it mentions to agree (Query with the other coordinates
-/// masked to extent 1, which it then ignores: they do not occur in d), and
-/// the indices together force every coordinate, the accesses never meet on
-/// two threads (blocks).
-bool mayConflict(const Access &A, const Access &B, const std::map<std::string, int64_t> &Extent,
-                 const ConflictQuery &Query,
-                 const std::function<std::string(const ir::ForNode *)> &CoordinateTag) {
-  if (!Query(A, B, Extent))
-    return false;
-  if (A.Buf.get() != B.Buf.get() || A.Indices.size() < 2 ||
-      A.Indices.size() != B.Indices.size())
-    return true;
-  std::set<std::string> Forced;
-  for (size_t D = 0; D < A.Indices.size(); ++D) {
-    std::set<std::string> Mentioned;
-    mentionedTags(A.Indices[D], A, CoordinateTag, Mentioned);
-    mentionedTags(B.Indices[D], B, CoordinateTag, Mentioned);
-    if (Mentioned.empty())
-      continue;
-    std::map<std::string, int64_t> Masked = Extent;
-    for (auto &Entry : Masked)
-      if (!Mentioned.count(Entry.first))
-        Entry.second = 1;
-    Access AD = A, BD = B;
-    AD.Indices = {A.Indices[D]};
-    BD.Indices = {B.Indices[D]};
-    if (!Query(AD, BD, Masked))
-      Forced.insert(Mentioned.begin(), Mentioned.end());
-  }
-  for (const auto &Entry : Extent)
-    if (Entry.second != 1 && !Forced.count(Entry.first))
-      return true;
-  return false;
-}
-
-std::string threadCoordinate(const ir::ForNode *L) {
-  return isThreadIdxLoop(L) ? L->ThreadTag : "";
-}
-
-std::string blockCoordinate(const ir::ForNode *L) {
-  return L->LoopKind == ir::ForKind::ThreadBound && ir::isBlockTag(L->ThreadTag) ? L->ThreadTag
-                                                                               : "";
-}
 
 /// What the enclosing sequence needs to know about a statement.
 struct Summary {
@@ -327,7 +262,7 @@ private:
     for (const Access &A : Before)
       for (const Access &B : After)
         if (A.Buf.get() == B.Buf.get() && (A.IsWrite || B.IsWrite) &&
-            mayConflict(A, B, Extent, ir::mayConflictAcrossThreads, threadCoordinate))
+            ir::mayConflictAcrossThreads(A, B, Extent))
           return A.Buf.get();
     return nullptr;
   }
@@ -449,8 +384,7 @@ void checkUnorderableHandOffs(const ir::LoopNest &Nest, const KernelContext &Ctx
       const ir::BufferNode *Buf = A.Buf.get();
       if (Buf != B.Buf.get() || (!A.IsWrite && !B.IsWrite) || Reported.count(Buf))
         continue;
-      if (Buf->MemScope == ir::Scope::Global &&
-          mayConflict(A, B, Grid, ir::mayConflictAcrossBlocks, blockCoordinate))
+      if (Buf->MemScope == ir::Scope::Global && ir::mayConflictAcrossBlocks(A, B, Grid))
         Report(Buf, "global buffer '" + Buf->Name +
                         "' is written by one block and accessed by another in the same kernel "
                         "(the schedule hands its values over between blocks), and blocks cannot "
@@ -466,7 +400,7 @@ void checkUnorderableHandOffs(const ir::LoopNest &Nest, const KernelContext &Ctx
       for (int D = 0; D < 3; ++D)
         if (Private & (1u << D))
           Extent["threadIdx." + std::string(1, "xyz"[D])] = 1;
-      if (mayConflict(W, R, Extent, ir::mayConflictAcrossThreads, threadCoordinate))
+      if (ir::mayConflictAcrossThreads(W, R, Extent))
         Report(Buf, "local buffer '" + Buf->Name +
                         "' is written by one thread and read by another, but each thread has "
                         "its own copy: the schedule gives threads private copies of values they "
