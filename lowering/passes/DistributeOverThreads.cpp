@@ -506,8 +506,10 @@ private:
       Coords[L->LoopVar.get()] = ir::simplify(Coord + L->Min);
       Stride = ir::simplify(Stride * L->Extent);
     }
-    Stmt Body = ir::substitute(Inner, Coords);
     int64_t TotalC, TC;
+    if (ir::getConstInt(T, TC) && TC <= 0)
+      return nullptr; // a block without threads (a degenerate split): nothing to share
+    Stmt Body = ir::substitute(Inner, Coords);
     bool Exact = ir::getConstInt(Total, TotalC) && ir::getConstInt(T, TC) && TotalC % TC == 0;
     if (!Exact)
       Body = ir::makeIf(Expr(F) < Total, Body);
