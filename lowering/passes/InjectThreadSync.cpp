@@ -391,14 +391,24 @@ void checkUnorderableHandOffs(const ir::LoopNest &Nest, const KernelContext &Ctx
                         "be synchronized");
       if (Buf->MemScope != ir::Scope::Local || A.IsWrite == B.IsWrite)
         continue;
-      // The thread that reads must be the one that wrote: a write runs on
-      // every thread of the dimensions it is outside of, and an allocation
-      // inside a thread loop is private to each of its threads anyway.
-      const Access &W = A.IsWrite ? A : B, &R = A.IsWrite ? B : A;
+      // The thread that reads must be the one that wrote. An allocation
+      // inside a thread loop is private to each of its threads anyway (those
+      // dims are no coordinate here), and a write outside the loop of a dim
+      // runs on every thread of it: the reader's own thread along that dim
+      // wrote it too, so there the reader's index is as free as a serial
+      // loop's and the dim is no coordinate either.
+      const Access &W = A.IsWrite ? A : B;
+      Access R = A.IsWrite ? B : A;
+      unsigned WriterEverywhere = ~threadDimsOf(W) & 7u;
+      std::vector<ir::Stmt> StandIns;
+      for (const ir::ForNode *&L : R.Loops)
+        if (isThreadIdxLoop(L) && WriterEverywhere & (1u << ir::threadTagDim(L->ThreadTag))) {
+          StandIns.push_back(ir::makeFor(L->LoopVar, L->Min, L->Extent, L->Body));
+          L = ir::as<ir::ForNode>(StandIns.back());
+        }
       std::map<std::string, int64_t> Extent = Block;
-      unsigned Private = Locals.DimsAround[Buf] | ~threadDimsOf(W);
       for (int D = 0; D < 3; ++D)
-        if (Private & (1u << D))
+        if ((Locals.DimsAround[Buf] | WriterEverywhere) & (1u << D))
           Extent["threadIdx." + std::string(1, "xyz"[D])] = 1;
       if (ir::mayConflictAcrossThreads(W, R, Extent))
         Report(Buf, "local buffer '" + Buf->Name +
