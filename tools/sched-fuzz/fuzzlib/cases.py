@@ -1,0 +1,39 @@
+"""A fuzz case from its seed: nest, sizes and a legal schedule, all drawn
+from random.Random(seed)."""
+import random
+
+from .gen import generate_nest
+from .program import Case
+from .schedgen import Oracle, SchedGen, fmt, replay
+
+
+def make_case(seed, family=None):
+    rng = random.Random(seed)
+    nest, _ = generate_nest(rng, "nest_%d" % seed, family)
+    oracle = Oracle(nest)
+    dirs, _ = SchedGen(rng, nest, oracle).generate()
+    case = Case(seed, nest, [fmt(d) for d in dirs])
+    case.directives = dirs
+    case.oracle = oracle
+    case.partial_reorder = replay(nest, dirs).partial_reorder
+    return case
+
+
+def save_case(case, path):
+    """Pickles what makes the case (not the oracle's traces), so that a case
+    can be minimized later even when the generator has changed since."""
+    import pickle
+    with open(path, "wb") as f:
+        pickle.dump({"seed": case.seed, "nest": case.nest, "directives": case.directives,
+                     "partial_reorder": getattr(case, "partial_reorder", False)}, f)
+
+
+def load_case(path):
+    import pickle
+    with open(path, "rb") as f:
+        d = pickle.load(f)
+    case = Case(d["seed"], d["nest"], [fmt(x) for x in d["directives"]])
+    case.directives = d["directives"]
+    case.partial_reorder = d["partial_reorder"]
+    case.oracle = Oracle(case.nest)
+    return case

@@ -1,0 +1,872 @@
+"""The schedule oracle: what a `#pragma sched` schedule does to a nest, and
+whether it is legal.
+
+A Model is the loop tree of one nest as the schedule transforms it, built by
+applying the directives in order exactly as docs/pragma.md defines them
+(split, fuse, reorder with loop distribution, bind, cache stages, ...). Each
+loop knows its value as a function of the ORIGINAL loop variables
+(split: x -> x // F, x % F; fuse: f = a * Eb + b), so every statement
+instance of the original nest has a position in the new tree: the tuple
+(child index, loop value, child index, loop value, ...) along its path,
+compared lexicographically.
+
+Legality (check_legal): for every dependence of the original nest, found by
+running the reference (nest.Trace: same location, one a write), the source
+instance must still come first, and the first point where the two positions
+differ must not be the value of a parallel loop (bound to blockIdx,
+threadIdx, vthread or cthread, or vectorized): different iterations of such a
+loop are unordered. Additive updates of one location (+=, -=) commute with
+each other, so only the parallel rule applies among them. Documented
+structural rules (one tag per path, blocks outermost, constant stage
+regions, ...) are checked while directives are applied: a ModelError means
+the generator must not emit that directive.
+"""
+from .poly import Poly
+from . import nest as N
+
+BLOCK_TAGS = ("blockIdx.x", "blockIdx.y", "blockIdx.z")
+THREAD_TAGS = ("threadIdx.x", "threadIdx.y", "threadIdx.z")
+VIRTUAL_TAGS = ("vthread", "cthread")
+THREAD_LIMIT = {"threadIdx.x": 1024, "threadIdx.y": 1024, "threadIdx.z": 64}
+MAX_STAGE_ELEMS = 4096
+
+
+class ModelError(Exception):
+    """The directive is not legal by the documented rules (or the model
+    cannot tell): the generator must not use it."""
+
+
+# --------------------------------------------------------------------------
+# Extents: Poly over size parameters, ceil-divisions and products
+
+
+class Ext:
+    def __init__(self, kind, a, b=None):
+        self.kind, self.a, self.b = kind, a, b  # 'poly' | 'ceil' (a, int) | 'mul'
+
+    @staticmethod
+    def poly(p):
+        return Ext("poly", Poly.of(p))
+
+    @staticmethod
+    def const(c):
+        return Ext("poly", Poly.const(c))
+
+    def ceil(self, d):
+        if self.is_const():
+            return Ext.const(-(-self.value() // d))
+        return Ext("ceil", self, d)
+
+    def mul(self, other):
+        if self.is_const() and other.is_const():
+            return Ext.const(self.value() * other.value())
+        return Ext("mul", self, other)
+
+    def is_const(self):
+        if self.kind == "poly":
+            return self.a.is_const()
+        if self.kind == "ceil":
+            return self.a.is_const()
+        return self.a.is_const() and self.b.is_const()
+
+    def value(self):
+        assert self.is_const()
+        return self.eval({})
+
+    def eval(self, cfg):
+        if self.kind == "poly":
+            return self.a.eval(cfg)
+        if self.kind == "ceil":
+            return -(-self.a.eval(cfg) // self.b)
+        return self.a.eval(cfg) * self.b.eval(cfg)
+
+    def __repr__(self):
+        if self.kind == "poly":
+            return self.a.to_c()
+        if self.kind == "ceil":
+            return "ceil(%r/%d)" % (self.a, self.b)
+        return "(%r*%r)" % (self.a, self.b)
+
+
+# --------------------------------------------------------------------------
+# Loop values as functions of the original loop variables
+
+
+class Val:
+    """('var', name, lo) | ('div', Val, Ext) | ('mod', Val, Ext) |
+    ('fuse', Val a, Val b, Ext extent_b) | ('stage',) (a stage loop: no
+    original statement lies inside it)."""
+
+    def __init__(self, kind, *args):
+        self.kind, self.args = kind, args
+
+    def py(self, cfg):
+        k, a = self.kind, self.args
+        if k == "var":
+            return "(%s-%d)" % (a[0], a[1]) if a[1] else a[0]
+        if k == "div":
+            return "(%s//%d)" % (a[0].py(cfg), max(1, a[1].eval(cfg)))
+        if k == "mod":
+            return "(%s%%%d)" % (a[0].py(cfg), max(1, a[1].eval(cfg)))
+        if k == "fuse":
+            return "(%s*%d+%s)" % (a[0].py(cfg), a[2].eval(cfg), a[1].py(cfg))
+        raise ModelError("stage loop value")
+
+    def orig_vars(self):
+        k, a = self.kind, self.args
+        if k == "var":
+            return {a[0]}
+        if k in ("div", "mod"):
+            return a[0].orig_vars()
+        if k == "fuse":
+            return a[0].orig_vars() | a[1].orig_vars()
+        return set()
+
+
+class MLoop:
+    def __init__(self, name, val, ext, children, red=False):
+        self.name, self.val, self.ext = name, val, ext
+        self.children = children
+        self.kind = "serial"  # serial | bound | unroll | vector
+        self.tag = None
+        self.red = red  # the plugin's reduction flag (inherited by splits)
+        self.stage = None  # name of the stage whose copy loop this is
+
+    def parallel(self):
+        return self.kind in ("bound", "vector")
+
+
+class MGroup:
+    """A transparent grouping node: an `if` of the original nest, or the
+    scope of a declaration (kind 'alloc', name)."""
+
+    def __init__(self, kind, children, name=None):
+        self.kind, self.children, self.name = kind, children, name
+
+
+class MStmt:
+    """A leaf: an original statement (sid) or a stage's copy (stage)."""
+
+    def __init__(self, sid=None, stage=None):
+        self.sid, self.stage = sid, stage
+        self.children = []
+
+
+class Stage:
+    def __init__(self, name, tensor, scope, is_write, rank):
+        self.name, self.tensor, self.scope, self.is_write = name, tensor, scope, is_write
+        self.rank = rank
+        self.attach = None  # loop name after compute_at
+        self.double = False
+        self.aligned = False
+
+
+def predicted_rank(nest, arr):
+    """How many dimensions the extractor gives a parameter array: its
+    declared rank for fixed arrays; for flat pointers, the length of the
+    stride chain when every access splits cleanly (see
+    clang-plugin/ExtractLayout.cpp), else 1. None when unsure."""
+    if arr.kind != "flat":
+        return len(arr.dims)
+    accs = [a for _, a, _ in nest.accesses_of(arr.name)]
+    loops = {l.var: l for l in nest.loops()}
+    strides = set()
+    for a in accs:
+        flat = arr.flat(a.idx)
+        for v in flat.names() & set(loops):
+            c = flat.coef_of(v)
+            if len(c.terms) != 1:
+                return 1
+            (mono, coef), = c.terms.items()
+            strides.add((mono, abs(coef)))
+    strides.add(((), 1))
+    if len(strides) == 1:
+        return 1
+    # The chain must be the array's own strides, each index inside its dim.
+    own = []
+    for s in arr.strides():
+        if len(s.terms) != 1:
+            return None
+        (mono, coef), = s.terms.items()
+        own.append((mono, coef))
+    if set(own) != strides or len(own) != len(arr.dims):
+        return None
+    for a in accs:
+        for d in range(1, len(arr.dims)):
+            e = a.idx[d]
+            # index = one loop variable (min 0) whose extent is the dim
+            names = e.names()
+            if len(e.terms) != 1 or len(names) != 1:
+                return None
+            v = next(iter(names))
+            if v not in loops or e.coef_of(v) != Poly.const(1):
+                return None
+            if loops[v].lo != 0 or loops[v].hi != arr.dims[d]:
+                return None
+        if any(v not in loops and v not in nest.params for v in a.idx[0].names()):
+            return None
+    return len(arr.dims)
+
+
+class Model:
+    def __init__(self, nest, directives=()):
+        self.nest = nest
+        self.names = {p for p in nest.params} | {a.name for a in nest.all_arrays()}
+        self.stages = {}
+        self.cached = set()  # tensors a stage already took over
+        self.sid_info = {}
+        # Loops bound to a thread anywhere in the schedule (compute_at of a
+        # shared stage relaxes them even before their bind), as the plugin's
+        # pre-scan does.
+        self.thread_bound_later = set()
+        self.any_bind = False
+        self.partial_reorder = False
+        for d in directives:
+            if d[0] == "bind":
+                self.any_bind = True
+                if d[2] in THREAD_TAGS or d[2] in VIRTUAL_TAGS:
+                    self.thread_bound_later.add(d[1])
+        self.root = self._build(nest.body, [])
+
+    # ---- construction from the nest
+    def _build(self, body, loops):
+        out = []
+        i = 0
+        while i < len(body):
+            n = body[i]
+            if isinstance(n, N.Loop):
+                self.names.add(n.var)
+                red = self._is_reduction(n)
+                out.append(MLoop(n.var, Val("var", n.var, n.lo), Ext.poly(n.extent()),
+                                 self._build(n.body, loops + [n]), red))
+            elif isinstance(n, N.If):
+                out.append(MGroup("if", self._build(n.body, loops)))
+            elif isinstance(n, (N.DeclScalar, N.DeclArray)):
+                # A declaration scopes the rest of its block, like the
+                # plugin's allocate node.
+                name = n.name if isinstance(n, N.DeclScalar) else n.arr.name
+                self.names.add(name)
+                rest = []
+                if isinstance(n, N.DeclScalar):
+                    rest.append(MStmt(n.sid))
+                    self.sid_info[n.sid] = (n, tuple(l.var for l in loops))
+                rest += self._build(body[i + 1:], loops)
+                out.append(MGroup("alloc", rest, name))
+                return out
+            elif isinstance(n, N.Assign):
+                out.append(MStmt(n.sid))
+                self.sid_info[n.sid] = (n, tuple(l.var for l in loops))
+            i += 1
+        return out
+
+    def _is_reduction(self, loop):
+        private = set()
+
+        def visit(body):
+            for n in body:
+                if isinstance(n, (N.DeclScalar, N.DeclArray)):
+                    private.add(n.name if isinstance(n, N.DeclScalar) else n.arr.name)
+                if isinstance(n, (N.Loop, N.If)):
+                    if visit(n.body):
+                        return True
+                if isinstance(n, N.Assign) and n.op in ("+=", "-=", "*="):
+                    if isinstance(n.lhs, str):
+                        if n.lhs not in private:
+                            return True
+                    elif n.lhs.arr.name not in private and loop.var not in n.lhs.names():
+                        return True
+            return False
+
+        return visit(loop.body)
+
+    # ---- tree helpers
+    def iter_nodes(self, nodes=None, path=()):
+        for n in self.root if nodes is None else nodes:
+            yield n, path
+            yield from self.iter_nodes(n.children, path + (n,))
+
+    def loops(self):
+        return [n for n, _ in self.iter_nodes() if isinstance(n, MLoop)]
+
+    def find(self, name):
+        found = [(n, p) for n, p in self.iter_nodes() if isinstance(n, MLoop) and n.name == name]
+        if len(found) != 1:
+            raise ModelError("no unique loop %s" % name)
+        return found[0]
+
+    def parent_list(self, node):
+        if any(c is node for c in self.root):
+            return self.root
+        for n, _ in self.iter_nodes():
+            if any(c is node for c in n.children):
+                return n.children
+        raise ModelError("lost node")
+
+    def replace(self, node, new_nodes):
+        lst = self.parent_list(node)
+        k = next(i for i, c in enumerate(lst) if c is node)
+        lst[k:k + 1] = new_nodes
+
+    def fresh(self, name):
+        if name in self.names:
+            raise ModelError("name %s exists" % name)
+        self.names.add(name)
+
+    def leaves(self):
+        return [(n, p) for n, p in self.iter_nodes() if isinstance(n, MStmt)]
+
+    # ---- directives
+    def apply(self, d):
+        getattr(self, "d_" + d[0])(*d[1:])
+
+    def d_target(self, t):
+        pass
+
+    def d_split(self, x, xo, xi, factor):
+        L, _ = self.find(x)
+        if L.kind != "serial":
+            raise ModelError("split of a non-serial loop")
+        self.fresh(xo)
+        self.fresh(xi)
+        if isinstance(factor, str) and factor.startswith("nparts="):
+            p = int(factor[7:])
+            outer_ext, inner_ext = Ext.const(p), L.ext.ceil(p)
+        else:
+            f = int(factor)
+            outer_ext, inner_ext = L.ext.ceil(f), Ext.const(f)
+        inner = MLoop(xi, Val("mod", L.val, inner_ext), inner_ext, L.children, L.red)
+        outer = MLoop(xo, Val("div", L.val, inner_ext), outer_ext, [inner], L.red)
+        inner.stage = outer.stage = L.stage
+        self.replace(L, [outer])
+
+    def d_tile(self, x, y, xo, yo, xi, yi, fx, fy):
+        self.d_split(x, xo, xi, fx)
+        self.d_split(y, yo, yi, fy)
+        self.d_reorder(xo, yo, xi, yi)
+
+    def d_fuse(self, a, b, f):
+        A, _ = self.find(a)
+        B, _ = self.find(b)
+        if len(A.children) != 1 or A.children[0] is not B:
+            raise ModelError("fuse: %s is not the only child of %s" % (b, a))
+        if A.kind != "serial" or B.kind != "serial":
+            raise ModelError("fuse of a non-serial loop")
+        if A.red != B.red:
+            raise ModelError("fuse of a reduction with a spatial loop")
+        self.fresh(f)
+        F = MLoop(f, Val("fuse", A.val, B.val, B.ext), A.ext.mul(B.ext), B.children, A.red)
+        F.stage = A.stage
+        self.replace(A, [F])
+
+    def d_bind(self, x, tag):
+        L, path = self.find(x)
+        if L.kind != "serial":
+            raise ModelError("bind of a non-serial loop")
+        if L.red and tag not in VIRTUAL_TAGS:
+            raise ModelError("bind of a reduction loop")
+        L.kind, L.tag = "bound", tag
+
+    def d_unroll(self, x):
+        L, _ = self.find(x)
+        if L.kind != "serial":
+            raise ModelError("unroll of a non-serial loop")
+        L.kind = "unroll"
+
+    def d_vectorize(self, x):
+        L, _ = self.find(x)
+        if L.kind != "serial" or not L.ext.is_const() or L.red:
+            raise ModelError("vectorize needs a serial, constant, non-reduction loop")
+        L.kind = "vector"
+
+    # ---- reorder: the named loops permuted in the positions they occupy
+    def d_reorder(self, *names):
+        if len(set(names)) != len(names) or len(names) < 2:
+            raise ModelError("reorder names")
+        found = [self.find(n) for n in names]
+        found.sort(key=lambda lp: len(lp[1]))
+        for k in range(1, len(found)):
+            if not any(p is found[k - 1][0] for p in found[k][1]):
+                raise ModelError("reorder: loops not on one path")
+        outer, inner = found[0][0], found[-1][0]
+        # Loops between the named ones keep their positions (pragma.md).
+        path = [n for n in found[-1][1] if isinstance(n, MLoop)] + [inner]
+        k0 = next(i for i, n in enumerate(path) if n is outer)
+        path = path[k0:]
+        named = {n: i for i, n in enumerate(names)}
+        slots = [i for i, L in enumerate(path) if L.name in named]
+        target = list(path)
+        for slot, nm in zip(slots, names):
+            target[slot] = next(L for L in path if L.name == nm)
+        if len(path) > len(names):
+            self.partial_reorder = True
+        current = list(path)
+        for t in range(len(target)):
+            pos = next(i for i, L in enumerate(current) if L is target[t])
+            while pos > t:
+                self._interchange(current[pos - 1], current[pos])
+                current[pos - 1], current[pos] = current[pos], current[pos - 1]
+                pos -= 1
+
+    def _interchange(self, A, B):
+        for _ in range(100):
+            cur = A.children
+            chain = []
+            while True:
+                if len(cur) == 1 and isinstance(cur[0], MLoop):
+                    if cur[0] is not B:
+                        raise ModelError("model: a loop lies between")
+                    return self._swap(A, B, chain)
+                if len(cur) == 1 and isinstance(cur[0], MGroup):
+                    chain.append(cur[0])
+                    cur = cur[0].children
+                    continue
+                if len(cur) > 1:
+                    self._distribute(A, chain, cur, B)
+                    break
+                raise ModelError("not perfectly nested")
+        raise ModelError("reorder did not converge")
+
+    def _swap(self, A, B, chain):
+        if any(g.kind == "alloc" for g in chain):
+            raise ModelError("an allocation lies between the loops")
+        # Guards are transparent for the order: keep them below A.
+        inner = B.children
+        for g in reversed(chain):
+            g.children = inner
+            inner = [g]
+        A.children = inner
+        B.children = [A]
+        self.replace(A, [B])
+
+    def _distribute(self, A, chain, seq, B):
+        if A.kind != "serial":
+            raise ModelError("distribution of a non-serial loop")
+        if any(g.kind == "alloc" for g in chain) and not A.ext.is_const():
+            raise ModelError("expanding a local by a loop of symbolic extent")
+        if any(g.kind == "alloc" for g in chain) and A.ext.value() <= 0:
+            raise ModelError("expanding a local by an empty loop")
+        # Guards are copied into every copy of A; local allocations are
+        # hoisted above the copies (expanded by A's extent: each iteration
+        # keeps its own element, which the trace's per-declaration locations
+        # already model).
+        guards = [g for g in chain if g.kind != "alloc"]
+        allocs = [g for g in chain if g.kind == "alloc"]
+        copies = []
+        for item in seq:
+            node = item
+            for g in reversed(guards):
+                node = MGroup(g.kind, [node], g.name)
+            on_path = any(n is B for n, _ in self.iter_nodes([item]))
+            if on_path:
+                L = A
+            else:
+                k = 1
+                while "%s_%d" % (A.name, k) in self.names:
+                    k += 1
+                L = MLoop("%s_%d" % (A.name, k), A.val, A.ext, None, A.red)
+                self.names.add(L.name)
+                L.stage = A.stage
+            copies.append((L, [node]))
+        for L, ch in copies:
+            L.children = ch
+        result = [L for L, _ in copies]
+        for g in reversed(allocs):
+            result = [MGroup("alloc", result, g.name)]
+        self.replace(A, result)
+
+    # ---- cache stages
+    def _tensor(self, name):
+        arr = next((a for a in self.nest.arrays if a.name == name), None)
+        if arr is None:
+            raise ModelError("no parameter array %s" % name)
+        return arr
+
+    def _stage_loops(self, st, extents):
+        leaf = MStmt(stage=st.name)
+        body = [leaf]
+        for d in reversed(range(st.rank)):
+            L = MLoop("%s.ax%d" % (st.name, d), Val("stage"), extents[d], body)
+            L.stage = st.name
+            self.names.add(L.name)
+            body = [L]
+        return body[0]
+
+    def _cache(self, t, scope, s, is_write):
+        arr = self._tensor(t)
+        if t in self.cached:
+            raise ModelError("%s is already cached" % t)
+        self.cached.add(t)
+        if scope not in ("global", "shared", "local"):
+            raise ModelError("scope")
+        accs = self.nest.accesses_of(t)
+        written = any(w for _, _, w in accs)
+        if not accs or (is_write and not written) or (not is_write and written):
+            raise ModelError("cache_%s of %s" % ("write" if is_write else "read", t))
+        rank = predicted_rank(self.nest, arr)
+        if rank is None:
+            raise ModelError("unsure of the rank of %s" % t)
+        self.fresh(s)
+        st = Stage(s, arr, scope, is_write, rank)
+        self.stages[s] = st
+        loops = self._stage_loops(st, [Ext.poly(d) for d in arr.dims] if rank == len(arr.dims)
+                                  else [Ext.poly(0)] * rank)
+        self.root = [MGroup("alloc", self.root + [loops] if is_write else [loops] + self.root, s)]
+
+    def d_cache_read(self, t, scope, s):
+        self._cache(t, scope, s, False)
+
+    def d_cache_write(self, t, scope, s):
+        self._cache(t, scope, s, True)
+
+    def _sids_using(self, t):
+        """The statements that access tensor t (a stage's uses)."""
+        return {s.sid for s, _, _ in self.nest.accesses_of(t)}
+
+    def d_compute_at(self, s, x):
+        st = self.stages.get(s)
+        if st is None or st.attach is not None:
+            raise ModelError("compute_at of %s" % s)
+        # Take the root form out.
+        grp = next((n for n, _ in self.iter_nodes() if isinstance(n, MGroup)
+                    and n.kind == "alloc" and n.name == s), None)
+        if grp is None:
+            raise ModelError("stage lost its root form")
+        rest = [c for c in grp.children if not (isinstance(c, MLoop) and c.stage == s)]
+        if len(rest) != len(grp.children) - 1:
+            raise ModelError("stage loops transformed before compute_at")
+        self.replace(grp, rest)
+        X, path = self.find(x)
+        if X.stage is not None:
+            raise ModelError("compute_at at a stage loop")
+        users = self._sids_using(st.tensor.name)
+        inside = {n.sid for n, _ in self.iter_nodes(X.children) if isinstance(n, MStmt)}
+        if not users <= inside:
+            raise ModelError("%s does not enclose every use of %s" % (x, s))
+        # Scope rules (see module docs): a local stage serves one thread, so
+        # no bound loop lies inside it; a global stage only in kernels
+        # without bindings (CUDA and sim disagree on what it is otherwise).
+        bound_inside = [n for n, _ in self.iter_nodes(X.children)
+                        if isinstance(n, MLoop) and (n.kind == "bound" or
+                                                     n.name in self.thread_bound_later)]
+        if st.scope == "local" and bound_inside:
+            raise ModelError("a local stage above bound loops")
+        if st.scope == "global" and self.any_bind:
+            raise ModelError("a global stage in a kernel with bound loops")
+        relaxed = set(l.name for l in self._subtree_loops(X))
+        if st.scope == "shared":
+            for L in list(path) + [X]:
+                if isinstance(L, MLoop) and ((L.kind == "bound" and L.tag not in BLOCK_TAGS)
+                                             or L.name in self.thread_bound_later):
+                    relaxed.add(L.name)
+        extents = self._region(st, X, path, relaxed)
+        loops = self._stage_loops(st, [Ext.const(e) for e in extents])
+        X.children = [MGroup("alloc", X.children + [loops] if st.is_write else
+                             [loops] + X.children, s)]
+        st.attach = x
+
+    def _subtree_loops(self, X):
+        return [n for n, _ in self.iter_nodes(X.children) if isinstance(n, MLoop)]
+
+    def _region(self, st, X, path, relaxed):
+        """Constant extents of the region of st's tensor touched below X
+        with the `relaxed` loops ranging (an upper bound per dimension);
+        ModelError when a dimension has no constant size."""
+        loops = [L for L in list(path) + [X] if isinstance(L, MLoop)] + self._subtree_loops(X)
+        carriers = {}
+        for L in loops:
+            if L.stage is not None:
+                continue
+            for v in L.val.orig_vars():
+                lst = carriers.setdefault(v, [])
+                # Copies made by distribution share their value.
+                if all(M.val is not L.val for M in lst):
+                    lst.append(L)
+        out = []
+        for d in range(st.rank):
+            # Each access covers [F + lo, F + hi]: F is the part fixed by
+            # the loops that do not range (a symbol per original variable,
+            # and the size parameters), lo..hi what the ranging loops add.
+            # The union has a constant size only when every access has the
+            # same symbolic F.
+            fixed_sym = None
+            lo_all, hi_all = None, None
+            for idx in self._stage_dims(st):
+                e = idx[d]
+                F = Poly.const(e.const_value())
+                lo = hi = 0
+                for mono, c in e.terms.items():
+                    if mono == ():
+                        continue
+                    loopvars = [n for n in mono if n not in self.nest.params]
+                    if not loopvars:
+                        F = F + Poly({mono: c})
+                        continue
+                    if len(loopvars) > 1:
+                        raise ModelError("region of %s: product of loop variables" % st.name)
+                    v = loopvars[0]
+                    coef = Poly({tuple(n for n in mono if n != v): c})
+                    F = F + coef * Poly.var("fix:" + v)
+                    r = self._span(v, relaxed, carriers.get(v, []))
+                    if r is None:
+                        raise ModelError("region of %s: %s has no constant range" % (st.name, v))
+                    if r > 1:
+                        if not coef.is_const():
+                            raise ModelError("region of %s: symbolic stride" % st.name)
+                        k = coef.const_value() * (r - 1)
+                        lo, hi = lo + min(0, k), hi + max(0, k)
+                sym = F - F.const_value()
+                if fixed_sym is None:
+                    fixed_sym = sym
+                elif sym != fixed_sym:
+                    raise ModelError("region of %s: accesses at symbolic distance" % st.name)
+                lo += F.const_value()
+                hi += F.const_value()
+                lo_all = lo if lo_all is None else min(lo_all, lo)
+                hi_all = hi if hi_all is None else max(hi_all, hi)
+            out.append(hi_all - lo_all + 1)
+        total = 1
+        for e in out:
+            total *= e
+        if total > MAX_STAGE_ELEMS:
+            raise ModelError("stage too large")
+        return out
+
+    def _stage_dims(self, st):
+        """Per access of the stage's tensor, its index per predicted dim."""
+        arr = st.tensor
+        out = []
+        for _, acc, _ in self.nest.accesses_of(arr.name):
+            if st.rank == len(arr.dims):
+                out.append(acc.idx)
+            else:
+                out.append([arr.flat(acc.idx)])
+        return out
+
+    def _orig_extent(self, v):
+        L = next(l for l in self.nest.loops() if l.var == v)
+        return L.extent()
+
+    def _span(self, v, relaxed, carriers):
+        """How many values original variable v takes when the relaxed loops
+        range and the others stay fixed (an upper bound), or None when that
+        is not a constant."""
+        moving = [L for L in carriers if L.name in relaxed]
+        if not moving:
+            return 1
+        total = 0
+        for L in moving:
+            w = self._weight(L.val, v)
+            if w is None:
+                # Fused with another loop: v may take all its values.
+                e = self._orig_extent(v)
+                return e.const_value() if e.is_const() else None
+            if not L.ext.is_const():
+                return None
+            total += w * (L.ext.value() - 1)
+        return total + 1
+
+    def _weight(self, val, v):
+        """The weight of a loop's value in original variable v (x = xo*F + xi:
+        xo weighs F, xi 1); None when v is not a plain mixed-radix digit of
+        it (a fused loop, a symbolic factor)."""
+        if val.kind == "var":
+            return 1 if val.args[0] == v else None
+        if val.kind == "mod":
+            return self._weight(val.args[0], v)
+        if val.kind == "div":
+            f = val.args[1]
+            if not f.is_const():
+                return None
+            w = self._weight(val.args[0], v)
+            return None if w is None else w * f.value()
+        return None
+
+    def d_set_scope(self, a, scope):
+        arr = next((x for x in self.nest.local_arrays() if x.name == a), None)
+        if arr is None or scope not in ("global", "shared", "local"):
+            raise ModelError("set_scope of %s" % a)
+        grp, path = next(((n, p) for n, p in self.iter_nodes()
+                          if isinstance(n, MGroup) and n.kind == "alloc" and n.name == a),
+                         (None, None))
+        if grp is None:
+            raise ModelError("lost the declaration of %s" % a)
+        for L in path:
+            if isinstance(L, MLoop) and (L.kind == "bound" or L.name in self.thread_bound_later):
+                if scope == "shared" and (L.tag not in BLOCK_TAGS):
+                    raise ModelError("shared array declared inside a thread loop")
+        if scope == "global" and self.any_bind:
+            raise ModelError("a global array in a kernel with bound loops")
+        arr.scope = scope
+
+    def d_storage_align(self, s, axis, factor, offset):
+        st = self.stages.get(s)
+        if st is None or st.attach is None or st.rank < 2:
+            raise ModelError("storage_align of %s" % s)
+        if axis != "%s.ax%d" % (s, st.rank - 2) or int(offset) >= int(factor):
+            raise ModelError("storage_align axis/offset")
+        st.aligned = True
+
+    def d_double_buffer(self, s):
+        st = self.stages.get(s)
+        if st is None or st.attach is None or st.double:
+            raise ModelError("double_buffer of %s" % s)
+        st.double = True
+
+    # ---- structural rules of a finished schedule
+    def check_structure(self, configs):
+        # Every cache stage is computed at a loop enclosing its uses (a root
+        # stage would run outside every bound loop).
+        if any(st.attach is None for st in self.stages.values()):
+            raise ModelError("a cache stage without compute_at")
+        # Blocks outermost: a single chain from the root.
+        blocks = [L for L in self.loops() if L.kind == "bound" and L.tag in BLOCK_TAGS]
+        cur, seen = self.root, 0
+        while len(cur) == 1 and isinstance(cur[0], MLoop) and cur[0].kind == "bound" \
+                and cur[0].tag in BLOCK_TAGS:
+            seen += 1
+            cur = cur[0].children
+        if seen != len(blocks):
+            raise ModelError("block loops must be the outermost chain")
+        for leaf, path in self.leaves():
+            tags = [L.tag for L in path if isinstance(L, MLoop) and L.kind == "bound"]
+            for t in set(tags):
+                if tags.count(t) > 1 and t in BLOCK_TAGS:
+                    raise ModelError("tag %s twice on a path" % t)
+                if tags.count(t) > 1:
+                    # Only a stage loop may reuse its compute's thread tag.
+                    inner = [L for L in path if isinstance(L, MLoop) and L.tag == t]
+                    if any(L.stage is None for L in inner[1:]):
+                        raise ModelError("tag %s twice on a path" % t)
+        for L in self.loops():
+            if L.kind == "bound" and L.tag in BLOCK_TAGS + THREAD_TAGS and L.red:
+                raise ModelError("bound reduction loop")
+            if L.kind == "bound" and L.tag in VIRTUAL_TAGS and not L.ext.is_const():
+                raise ModelError("virtual thread of symbolic extent")
+        for cfg in configs:
+            per_tag = {}
+            for L in self.loops():
+                if L.kind == "bound":
+                    per_tag[L.tag] = max(per_tag.get(L.tag, 0), L.ext.eval(cfg))
+            threads = 1
+            for t in THREAD_TAGS:
+                if per_tag.get(t, 1) > THREAD_LIMIT[t]:
+                    raise ModelError("too many threads")
+                threads *= max(1, per_tag.get(t, 1))
+            if threads > 1024:
+                raise ModelError("too many threads")
+            for t in BLOCK_TAGS:
+                if per_tag.get(t, 1) > 65535:
+                    raise ModelError("too many blocks")
+        # A stage loop bound to a thread tag never exceeds the block's.
+        for L in self.loops():
+            if L.stage is not None and L.kind == "bound" and L.tag in THREAD_TAGS:
+                if not L.ext.is_const():
+                    raise ModelError("symbolic stage thread loop")
+                comp = [M for M in self.loops() if M.kind == "bound" and M.tag == L.tag
+                        and M.stage is None]
+                for cfg in configs:
+                    if comp and L.ext.value() > max(M.ext.eval(cfg) for M in comp):
+                        raise ModelError("stage thread loop wider than the block")
+
+    # ---- positions of statement instances
+    def position_functions(self, cfg):
+        """sid -> (function ivec -> position tuple, parallel flag per slot)."""
+        out = {}
+        for leaf, path in self.leaves():
+            if leaf.sid is None:
+                continue
+            _, loops = self.sid_info[leaf.sid]
+            parts, par = [], []
+            parent = self.root
+            for node in list(path) + [leaf]:
+                k = next(i for i, c in enumerate(parent) if c is node)
+                parts.append(str(k))
+                par.append(False)
+                if isinstance(node, MLoop):
+                    parts.append(node.val.py(cfg))
+                    par.append(node.parallel())
+                parent = node.children
+            src = "lambda %s: (%s,)" % (", ".join(loops), ", ".join(parts))
+            out[leaf.sid] = (eval(src), par)
+        return out
+
+
+class Violation(Exception):
+    pass
+
+
+def dependences(trace):
+    """Pairs of instances (a, b), a executed first, whose order the
+    schedule must keep (adjacent epochs of each location's access sequence:
+    transitivity covers the rest), and groups of commuting updates."""
+    pairs = []
+    groups = []
+    for seq in trace.locs.values():
+        epochs = []
+        for inst, kind in seq:
+            if epochs and ((kind == "R" and epochs[-1][0] == "R") or
+                           (kind == "U" and epochs[-1][0] == "U")):
+                epochs[-1][1].append(inst)
+            else:
+                epochs.append((kind, [inst]))
+        for k in range(1, len(epochs)):
+            ka, A = epochs[k - 1]
+            kb, B = epochs[k]
+            for a in A:
+                for b in B:
+                    if a != b:
+                        pairs.append((a, b))
+        for kind, insts in epochs:
+            if kind == "U" and len(insts) > 1:
+                groups.append(insts)
+            if kind in ("W", "X") and len(insts) > 1:
+                raise AssertionError("epoch")
+    return pairs, groups
+
+
+def check_legal(model, nest, traces, configs):
+    """Raises Violation (with a reason) when the schedule breaks a
+    dependence for one of the configurations."""
+    for cfg, (trace, deps) in zip(configs, traces):
+        pos = model.position_functions(cfg)
+        cache = {}
+
+        def position(i):
+            p = cache.get(i)
+            if p is None:
+                fn, par = pos[trace.sids[i]]
+                p = (fn(*trace.ivecs[i]), par)
+                cache[i] = p
+            return p
+
+        def first_diff(pa, pb):
+            n = min(len(pa), len(pb))
+            for k in range(n):
+                if pa[k] != pb[k]:
+                    return k
+            return n
+
+        pairs, groups = deps
+        for a, b in pairs:
+            (pa, para), (pb, _) = position(a), position(b)
+            k = first_diff(pa, pb)
+            if k >= len(pa) or k >= len(pb):
+                raise Violation("instances %d and %d share a position" % (a, b))
+            if para[k]:
+                raise Violation(_describe(model, trace, a, b, "runs in parallel with", cfg))
+            if pa[k] > pb[k]:
+                raise Violation(_describe(model, trace, a, b, "now runs after", cfg))
+        for g in groups:
+            ps = sorted((position(i)[0], position(i)[1], i) for i in g)
+            for (pa, para, a), (pb, _, b) in zip(ps, ps[1:]):
+                k = first_diff(pa, pb)
+                if k < len(pa) and k < len(pb) and para[k]:
+                    raise Violation(_describe(model, trace, a, b,
+                                              "updates in parallel with", cfg))
+
+
+def _describe(model, trace, a, b, what, cfg):
+    def one(i):
+        s, loops = model.sid_info[trace.sids[i]]
+        return "S%d%s" % (s.sid, dict(zip(loops, trace.ivecs[i])))
+    return "%s %s %s (sizes %s)" % (one(b), what, one(a), cfg)

@@ -1,0 +1,314 @@
+"""Builds and runs batches of cases and classifies each case.
+
+Per batch: one plain build (`clang++-19 -std=c++17 -O1 -Wno-unknown-pragmas`)
+and one plugin build; a plugin error in one case removes that case's pragmas
+and the batch is compiled again (the case is `refused`); a compiler crash
+splits the batch to find the case. Both binaries run; the plugin one under
+SCHED_BACKEND=sim SCHED_VERBOSE=1. A run that stops in a case (sim error,
+signal, timeout) is resumed after it.
+
+Classes: ok, refused, fallback, wrong, race, crash, timeout (and
+generator-error when the PLAIN build or run fails: a bug of the fuzzer).
+"""
+import os
+import re
+import subprocess
+import tempfile
+
+from .program import build_program
+
+CLANG = os.environ.get("SCHED_FUZZ_CXX", "clang++-19")
+CLASSES = ["ok", "refused", "fallback", "wrong", "race", "crash", "timeout", "generator-error"]
+FAILING = ("wrong", "race", "crash", "timeout", "generator-error")
+
+DIAG_RE = re.compile(r"^(?P<file>[^:\s]+\.cpp):(?P<line>\d+):(?P<col>\d+): "
+                     r"(?P<sev>error|warning|fatal error|remark|note): (?P<msg>.*)$")
+WHERE_RE = re.compile(r"^sched: (?P<kernel>\S+) \((?P<file>[^:]+):(?P<line>\d+)\): (?P<msg>.*)$")
+ICE_MARKERS = ("PLEASE submit a bug report", "Stack dump:", "clang frontend command failed",
+               "UNREACHABLE executed", "Assertion `")
+
+
+class Result:
+    def __init__(self, seed):
+        self.seed = seed
+        self.cls = None
+        self.message = ""  # the reason, one line
+        self.compile_msgs = []  # plugin diagnostics of this case
+        self.runtime_msgs = []
+        self.diff = ""
+        self.ran_on_sim = 0
+
+    def set(self, cls, message=""):
+        # The worst class wins: crash > race > wrong > timeout > fallback >
+        # refused > ok.
+        order = ["ok", "refused", "fallback", "timeout", "wrong", "race", "crash",
+                 "generator-error"]
+        if self.cls is None or order.index(cls) > order.index(self.cls):
+            self.cls = cls
+            self.message = message
+
+
+class Runner:
+    def __init__(self, build_dir, workdir, timeout=60):
+        self.build = os.path.abspath(build_dir)
+        self.plugin = os.path.join(self.build, "lib", "SchedPlugin.so")
+        self.libdir = os.path.join(self.build, "lib")
+        self.workdir = workdir
+        self.timeout = timeout
+        if not os.path.exists(self.plugin):
+            raise SystemExit("sched-fuzz: no plugin at %s (build first, or pass --build)" %
+                             self.plugin)
+
+    # ---- compiling
+    def compile(self, src_path, exe, plugin):
+        if plugin:
+            cmd = [CLANG, "-std=c++17", "-O1", "-fplugin=" + self.plugin, src_path,
+                   "-L" + self.libdir, "-lsched_runtime", "-o", exe]
+        else:
+            cmd = [CLANG, "-std=c++17", "-O1", "-Wno-unknown-pragmas", src_path, "-o", exe]
+        try:
+            p = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+        except subprocess.TimeoutExpired:
+            return -999, "compiler timeout"
+        return p.returncode, p.stderr
+
+    @staticmethod
+    def is_ice(rc, err):
+        return rc < 0 or any(m in err for m in ICE_MARKERS)
+
+    # ---- running
+    def run(self, exe, first, plugin, full=False):
+        env = dict(os.environ)
+        if plugin:
+            env["SCHED_BACKEND"] = "sim"
+            env["SCHED_VERBOSE"] = "1"
+        try:
+            p = subprocess.run([exe, str(first), "1" if full else "0"], capture_output=True,
+                               text=True, timeout=self.timeout, env=env, errors="replace")
+            return p.returncode, p.stdout, p.stderr, False
+        except subprocess.TimeoutExpired as e:
+            out = e.stdout or ""
+            err = e.stderr or ""
+            if isinstance(out, bytes):
+                out = out.decode(errors="replace")
+            if isinstance(err, bytes):
+                err = err.decode(errors="replace")
+            return -9, out, err, True
+
+    def run_all(self, exe, cases, plugin):
+        """Per seed: (lines of output, complete?, stderr lines, how it ended)."""
+        outputs = {}
+        index = {c.seed: k for k, c in enumerate(cases)}
+        first = 0
+        while first < len(cases):
+            rc, out, err, timed_out = self.run(exe, first, plugin)
+            current = None
+            stopped = None
+            for line in out.splitlines():
+                if line.startswith("@begin "):
+                    current = int(line.split()[1])
+                    outputs[current] = {"lines": [], "done": False, "err": [], "end": None}
+                elif line.startswith("@end "):
+                    outputs[current]["done"] = True
+                    current = None
+                elif current is not None:
+                    outputs[current]["lines"].append(line)
+            for line in err.splitlines():
+                m = WHERE_RE.match(line)
+                seed = None
+                if m:
+                    ln = int(m.group("line"))
+                    for c in cases:
+                        if c.lines[0] <= ln <= c.lines[1]:
+                            seed = c.seed
+                if seed is None:
+                    seed = current
+                if seed is not None and seed in outputs:
+                    outputs[seed]["err"].append(line)
+            if current is None and rc == 0 and not timed_out:
+                break
+            if current is None:
+                # died outside a case (startup): blame the next one
+                nxt = first if not outputs else max(index[s] for s in outputs) + 1
+                if nxt >= len(cases):
+                    break
+                current = cases[nxt].seed
+                outputs.setdefault(current, {"lines": [], "done": False, "err": [], "end": None})
+            outputs[current]["end"] = ("timeout" if timed_out else
+                                       "signal %d" % -rc if rc < 0 else "exit %d" % rc)
+            outputs[current]["err"] += [l for l in err.splitlines()[-5:]
+                                        if l not in outputs[current]["err"]]
+            first = index[current] + 1
+        return outputs
+
+    # ---- a batch
+    def run_batch(self, cases, tag):
+        results = {c.seed: Result(c.seed) for c in cases}
+        d = tempfile.mkdtemp(prefix="batch-%s-" % tag, dir=self.workdir)
+        src = os.path.join(d, "fuzz.cpp")
+        plain_exe = os.path.join(d, "plain")
+        sched_exe = os.path.join(d, "sched")
+
+        with open(src, "w") as f:
+            f.write(build_program(cases))
+        rc, err = self.compile(src, plain_exe, plugin=False)
+        if rc != 0:
+            if len(cases) == 1:
+                results[cases[0].seed].set("generator-error", "plain build failed: " +
+                                           first_error(err))
+                return results
+            # find the bad case(s) one by one
+            out = {}
+            for c in cases:
+                out.update(self.run_batch([c], tag + "-%d" % c.seed))
+            return out
+
+        keep = set(c.seed for c in cases)
+        sched_err = ""
+        for _ in range(len(cases) + 1):
+            with open(src, "w") as f:
+                f.write(build_program(cases, keep))
+            rc, err = self.compile(src, sched_exe, plugin=True)
+            if self.is_ice(rc, err):
+                if len(cases) == 1:
+                    results[cases[0].seed].set("crash", "compiler crash: " + ice_summary(err))
+                    results[cases[0].seed].compile_msgs = err.splitlines()[-40:]
+                    return results
+                out = {}
+                for c in cases:
+                    out.update(self.run_batch([c], tag + "-%d" % c.seed))
+                return out
+            diags = parse_diags(err)
+            refused = set()
+            for dg in diags:
+                c = case_of_line(cases, dg["line"])
+                if c is None:
+                    continue
+                r = results[c.seed]
+                text = "%s: %s" % (dg["sev"], dg["msg"])
+                if text not in r.compile_msgs:
+                    r.compile_msgs.append(text)
+                if dg["sev"] in ("error", "fatal error") and c.seed in keep:
+                    refused.add(c.seed)
+                    if not r.message:
+                        r.set("refused", dg["msg"])
+            if rc == 0:
+                sched_err = err
+                break
+            if not refused:
+                # an error we cannot attribute: plugin breaks the program
+                for c in cases:
+                    results[c.seed].set("crash", "plugin build failed: " + first_error(err))
+                return results
+            keep -= refused
+        else:
+            for c in cases:
+                results[c.seed].set("crash", "plugin build does not converge")
+            return results
+
+        plain = self.run_all(plain_exe, cases, plugin=False)
+        sched = self.run_all(sched_exe, cases, plugin=True)
+        for c in cases:
+            r = results[c.seed]
+            p = plain.get(c.seed)
+            s = sched.get(c.seed)
+            if p is None or not p["done"]:
+                r.set("generator-error", "plain run failed: %s" % (p and p["end"]))
+                continue
+            if c.seed not in keep:
+                continue  # refused: no schedule to compare
+            if s is None:
+                r.set("crash", "plugin binary never reached the case")
+                continue
+            r.runtime_msgs = s["err"]
+            r.ran_on_sim = sum(1 for l in s["err"] if ": ran on sim" in l)
+            if not s["done"]:
+                msg = last_sched_error(s["err"]) or s["end"] or "stopped"
+                if s["end"] == "timeout":
+                    r.set("timeout", "run timed out")
+                elif "race on" in msg or "race" in msg.split(":")[0]:
+                    r.set("race", msg)
+                else:
+                    r.set("crash", "%s (%s)" % (msg, s["end"]))
+                continue
+            if p["lines"] != s["lines"]:
+                r.set("wrong", first_difference(p["lines"], s["lines"]))
+                r.diff = "\n".join(diff_lines(p["lines"], s["lines"]))
+                continue
+            if r.ran_on_sim == 0:
+                why = next((m for m in r.compile_msgs if "cannot" in m), None)
+                r.set("fallback", why.split(": ", 1)[1] if why else "never ran on sim")
+                continue
+            if r.cls is None:
+                r.set("ok")
+        for r in results.values():
+            if r.cls is None:
+                r.set("ok")
+        results["__dir__"] = d
+        return results
+
+
+def parse_diags(err):
+    out = []
+    for line in err.splitlines():
+        m = DIAG_RE.match(line)
+        if m:
+            out.append({"line": int(m.group("line")), "sev": m.group("sev"),
+                        "msg": m.group("msg")})
+    return out
+
+
+def case_of_line(cases, line):
+    for c in cases:
+        if c.lines[0] <= line <= c.lines[1]:
+            return c
+    return None
+
+
+def first_error(err):
+    for line in err.splitlines():
+        if "error" in line:
+            return line.strip()
+    return (err.strip().splitlines() or ["?"])[-1]
+
+
+def ice_summary(err):
+    for line in err.splitlines():
+        for m in ("UNREACHABLE", "Assertion", "Segmentation", "error:"):
+            if m in line:
+                return line.strip()
+    lines = [l for l in err.splitlines() if l.strip()]
+    return lines[0].strip() if lines else "crash"
+
+
+def last_sched_error(errs):
+    for line in reversed(errs):
+        m = WHERE_RE.match(line)
+        if m and not m.group("msg").startswith("ran on"):
+            return m.group("msg")
+        if line.startswith("sched:") and "ran on" not in line:
+            return line
+    return None
+
+
+def first_difference(a, b):
+    cfg = "?"
+    for k in range(max(len(a), len(b))):
+        x = a[k] if k < len(a) else "<none>"
+        y = b[k] if k < len(b) else "<none>"
+        if x.startswith("@cfg"):
+            cfg = x.split()[1]
+        if x != y:
+            return "config %s: expected '%s', got '%s'" % (cfg, x, y)
+    return "?"
+
+
+def diff_lines(a, b):
+    out = []
+    for k in range(max(len(a), len(b))):
+        x = a[k] if k < len(a) else "<none>"
+        y = b[k] if k < len(b) else "<none>"
+        if x != y:
+            out.append("- " + x)
+            out.append("+ " + y)
+    return out[:40]

@@ -1,0 +1,278 @@
+#!/usr/bin/env python3
+"""Self-test of the sched-fuzz oracle (run by ctest as `fuzz-oracle`).
+
+Hand-written nests with schedules whose legality is known: the oracle must
+reject the illegal ones (so the fuzzer never blames the plugin for a
+schedule that is really wrong) and accept the legal ones (so it keeps
+generating the schedules the issue says must work). Also checks the
+reference interpreter against the C++ fill pattern and the generator's
+determinism.
+"""
+import os
+import random
+import sys
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from fuzzlib import nest as N  # noqa: E402
+from fuzzlib.poly import Poly  # noqa: E402
+from fuzzlib.schedgen import Oracle  # noqa: E402
+from fuzzlib.cases import make_case  # noqa: E402
+from fuzzlib.program import build_program  # noqa: E402
+
+F = N.TYPES["float"]
+V = Poly.var
+
+
+def arr(name, dims, readonly=False, kind="flat"):
+    a = N.Array(name, F, kind, dims, readonly)
+    a.salt = len(name) * 7 + 1
+    return a
+
+
+def load(a, *idx):
+    return N.Load(N.Access(a, list(idx)))
+
+
+class Builder:
+    def __init__(self):
+        self.sid = 0
+
+    def st(self, lhs, op, rhs):
+        self.sid += 1
+        return N.Assign(self.sid, lhs, op, rhs, F)
+
+    def decl(self, name, init):
+        self.sid += 1
+        return N.DeclScalar(self.sid, name, F, init)
+
+
+def make(body, params, arrays, configs):
+    n = N.Nest("t", params, arrays, body)
+    n.configs = configs
+    return Oracle(n)
+
+
+def matmul_inplace(init=True):
+    """for i, j: (C[i][j] = 0;) for k: C[i][j] += A[i][k] * B[k][j]"""
+    b = Builder()
+    A, B, C = arr("A", [V("M"), V("K")], True), arr("B", [V("K"), V("N")], True), \
+        arr("C", [V("M"), V("N")])
+    k = N.Loop("k", 0, V("K"), [b.st(N.Access(C, [V("i"), V("j")]), "+=",
+                                     N.Bin("*", load(A, V("i"), V("k")), load(B, V("k"), V("j"))))])
+    jb = ([b.st(N.Access(C, [V("i"), V("j")]), "=", N.Const(0))] if init else []) + [k]
+    body = [N.Loop("i", 0, V("M"), [N.Loop("j", 0, V("N"), jb)])]
+    cfgs = [{"M": 5, "N": 6, "K": 3}, {"M": 4, "N": 8, "K": 4}]
+    return make(body, ["M", "N", "K"], [A, B, C], cfgs)
+
+
+def matmul_acc(beta1=False, jext=8):
+    """for i, j: acc = 0 | C[i][j]; for k: acc += ...; C[i][j] = acc"""
+    b = Builder()
+    A, B, C = arr("A", [V("M"), V("K")], True), arr("B", [V("K"), jext], True), \
+        arr("C", [V("M"), jext])
+    init = load(C, V("i"), V("j")) if beta1 else N.Const(0)
+    k = N.Loop("k", 0, V("K"), [b.st("acc", "+=", N.Bin("*", load(A, V("i"), V("k")),
+                                                          load(B, V("k"), V("j"))))])
+    jb = [b.decl("acc", init), k, b.st(N.Access(C, [V("i"), V("j")]), "=", N.ScalarRd("acc", F))]
+    body = [N.Loop("i", 0, V("M"), [N.Loop("j", 0, jext, jb)])]
+    cfgs = [{"M": 5, "K": 3, "N": 8}, {"M": 16, "K": 2, "N": 8}]
+    return make(body, ["M", "K", "N"], [A, B, C], cfgs)
+
+
+def recurrence():
+    """for i: for j = 1..W: a[i][j] = a[i][j-1] + x[i][j]"""
+    b = Builder()
+    a, x = arr("a", [V("R"), V("W")]), arr("x", [V("R"), V("W")], True)
+    s = b.st(N.Access(a, [V("i"), V("j")]), "=",
+             N.Bin("+", load(a, V("i"), V("j") - 1), load(x, V("i"), V("j"))))
+    body = [N.Loop("i", 0, V("R"), [N.Loop("j", 1, V("W"), [s])])]
+    return make(body, ["R", "W"], [a, x], [{"R": 4, "W": 6}, {"R": 3, "W": 5}])
+
+
+def wavefront():
+    """a[i][j] = a[i-1][j+1] + 1: dependence distance (1, -1)."""
+    b = Builder()
+    a = arr("a", [V("R"), V("W") + 1])
+    s = b.st(N.Access(a, [V("i"), V("j")]), "=", N.Bin("+", load(a, V("i") - 1, V("j") + 1),
+                                                       N.Const(1)))
+    body = [N.Loop("i", 1, V("R"), [N.Loop("j", 0, V("W"), [s])])]
+    return make(body, ["R", "W"], [a], [{"R": 4, "W": 5}])
+
+
+def scratch_reuse():
+    """for i: { for j: T[j] = X[i][j]; for q: Y[i][q] = T[N-1-q] } with a
+    global scratch T reused by every i."""
+    b = Builder()
+    T, X, Y = arr("T", [V("N")]), arr("X", [V("M"), V("N")], True), arr("Y", [V("M"), V("N")])
+    l1 = N.Loop("j", 0, V("N"), [b.st(N.Access(T, [V("j")]), "=", load(X, V("i"), V("j")))])
+    l2 = N.Loop("q", 0, V("N"), [b.st(N.Access(Y, [V("i"), V("q")]), "=",
+                                      load(T, V("N") - 1 - V("q")))])
+    body = [N.Loop("i", 0, V("M"), [l1, l2])]
+    return make(body, ["M", "N"], [T, X, Y], [{"M": 3, "N": 4}])
+
+
+def row_sum():
+    """for i: for k: S[0] += X[i][k] (one element, every iteration)."""
+    b = Builder()
+    S, X = arr("S", [1]), arr("X", [V("M"), V("K")], True)
+    s = b.st(N.Access(S, [Poly.const(0)]), "+=", load(X, V("i"), V("k")))
+    body = [N.Loop("i", 0, V("M"), [N.Loop("k", 0, V("K"), [s])])]
+    return make(body, ["M", "K"], [S, X], [{"M": 3, "K": 4}])
+
+
+def imperfect_shared_use():
+    """for i: { D[i] = 1; for j: E[i][j] = D[i] + X[i][j] }"""
+    b = Builder()
+    D, E, X = arr("D", [V("M")]), arr("E", [V("M"), 8]), arr("X", [V("M"), 8], True)
+    body = [N.Loop("i", 0, V("M"), [
+        b.st(N.Access(D, [V("i")]), "=", N.Const(1)),
+        N.Loop("j", 0, 8, [b.st(N.Access(E, [V("i"), V("j")]), "=",
+                                N.Bin("+", load(D, V("i")), load(X, V("i"), V("j"))))])])]
+    return make(body, ["M"], [D, E, X], [{"M": 5}])
+
+
+T = "target(gpu)"
+
+
+def S(*ds):
+    """Directive strings to tuples."""
+    out = []
+    for d in ds:
+        name, rest = d.split("(", 1)
+        out.append(tuple([name] + [a.strip() for a in rest.rstrip(")").split(",")]))
+    return [("target", "gpu")] + out
+
+
+class OracleTest(unittest.TestCase):
+    def legal(self, oracle, dirs):
+        why = oracle.check(dirs)
+        self.assertIsNone(why, "rejected a legal schedule %s: %s" % (dirs, why))
+
+    def illegal(self, oracle, dirs, reason="dependence"):
+        why = oracle.check(dirs)
+        self.assertIsNotNone(why, "accepted an illegal schedule %s" % dirs)
+        self.assertIn(reason, why)
+
+    # ---- illegal: the fuzzer must never generate these
+    def test_bind_reduction_loop_to_thread_is_illegal(self):
+        self.illegal(matmul_inplace(), S("bind(k, threadIdx.x)"), "model")
+
+    def test_bind_reduction_loop_to_vthread_is_illegal(self):
+        self.illegal(matmul_inplace(), S("split(k, ko, ki, nparts=2)", "bind(ko, vthread)"))
+
+    def test_bind_recurrence_carrying_loop_is_illegal(self):
+        self.illegal(recurrence(), S("bind(j, threadIdx.x)"))
+
+    def test_split_recurrence_inner_part_bound_is_illegal(self):
+        self.illegal(recurrence(), S("split(j, jo, ji, 2)", "bind(ji, threadIdx.x)"))
+
+    def test_interchange_of_wavefront_is_illegal(self):
+        self.illegal(wavefront(), S("reorder(j, i)"))
+
+    def test_distribution_over_reused_scratch_is_illegal(self):
+        # q moves outside i: all of the i-loop's T writes happen first
+        self.illegal(scratch_reuse(), S("reorder(j, i)"))
+
+    def test_parallel_updates_of_one_element_are_illegal(self):
+        self.illegal(row_sum(), S("bind(i, blockIdx.x)"), "model")
+        self.illegal(row_sum(), S("split(i, io, ii, nparts=2)", "bind(io, vthread)"))
+
+    def test_vectorized_recurrence_is_illegal(self):
+        self.illegal(recurrence(), S("split(j, jo, ji, 2)", "vectorize(ji)"))
+
+    def test_accumulator_expanded_by_symbolic_extent_is_rejected(self):
+        # acc would become a local array of run-time size
+        self.illegal(matmul_acc(jext=V("N")), S("reorder(i, k, j)"), "model")
+
+    # ---- legal: the issue says these must schedule
+    def test_row_parallel_recurrence_is_legal(self):
+        self.legal(recurrence(), S("bind(i, blockIdx.x)"))
+        self.legal(recurrence(), S("split(i, bo, ti, 2)", "bind(bo, blockIdx.x)",
+                                   "bind(ti, threadIdx.x)"))
+
+    def test_reorder_of_inplace_reduction_is_legal(self):
+        self.legal(matmul_inplace(), S("reorder(i, k, j)"))
+        self.legal(matmul_inplace(init=False), S("reorder(k, j, i)"))
+
+    def test_reorder_of_beta1_gemm_is_legal(self):
+        self.legal(matmul_acc(beta1=True), S("reorder(i, k, j)"))
+
+    def test_gemm_tiled_with_shared_stages_is_legal(self):
+        self.legal(matmul_acc(), S(
+            "tile(i, j, io, jo, ii, ji, 4, 4)", "split(k, ko, ki, 2)",
+            "split(ii, ty, ii2, nparts=2)", "split(ji, tx, ji2, nparts=2)",
+            "reorder(io, jo, ty, tx, ko, ki, ii2, ji2)", "bind(io, blockIdx.y)",
+            "bind(jo, blockIdx.x)", "bind(ty, threadIdx.y)", "bind(tx, threadIdx.x)",
+            "cache_read(A, shared, As)", "compute_at(As, ko)", "cache_read(B, shared, Bs)",
+            "compute_at(Bs, ko)", "double_buffer(As)", "storage_align(Bs, Bs.ax0, 16, 1)"))
+
+    def test_fuse_then_bind_is_legal(self):
+        self.legal(matmul_acc(), S("fuse(i, j, f)", "split(f, bx, tx, 8)", "bind(bx, blockIdx.x)",
+                                   "bind(tx, threadIdx.x)"))
+
+    def test_partial_reorder_is_legal(self):
+        self.legal(matmul_inplace(), S("reorder(k, i)"))
+
+    def test_sum_may_be_reassociated_serially(self):
+        self.legal(row_sum(), S("reorder(k, i)"))
+
+    def test_statement_beside_thread_loop_is_legal(self):
+        self.legal(imperfect_shared_use(), S("bind(i, blockIdx.x)", "bind(j, threadIdx.x)"))
+
+    # ---- documented structure rules
+    def test_block_loop_inside_thread_loop_is_rejected(self):
+        self.illegal(recurrence(), S("bind(i, threadIdx.x)", "split(j, jo, ji, 2)",
+                                     "bind(ji, blockIdx.x)"), "model")
+
+    def test_compute_at_not_enclosing_every_use_is_rejected(self):
+        # the init C = 0 lies outside k
+        self.illegal(matmul_inplace(), S("cache_write(C, local, Cl)", "compute_at(Cl, k)"),
+                     "model")
+        self.legal(matmul_inplace(), S("cache_write(C, local, Cl)", "compute_at(Cl, j)"))
+
+    def test_local_stage_above_thread_loop_is_rejected(self):
+        self.illegal(matmul_acc(), S("cache_read(A, local, Al)", "compute_at(Al, i)",
+                                     "bind(j, threadIdx.x)"), "model")
+
+    def test_stage_without_compute_at_is_rejected(self):
+        self.illegal(matmul_inplace(), S("cache_read(A, shared, As)"), "model")
+
+    def test_symbolic_stage_region_is_rejected(self):
+        self.illegal(matmul_inplace(), S("cache_read(A, shared, As)", "compute_at(As, i)"),
+                     "model")
+
+
+class ReferenceTest(unittest.TestCase):
+    def test_fill_matches_the_cpp_pattern(self):
+        # values fz_fillv gives for salt 5, indices 0..4 (computed by hand
+        # from the C++ in program.PRELUDE with 32-bit unsigned arithmetic)
+        def c_fill(salt, idx):
+            x = (idx * 2654435761 + salt * 40503 + 12345) % (1 << 32)
+            x ^= x >> 13
+            x = (x * 0x5BD1E995) % (1 << 32)
+            x ^= x >> 15
+            return x % 7 - 3
+        for i in range(50):
+            self.assertEqual(N.fill_value(5, i), c_fill(5, i))
+
+    def test_update_kinds_in_the_trace(self):
+        o = matmul_inplace()
+        tr = o.traces[0][0]
+        kinds = [k for _, k in tr.locs[("C", 0)]]
+        self.assertEqual(kinds, ["W"] + ["U"] * 3)
+
+    def test_generation_is_deterministic(self):
+        a = build_program([make_case(1234)])
+        b = build_program([make_case(1234)])
+        self.assertEqual(a, b)
+
+    def test_generated_schedules_pass_the_oracle(self):
+        for seed in range(20):
+            c = make_case(seed)
+            self.assertIsNone(c.oracle.check(c.directives), "seed %d" % seed)
+
+
+if __name__ == "__main__":
+    unittest.main()
