@@ -57,7 +57,7 @@ enum KernelForm : unsigned {
   FormNoVirtualThreads = 1u << 1,   // vthread/cthread loops are lowered
   FormGeometryKnown = 1u << 2,      // the KernelContext is filled in
   FormLaunchLoopsWidened = 1u << 3, // every outermost loop of a tag runs over its launch extent
-  FormDistributed = 1u << 4,        // every thread-bound loop runs over its launch extent
+  FormDistributed = 1u << 4,        // thread loops over launch extents; global/shared writes inside every thread dim
   FormSynchronized = 1u << 5,       // no barrier under thread-divergent control flow
   FormFlattened = 1u << 6,          // every buffer has one dimension
   FormFinal = 1u << 7,              // allocations have constant sizes (CUDA arrays)
