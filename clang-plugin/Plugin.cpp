@@ -24,7 +24,7 @@ namespace sched {
 namespace {
 
 constexpr const char *ValidOptions =
-    "dump=ir|scheduled|lowered|cuda, print-after-all, emit-dir=DIR";
+    "dump=ir|scheduled|lowered|cuda, print-after-all, verify-each, emit-dir=DIR";
 
 /// Applies one `dump=` stage; false for an unknown stage.
 bool applyDump(llvm::StringRef Stage, PluginOptions &Opts) {
@@ -45,6 +45,10 @@ bool applyDump(llvm::StringRef Stage, PluginOptions &Opts) {
 bool applyOption(llvm::StringRef Arg, PluginOptions &Opts) {
   if (Arg == "print-after-all") {
     Opts.PrintAfterAll = true;
+    return true;
+  }
+  if (Arg == "verify-each") {
+    Opts.VerifyEach = true;
     return true;
   }
   if (Arg.consume_front("dump="))

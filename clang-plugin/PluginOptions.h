@@ -18,6 +18,7 @@ struct PluginOptions {
   bool DumpLowered = false;   // dump=lowered: after the lowering pipeline
   bool DumpCUDA = false;      // dump=cuda: the generated kernel source
   bool PrintAfterAll = false; // print-after-all: after every stage and pass
+  bool VerifyEach = false;    // verify-each: the kernel verifier after every pass
   std::string EmitDir;        // emit-dir=DIR: write <DIR>/<nest>.cu/.desc
 };
 

@@ -337,6 +337,7 @@ void SchedConsumer::handleNest(Decl *Root, const FoundNest &Found) {
     dump(Name, "scheduled", ir::print(Scheduled));
 
   PipelineOptions PipeOpts;
+  PipeOpts.VerifyEach = Opts.VerifyEach;
   if (Opts.PrintAfterAll)
     PipeOpts.AfterPass = [&](const std::string &Pass, const ir::LoopNest &N) {
       dump(Name, Pass, ir::print(N));

@@ -1,9 +1,12 @@
 //===- Pipeline.cpp - The lowering passes, in order ----------------------===//
 //
 // The first file to read: how a scheduled loop nest becomes a launchable
-// kernel. Every pass lives in passes/, one per file, and says there what it
+// kernel. GPUPasses below is the whole pipeline, one line per pass, top to
+// bottom; every pass lives in passes/, one per file, and says there what it
 // does and why it runs where it does. Options.AfterPass sees the nest after
-// every pass (sched-opt --print-after-all, the plugin's print-after-all).
+// every pass (sched-opt --print-after-all, the plugin's print-after-all);
+// Options.VerifyEach runs the kernel verifier after every pass, checking
+// what the passes so far promise (each entry's Establishes).
 // A pass that finds a problem appends an error Diag; lowering then stops and
 // the frontend keeps the original loop, with a warning that says why.
 //
@@ -11,7 +14,6 @@
 #include "Pipeline.h"
 #include "passes/PassUtil.h"
 #include "passes/Passes.h"
-
 
 namespace sched {
 
@@ -30,72 +32,95 @@ bool hasErrorsSince(const std::vector<Diag> &Diags, size_t First) {
   return false;
 }
 
+/// What the passes read and write: the nest, the kernel context (filled in
+/// once, by ComputeLaunchGeometry), the launcher's regions, and the Diags.
+struct Lowering {
+  ir::LoopNest Nest;
+  passes::KernelContext Ctx;
+  std::vector<BufferRegion> Regions;
+  std::vector<Diag> &Diags;
+};
+
+struct Pass {
+  const char *Name;
+  void (*Run)(Lowering &L);
+  /// What holds of the kernel from this pass on (passes::KernelForm bits).
+  unsigned Establishes;
+};
+
+// clang-format off
+const Pass GPUPasses[] = {
+    {"NormalizeLoops",
+     [](Lowering &L) { L.Nest = passes::normalizeLoops(L.Nest); },
+     passes::FormAny},
+    {"BoundInference",
+     [](Lowering &L) { L.Nest = passes::inferBounds(L.Nest, L.Diags); },
+     passes::FormAny},
+    {"VerifyThreadBindings",
+     [](Lowering &L) { passes::verifyThreadBindings(L.Nest, L.Diags); },
+     passes::FormBindingsVerified},
+    {"InjectVirtualThread",
+     [](Lowering &L) { L.Nest = passes::injectVirtualThread(L.Nest, L.Diags); },
+     passes::FormNoVirtualThreads},
+    {"ComputeLaunchGeometry",
+     [](Lowering &L) { passes::computeLaunchGeometry(L.Nest, L.Ctx, L.Diags); },
+     passes::FormGeometryKnown},
+    {"WidenThreadLoops",
+     [](Lowering &L) { L.Nest = passes::widenThreadLoops(L.Nest, L.Ctx); },
+     passes::FormLaunchLoopsWidened},
+    {"DistributeOverThreads",
+     [](Lowering &L) { L.Nest = passes::distributeOverThreads(L.Nest, L.Ctx, L.Diags); },
+     passes::FormDistributed},
+    {"Simplify",
+     [](Lowering &L) { L.Nest = passes::simplifyNest(L.Nest); },
+     passes::FormAny},
+    {"InjectThreadSync",
+     [](Lowering &L) { L.Nest = passes::injectThreadSync(L.Nest, L.Ctx, L.Diags); },
+     passes::FormSynchronized},
+    {"StorageFlatten",
+     [](Lowering &L) { L.Nest = passes::storageFlatten(L.Nest); },
+     passes::FormFlattened},
+    {"ComputeBufferRegions",
+     [](Lowering &L) { L.Regions = passes::computeBufferRegions(L.Nest); },
+     passes::FormAny},
+    {"VerifyKernel",
+     [](Lowering &L) { passes::verifyKernel(L.Nest, L.Ctx, passes::FormComplete, L.Diags); },
+     passes::FormFinal},
+};
+// clang-format on
+
 /// The kernel's name becomes a C identifier (CUDA and NVRTC look it up):
 /// file stems may hold '-' or '.'.
 std::string kernelIdentifier(const std::string &Name) {
   return passes::cIdentifier(Name, "sched_kernel", "k");
 }
 
-bool lowerForGPU(ir::LoopNest Nest, const PipelineOptions &Opts, LoweredKernel &Out,
-                 std::vector<Diag> &Diags) {
+bool lowerForGPU(const ir::LoopNest &Scheduled, const PipelineOptions &Opts,
+                 LoweredKernel &Out, std::vector<Diag> &Diags) {
   const size_t FirstDiag = Diags.size();
-  // Shows the nest after a pass (even a failed one: that is when it helps),
-  // then says whether lowering may go on.
-  auto After = [&](const char *Pass) {
+  Lowering L{Scheduled, passes::KernelContext(), {}, Diags};
+  L.Nest.Name = kernelIdentifier(L.Nest.Name);
+  unsigned Form = passes::FormAny;
+  for (const Pass &P : GPUPasses) {
+    P.Run(L);
+    bool Failed = hasErrorsSince(Diags, FirstDiag);
+    Form |= P.Establishes;
+    // A verifier error is a bug in the pass that just ran: name it.
+    std::vector<Diag> Malformed;
+    if (!Failed && Opts.VerifyEach && !passes::verifyKernel(L.Nest, L.Ctx, Form, Malformed))
+      for (Diag &D : Malformed) {
+        D.Message = "after " + std::string(P.Name) + ": " + D.Message;
+        Diags.push_back(D);
+      }
+    // Shows the nest after a pass (even a failed one: that is when it helps).
     if (Opts.AfterPass)
-      Opts.AfterPass(Pass, Nest);
-    return !hasErrorsSince(Diags, FirstDiag);
-  };
-  Nest.Name = kernelIdentifier(Nest.Name);
-
-  Nest = passes::normalizeLoops(Nest);
-  if (!After("NormalizeLoops"))
-    return false;
-
-  Nest = passes::inferBounds(Nest, Diags);
-  if (!After("BoundInference"))
-    return false;
-
-  Nest = passes::verifyThreadBindings(Nest, Diags);
-  if (!After("VerifyThreadBindings"))
-    return false;
-
-  Nest = passes::injectVirtualThread(Nest, Diags);
-  if (!After("InjectVirtualThread"))
-    return false;
-
-  Nest = passes::distributeOverThreads(Nest, Diags);
-  if (!After("DistributeOverThreads"))
-    return false;
-
-  LaunchGeometry Geometry;
-  passes::computeLaunchGeometry(Nest, Geometry, Diags);
-  if (!After("ComputeLaunchGeometry"))
-    return false;
-
-  Nest = passes::simplifyNest(Nest);
-  if (!After("Simplify"))
-    return false;
-
-  Nest = passes::injectThreadSync(Nest, Diags);
-  if (!After("InjectThreadSync"))
-    return false;
-
-  Nest = passes::storageFlatten(Nest);
-  if (!After("StorageFlatten"))
-    return false;
-
-  std::vector<BufferRegion> Regions = passes::computeBufferRegions(Nest);
-  if (!After("ComputeBufferRegions"))
-    return false;
-
-  passes::verifyKernel(Nest, Geometry, Diags);
-  if (!After("VerifyKernel"))
-    return false;
-
-  Out.Kernel = Nest;
-  Out.Geometry = Geometry;
-  Out.Regions = Regions;
+      Opts.AfterPass(P.Name, L.Nest);
+    if (hasErrorsSince(Diags, FirstDiag))
+      return false;
+  }
+  Out.Kernel = L.Nest;
+  Out.Geometry = L.Ctx.Geometry;
+  Out.Regions = L.Regions;
   return true;
 }
 

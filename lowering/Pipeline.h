@@ -39,6 +39,10 @@ struct LoweredKernel {
 struct PipelineOptions {
   /// Called after every pass with its name when set (print-after-all).
   std::function<void(const std::string &Pass, const ir::LoopNest &)> AfterPass;
+  /// Runs the kernel verifier after every pass (a test and debugging aid:
+  /// sched-opt --verify-each, the plugin's verify-each); a malformed kernel
+  /// is an error naming the pass that made it.
+  bool VerifyEach = false;
 };
 
 /// Lowers a scheduled nest. Returns false if the nest cannot be lowered; Diags

@@ -1,11 +1,20 @@
-//===- ComputeLaunchGeometry.cpp - Grid and block extents ----------------===//
+//===- ComputeLaunchGeometry.cpp - The kernel context ---------------------===//
 //
-// The launcher needs gridDim and blockDim before the kernel runs, so they must
-// be expressions over the kernel's scalar parameters: an extent that depends
-// on a serial loop variable (a thread loop whose size changes per iteration)
-// cannot be launched and is an error, reported here. After
-// VerifyThreadBindings every loop bound to a tag has the same extent, so the
-// extent of a tag is that of any of its loops. Unused dimensions are 1.
+// The one place launch extents are computed. The launcher needs gridDim and
+// blockDim before the kernel runs, so they must be expressions over the
+// kernel's scalar parameters: an extent that depends on a serial loop
+// variable (a thread loop whose size changes per iteration) cannot be
+// launched and is an error, reported here. Loops bound to the same tag in
+// different parts of the kernel (a shared-memory fill over 64 threads and a
+// compute over 32) share one launch extent, the max of theirs (WidenThreadLoops
+// then makes every such loop run over it). A threadIdx loop inside a loop of
+// its own tag names that loop's threads again and is no launch dimension.
+// Unused dimensions are 1.
+//
+// Runs after VerifyThreadBindings (tags are known and nest properly) and
+// InjectVirtualThread (no virtual-thread loop is left, and none is a launch
+// dimension anyway). Every later pass reads the extents from the
+// KernelContext filled in here.
 //
 //===----------------------------------------------------------------------===//
 #include "ir/IRVisitor.h"
@@ -13,29 +22,43 @@
 #include "passes/PassUtil.h"
 #include "passes/Passes.h"
 
+#include <cassert>
+
 namespace sched {
 namespace passes {
 
 namespace {
 
+/// The slot of a launch tag in Geometry (null for any other tag).
+ir::Expr *slotOf(LaunchGeometry &Geometry, const std::string &Tag) {
+  int Dim = ir::threadTagDim(Tag);
+  if (Dim < 0)
+    return nullptr;
+  return ir::isBlockTag(Tag) ? &Geometry.Grid[Dim] : &Geometry.Block[Dim];
+}
+
 class GeometryCollector : public ir::IRVisitor {
 public:
-  GeometryCollector(const std::set<const ir::VarNode *> &Params, LaunchGeometry &Geometry,
+  GeometryCollector(const std::set<const ir::VarNode *> &Params, KernelContext &Ctx,
                     std::vector<Diag> &Diags)
-      : Params(Params), Geometry(Geometry), Diags(Diags) {}
+      : Params(Params), Ctx(Ctx), Diags(Diags) {}
   bool Failed = false;
 
 protected:
   void visitFor(const ir::ForNode *N) override {
-    if (N->LoopKind == ir::ForKind::ThreadBound)
+    bool Opens = N->LoopKind == ir::ForKind::ThreadBound && Open.insert(N->ThreadTag).second;
+    if (Opens)
       record(N);
     ir::IRVisitor::visitFor(N);
+    if (Opens)
+      Open.erase(N->ThreadTag);
   }
 
 private:
   const std::set<const ir::VarNode *> &Params;
-  LaunchGeometry &Geometry;
+  KernelContext &Ctx;
   std::vector<Diag> &Diags;
+  std::set<std::string> Open; // tags of the enclosing thread-bound loops
 
   void error(const std::string &Message) {
     Diag D;
@@ -45,8 +68,8 @@ private:
   }
 
   void record(const ir::ForNode *N) {
-    int Dim = ir::threadTagDim(N->ThreadTag);
-    if (Dim < 0) {
+    ir::Expr *Slot = slotOf(Ctx.Geometry, N->ThreadTag);
+    if (!Slot) {
       error("loop '" + N->LoopVar->Name + "' is bound to '" + N->ThreadTag +
             "', which is not a launch dimension");
       return;
@@ -58,30 +81,64 @@ private:
               "', which is not a kernel parameter; launch extents must be loop-invariant");
         return;
       }
-    ir::Expr &Slot = ir::isBlockTag(N->ThreadTag) ? Geometry.Grid[Dim] : Geometry.Block[Dim];
     ir::Expr Extent = ir::simplify(N->Extent);
-    if (!Slot)
-      Slot = Extent;
-    else if (!provablyEqual(Slot, Extent))
-      Slot = ir::simplify(ir::makeBinary(ir::BinOp::Max, Slot, Extent));
+    if (!*Slot)
+      *Slot = Extent;
+    else if (!provablyEqual(*Slot, Extent))
+      *Slot = ir::simplify(ir::makeBinary(ir::BinOp::Max, *Slot, Extent));
+    Ctx.BoundTags.insert(N->ThreadTag);
   }
 };
 
 } // namespace
 
-bool computeLaunchGeometry(const ir::LoopNest &Nest, LaunchGeometry &Out,
+ir::Expr KernelContext::extent(const std::string &Tag) const {
+  assert(Known && "the kernel context is read before ComputeLaunchGeometry filled it in");
+  return launchExtent(Geometry, Tag);
+}
+
+int64_t KernelContext::constExtent(const std::string &Tag) const {
+  int64_t Value;
+  ir::Expr E = extent(Tag);
+  return E && ir::getConstInt(E, Value) ? Value : -1;
+}
+
+std::vector<std::string> KernelContext::threadTags() const {
+  std::vector<std::string> Tags;
+  for (const char *Tag : {"threadIdx.z", "threadIdx.y", "threadIdx.x"})
+    if (constExtent(Tag) != 1)
+      Tags.push_back(Tag);
+  return Tags;
+}
+
+std::map<std::string, int64_t> KernelContext::blockExtents() const {
+  std::map<std::string, int64_t> Out;
+  for (const char *Tag : {"threadIdx.x", "threadIdx.y", "threadIdx.z"})
+    Out[Tag] = constExtent(Tag);
+  return Out;
+}
+
+std::map<std::string, int64_t> KernelContext::gridExtents() const {
+  std::map<std::string, int64_t> Out;
+  for (const char *Tag : {"blockIdx.x", "blockIdx.y", "blockIdx.z"})
+    Out[Tag] = constExtent(Tag);
+  return Out;
+}
+
+bool computeLaunchGeometry(const ir::LoopNest &Nest, KernelContext &Out,
                            std::vector<Diag> &Diags) {
-  Out = LaunchGeometry();
+  Out = KernelContext();
   std::set<const ir::VarNode *> Params = scalarParams(Nest);
   GeometryCollector Collector(Params, Out, Diags);
   Collector.visit(Nest.Body);
   for (int D = 0; D < 3; ++D) {
-    if (!Out.Grid[D])
-      Out.Grid[D] = ir::makeInt(1);
-    if (!Out.Block[D])
-      Out.Block[D] = ir::makeInt(1);
+    if (!Out.Geometry.Grid[D])
+      Out.Geometry.Grid[D] = ir::makeInt(1);
+    if (!Out.Geometry.Block[D])
+      Out.Geometry.Block[D] = ir::makeInt(1);
   }
-  return !Collector.Failed;
+  Out.Known = !Collector.Failed;
+  return Out.Known;
 }
 
 } // namespace passes

@@ -1,33 +1,55 @@
-//===- DistributeOverThreads.cpp - Cooperative fetch into shared memory --===//
+//===- DistributeOverThreads.cpp - Each statement on the threads it names -===//
 //
-// Code inside threadIdx loops runs once per thread. A statement there that
-// does not depend on the thread would be executed redundantly by every
-// thread; for a write to shared memory that is wasted work at best and a
-// write-write race at worst. This pass gives such code to the block's threads:
-//  - a perfect nest of parallel serial loops that writes shared memory and
-//    uses none of the enclosing thread variables (a cache stage `As.ax0,
-//    As.ax1` computed at `ko`) is fused and distributed over all T threads of
-//    the enclosing threadIdx loops (tid linearized, x fastest):
+// In CUDA every statement runs on every thread of the block unless a thread
+// loop (a guard on threadIdx) restricts it; in the nest, a statement outside
+// the loop of a thread dimension runs once, not once per thread of that
+// dimension. This pass makes the kernel do what the nest says, for every
+// statement that writes global or shared memory (local memory is per
+// thread: a local store keeps running on every thread, each into its own
+// copy). Such a statement is redundant along
+//  - every thread dimension of the block it sits outside of (outside every
+//    thread loop, or inside the threadIdx.x loop but outside the threadIdx.y
+//    loop, ...), and
+//  - every enclosing thread dimension it does not depend on (a cache stage
+//    computed inside the compute's thread loops: by the schedule's meaning
+//    the block computes it once, for all its threads),
+// and is made to run exactly once per instance of the dimensions it does
+// depend on:
+//  - a perfect nest of parallel serial loops (ir::isParallelLoop; a cache
+//    stage `As.ax0, As.ax1` computed at `ko`) is fused and distributed over
+//    the redundant dimensions' T threads (tid linearized, x fastest):
 //      for (As.k, 0, ceil(total / T)) {
 //        let As.f = As.k*T + tid { if (As.f < total) body[ax0 := f / e1, ax1 := f % e1] } }
-//  - a loop bound to a threadIdx tag inside a loop bound to the same tag (the
-//    user fused, split and bound the stage's loops himself) names the same
-//    threads: `if (v < extent) body[v := outer var]`, an error when its
-//    extent exceeds the block's; enclosing thread loops it does not use get a
-//    guard `== 0`, so it is not run redundantly either;
-//  - any other store to shared memory that depends on none of the enclosing
-//    thread variables is guarded to thread 0 of them.
-// Code outside every thread loop runs on every thread of the block as well:
-// there the same rewrites happen inside fresh loops bound to the block's
-// threads (`As.ty`, `As.tx`).
+//  - anything else is guarded to thread 0 of the redundant dimensions;
+//  - dimensions the statement sits outside of get fresh loops bound to them
+//    around it (`As.ty`, `As.tx`, `D.tx`), so the guard or the distribution
+//    has a thread variable to use.
+// A statement that would be redundant along a dimension some enclosing
+// condition depends on (`if (tx < 32)` around a stage) cannot be given to one
+// thread of it: that is an error naming the buffer (the frontend keeps the
+// loop). To avoid it where the schedule is legal, a thread-divergent guard
+// (a tile guard `if (jo*16 + tx < N)`, the guard of a non-dividing split or
+// of a widened thread loop) is first sunk below the cache stages inside it,
+// `if (g) { for ko { stage; compute } }` -> `for ko { stage; if (g) compute }`:
+// a stage the block fills together must run on all its threads, and running
+// it where g is false only fills scratch memory the guarded code reads.
+// That needs g free of memory reads, the stage writing only shared buffers
+// allocated inside the guard and depending on no thread, and every access of
+// the stage provably in bounds without g (its own element guards, ir/Bounds).
+// A loop bound to a threadIdx tag inside a loop bound to the same tag (the
+// user fused, split and bound the stage's loops himself) names the same
+// threads: `if (v < extent) body[v := outer var]`, an error when its extent
+// exceeds the block's. Barriers the new distribution needs (readers in other
+// threads of what a guarded or distributed statement wrote) are
+// InjectThreadSync's.
 //
-// Runs after VerifyThreadBindings (thread loops have their launch extents)
-// and before ComputeLaunchGeometry and StorageFlatten (the stage's indices
-// are still multi-dimensional; InjectThreadSync later adds the barriers the
-// new distribution needs).
+// Runs after WidenThreadLoops (thread loops run over their launch extents,
+// read from the KernelContext) and before StorageFlatten (a stage's indices
+// are still multi-dimensional) and InjectThreadSync.
 //
 //===----------------------------------------------------------------------===//
 #include "ir/Access.h"
+#include "ir/Bounds.h"
 #include "ir/Dependence.h"
 #include "ir/IRMutator.h"
 #include "ir/IRVisitor.h"
@@ -36,6 +58,7 @@
 #include "passes/PassUtil.h"
 #include "passes/Passes.h"
 
+#include <cassert>
 #include <map>
 #include <set>
 
@@ -47,9 +70,7 @@ namespace {
 using ir::Expr;
 using ir::Stmt;
 
-bool isThreadIdxLoop(const ir::ForNode *N) {
-  return N->LoopKind == ir::ForKind::ThreadBound && ir::isThreadIdxTag(N->ThreadTag);
-}
+const char *const TagOfDim[3] = {"threadIdx.x", "threadIdx.y", "threadIdx.z"};
 
 /// The stage's name for new variables: "As" for loops "As.ax0", else the
 /// loop's own name.
@@ -58,109 +79,213 @@ std::string stagePrefix(const std::string &LoopName) {
   return Dot == std::string::npos ? LoopName : LoopName.substr(0, Dot);
 }
 
-bool writesShared(const Stmt &S) {
+/// What a statement contains that decides how it may be treated.
+class StmtFacts : public ir::IRVisitor {
+public:
+  bool LaunchLoop = false, Barrier = false, Load = false; // LaunchLoop: bound to a block or thread
+  std::set<const ir::BufferNode *> Allocated;
+
+protected:
+  void visitFor(const ir::ForNode *N) override {
+    LaunchLoop |= N->LoopKind == ir::ForKind::ThreadBound;
+    ir::IRVisitor::visitFor(N);
+  }
+  void visitEvaluate(const ir::EvaluateNode *N) override {
+    Barrier |= isBarrierCall(N->Value);
+    ir::IRVisitor::visitEvaluate(N);
+  }
+  void visitLoad(const ir::LoadNode *N) override {
+    Load = true;
+    ir::IRVisitor::visitLoad(N);
+  }
+  void visitAllocate(const ir::AllocateNode *N) override {
+    Allocated.insert(N->Buf.get());
+    ir::IRVisitor::visitAllocate(N);
+  }
+};
+
+StmtFacts factsOf(const Stmt &S) {
+  StmtFacts F;
+  F.visit(S);
+  return F;
+}
+
+bool writesNonLocal(const Stmt &S) {
   for (const ir::Access &A : ir::collectAccesses(S))
-    if (A.IsWrite && A.Buf->MemScope == ir::Scope::Shared)
+    if (A.IsWrite && A.Buf->MemScope != ir::Scope::Local)
       return true;
   return false;
 }
 
+bool readsMemory(const Expr &E) {
+  StmtFacts F;
+  F.visit(E);
+  return F.Load;
+}
+
+/// The conjuncts `v == c` of Cond.
+void collectPins(const Expr &Cond, std::vector<const ir::VarNode *> &Out) {
+  const auto *B = ir::as<ir::BinaryNode>(Cond);
+  if (!B)
+    return;
+  if (B->Op == ir::BinOp::And) {
+    collectPins(B->A, Out);
+    collectPins(B->B, Out);
+    return;
+  }
+  int64_t C;
+  if (B->Op == ir::BinOp::EQ && ir::as<ir::VarNode>(B->A) && ir::getConstInt(B->B, C))
+    Out.push_back(ir::as<ir::VarNode>(B->A));
+}
+
+/// `if (Cond) Body`, folding a guard directly inside into one condition
+/// (when that reads no memory, which the outer one may protect).
+Stmt guardWith(const Expr &Cond, const Stmt &Body) {
+  const auto *Inner = ir::as<ir::IfThenElseNode>(Body);
+  if (Inner && !Inner->Else && !readsMemory(Inner->Cond))
+    return ir::makeIf(ir::makeBinary(ir::BinOp::And, Cond, Inner->Cond), Inner->Then);
+  return ir::makeIf(Cond, Body);
+}
+
 class Distributor : public ir::IRMutator {
 public:
-  explicit Distributor(std::vector<Diag> &Diags) : Diags(Diags) {}
+  Distributor(const KernelContext &Kernel, std::vector<Diag> &Diags)
+      : Kernel(Kernel), Diags(Diags) {
+    for (const std::string &Tag : Kernel.threadTags())
+      BlockDims |= 1u << ir::threadTagDim(Tag);
+  }
+
+  /// Thread dimensions with more than one thread (bit d: threadIdx dim d).
+  unsigned BlockDims = 0;
 
 protected:
   Stmt mutateFor(const Stmt &S, const ir::ForNode *N) override {
     if (isThreadIdxLoop(N)) {
-      if (const ir::ForNode *Outer = enclosingOfTag(N->ThreadTag))
+      if (const ir::ForNode *Outer = Here.Loop[ir::threadTagDim(N->ThreadTag)])
         return sameThreads(N, Outer);
-      ThreadLoops.push_back(N);
-      ThreadDependent.insert(N->LoopVar.get());
-      Stmt Out = ir::IRMutator::mutateFor(S, N);
-      ThreadDependent.erase(N->LoopVar.get());
-      ThreadLoops.pop_back();
-      return Out;
+      return inThreadLoop(N, [&] { return ir::IRMutator::mutateFor(S, N); });
     }
-    if (!ThreadLoops.empty() && N->LoopKind == ir::ForKind::Serial)
-      if (Stmt Distributed = distribute(N))
-        return Distributed;
-    if (ThreadLoops.empty() && N->LoopKind == ir::ForKind::Serial && !BlockTags.empty())
-      if (Stmt Distributed = inFreshThreadLoops(N->LoopVar->Name, [&] { return distribute(N); }))
-        return Distributed;
-    if (dependsOnThread(N->Min) || dependsOnThread(N->Extent)) {
-      ThreadDependent.insert(N->LoopVar.get());
-      Stmt Out = ir::IRMutator::mutateFor(S, N);
-      ThreadDependent.erase(N->LoopVar.get());
-      return Out;
+    if (Stmt Once = runOnceIfRedundant(S))
+      return Once;
+    return inSerialLoop(S, N);
+  }
+
+  Stmt mutateIfThenElse(const Stmt &S, const ir::IfThenElseNode *N) override {
+    unsigned Mask = Dependence.of(N->Cond);
+    std::vector<const ir::VarNode *> PinVars;
+    collectPins(N->Cond, PinVars);
+    unsigned Pins = 0;
+    for (const ir::VarNode *V : PinVars)
+      for (int D = 0; D < 3; ++D)
+        if (Here.Loop[D] && Here.Loop[D]->LoopVar.get() == V)
+          Pins |= 1u << D;
+    // A thread-divergent guard (not one that picks a thread) is sunk below
+    // the cache stages inside it, which all threads must run.
+    if ((Mask & ~Pins) && !N->Else && !readsMemory(N->Cond))
+      if (Stmt Sunk = GuardSinker(*this, N->Cond).sinkFrom(N->Then))
+        return mutate(Sunk);
+    if (Stmt Once = runOnceIfRedundant(S))
+      return Once;
+    Stmt Then, Else;
+    {
+      ScopedValue<Place> Saved(Here);
+      Here.Pinned |= Pins;
+      Here.markDivergent(Mask & ~Pins, "if " + ir::print(N->Cond));
+      Then = mutate(N->Then);
     }
-    return ir::IRMutator::mutateFor(S, N);
+    {
+      ScopedValue<Place> Saved(Here);
+      Here.markDivergent(Mask, "else of if " + ir::print(N->Cond));
+      Else = mutate(N->Else);
+    }
+    if (Then == N->Then && Else == N->Else)
+      return S;
+    if (!Else)
+      return guardWith(N->Cond, Then);
+    return ir::makeIf(N->Cond, Then, Else);
   }
 
   Stmt mutateLetStmt(const Stmt &S, const ir::LetStmtNode *N) override {
-    bool Dependent = dependsOnThread(N->Value);
-    if (Dependent)
-      ThreadDependent.insert(N->LetVar.get());
+    if (Stmt Once = runOnceIfRedundant(S))
+      return Once;
+    Dependence.enter(N);
     Stmt Out = ir::IRMutator::mutateLetStmt(S, N);
-    if (Dependent)
-      ThreadDependent.erase(N->LetVar.get());
+    Dependence.leave(N->LetVar.get());
     return Out;
   }
 
-  Stmt mutateStore(const Stmt &S, const ir::StoreNode *N) override {
-    if (N->Buf->MemScope != ir::Scope::Shared || dependsOnThread(S))
-      return S;
-    if (ThreadLoops.empty())
-      return BlockTags.empty() ? S : inFreshThreadLoops(N->Buf->Name, [&] {
-        return ir::makeIf(firstThreadOf(ThreadLoops), S);
-      });
-    return ir::makeIf(firstThreadOf(ThreadLoops), S);
+  Stmt mutateSeq(const Stmt &S, const ir::SeqNode *N) override {
+    if (Stmt Once = runOnceIfRedundant(S))
+      return Once;
+    return ir::IRMutator::mutateSeq(S, N);
   }
 
-public:
-  /// The launch extent of each threadIdx tag the kernel binds.
-  std::map<std::string, Expr> BlockTags;
+  Stmt mutateAllocate(const Stmt &S, const ir::AllocateNode *N) override {
+    if (Stmt Once = runOnceIfRedundant(S))
+      return Once;
+    return ir::IRMutator::mutateAllocate(S, N);
+  }
 
-private:
-  /// Code outside every thread loop runs on every thread of the block too:
-  /// Make builds its replacement inside fresh loops over all the block's
-  /// threads (z outermost); null when Make declines.
-  template <typename MakeFn> Stmt inFreshThreadLoops(const std::string &Name, MakeFn Make) {
-    std::vector<Stmt> Placeholders;
-    std::vector<ir::Var> Vars;
-    std::vector<std::string> Tags;
-    for (const char *Tag : {"threadIdx.z", "threadIdx.y", "threadIdx.x"}) {
-      auto It = BlockTags.find(Tag);
-      if (It == BlockTags.end())
-        continue;
-      ir::Var V = ir::makeVar(stagePrefix(Name) + ".t" + std::string(Tag).substr(10, 1));
-      // A loop node for the analyses to see while Make runs; rebuilt below.
-      Placeholders.push_back(ir::makeFor(V, ir::makeInt(0), It->second, ir::makeEvaluate(ir::makeInt(0)),
-                                         ir::ForKind::ThreadBound, Tag));
-      Vars.push_back(V);
-      Tags.push_back(Tag);
-    }
-    for (const Stmt &P : Placeholders) {
-      ThreadLoops.push_back(ir::as<ir::ForNode>(P));
-      ThreadDependent.insert(ir::as<ir::ForNode>(P)->LoopVar.get());
-    }
-    Stmt Body = Make();
-    for (const Stmt &P : Placeholders)
-      ThreadDependent.erase(ir::as<ir::ForNode>(P)->LoopVar.get());
-    ThreadLoops.resize(ThreadLoops.size() - Placeholders.size());
-    if (!Body)
-      return nullptr;
-    for (size_t I = Vars.size(); I-- > 0;)
-      Body = ir::makeFor(Vars[I], ir::makeInt(0), BlockTags.at(Tags[I]), Body,
-                         ir::ForKind::ThreadBound, Tags[I]);
-    return Body;
+  Stmt mutateStore(const Stmt &S, const ir::StoreNode *) override {
+    Stmt Once = runOnceIfRedundant(S);
+    return Once ? Once : S;
+  }
+
+  Stmt mutateEvaluate(const Stmt &S, const ir::EvaluateNode *) override {
+    Stmt Once = runOnceIfRedundant(S);
+    return Once ? Once : S;
   }
 
 private:
+  /// Where the walk is, as far as threads go: restored on leaving a subtree
+  /// (ScopedValue).
+  struct Place {
+    const ir::ForNode *Loop[3] = {nullptr, nullptr, nullptr}; // enclosing thread loop per dim
+    unsigned Pinned = 0;    // dims an enclosing guard restricts to one thread
+    unsigned Divergent = 0; // dims an enclosing guard or loop bound depends on otherwise
+    std::string Why[3];     // the construct that made each dim divergent
 
-private:
+    void markDivergent(unsigned Mask, const std::string &Construct) {
+      for (int D = 0; D < 3; ++D)
+        if (Mask & (1u << D) && !(Divergent & (1u << D)))
+          Why[D] = Construct;
+      Divergent |= Mask;
+    }
+  };
+
+  const KernelContext &Kernel;
   std::vector<Diag> &Diags;
-  std::vector<const ir::ForNode *> ThreadLoops; // enclosing threadIdx loops
-  std::set<const ir::VarNode *> ThreadDependent;
+  Place Here;
+  ThreadDependence Dependence;
+  ir::VarRanges Ranges; // of the enclosing loops' variables
+  std::set<std::string> Reported;
+
+  /// The variable of a loop in scope: its range and thread dependence.
+  class LoopVariable {
+  public:
+    LoopVariable(Distributor &D, const ir::ForNode *N) : D(D), N(N) {
+      Mask = D.Dependence.enter(N);
+      D.Ranges[N->LoopVar.get()] = {N->Min, ir::simplify(N->Min + N->Extent - ir::makeInt(1))};
+    }
+    ~LoopVariable() {
+      D.Dependence.leave(N->LoopVar.get());
+      D.Ranges.erase(N->LoopVar.get());
+    }
+    unsigned Mask; // the threadIdx dims the variable depends on
+
+  private:
+    Distributor &D;
+    const ir::ForNode *N;
+  };
+
+  /// Mutates a serial (or block) loop's body with the loop in scope.
+  Stmt inSerialLoop(const Stmt &S, const ir::ForNode *N) {
+    ScopedValue<Place> Saved(Here);
+    LoopVariable Var(*this, N);
+    Here.markDivergent(Var.Mask, "loop '" + N->LoopVar->Name +
+                                     "' with bounds that depend on the thread");
+    return ir::IRMutator::mutateFor(S, N);
+  }
 
   void error(const std::string &Message) {
     Diag D;
@@ -168,34 +293,147 @@ private:
     Diags.push_back(D);
   }
 
-  bool dependsOnThread(const Expr &E) const {
-    for (const ir::VarNode *V : ir::varsOf(E))
-      if (ThreadDependent.count(V))
-        return true;
-    return false;
-  }
-  bool dependsOnThread(const Stmt &S) const {
-    for (const ir::VarNode *V : ir::varsOf(S))
-      if (ThreadDependent.count(V))
-        return true;
-    return false;
-  }
-
-  const ir::ForNode *enclosingOfTag(const std::string &Tag) const {
-    for (const ir::ForNode *L : ThreadLoops)
-      if (L->ThreadTag == Tag)
-        return L;
-    return nullptr;
+  /// Runs Make with N as the enclosing loop of its dimension.
+  template <typename MakeFn> Stmt inThreadLoop(const ir::ForNode *N, MakeFn Make) {
+    int Dim = ir::threadTagDim(N->ThreadTag);
+    ScopedValue<Place> Saved(Here);
+    Here.Loop[Dim] = N;
+    // A new loop of the dimension: no guard encloses it on its threads yet.
+    Here.Pinned &= ~(1u << Dim);
+    Here.Divergent &= ~(1u << Dim);
+    LoopVariable Var(*this, N);
+    return Make();
   }
 
-  /// `v1 == 0 && v2 == 0 ...` over Loops.
-  static Expr firstThreadOf(const std::vector<const ir::ForNode *> &Loops) {
-    Expr Cond;
-    for (const ir::ForNode *L : Loops) {
-      Expr IsZero = ir::makeBinary(ir::BinOp::EQ, L->LoopVar, ir::makeInt(0, L->LoopVar->Type));
-      Cond = Cond ? ir::makeBinary(ir::BinOp::And, Cond, IsZero) : IsZero;
+  unsigned enclosingDims() const {
+    unsigned Mask = 0;
+    for (int D = 0; D < 3; ++D)
+      if (Here.Loop[D])
+        Mask |= 1u << D;
+    return Mask;
+  }
+
+  /// The name of what S writes, for new variables and messages.
+  static std::string unitName(const Stmt &S) {
+    if (const auto *F = ir::as<ir::ForNode>(S))
+      return stagePrefix(F->LoopVar->Name);
+    for (const ir::Access &A : ir::collectAccesses(S))
+      if (A.IsWrite && A.Buf->MemScope != ir::Scope::Local)
+        return A.Buf->Name;
+    return "stmt";
+  }
+
+  /// S runs on every thread of the dims it is redundant along (see the file
+  /// comment): returns its replacement, which runs once per instance of the
+  /// others; null when S is not redundant (or is not a unit: it holds a
+  /// thread loop or a barrier, or writes no global or shared memory).
+  Stmt runOnceIfRedundant(const Stmt &S) {
+    if (!BlockDims)
+      return nullptr;
+    StmtFacts Facts = factsOf(S);
+    if (Facts.LaunchLoop || Facts.Barrier)
+      return nullptr;
+    bool WritesLocalOutside = false;
+    std::string Written; // a global or shared buffer S writes
+    for (const ir::Access &A : ir::collectAccesses(S)) {
+      if (!A.IsWrite)
+        continue;
+      if (A.Buf->MemScope != ir::Scope::Local)
+        Written = A.Buf->Name;
+      else if (!Facts.Allocated.count(A.Buf.get()))
+        WritesLocalOutside = true;
     }
-    return Cond;
+    if (Written.empty())
+      return nullptr;
+    unsigned Enclosing = enclosingDims();
+    unsigned Redundant = BlockDims & ~(Enclosing & (Dependence.of(S) | Here.Pinned));
+    if (!Redundant)
+      return nullptr;
+    // Giving it to one thread would deprive the others of the local values
+    // it computes: the statements inside are treated one by one.
+    if (WritesLocalOutside)
+      return nullptr;
+    if (unsigned Stuck = Redundant & Enclosing & Here.Divergent) {
+      int Dim = Stuck & 1 ? 0 : Stuck & 2 ? 1 : 2;
+      if (Reported.insert(Written).second)
+        error("the write to '" + Written + "' does not depend on " + TagOfDim[Dim] +
+              " and would run on every thread of it that reaches it under thread-divergent "
+              "control flow (" + Here.Why[Dim] + "); it cannot be given to one thread there");
+      return nullptr;
+    }
+    // A loop or block that holds a nest the threads can share is entered
+    // instead (it runs on every thread; what it holds is given out piece
+    // by piece), rather than given to one thread whole.
+    if (!isDistributable(ir::as<ir::ForNode>(S)) && holdsDistributable(S))
+      return nullptr;
+    return runOnce(S, Redundant);
+  }
+
+  /// Outer is a perfect nest of parallel serial loops with uniform bounds.
+  bool isDistributable(const ir::ForNode *Outer) const {
+    for (const ir::ForNode *L = Outer; L; L = ir::as<ir::ForNode>(L->Body))
+      if (L->LoopKind != ir::ForKind::Serial || Dependence.of(L->Min) ||
+          Dependence.of(L->Extent) || !ir::isParallelLoop(L))
+        return false;
+    return Outer != nullptr;
+  }
+
+  /// A distributable nest that writes global or shared memory lies
+  /// strictly inside S.
+  bool holdsDistributable(const Stmt &S) const {
+    struct Finder : ir::IRVisitor {
+      const Distributor &D;
+      const ir::StmtNode *Root;
+      bool Found = false;
+      Finder(const Distributor &D, const ir::StmtNode *Root) : D(D), Root(Root) {}
+      void visitFor(const ir::ForNode *N) override {
+        Found |= N != Root && writesNonLocal(N->Body) && D.isDistributable(N);
+        if (!Found)
+          ir::IRVisitor::visitFor(N);
+      }
+    } F(*this, S.get());
+    F.visit(S);
+    return F.Found;
+  }
+
+  Stmt runOnce(const Stmt &S, unsigned Redundant) {
+    // Fresh loops for the dims S is outside of, z outermost; seen by the
+    // analyses below (as placeholders) while their body is built.
+    std::vector<Stmt> Fresh;
+    const std::string Name = unitName(S);
+    for (int D = 2; D >= 0; --D) {
+      if (!(Redundant & (1u << D)) || Here.Loop[D])
+        continue;
+      ir::Var V = ir::makeVar(Name + ".t" + std::string(1, "xyz"[D]));
+      Fresh.push_back(ir::makeFor(V, ir::makeInt(0), Kernel.extent(TagOfDim[D]),
+                                  ir::makeEvaluate(ir::makeInt(0)), ir::ForKind::ThreadBound,
+                                  TagOfDim[D]));
+    }
+    return enterFresh(Fresh, 0, [&] {
+      Stmt Body = distribute(S, Redundant);
+      if (!Body) {
+        Expr First;
+        for (int D = 2; D >= 0; --D)
+          if (Redundant & (1u << D)) {
+            const ir::Var &V = Here.Loop[D]->LoopVar;
+            Expr IsZero = ir::makeBinary(ir::BinOp::EQ, V, ir::makeInt(0, V->Type));
+            First = First ? ir::makeBinary(ir::BinOp::And, First, IsZero) : IsZero;
+          }
+        Body = guardWith(First, S);
+      }
+      return mutate(Body);
+    });
+  }
+
+  /// Builds Fresh[I..] around Make(): each loop is the enclosing loop of its
+  /// dimension while the body is made.
+  template <typename MakeFn>
+  Stmt enterFresh(const std::vector<Stmt> &Fresh, size_t I, MakeFn Make) {
+    if (I == Fresh.size())
+      return Make();
+    const auto *F = ir::as<ir::ForNode>(Fresh[I]);
+    Stmt Body = inThreadLoop(F, [&] { return enterFresh(Fresh, I + 1, Make); });
+    return ir::makeFor(F->LoopVar, F->Min, F->Extent, Body, F->LoopKind, F->ThreadTag);
   }
 
   /// A loop bound to Outer's tag inside it: the same threads.
@@ -219,46 +457,34 @@ private:
     }
     std::map<const ir::VarNode *, Expr> ToOuter = {
         {N->LoopVar.get(), ir::simplify(N->Min + Expr(Outer->LoopVar))}};
-    Stmt Body = mutate(ir::substitute(N->Body, ToOuter));
-    Expr Cond;
+    Stmt Body = ir::substitute(N->Body, ToOuter);
     if (!provablyEqual(N->Extent, Outer->Extent))
-      Cond = Expr(Outer->LoopVar) < N->Extent;
-    // The other thread loops it does not use would repeat it.
-    std::vector<const ir::ForNode *> Unused;
-    for (const ir::ForNode *L : ThreadLoops)
-      if (L != Outer && !ir::varsOf(Body).count(L->LoopVar.get()))
-        Unused.push_back(L);
-    if (!Unused.empty()) {
-      Expr First = firstThreadOf(Unused);
-      Cond = Cond ? ir::makeBinary(ir::BinOp::And, Cond, First) : First;
-    }
-    return Cond ? ir::makeIf(Cond, Body) : Body;
+      Body = ir::makeIf(Expr(Outer->LoopVar) < N->Extent, Body);
+    // Threads of the other dimensions it does not use would repeat it: the
+    // general rule (runOnceIfRedundant) applies inside.
+    return mutate(Body);
   }
 
-  /// The perfect nest of serial loops starting at N, distributed over the
-  /// enclosing threads; null when it does not qualify.
-  Stmt distribute(const ir::ForNode *N) {
+  /// The perfect nest of parallel serial loops S distributed over the
+  /// threads of the Redundant dims (each has its loop in Loop[] by now);
+  /// null when S is not such a nest.
+  Stmt distribute(const Stmt &S, unsigned Redundant) {
     std::vector<const ir::ForNode *> Nest;
-    Stmt Inner;
-    for (const ir::ForNode *L = N; L; L = ir::as<ir::ForNode>(L->Body)) {
+    Stmt Inner = S;
+    for (const ir::ForNode *L = ir::as<ir::ForNode>(S); L; L = ir::as<ir::ForNode>(L->Body)) {
       if (L->LoopKind != ir::ForKind::Serial)
         return nullptr;
       Nest.push_back(L);
       Inner = L->Body;
     }
-    Stmt Whole = ir::makeFor(N->LoopVar, N->Min, N->Extent, N->Body, N->LoopKind, N->ThreadTag,
-                             N->IsReduction);
-    if (dependsOnThread(Whole) || !writesShared(Whole))
+    if (!isDistributable(ir::as<ir::ForNode>(S)))
       return nullptr;
-    for (const ir::ForNode *L : Nest)
-      if (!ir::isParallelLoop(L))
-        return nullptr;
-    // tid over the enclosing thread loops, x fastest; T their product.
+    // tid over the redundant dims, x fastest; T their product.
     Expr Tid, T;
-    for (const char *Tag : {"threadIdx.z", "threadIdx.y", "threadIdx.x"}) {
-      const ir::ForNode *L = enclosingOfTag(Tag);
-      if (!L)
+    for (int D = 2; D >= 0; --D) {
+      if (!(Redundant & (1u << D)))
         continue;
+      const ir::ForNode *L = Here.Loop[D];
       Tid = Tid ? Tid * L->Extent + Expr(L->LoopVar) : Expr(L->LoopVar);
       T = T ? T * L->Extent : L->Extent;
     }
@@ -267,7 +493,7 @@ private:
       Total = Total ? Total * L->Extent : L->Extent;
     Total = ir::simplify(Total);
     T = ir::simplify(T);
-    const std::string Prefix = stagePrefix(N->LoopVar->Name);
+    const std::string Prefix = stagePrefix(Nest.front()->LoopVar->Name);
     ir::Var K = ir::makeVar(Prefix + ".k"), F = ir::makeVar(Prefix + ".f");
     // ax_i := (f / (e_{i+1} * ... )) % e_i (no % for the outermost).
     std::map<const ir::VarNode *, Expr> Coords;
@@ -280,8 +506,10 @@ private:
       Coords[L->LoopVar.get()] = ir::simplify(Coord + L->Min);
       Stride = ir::simplify(Stride * L->Extent);
     }
-    Stmt Body = ir::substitute(Inner, Coords);
     int64_t TotalC, TC;
+    if (ir::getConstInt(T, TC) && TC <= 0)
+      return nullptr; // a block without threads (a degenerate split): nothing to share
+    Stmt Body = ir::substitute(Inner, Coords);
     bool Exact = ir::getConstInt(Total, TotalC) && ir::getConstInt(T, TC) && TotalC % TC == 0;
     if (!Exact)
       Body = ir::makeIf(Expr(F) < Total, Body);
@@ -289,35 +517,157 @@ private:
     Expr Trips = ir::simplify((Total + T - ir::makeInt(1)) / T);
     return ir::makeFor(K, ir::makeInt(0), Trips, Body);
   }
-};
 
-/// The launch extent of each threadIdx tag (VerifyThreadBindings made all
-/// loops of a tag agree; nested same-tag loops are not launch dimensions).
-class ThreadTagExtents : public ir::IRVisitor {
-public:
-  std::map<std::string, Expr> Extent;
+  /// Sinks one thread-divergent guard below the cache stages inside it.
+  class GuardSinker {
+  public:
+    GuardSinker(Distributor &D, Expr Cond) : D(D), Cond(std::move(Cond)) {}
 
-protected:
-  void visitFor(const ir::ForNode *N) override {
-    bool Opens = isThreadIdxLoop(N) && Open.insert(N->ThreadTag).second;
-    if (Opens)
-      Extent.emplace(N->ThreadTag, N->Extent);
-    ir::IRVisitor::visitFor(N);
-    if (Opens)
-      Open.erase(N->ThreadTag);
-  }
+    /// Body with Cond pushed down around everything but the stages; null
+    /// when there is no stage to sink below.
+    Stmt sinkFrom(const Stmt &Body) {
+      bool HasStage = false;
+      Stmt Out = sink(Body, HasStage);
+      return HasStage ? Out : nullptr;
+    }
 
-private:
-  std::set<std::string> Open;
+  private:
+    Distributor &D;
+    Expr Cond;
+    std::set<const ir::BufferNode *> AllocatedInside;
+
+    /// S with Cond sunk into it; HasStage says whether S holds a stage
+    /// (otherwise S comes back guarded as a whole).
+    Stmt sink(const Stmt &S, bool &HasStage) {
+      HasStage = false;
+      if (isStage(S)) {
+        HasStage = true;
+        return S;
+      }
+      if (const auto *Seq = ir::as<ir::SeqNode>(S)) {
+        // Runs of children without a stage share one guard.
+        std::vector<Stmt> Out, Guarded;
+        auto Flush = [&] {
+          if (!Guarded.empty())
+            Out.push_back(guardWith(Cond, ir::makeSeq(Guarded)));
+          Guarded.clear();
+        };
+        for (const Stmt &Child : Seq->Stmts) {
+          bool ChildHasStage;
+          Stmt New = sink(Child, ChildHasStage);
+          if (!ChildHasStage) {
+            Guarded.push_back(Child);
+            continue;
+          }
+          Flush();
+          Out.push_back(New);
+          HasStage = true;
+        }
+        Flush();
+        return ir::makeSeq(Out);
+      }
+      if (const auto *A = ir::as<ir::AllocateNode>(S)) {
+        AllocatedInside.insert(A->Buf.get());
+        Stmt Body = sink(A->Body, HasStage);
+        AllocatedInside.erase(A->Buf.get());
+        return HasStage ? ir::makeAllocate(A->Buf, Body) : guardWith(Cond, S);
+      }
+      if (const auto *F = ir::as<ir::ForNode>(S)) {
+        // Loops with uniform bounds only: all threads run them alike. A
+        // loop naming enclosing threads again is the Distributor's own.
+        bool Uniform = !D.Dependence.of(F->Min) && !D.Dependence.of(F->Extent);
+        bool Serial = F->LoopKind != ir::ForKind::ThreadBound;
+        bool NewThreads =
+            isThreadIdxLoop(F) && !D.Here.Loop[ir::threadTagDim(F->ThreadTag)];
+        if (!Uniform || (!Serial && !NewThreads))
+          return guardWith(Cond, S);
+        Stmt Body;
+        if (NewThreads) {
+          Body = D.inThreadLoop(F, [&] { return sink(F->Body, HasStage); });
+        } else {
+          LoopVariable Var(D, F);
+          Body = sink(F->Body, HasStage);
+        }
+        if (!HasStage)
+          return guardWith(Cond, S);
+        return ir::makeFor(F->LoopVar, F->Min, F->Extent, Body, F->LoopKind, F->ThreadTag,
+                           F->IsReduction);
+      }
+      if (const auto *L = ir::as<ir::LetStmtNode>(S)) {
+        if (readsMemory(L->Value))
+          return guardWith(Cond, S);
+        D.Dependence.enter(L);
+        Stmt Body = sink(L->Body, HasStage);
+        D.Dependence.leave(L->LetVar.get());
+        return HasStage ? ir::makeLet(L->LetVar, L->Value, Body) : guardWith(Cond, S);
+      }
+      if (const auto *I = ir::as<ir::IfThenElseNode>(S)) {
+        if (readsMemory(I->Cond))
+          return guardWith(Cond, S);
+        bool ThenHasStage, ElseHasStage = false;
+        Stmt Then = sink(I->Then, ThenHasStage);
+        Stmt Else = I->Else ? sink(I->Else, ElseHasStage) : nullptr;
+        HasStage = ThenHasStage || ElseHasStage;
+        if (!HasStage)
+          return guardWith(Cond, S);
+        return ir::makeIf(I->Cond, Then, Else);
+      }
+      return guardWith(Cond, S);
+    }
+
+    /// A cache stage the block's threads fill together: writes only shared
+    /// buffers allocated inside the guard, depends on no thread, holds no
+    /// thread loop or barrier, and stays in bounds without the guard.
+    bool isStage(const Stmt &S) {
+      if (!ir::as<ir::ForNode>(S) && !ir::as<ir::StoreNode>(S))
+        return false;
+      StmtFacts Facts = factsOf(S);
+      if (Facts.LaunchLoop || Facts.Barrier || D.Dependence.of(S))
+        return false;
+      bool Writes = false;
+      std::vector<ir::Access> Accesses = ir::collectAccesses(S);
+      for (const ir::Access &A : Accesses)
+        if (A.IsWrite) {
+          if (A.Buf->MemScope != ir::Scope::Shared || !AllocatedInside.count(A.Buf.get()))
+            return false;
+          Writes = true;
+        }
+      if (!Writes)
+        return false;
+      std::set<std::pair<const ir::BufferNode *, bool>> Checked;
+      for (const ir::Access &A : Accesses)
+        if (Checked.insert({A.Buf.get(), A.IsWrite}).second && !inBounds(S, A.Buf, !A.IsWrite))
+          return false;
+      return true;
+    }
+
+    /// Every element of Buf that S reads (or writes) lies inside Buf, with
+    /// the enclosing loops ranging over their extents and S's own guards.
+    bool inBounds(const Stmt &S, const ir::Buffer &Buf, bool Reads) {
+      ir::Region R;
+      if (!ir::regionTouched(S, Buf, Reads, D.Ranges, R, ir::GuardUse::Tighten) ||
+          R.size() != Buf->Shape.size())
+        return false;
+      for (size_t Dim = 0; Dim < R.size(); ++Dim) {
+        if (!R[Dim].isBounded())
+          return false;
+        if (!provablyLessOrEqual(ir::makeInt(0), R[Dim].Min) ||
+            !provablyLessOrEqual(R[Dim].Max, Buf->Shape[Dim] - ir::makeInt(1)))
+          return false;
+      }
+      return true;
+    }
+  };
 };
 
 } // namespace
 
-ir::LoopNest distributeOverThreads(const ir::LoopNest &Nest, std::vector<Diag> &Diags) {
-  ThreadTagExtents Tags;
-  Tags.visit(Nest.Body);
-  Distributor D(Diags);
-  D.BlockTags = Tags.Extent;
+ir::LoopNest distributeOverThreads(const ir::LoopNest &Nest, const KernelContext &Ctx,
+                                   std::vector<Diag> &Diags) {
+  assert(kernelHasForm(Nest, Ctx, FormLaunchLoopsWidened) &&
+         "DistributeOverThreads runs after WidenThreadLoops: every thread loop it enters runs "
+         "over its tag's launch extent");
+  Distributor D(Ctx, Diags);
   ir::LoopNest Out = Nest;
   Out.Body = D.mutate(Nest.Body);
   return Out;

@@ -1,47 +1,59 @@
-//===- InjectThreadSync.cpp - Barriers the shared-memory dependences need -===//
+//===- InjectThreadSync.cpp - The barriers the block's dependences need ---===//
 //
 // Inserts `eval sched.syncthreads()` wherever two threads of a block may
-// touch the same shared element, one of them writing (RAW, WAR, WAW), with no
-// barrier between them: between the statements of a sequence, and across the
-// iterations of a loop (the accesses after the body's last barrier against
-// those before its first one, in the next iteration: a stage refilled at each
-// `ko` gets a barrier after the fill and one at the end of the body).
+// touch the same element of a buffer they share, one of them writing (RAW,
+// WAR, WAW), with no barrier between them: between the statements of a
+// sequence, and across the iterations of a loop (the accesses after the
+// body's last barrier against those before its first one, in the next
+// iteration: a stage refilled at each `ko` gets a barrier after the fill and
+// one at the end of the body). The threads of a block share shared memory
+// and global memory (__syncthreads orders both within the block): a global
+// array filled by one thread distribution and read by another gets its
+// barrier as a shared stage does.
 //
-// Each statement is summarized bottom-up by whether it always executes a
-// barrier, the accesses that may run before its first barrier (Head) and
-// those after its last one (Tail). A sequence keeps the accesses pending since
-// the last barrier and inserts one right before the first child whose Head
+// Plan, then rewrite (TVM's thread_storage_sync): SyncPlanner summarizes each
+// statement bottom-up by whether every execution passes a barrier, the
+// accesses that may run before its first barrier (Head) and those after its
+// last one (Tail), and records in a SyncPlan where barriers go; SyncInserter,
+// a thin mutator, puts them there. A sequence keeps the accesses pending since
+// the last barrier and plans one right before the first child whose Head
 // conflicts with them: placing barriers as late as possible is the greedy that
-// needs the fewest, and a barrier already there (written, or inserted for an
-// earlier pair) satisfies every later pair, so none is duplicated. Whether two
-// accesses conflict across threads is ir::mayConflictAcrossThreads, the one
-// access analysis: no barrier where each element is produced and consumed by
-// the same thread.
+// needs the fewest, and a barrier already there (written, or planned for an
+// earlier pair) satisfies every later pair, so none is duplicated. An `if` is
+// a barrier only when both arms are (an if without else never is); a loop
+// that may run zero times (a symbolic trip count) is not one, and passes the
+// accesses pending before it through. Whether two accesses conflict across
+// threads is ir::mayConflictAcrossThreads, the one dependence analysis: no barrier
+// where each element is produced and consumed by the same thread.
 //
 // A barrier is never put under thread-divergent control flow (an if or a loop
 // bound that depends on the thread, including the `if (tx < 32)` guards
-// VerifyThreadBindings adds): such a statement is treated as a whole by the
+// WidenThreadLoops adds): such a statement is treated as a whole by the
 // enclosing sequence, so its barriers land at the nearest uniform point; a
 // dependence that only a barrier inside it could satisfy is an error naming
-// the buffer.
+// the buffer. So are the hand-offs no barrier can order: between threads on
+// a local buffer (each thread has its own copy: the schedule gave threads
+// private copies of data they share), and between blocks on a global buffer
+// (blocks cannot be synchronized within a kernel; ir::mayConflictAcrossBlocks).
 //
 // Runs after Simplify (indices are canonical, which the affine dependence
 // test wants) and before StorageFlatten: a cooperative fetch writes its stage
 // at [f / C, f % C], a pair the access analysis recognizes and turns back
 // into f; once flattened with a padded row (storage_align) that becomes
 // (f / C)*S + f % C, which it cannot see through, and the fetch loop would
-// get a barrier per iteration it does not need.
+// get a barrier per iteration it does not need. Thread loops run over their
+// launch extents (DistributeOverThreads), read from the KernelContext.
 //
 //===----------------------------------------------------------------------===//
 #include "ir/Access.h"
 #include "ir/Dependence.h"
 #include "ir/IRMutator.h"
 #include "ir/IRVisitor.h"
-#include "ir/Intrinsics.h"
 #include "ir/Printer.h"
 #include "passes/PassUtil.h"
 #include "passes/Passes.h"
 
+#include <cassert>
 #include <map>
 #include <set>
 
@@ -52,43 +64,12 @@ namespace {
 
 using ir::Access;
 
-ir::Stmt makeBarrier() {
-  return ir::makeEvaluate(ir::makeCall("sched.syncthreads", {}, ir::DType::Int32));
-}
-
-bool isBarrier(const ir::EvaluateNode *N) {
-  const auto *C = ir::as<ir::CallNode>(N->Value);
-  if (!C)
-    return false;
-  const ir::IntrinsicInfo *Info = ir::lookupIntrinsic(C->Name);
-  return Info && Info->IsBarrier;
-}
-
-bool isThreadIdx(const ir::ForNode *N) {
-  return N->LoopKind == ir::ForKind::ThreadBound && ir::isThreadIdxTag(N->ThreadTag);
-}
-
-/// The launch extent of each threadIdx tag (-1 when not a constant).
-class BlockExtents : public ir::IRVisitor {
-public:
-  std::map<std::string, int64_t> Extent;
-
-protected:
-  void visitFor(const ir::ForNode *N) override {
-    if (isThreadIdx(N)) {
-      int64_t E;
-      int64_t Value = ir::getConstInt(N->Extent, E) ? E : -1;
-      auto It = Extent.emplace(N->ThreadTag, Value).first;
-      if (It->second != Value)
-        It->second = std::max(It->second, Value);
-    }
-    ir::IRVisitor::visitFor(N);
-  }
-};
+/// Whether the threads of a block share B (local memory is per thread).
+bool sharedByThreads(const ir::BufferNode *B) { return B->MemScope != ir::Scope::Local; }
 
 /// What the enclosing sequence needs to know about a statement.
 struct Summary {
-  bool HasBarrier = false;  // every execution passes a barrier
+  bool HasBarrier = false;  // every execution, on every thread, passes a barrier
   std::vector<Access> Head; // may run before its first barrier
   std::vector<Access> Tail; // may run after its last barrier
 };
@@ -97,115 +78,43 @@ void append(std::vector<Access> &To, const std::vector<Access> &From) {
   To.insert(To.end(), From.begin(), From.end());
 }
 
-class SyncInjector {
+/// Where the barriers go.
+struct SyncPlan {
+  std::set<const ir::StmtNode *> Before;    // a barrier right before the statement
+  std::set<const ir::ForNode *> AtBodyEnd;  // a barrier at the end of the loop's body
+};
+
+/// Plans the barriers: one walk, summarizing each statement (Result).
+class SyncPlanner : public ir::IRVisitor {
 public:
-  SyncInjector(std::map<std::string, int64_t> Extent, std::vector<Diag> &Diags)
-      : Extent(std::move(Extent)), Diags(Diags) {}
+  SyncPlanner(const KernelContext &Ctx, std::vector<Diag> &Diags)
+      : Extent(Ctx.blockExtents()), Diags(Diags) {}
 
-  ir::Stmt visit(const ir::Stmt &S, Summary &Out) {
-    switch (S->Kind) {
-    case ir::StmtKind::Seq:
-      return visitSeq(ir::as<ir::SeqNode>(S), Out);
-    case ir::StmtKind::For:
-      return visitFor(S, ir::as<ir::ForNode>(S), Out);
-    case ir::StmtKind::IfThenElse:
-      return visitIf(S, ir::as<ir::IfThenElseNode>(S), Out);
-    case ir::StmtKind::LetStmt:
-      return visitLet(S, ir::as<ir::LetStmtNode>(S), Out);
-    case ir::StmtKind::Allocate: {
-      const auto *N = ir::as<ir::AllocateNode>(S);
-      ir::Stmt Body = visit(N->Body, Out);
-      return Body == N->Body ? S : ir::makeAllocate(N->Buf, Body);
-    }
-    case ir::StmtKind::Evaluate:
-      if (isBarrier(ir::as<ir::EvaluateNode>(S))) {
-        Out.HasBarrier = true;
-        return S;
-      }
-      [[fallthrough]];
-    case ir::StmtKind::Store:
-      Out.Head = Out.Tail = sharedAccesses(S);
-      return S;
-    }
-    return S;
+  SyncPlan Plan;
+
+  /// S's summary (and S's barriers planned).
+  Summary summarize(const ir::Stmt &S) {
+    Result = Summary();
+    Current = S;
+    visit(S);
+    return std::move(Result);
   }
 
-private:
-  std::map<std::string, int64_t> Extent;
-  std::vector<Diag> &Diags;
-  std::vector<const ir::ForNode *> Loops;
-  std::vector<ir::Expr> Guards;
-  std::map<const ir::VarNode *, ir::Expr> Lets;
-  std::set<const ir::VarNode *> ThreadDependent;
-  std::vector<std::string> Divergent; // the divergent constructs we are inside
-  std::set<std::string> Reported;
-
-  /// The shared accesses of a leaf, in the kernel's full context.
-  std::vector<Access> sharedAccesses(const ir::Stmt &Leaf) {
-    std::vector<Access> Result;
-    for (Access &A : ir::collectAccesses(ir::substitute(Leaf, Lets))) {
-      if (A.Buf->MemScope != ir::Scope::Shared)
-        continue;
-      A.Loops.insert(A.Loops.begin(), Loops.begin(), Loops.end());
-      A.Guards.insert(A.Guards.begin(), Guards.begin(), Guards.end());
-      Result.push_back(std::move(A));
-    }
-    return Result;
-  }
-
-  /// The buffer of a pair in Before x After that two threads may touch in
-  /// either order, or null.
-  const ir::BufferNode *conflict(const std::vector<Access> &Before,
-                                 const std::vector<Access> &After) const {
-    for (const Access &A : Before)
-      for (const Access &B : After)
-        if (ir::mayConflictAcrossThreads(A, B, Extent))
-          return A.Buf.get();
-    return nullptr;
-  }
-
-  bool dependsOnThread(const ir::Expr &E) const {
-    for (const ir::VarNode *V : ir::varsOf(E))
-      if (ThreadDependent.count(V))
-        return true;
-    return false;
-  }
-
-  /// A barrier is needed for Buf here; false (with an error) when here is
-  /// thread-divergent.
-  bool canPlaceBarrier(const ir::BufferNode *Buf) {
-    if (Divergent.empty())
-      return true;
-    if (Reported.insert(Buf->Name).second) {
-      Diag D;
-      D.Message = "shared buffer '" + Buf->Name +
-                  "' needs a barrier between accesses by different threads, but they are "
-                  "under thread-divergent control flow (" +
-                  Divergent.back() +
-                  ") where not every thread would reach it; make the condition uniform "
-                  "or move the accesses out of it";
-      Diags.push_back(D);
-    }
-    return false;
-  }
-
-  ir::Stmt visitSeq(const ir::SeqNode *N, Summary &Out) {
-    std::vector<ir::Stmt> Stmts;
+protected:
+  void visitSeq(const ir::SeqNode *N) override {
+    Summary Out;
     std::vector<Access> Pending;
     bool SeenBarrier = false;
     for (const ir::Stmt &Child : N->Stmts) {
-      Summary CS;
-      ir::Stmt NewChild = visit(Child, CS);
-      if (const ir::BufferNode *Buf = conflict(Pending, CS.Head)) {
+      Summary CS = summarize(Child);
+      if (const ir::BufferNode *Buf = conflict(Pending, CS.Head))
         if (canPlaceBarrier(Buf)) {
-          Stmts.push_back(makeBarrier());
+          Plan.Before.insert(Child.get());
           Pending.clear();
           SeenBarrier = true;
         }
-      }
       if (!SeenBarrier)
         append(Out.Head, CS.Head);
-      Stmts.push_back(NewChild);
       if (CS.HasBarrier) {
         SeenBarrier = true;
         Pending = CS.Tail;
@@ -215,95 +124,314 @@ private:
     }
     Out.HasBarrier = SeenBarrier;
     Out.Tail = Pending;
-    return ir::makeSeq(Stmts);
+    Result = std::move(Out);
   }
 
-  ir::Stmt visitFor(const ir::Stmt &S, const ir::ForNode *N, Summary &Out) {
-    const bool IsThreadLoop = isThreadIdx(N);
-    const bool IsBlockLoop = N->LoopKind == ir::ForKind::ThreadBound && ir::isBlockTag(N->ThreadTag);
-    int64_t Ext = -1;
-    bool ConstExtent = ir::getConstInt(N->Extent, Ext);
-    bool DivergentBounds = dependsOnThread(N->Min) || dependsOnThread(N->Extent);
-    if (IsThreadLoop) {
-      // VerifyThreadBindings gave every loop of a tag the launch extent; one
-      // that still runs fewer threads would be divergent.
-      auto It = Extent.find(N->ThreadTag);
-      DivergentBounds |= ConstExtent && It != Extent.end() && It->second >= 0 && It->second != Ext;
-    }
+  void visitFor(const ir::ForNode *N) override {
+    const bool Launch = N->LoopKind == ir::ForKind::ThreadBound; // one iteration per thread/block
+    int64_t Trips = -1;
+    ir::getConstInt(N->Extent, Trips);
+    std::vector<Access> Header = accessesOf(ir::makeEvaluate(N->Extent));
+    append(Header, accessesOf(ir::makeEvaluate(N->Min)));
+    unsigned Mask = Dependence.enter(N);
+    bool DivergentBounds = !isThreadIdxLoop(N) && Mask != 0;
     if (DivergentBounds)
       Divergent.push_back("loop '" + N->LoopVar->Name + "' with bounds that depend on the thread");
-    if (IsThreadLoop || DivergentBounds)
-      ThreadDependent.insert(N->LoopVar.get());
     Loops.push_back(N);
-    Summary BS;
-    ir::Stmt Body = visit(N->Body, BS);
+    Summary Body = summarize(N->Body);
     Loops.pop_back();
     // The iterations of a serial loop follow one another in each thread:
-    // the accesses after the body's last barrier meet those before its first
-    // one in the next iteration.
-    bool Iterates = !IsThreadLoop && !IsBlockLoop && !(ConstExtent && Ext <= 1);
-    if (Iterates) {
-      if (const ir::BufferNode *Buf = conflict(BS.Tail, BS.Head)) {
+    // the accesses after the body's last barrier meet those before its
+    // first one in the next iteration.
+    if (!Launch && Trips != 0 && Trips != 1)
+      if (const ir::BufferNode *Buf = conflict(Body.Tail, Body.Head))
         if (canPlaceBarrier(Buf)) {
-          Body = ir::makeSeq({Body, makeBarrier()});
-          BS.HasBarrier = true;
-          BS.Tail.clear();
+          Plan.AtBodyEnd.insert(N);
+          Body.HasBarrier = true;
+          Body.Tail.clear();
         }
-      }
-    }
+    // The bounds are read once, before the first iteration.
+    if (const ir::BufferNode *Buf = conflict(Header, Body.Head))
+      if (canPlaceBarrier(Buf))
+        Plan.Before.insert(N->Body.get());
     if (DivergentBounds)
       Divergent.pop_back();
-    Out = BS;
-    // A loop that may not run passes what came before it through.
-    if (!IsThreadLoop && !IsBlockLoop && !(ConstExtent && Ext >= 1))
-      Out.HasBarrier = false;
-    if (Body == N->Body)
-      return S;
-    return ir::makeFor(N->LoopVar, N->Min, N->Extent, Body, N->LoopKind, N->ThreadTag,
-                       N->IsReduction);
+    Dependence.leave(N->LoopVar.get());
+    // A loop that may run zero times is no barrier, and what was pending
+    // before it stays pending after it (the sequence keeps it).
+    bool AlwaysRuns = Launch || Trips >= 1;
+    Result.HasBarrier = Body.HasBarrier && AlwaysRuns;
+    Result.Head = Header;
+    append(Result.Head, Body.Head);
+    Result.Tail = Body.Tail;
+    if (!Result.HasBarrier)
+      append(Result.Tail, Header);
   }
 
-  ir::Stmt visitIf(const ir::Stmt &S, const ir::IfThenElseNode *N, Summary &Out) {
+  void visitIfThenElse(const ir::IfThenElseNode *N) override {
+    std::vector<Access> Header = accessesOf(ir::makeEvaluate(N->Cond));
     ir::Expr Cond = ir::substitute(N->Cond, Lets);
-    bool IsDivergent = dependsOnThread(N->Cond);
+    bool IsDivergent = Dependence.of(N->Cond) != 0;
     if (IsDivergent)
       Divergent.push_back("if " + ir::print(N->Cond));
-    Summary TS, ES;
     Guards.push_back(Cond);
-    ir::Stmt Then = visit(N->Then, TS);
+    Summary Then = summarize(N->Then);
     Guards.back() = ir::makeUnary(ir::UnOp::Not, Cond);
-    ir::Stmt Else = N->Else ? visit(N->Else, ES) : nullptr;
+    Summary Else = N->Else ? summarize(N->Else) : Summary();
     Guards.pop_back();
+    // The condition is read before either arm.
+    for (const ir::Stmt &Arm : {N->Then, N->Else})
+      if (Arm)
+        if (const ir::BufferNode *Buf =
+                conflict(Header, Arm == N->Then ? Then.Head : Else.Head))
+          if (canPlaceBarrier(Buf))
+            Plan.Before.insert(Arm.get());
     if (IsDivergent)
       Divergent.pop_back();
-    Out.HasBarrier = TS.HasBarrier && ES.HasBarrier && N->Else;
-    Out.Head = TS.Head;
-    append(Out.Head, ES.Head);
-    Out.Tail = TS.Tail;
-    append(Out.Tail, ES.Tail);
-    if (Then == N->Then && Else == N->Else)
-      return S;
-    return ir::makeIf(N->Cond, Then, Else);
+    // A barrier only when both arms are one: an if without else never is.
+    Result.HasBarrier = N->Else && Then.HasBarrier && Else.HasBarrier;
+    Result.Head = Header;
+    append(Result.Head, Then.Head);
+    append(Result.Head, Else.Head);
+    Result.Tail = Then.Tail;
+    append(Result.Tail, Else.Tail);
+    if (!Result.HasBarrier)
+      append(Result.Tail, Header);
   }
 
-  ir::Stmt visitLet(const ir::Stmt &S, const ir::LetStmtNode *N, Summary &Out) {
-    if (dependsOnThread(N->Value))
-      ThreadDependent.insert(N->LetVar.get());
+  void visitLetStmt(const ir::LetStmtNode *N) override {
+    std::vector<Access> Header = accessesOf(ir::makeEvaluate(N->Value));
+    Dependence.enter(N);
     Lets[N->LetVar.get()] = ir::substitute(N->Value, Lets);
-    ir::Stmt Body = visit(N->Body, Out);
+    Summary Body = summarize(N->Body);
     Lets.erase(N->LetVar.get());
-    return Body == N->Body ? S : ir::makeLet(N->LetVar, N->Value, Body);
+    Dependence.leave(N->LetVar.get());
+    if (const ir::BufferNode *Buf = conflict(Header, Body.Head))
+      if (canPlaceBarrier(Buf))
+        Plan.Before.insert(N->Body.get());
+    Result = std::move(Body);
+    Result.Head.insert(Result.Head.begin(), Header.begin(), Header.end());
+    if (!Result.HasBarrier)
+      append(Result.Tail, Header);
+  }
+
+  void visitAllocate(const ir::AllocateNode *N) override { Result = summarize(N->Body); }
+
+  void visitStore(const ir::StoreNode *) override { leaf(); }
+
+  void visitEvaluate(const ir::EvaluateNode *N) override {
+    if (isBarrierCall(N->Value)) {
+      Result.HasBarrier = true;
+      return;
+    }
+    leaf();
+  }
+
+private:
+  std::map<std::string, int64_t> Extent;
+  std::vector<Diag> &Diags;
+  std::vector<const ir::ForNode *> Loops;
+  std::vector<ir::Expr> Guards;
+  std::map<const ir::VarNode *, ir::Expr> Lets;
+  ThreadDependence Dependence;
+  std::vector<std::string> Divergent; // the divergent constructs we are inside
+  std::set<std::string> Reported;
+  Summary Result;
+  ir::Stmt Current; // the statement summarize() is visiting
+
+  void leaf() { Result.Head = Result.Tail = accessesOf(Current); }
+
+  /// The accesses of S to buffers the block's threads share, in the
+  /// kernel's full context (enclosing loops and guards, lets inlined).
+  std::vector<Access> accessesOf(const ir::Stmt &S) {
+    std::vector<Access> Out;
+    for (Access &A : ir::collectAccesses(ir::substitute(S, Lets))) {
+      if (!sharedByThreads(A.Buf.get()))
+        continue;
+      A.Loops.insert(A.Loops.begin(), Loops.begin(), Loops.end());
+      A.Guards.insert(A.Guards.begin(), Guards.begin(), Guards.end());
+      Out.push_back(std::move(A));
+    }
+    return Out;
+  }
+
+  /// The buffer of a pair in Before x After that two threads may touch in
+  /// either order, one writing, or null.
+  const ir::BufferNode *conflict(const std::vector<Access> &Before,
+                                 const std::vector<Access> &After) const {
+    for (const Access &A : Before)
+      for (const Access &B : After)
+        if (A.Buf.get() == B.Buf.get() && (A.IsWrite || B.IsWrite) &&
+            ir::mayConflictAcrossThreads(A, B, Extent))
+          return A.Buf.get();
+    return nullptr;
+  }
+
+  /// A barrier is needed for Buf here; false (with an error) when here is
+  /// thread-divergent.
+  bool canPlaceBarrier(const ir::BufferNode *Buf) {
+    if (Divergent.empty())
+      return true;
+    if (Reported.insert(Buf->Name).second) {
+      Diag D;
+      D.Message = std::string(Buf->MemScope == ir::Scope::Shared ? "shared" : "global") +
+                  " buffer '" + Buf->Name +
+                  "' needs a barrier between accesses by different threads, but they are "
+                  "under thread-divergent control flow (" +
+                  Divergent.back() +
+                  ") where not every thread would reach it; make the condition uniform "
+                  "or move the accesses out of it";
+      Diags.push_back(D);
+    }
+    return false;
   }
 };
 
+/// Puts the planned barriers in place.
+class SyncInserter : public ir::IRMutator {
+public:
+  explicit SyncInserter(const SyncPlan &Plan) : Plan(Plan) {}
+
+protected:
+  ir::Stmt mutateFor(const ir::Stmt &S, const ir::ForNode *N) override {
+    ir::Stmt Body = mutate(N->Body);
+    if (Plan.AtBodyEnd.count(N))
+      Body = ir::makeSeq({Body, makeBarrier()});
+    ir::Stmt Out = Body == N->Body ? S
+                                   : ir::makeFor(N->LoopVar, N->Min, N->Extent, Body, N->LoopKind,
+                                                 N->ThreadTag, N->IsReduction);
+    return placed(S, Out);
+  }
+  ir::Stmt mutateStore(const ir::Stmt &S, const ir::StoreNode *N) override {
+    return placed(S, ir::IRMutator::mutateStore(S, N));
+  }
+  ir::Stmt mutateAllocate(const ir::Stmt &S, const ir::AllocateNode *N) override {
+    return placed(S, ir::IRMutator::mutateAllocate(S, N));
+  }
+  ir::Stmt mutateSeq(const ir::Stmt &S, const ir::SeqNode *N) override {
+    return placed(S, ir::IRMutator::mutateSeq(S, N));
+  }
+  ir::Stmt mutateIfThenElse(const ir::Stmt &S, const ir::IfThenElseNode *N) override {
+    return placed(S, ir::IRMutator::mutateIfThenElse(S, N));
+  }
+  ir::Stmt mutateLetStmt(const ir::Stmt &S, const ir::LetStmtNode *N) override {
+    return placed(S, ir::IRMutator::mutateLetStmt(S, N));
+  }
+  ir::Stmt mutateEvaluate(const ir::Stmt &S, const ir::EvaluateNode *N) override {
+    return placed(S, ir::IRMutator::mutateEvaluate(S, N));
+  }
+
+private:
+  const SyncPlan &Plan;
+
+  /// Out (the rewritten S), behind a barrier when one is planned before S.
+  ir::Stmt placed(const ir::Stmt &S, const ir::Stmt &Out) const {
+    return Plan.Before.count(S.get()) ? ir::makeSeq({makeBarrier(), Out}) : Out;
+  }
+};
+
+/// The threadIdx dimensions whose loops enclose each local allocation.
+class LocalAllocations : public ir::IRVisitor {
+public:
+  std::map<const ir::BufferNode *, unsigned> DimsAround;
+
+protected:
+  void visitFor(const ir::ForNode *N) override {
+    unsigned Saved = Dims;
+    if (isThreadIdxLoop(N))
+      Dims |= 1u << ir::threadTagDim(N->ThreadTag);
+    ir::IRVisitor::visitFor(N);
+    Dims = Saved;
+  }
+  void visitAllocate(const ir::AllocateNode *N) override {
+    DimsAround[N->Buf.get()] = Dims;
+    ir::IRVisitor::visitAllocate(N);
+  }
+
+private:
+  unsigned Dims = 0;
+};
+
+unsigned threadDimsOf(const Access &A) {
+  unsigned Dims = 0;
+  for (const ir::ForNode *L : A.Loops)
+    if (isThreadIdxLoop(L))
+      Dims |= 1u << ir::threadTagDim(L->ThreadTag);
+  return Dims;
+}
+
+/// The hand-offs no barrier can order, reported as errors naming the
+/// buffer: a value of a local buffer written by one thread and read by
+/// another (each has its own copy), and an element of a global buffer one
+/// block writes and another block touches.
+void checkUnorderableHandOffs(const ir::LoopNest &Nest, const KernelContext &Ctx,
+                              std::vector<Diag> &Diags) {
+  std::vector<Access> Accesses = ir::collectAccesses(ir::inlineLets(Nest.Body));
+  LocalAllocations Locals;
+  Locals.visit(Nest.Body);
+  const std::map<std::string, int64_t> Grid = Ctx.gridExtents(), Block = Ctx.blockExtents();
+  std::set<const ir::BufferNode *> Reported;
+  auto Report = [&](const ir::BufferNode *B, const std::string &Message) {
+    if (!Reported.insert(B).second)
+      return;
+    Diag D;
+    D.Message = Message;
+    Diags.push_back(D);
+  };
+  for (size_t I = 0; I < Accesses.size(); ++I)
+    for (size_t J = I; J < Accesses.size(); ++J) {
+      const Access &A = Accesses[I], &B = Accesses[J];
+      const ir::BufferNode *Buf = A.Buf.get();
+      if (Buf != B.Buf.get() || (!A.IsWrite && !B.IsWrite) || Reported.count(Buf))
+        continue;
+      if (Buf->MemScope == ir::Scope::Global && ir::mayConflictAcrossBlocks(A, B, Grid))
+        Report(Buf, "global buffer '" + Buf->Name +
+                        "' is written by one block and accessed by another in the same kernel "
+                        "(the schedule hands its values over between blocks), and blocks cannot "
+                        "be synchronized");
+      if (Buf->MemScope != ir::Scope::Local || A.IsWrite == B.IsWrite)
+        continue;
+      // The thread that reads must be the one that wrote. An allocation
+      // inside a thread loop is private to each of its threads anyway (those
+      // dims are no coordinate here), and a write outside the loop of a dim
+      // runs on every thread of it: the reader's own thread along that dim
+      // wrote it too, so there the reader's index is as free as a serial
+      // loop's and the dim is no coordinate either.
+      const Access &W = A.IsWrite ? A : B;
+      Access R = A.IsWrite ? B : A;
+      unsigned WriterEverywhere = ~threadDimsOf(W) & 7u;
+      std::vector<ir::Stmt> StandIns;
+      for (const ir::ForNode *&L : R.Loops)
+        if (isThreadIdxLoop(L) && WriterEverywhere & (1u << ir::threadTagDim(L->ThreadTag))) {
+          StandIns.push_back(ir::makeFor(L->LoopVar, L->Min, L->Extent, L->Body));
+          L = ir::as<ir::ForNode>(StandIns.back());
+        }
+      std::map<std::string, int64_t> Extent = Block;
+      for (int D = 0; D < 3; ++D)
+        if ((Locals.DimsAround[Buf] | WriterEverywhere) & (1u << D))
+          Extent["threadIdx." + std::string(1, "xyz"[D])] = 1;
+      if (ir::mayConflictAcrossThreads(W, R, Extent))
+        Report(Buf, "local buffer '" + Buf->Name +
+                        "' is written by one thread and read by another, but each thread has "
+                        "its own copy: the schedule gives threads private copies of values they "
+                        "share");
+    }
+}
+
 } // namespace
 
-ir::LoopNest injectThreadSync(const ir::LoopNest &Nest, std::vector<Diag> &Diags) {
-  BlockExtents Extents;
-  Extents.visit(Nest.Body);
-  Summary Ignored;
+ir::LoopNest injectThreadSync(const ir::LoopNest &Nest, const KernelContext &Ctx,
+                              std::vector<Diag> &Diags) {
+  assert(kernelHasForm(Nest, Ctx, FormDistributed) &&
+         "InjectThreadSync runs after DistributeOverThreads: every thread loop runs over its "
+         "tag's launch extent, and every statement on the threads it names");
   ir::LoopNest Out = Nest;
-  Out.Body = SyncInjector(Extents.Extent, Diags).visit(Nest.Body, Ignored);
+  // The plan is keyed by statement: each must stand in one place only.
+  Out.Body = unshareStatements(Nest.Body);
+  checkUnorderableHandOffs(Nest, Ctx, Diags);
+  SyncPlanner Planner(Ctx, Diags);
+  Planner.summarize(Out.Body);
+  Out.Body = SyncInserter(Planner.Plan).mutate(Out.Body);
   return Out;
 }
 

@@ -45,6 +45,7 @@
 #include "ir/IRVisitor.h"
 #include "ir/Intrinsics.h"
 #include "ir/Simplify.h"
+#include "passes/PassUtil.h"
 #include "passes/Passes.h"
 
 #include <map>
@@ -61,17 +62,6 @@ constexpr int64_t MaxUnrolledCopies = 16;
 bool isVirtualThreadLoop(const ir::ForNode *N) {
   return N->LoopKind == ir::ForKind::ThreadBound &&
          ir::isVirtualThreadTag(N->ThreadTag);
-}
-
-bool isBarrierCall(const ir::Expr &E) {
-  const auto *C = ir::as<ir::CallNode>(E);
-  const ir::IntrinsicInfo *Info = C ? ir::lookupIntrinsic(C->Name) : nullptr;
-  return Info && Info->IsBarrier;
-}
-
-bool isBarrier(const ir::Stmt &S) {
-  const auto *E = ir::as<ir::EvaluateNode>(S);
-  return E && isBarrierCall(E->Value);
 }
 
 /// What one statement's own expressions (a Store or Evaluate, or the header

@@ -4,7 +4,9 @@
 //
 //===----------------------------------------------------------------------===//
 #include "passes/PassUtil.h"
+#include "ir/IRMutator.h"
 #include "ir/IRVisitor.h"
+#include "ir/Intrinsics.h"
 #include "ir/Printer.h"
 #include "ir/Simplify.h"
 
@@ -57,11 +59,96 @@ bool provablyEqual(const ir::Expr &A, const ir::Expr &B) {
   return ir::print(ir::simplify(A)) == ir::print(ir::simplify(B));
 }
 
+bool provablyLessOrEqual(const ir::Expr &A, const ir::Expr &B) {
+  if (!A || !B)
+    return false;
+  if (const auto *M = ir::as<ir::BinaryNode>(A)) {
+    if (M->Op == ir::BinOp::Min)
+      return provablyLessOrEqual(M->A, B) || provablyLessOrEqual(M->B, B);
+    if (M->Op == ir::BinOp::Max)
+      return provablyLessOrEqual(M->A, B) && provablyLessOrEqual(M->B, B);
+  }
+  int64_t Diff;
+  return ir::getConstInt(ir::simplify(B - A), Diff) && Diff >= 0;
+}
+
 ir::Expr launchExtent(const LaunchGeometry &Geometry, const std::string &Tag) {
   int Dim = ir::threadTagDim(Tag);
   if (Dim < 0)
     return nullptr;
   return ir::isBlockTag(Tag) ? Geometry.Grid[Dim] : Geometry.Block[Dim];
+}
+
+ir::Stmt makeBarrier() {
+  return ir::makeEvaluate(ir::makeCall("sched.syncthreads", {}, ir::DType::Int32));
+}
+
+bool isBarrierCall(const ir::Expr &E) {
+  const auto *C = ir::as<ir::CallNode>(E);
+  const ir::IntrinsicInfo *Info = C ? ir::lookupIntrinsic(C->Name) : nullptr;
+  return Info && Info->IsBarrier;
+}
+
+bool isBarrier(const ir::Stmt &S) {
+  const auto *E = ir::as<ir::EvaluateNode>(S);
+  return E && isBarrierCall(E->Value);
+}
+
+namespace {
+/// Copies the second and later occurrences of each leaf statement; the
+/// mutator then rebuilds every statement above a copy, so no node is left in
+/// two places.
+class Unsharer : public ir::IRMutator {
+protected:
+  ir::Stmt mutateStore(const ir::Stmt &S, const ir::StoreNode *N) override {
+    if (Seen.insert(N).second)
+      return S;
+    return ir::makeStore(N->Buf, N->Indices, N->Value);
+  }
+  ir::Stmt mutateEvaluate(const ir::Stmt &S, const ir::EvaluateNode *N) override {
+    if (Seen.insert(N).second)
+      return S;
+    return ir::makeEvaluate(N->Value);
+  }
+
+private:
+  std::set<const ir::StmtNode *> Seen;
+};
+} // namespace
+
+ir::Stmt unshareStatements(const ir::Stmt &S) { return Unsharer().mutate(S); }
+
+bool isThreadIdxLoop(const ir::ForNode *N) {
+  return N->LoopKind == ir::ForKind::ThreadBound && ir::isThreadIdxTag(N->ThreadTag);
+}
+
+unsigned ThreadDependence::of(const std::set<const ir::VarNode *> &Vars) const {
+  unsigned M = 0;
+  for (const ir::VarNode *V : Vars) {
+    auto It = Mask.find(V);
+    if (It != Mask.end())
+      M |= It->second;
+  }
+  return M;
+}
+
+unsigned ThreadDependence::of(const ir::Expr &E) const { return of(ir::varsOf(E)); }
+
+unsigned ThreadDependence::of(const ir::Stmt &S) const { return of(ir::varsOf(S)); }
+
+unsigned ThreadDependence::enter(const ir::ForNode *N) {
+  unsigned M = isThreadIdxLoop(N) ? 1u << ir::threadTagDim(N->ThreadTag)
+                                  : of(N->Min) | of(N->Extent);
+  if (M)
+    Mask[N->LoopVar.get()] = M;
+  return M;
+}
+
+unsigned ThreadDependence::enter(const ir::LetStmtNode *N) {
+  unsigned M = of(N->Value);
+  if (M)
+    Mask[N->LetVar.get()] = M;
+  return M;
 }
 
 } // namespace passes

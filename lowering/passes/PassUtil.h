@@ -1,7 +1,7 @@
 //===- PassUtil.h - Small helpers shared by passes and codegen -*- C++ -*-===//
 //
-// Questions several passes (and CUDA codegen) ask about expressions and
-// thread tags. Kept here so each is answered the same way everywhere.
+// Questions several passes (and CUDA codegen) ask about expressions, thread
+// tags and barriers. Kept here so each is answered the same way everywhere.
 //
 //===----------------------------------------------------------------------===//
 #ifndef SCHED_PASSES_PASSUTIL_H
@@ -9,12 +9,13 @@
 
 #include "Pipeline.h"
 #include "ir/IR.h"
+#include <map>
 #include <set>
 #include <string>
+#include <utility>
 
 namespace sched {
 namespace passes {
-
 
 /// Name as a C identifier: characters other than letters, digits and '_'
 /// become '_' (IR names hold '.', file stems '-'); an empty name becomes
@@ -34,9 +35,62 @@ bool isLaunchExpr(const ir::Expr &E, const ir::LoopNest &Nest);
 /// as the simplifier can tell (false means "not proven", not "different").
 bool provablyEqual(const ir::Expr &A, const ir::Expr &B);
 
+/// True when A <= B for every value of their variables, as far as the
+/// simplifier can tell: B - A folds to a non-negative constant, or A is a
+/// min with one such operand (a max with both).
+bool provablyLessOrEqual(const ir::Expr &A, const ir::Expr &B);
 
 /// The launch extent for Tag in Geometry (null for an unknown tag).
 ir::Expr launchExtent(const LaunchGeometry &Geometry, const std::string &Tag);
+
+/// `eval sched.syncthreads()`, and whether S is a barrier (an Evaluate of an
+/// intrinsic declared IsBarrier).
+ir::Stmt makeBarrier();
+bool isBarrier(const ir::Stmt &S);
+bool isBarrierCall(const ir::Expr &E);
+
+/// S with every statement node that stands in more than one place (the IR
+/// may share unchanged subtrees) copied, so that a pass can key what it
+/// plans by statement.
+ir::Stmt unshareStatements(const ir::Stmt &S);
+
+/// A loop bound to threadIdx.{x,y,z}.
+bool isThreadIdxLoop(const ir::ForNode *N);
+
+/// Sets a variable for the lifetime of the guard and restores its old value
+/// after it (Halide's ScopedValue): "this holds for the subtree I am in".
+template <typename T> class ScopedValue {
+public:
+  explicit ScopedValue(T &Slot) : Slot(Slot), Saved(Slot) {}
+  ScopedValue(T &Slot, T Value) : Slot(Slot), Saved(Slot) { Slot = std::move(Value); }
+  ~ScopedValue() { Slot = std::move(Saved); }
+  ScopedValue(const ScopedValue &) = delete;
+  ScopedValue &operator=(const ScopedValue &) = delete;
+
+private:
+  T &Slot;
+  T Saved;
+};
+
+/// Which threadIdx dimensions (bit d for .x/.y/.z = 0/1/2) the value of each
+/// variable in scope depends on: a threadIdx loop's variable, and a let or a
+/// loop whose value or bounds depend on one. A pass walking the kernel enters
+/// each For and LetStmt here and leaves it after its body; then
+/// `of(E) == 0` means E has the same value on every thread of the block
+/// (uniform), and a condition with `of(Cond) != 0` is thread-divergent.
+class ThreadDependence {
+public:
+  unsigned of(const ir::Expr &E) const;
+  unsigned of(const ir::Stmt &S) const; // every variable S refers to
+  /// Records the variable N defines; returns its mask.
+  unsigned enter(const ir::ForNode *N);
+  unsigned enter(const ir::LetStmtNode *N);
+  void leave(const ir::VarNode *V) { Mask.erase(V); }
+
+private:
+  unsigned of(const std::set<const ir::VarNode *> &Vars) const;
+  std::map<const ir::VarNode *, unsigned> Mask; // only non-zero masks
+};
 
 } // namespace passes
 } // namespace sched

@@ -6,6 +6,9 @@
 // launcher needs (geometry, regions). Each pass's file says what it does and
 // why it sits where it does in the pipeline.
 //
+// The launch is described once, by ComputeLaunchGeometry, in a KernelContext
+// that every later pass reads (never recomputing extents from the loops).
+//
 //===----------------------------------------------------------------------===//
 #ifndef SCHED_PASSES_PASSES_H
 #define SCHED_PASSES_PASSES_H
@@ -13,10 +16,53 @@
 #include "Pipeline.h"
 #include "ir/IR.h"
 #include "schedule/Schedule.h"
+#include <map>
+#include <set>
+#include <string>
 #include <vector>
 
 namespace sched {
 namespace passes {
+
+/// The launch as the kernel's thread bindings describe it, computed once by
+/// ComputeLaunchGeometry (after thread bindings are verified and virtual
+/// threads injected) and read by every later pass.
+struct KernelContext {
+  bool Known = false;              // ComputeLaunchGeometry has filled it in
+  LaunchGeometry Geometry;         // grid and block extents, 1 where unused
+  std::set<std::string> BoundTags; // the blockIdx/threadIdx tags some loop binds
+
+  /// The launch extent of a blockIdx/threadIdx tag: 1 when no loop binds it,
+  /// null for any other tag.
+  ir::Expr extent(const std::string &Tag) const;
+  /// The same when it is a constant; -1 when it is only known at run time
+  /// (or the tag is not a launch dimension).
+  int64_t constExtent(const std::string &Tag) const;
+  /// The threadIdx tags the block has more than one thread along (or a
+  /// number known only at run time), z first: the coordinates of a thread.
+  std::vector<std::string> threadTags() const;
+  /// constExtent of every threadIdx (Block) or blockIdx (Grid) tag, keyed
+  /// by tag: the form ir::mayConflictAcrossThreads/Blocks take.
+  std::map<std::string, int64_t> blockExtents() const;
+  std::map<std::string, int64_t> gridExtents() const;
+};
+
+/// What holds of the kernel at a point of the pipeline; the verifier checks
+/// exactly that much (after every pass with PipelineOptions::VerifyEach).
+/// The pipeline establishes them in this order, so each includes those
+/// before it: verifyKernel(..., FormDistributed, ...) checks the first five.
+enum KernelForm : unsigned {
+  FormAny = 0,
+  FormBindingsVerified = 1u << 0,   // every tag is known; tags nest properly
+  FormNoVirtualThreads = 1u << 1,   // vthread/cthread loops are lowered
+  FormGeometryKnown = 1u << 2,      // the KernelContext is filled in
+  FormLaunchLoopsWidened = 1u << 3, // every outermost loop of a tag runs over its launch extent
+  FormDistributed = 1u << 4,        // thread loops over launch extents; global/shared writes inside every thread dim
+  FormSynchronized = 1u << 5,       // no barrier under thread-divergent control flow
+  FormFlattened = 1u << 6,          // every buffer has one dimension
+  FormFinal = 1u << 7,              // allocations have constant sizes (CUDA arrays)
+  FormComplete = (1u << 8) - 1,     // all of the above: a kernel ready to launch
+};
 
 /// Every For starts at 0: `for (v, m, e)` becomes `for (v', 0, e)` with
 /// v := v' + m in its body.
@@ -28,10 +74,11 @@ ir::LoopNest normalizeLoops(const ir::LoopNest &Nest);
 /// stage whose region has no constant size or cannot be written back.
 ir::LoopNest inferBounds(const ir::LoopNest &Nest, std::vector<Diag> &Diags);
 
-/// Checks thread bindings (known tags, no tag twice on a nesting path, no
-/// block loop inside a thread loop) and widens every loop bound to a tag to the tag's launch extent (the max
-/// over all loops bound to it) behind a guard `if (v < extent)`.
-ir::LoopNest verifyThreadBindings(const ir::LoopNest &Nest, std::vector<Diag> &Diags);
+/// Checks thread bindings: known tags, no tag twice on a nesting path (but
+/// for a threadIdx loop that names its enclosing loop's threads again), no
+/// block loop inside a thread loop. Returns false (with errors) when one is
+/// wrong.
+bool verifyThreadBindings(const ir::LoopNest &Nest, std::vector<Diag> &Diags);
 
 /// Removes every vthread/cthread loop: statements that do not depend on its
 /// variable are kept once, dependent ones become one copy per virtual thread
@@ -39,25 +86,38 @@ ir::LoopNest verifyThreadBindings(const ir::LoopNest &Nest, std::vector<Diag> &D
 /// the virtual-thread count.
 ir::LoopNest injectVirtualThread(const ir::LoopNest &Nest, std::vector<Diag> &Diags);
 
-/// Cooperative fetch: shared-memory writes inside threadIdx loops that do
-/// not depend on the thread are given to the block's threads (a parallel
-/// serial nest is fused and distributed over all of them; a loop bound to an
-/// enclosing loop's tag reuses its threads; other stores go to thread 0).
-ir::LoopNest distributeOverThreads(const ir::LoopNest &Nest, std::vector<Diag> &Diags);
-
-/// Grid and block extents from the thread-bound loops (1 where unused). An
-/// extent that is not an expression over scalar parameters is an error.
-bool computeLaunchGeometry(const ir::LoopNest &Nest, LaunchGeometry &Out,
+/// The kernel context: grid and block extents from the thread-bound loops
+/// (the max over the loops of a tag; 1 where unused). An extent that is not
+/// an expression over scalar parameters is an error.
+bool computeLaunchGeometry(const ir::LoopNest &Nest, KernelContext &Out,
                            std::vector<Diag> &Diags);
+
+/// Every loop bound to a tag (but one that names an enclosing loop's threads
+/// again) runs over the tag's launch extent, behind `if (v < extent)` where
+/// its own extent is smaller.
+ir::LoopNest widenThreadLoops(const ir::LoopNest &Nest, const KernelContext &Ctx);
+
+/// Makes every statement run on the threads the nest says it runs on:
+/// code that writes global or shared memory outside some thread dimension of
+/// the block (which CUDA would run on every thread of that dimension) is
+/// distributed over the block's threads (a parallel nest: cooperative fetch)
+/// or guarded to thread 0; a loop bound to an enclosing loop's tag names the
+/// same threads; a thread-divergent guard is sunk below a cache stage the
+/// block's threads fill together.
+ir::LoopNest distributeOverThreads(const ir::LoopNest &Nest, const KernelContext &Ctx,
+                                   std::vector<Diag> &Diags);
 
 /// ir::simplify over the whole kernel body.
 ir::LoopNest simplifyNest(const ir::LoopNest &Nest);
 
 /// Inserts sched.syncthreads wherever two threads of a block may touch the
-/// same shared element (one writing) with no barrier between them, in a
-/// sequence or across loop iterations; a dependence that would need a barrier
-/// under thread-divergent control flow is an error.
-ir::LoopNest injectThreadSync(const ir::LoopNest &Nest, std::vector<Diag> &Diags);
+/// same element of a buffer they share (shared or global memory; one
+/// writing) with no barrier between them, in a sequence or across loop
+/// iterations. A dependence that would need a barrier under thread-divergent
+/// control flow, between threads on a local buffer, or between blocks is an
+/// error naming the buffer.
+ir::LoopNest injectThreadSync(const ir::LoopNest &Nest, const KernelContext &Ctx,
+                              std::vector<Diag> &Diags);
 
 /// Multi-dimensional buffers (parameters and allocations) become
 /// one-dimensional, indexed row-major.
@@ -67,11 +127,17 @@ ir::LoopNest storageFlatten(const ir::LoopNest &Nest);
 /// and whether it reads and/or writes them.
 std::vector<BufferRegion> computeBufferRegions(const ir::LoopNest &Nest);
 
-/// Well-formedness of the lowered kernel: variables and buffers defined
-/// where used, allocations of constant size, thread-bound loops agreeing
-/// with the launch geometry.
-bool verifyKernel(const ir::LoopNest &Nest, const LaunchGeometry &Geometry,
+/// Well-formedness of the kernel in the given form: variables and buffers
+/// defined where used, accesses with one index per dimension, and whatever
+/// Form says holds (thread-bound loops agreeing with the launch, barriers at
+/// uniform points, flat buffers, allocations of constant size). Errors start
+/// with "malformed kernel".
+bool verifyKernel(const ir::LoopNest &Nest, const KernelContext &Ctx, unsigned Form,
                   std::vector<Diag> &Diags);
+
+/// verifyKernel without the diagnostics: what a pass asserts of its input
+/// (`assert(kernelHasForm(Nest, Ctx, FormDistributed) && "...")`).
+bool kernelHasForm(const ir::LoopNest &Nest, const KernelContext &Ctx, unsigned Form);
 
 } // namespace passes
 } // namespace sched

@@ -1,19 +1,36 @@
-//===- VerifyKernel.cpp - Well-formedness of the lowered kernel ----------===//
+//===- VerifyKernel.cpp - Well-formedness of the kernel ------------------===//
 //
-// The last pass: the lowered kernel goes to CUDA codegen, into the launch
-// descriptor and into the simulator, none of which can report a malformed
-// kernel in source terms. So this checks, and reports as errors:
+// The lowered kernel goes to CUDA codegen, into the launch descriptor and
+// into the simulator, none of which can report a malformed kernel in source
+// terms. So this checks, and reports as errors ("malformed kernel: ..."),
+// always:
 //  - every variable is a scalar parameter or defined by an enclosing loop or
 //    let (and no loop or let redefines a variable already in scope);
 //  - every buffer accessed is a parameter or allocated around the access, and
-//    is accessed with one index (the kernel is flattened);
-//  - every allocation has a constant size (CUDA arrays and __shared__ arrays
-//    are sized at compile time);
-//  - every thread-bound loop runs over exactly its tag's launch extent
-//    (VerifyThreadBindings made them agree; a pass after it must not break
-//    that).
+//    is accessed with one index per dimension;
+// and, as the pipeline goes on, what the passes so far promise (KernelForm):
+//  - bindings verified: every thread-bound loop has a known tag, and no block
+//    loop sits inside a thread loop;
+//  - no virtual threads: no vthread/cthread loop is left;
+//  - geometry known: the kernel context is filled in, and knows every tag a
+//    loop is bound to;
+//  - launch loops widened: the outermost loop of each tag runs over exactly
+//    the tag's launch extent;
+//  - distributed: so does every thread-bound loop (no loop names its
+//    enclosing loop's threads again), and every statement that writes global
+//    or shared memory lies inside a loop of every thread dimension of the
+//    block (CUDA would run it on every thread of a dimension it is outside
+//    of);
+//  - synchronized: no barrier under control flow that depends on the thread
+//    (not every thread would reach it);
+//  - flattened: every buffer has one dimension;
+//  - final: every allocation has a constant, positive size (CUDA arrays and
+//    __shared__ arrays are sized at compile time).
+// The last pass runs it with everything; PipelineOptions::VerifyEach runs it
+// after every pass with what holds there.
 //
 //===----------------------------------------------------------------------===//
+#include "ir/Access.h"
 #include "ir/IRVisitor.h"
 #include "passes/PassUtil.h"
 #include "passes/Passes.h"
@@ -25,14 +42,29 @@ namespace {
 
 class KernelVerifier : public ir::IRVisitor {
 public:
-  KernelVerifier(const ir::LoopNest &Nest, const LaunchGeometry &Geometry,
+  KernelVerifier(const ir::LoopNest &Nest, const KernelContext &Ctx, unsigned Form,
                  std::vector<Diag> &Diags)
-      : Geometry(Geometry), Diags(Diags) {
+      : Ctx(Ctx), Form(Form), Diags(Diags) {
     for (const ir::Param &P : Nest.Params) {
       if (P.ParamKind == ir::Param::Kind::Scalar && P.Scalar)
         Vars.insert(P.Scalar.get());
       else if (P.ParamKind == ir::Param::Kind::Buffer && P.Buf)
         Buffers.insert(P.Buf.get());
+    }
+    // A cache stage's region placeholders stand for values bound inference
+    // has not inferred yet.
+    for (const ir::StageRegion &Stage : Nest.Stages)
+      for (const auto *List : {&Stage.Mins, &Stage.Extents})
+        for (const ir::Var &V : *List)
+          Vars.insert(V.get());
+    for (const ir::Access &A : ir::collectAccesses(Nest.Body))
+      if (A.IsWrite && A.Buf->MemScope != ir::Scope::Local)
+        NonLocalWrite.emplace(A.Statement, A.Buf);
+    if (has(FormGeometryKnown)) {
+      if (!Ctx.Known)
+        error("the kernel context is not filled in");
+      for (const std::string &Tag : Ctx.threadTags())
+        BlockThreadDims |= 1u << ir::threadTagDim(Tag);
     }
   }
   bool Failed = false;
@@ -50,30 +82,67 @@ protected:
 
   void visitStore(const ir::StoreNode *N) override {
     checkAccess(N->Buf, N->Indices.size());
+    checkRunsOncePerThread(N);
     ir::IRVisitor::visitStore(N);
+  }
+
+  void visitEvaluate(const ir::EvaluateNode *N) override {
+    ir::IRVisitor::visitEvaluate(N);
+    if (has(FormSynchronized) && Divergent && isBarrierCall(N->Value))
+      error("a barrier sits under control flow that depends on the thread");
+    checkRunsOncePerThread(N);
   }
 
   void visitFor(const ir::ForNode *N) override {
     visit(N->Min);
     visit(N->Extent);
+    bool Opens = N->LoopKind == ir::ForKind::ThreadBound && OpenTags.insert(N->ThreadTag).second;
     if (N->LoopKind == ir::ForKind::ThreadBound)
-      checkThreadExtent(N);
+      checkThreadLoop(N, Opens);
+    unsigned SavedDims = InsideDims;
+    bool WasDivergent = Divergent;
+    unsigned Mask = Dependence.enter(N);
+    if (isThreadIdxLoop(N))
+      InsideDims |= Mask;
+    else
+      Divergent |= Mask != 0;
     define(N->LoopVar.get());
     visit(N->Body);
     Vars.erase(N->LoopVar.get());
+    Dependence.leave(N->LoopVar.get());
+    Divergent = WasDivergent;
+    InsideDims = SavedDims;
+    if (Opens)
+      OpenTags.erase(N->ThreadTag);
+  }
+
+  void visitIfThenElse(const ir::IfThenElseNode *N) override {
+    visit(N->Cond);
+    bool WasDivergent = Divergent;
+    Divergent |= Dependence.of(N->Cond) != 0;
+    visit(N->Then);
+    visit(N->Else);
+    Divergent = WasDivergent;
   }
 
   void visitLetStmt(const ir::LetStmtNode *N) override {
     visit(N->Value);
+    Dependence.enter(N);
     define(N->LetVar.get());
     visit(N->Body);
     Vars.erase(N->LetVar.get());
+    Dependence.leave(N->LetVar.get());
   }
 
   void visitAllocate(const ir::AllocateNode *N) override {
-    int64_t Size;
-    if (N->Buf->Shape.size() != 1 || !ir::getConstInt(N->Buf->Shape[0], Size) || Size <= 0)
-      error("allocation '" + N->Buf->Name + "' must have a constant, positive size");
+    if (has(FormFinal))
+      for (const ir::Expr &Dim : N->Buf->Shape) {
+        int64_t Size;
+        if (!ir::getConstInt(Dim, Size) || Size <= 0) {
+          error("allocation '" + N->Buf->Name + "' must have a constant, positive size");
+          break;
+        }
+      }
     bool Inserted = Buffers.insert(N->Buf.get()).second;
     visit(N->Body);
     if (Inserted)
@@ -81,11 +150,20 @@ protected:
   }
 
 private:
-  const LaunchGeometry &Geometry;
+  const KernelContext &Ctx;
+  const unsigned Form;
   std::vector<Diag> &Diags;
   std::set<const ir::VarNode *> Vars;
   std::set<const ir::VarNode *> Reported; // one error per undefined variable
   std::set<const ir::BufferNode *> Buffers;
+  std::set<std::string> OpenTags; // tags of the enclosing thread-bound loops
+  std::map<const ir::StmtNode *, ir::Buffer> NonLocalWrite; // statement -> a buffer it writes
+  ThreadDependence Dependence;
+  bool Divergent = false;       // under an if or loop bound that depends on the thread
+  unsigned InsideDims = 0;      // threadIdx dimensions of the enclosing thread loops
+  unsigned BlockThreadDims = 0; // threadIdx dimensions with more than one thread
+
+  bool has(unsigned Property) const { return (Form & Property) != 0; }
 
   void error(const std::string &Message) {
     Diag D;
@@ -106,28 +184,70 @@ private:
     }
     if (!Buffers.count(B.get()))
       error("buffer '" + B->Name + "' is neither a parameter nor allocated here");
-    if (NumIndices != 1 || B->Shape.size() != 1)
+    if (NumIndices != B->Shape.size())
+      error("buffer '" + B->Name + "' has " + std::to_string(B->Shape.size()) +
+            " dimensions but is accessed with " + std::to_string(NumIndices) + " indices");
+    else if (has(FormFlattened) && B->Shape.size() != 1)
       error("buffer '" + B->Name + "' is not flattened");
   }
 
-  void checkThreadExtent(const ir::ForNode *N) {
-    ir::Expr Launch = launchExtent(Geometry, N->ThreadTag);
-    if (!Launch)
-      error("loop '" + N->LoopVar->Name + "' is bound to '" + N->ThreadTag +
-            "', which is not a launch dimension");
-    else if (!provablyEqual(Launch, N->Extent))
-      error("loop '" + N->LoopVar->Name + "' bound to " + N->ThreadTag +
+  /// Statement writes global or shared memory: CUDA runs it on every thread
+  /// of a dimension it is outside of.
+  void checkRunsOncePerThread(const ir::StmtNode *Statement) {
+    auto It = NonLocalWrite.find(Statement);
+    if (!has(FormDistributed) || It == NonLocalWrite.end())
+      return;
+    if (BlockThreadDims & ~InsideDims)
+      error("a write to '" + It->second->Name +
+            "' lies outside the loop of a thread dimension of the block, so every "
+            "thread of that dimension would run it");
+  }
+
+  void checkThreadLoop(const ir::ForNode *N, bool Outermost) {
+    const std::string Loop = "loop '" + N->LoopVar->Name + "'";
+    if (has(FormNoVirtualThreads) && ir::isVirtualThreadTag(N->ThreadTag)) {
+      error(Loop + " is still bound to " + N->ThreadTag);
+      return;
+    }
+    if (ir::isVirtualThreadTag(N->ThreadTag))
+      return;
+    if (has(FormBindingsVerified) && ir::threadTagDim(N->ThreadTag) < 0) {
+      error(Loop + " is bound to '" + N->ThreadTag + "', which is not a launch dimension");
+      return;
+    }
+    if (has(FormBindingsVerified) && ir::isBlockTag(N->ThreadTag))
+      for (const std::string &Open : OpenTags)
+        if (ir::isThreadIdxTag(Open))
+          error(Loop + " is bound to " + N->ThreadTag + " inside a loop bound to " + Open);
+    if (!has(FormGeometryKnown) || !Ctx.Known)
+      return;
+    if (Outermost && !Ctx.BoundTags.count(N->ThreadTag))
+      error(Loop + " is bound to " + N->ThreadTag + ", which the kernel context does not know");
+    bool MustMatch = has(FormDistributed) || (Outermost && has(FormLaunchLoopsWidened));
+    if (has(FormDistributed) && !Outermost)
+      error(Loop + " is bound to " + N->ThreadTag + " inside a loop bound to it already");
+    else if (MustMatch && !provablyEqual(Ctx.extent(N->ThreadTag), N->Extent))
+      error(Loop + " bound to " + N->ThreadTag +
             " does not run over the launch extent of its tag");
   }
 };
 
 } // namespace
 
-bool verifyKernel(const ir::LoopNest &Nest, const LaunchGeometry &Geometry,
+bool verifyKernel(const ir::LoopNest &Nest, const KernelContext &Ctx, unsigned Form,
                   std::vector<Diag> &Diags) {
-  KernelVerifier Verifier(Nest, Geometry, Diags);
+  // Each form includes those the pipeline establishes before it.
+  unsigned Reached = 0;
+  for (unsigned Bit = 1; Bit && Bit <= Form; Bit <<= 1)
+    Reached |= Bit;
+  KernelVerifier Verifier(Nest, Ctx, Reached, Diags);
   Verifier.visit(Nest.Body);
   return !Verifier.Failed;
+}
+
+bool kernelHasForm(const ir::LoopNest &Nest, const KernelContext &Ctx, unsigned Form) {
+  std::vector<Diag> Ignored;
+  return verifyKernel(Nest, Ctx, Form, Ignored);
 }
 
 } // namespace passes

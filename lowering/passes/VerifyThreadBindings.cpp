@@ -1,7 +1,7 @@
-//===- VerifyThreadBindings.cpp - Check and complete thread bindings -----===//
+//===- VerifyThreadBindings.cpp - Check thread bindings -------------------===//
 //
 // A schedule binds loops to CUDA's block and thread indices. This pass checks
-// that the bindings describe a real launch and makes the launch uniform:
+// that the bindings describe a real launch:
 //  - a tag is one of blockIdx.{x,y,z}, threadIdx.{x,y,z}, vthread or cthread
 //    (VTA's name for a virtual thread; lowered the same way here);
 //  - a tag appears at most once on any nesting path (threadIdx.x cannot index
@@ -10,27 +10,17 @@
 //    The exception: a threadIdx loop inside a loop of its own tag whose
 //    subtree does not use the outer variable names the same threads again
 //    (a cache stage spread over the compute's threads); it is no launch
-//    dimension of its own, is not widened here, and DistributeOverThreads
-//    lowers it;
-//  - loops bound to the same tag in different parts of the kernel (say a
-//    shared-memory fill over 64 threads and a compute over 32) share one
-//    launch extent, the max of theirs; every such loop is widened to that
-//    extent and its body guarded by `if (v < extent)`, so after this pass all
-//    loops of a tag have the same extent, which ComputeLaunchGeometry reads.
+//    dimension of its own, and DistributeOverThreads lowers it.
 // Virtual-thread loops (vthread, cthread) are not launch dimensions: they may
 // sit anywhere and are left as they are for InjectVirtualThread, which runs
-// next.
+// next. The launch extents are ComputeLaunchGeometry's (the kernel context);
+// this pass changes nothing.
 //
-// Runs right after NormalizeLoops (guards compare the zero-based variable).
+// Runs right after NormalizeLoops, first of the passes that read bindings.
 //
 //===----------------------------------------------------------------------===//
-#include "ir/IRMutator.h"
 #include "ir/IRVisitor.h"
-#include "ir/Simplify.h"
-#include "passes/PassUtil.h"
 #include "passes/Passes.h"
-
-#include <map>
 
 namespace sched {
 namespace passes {
@@ -44,13 +34,11 @@ Diag makeDiag(Diag::Level Level, std::string Message) {
   return D;
 }
 
-/// Walks the loop tree, checks every binding against the path above it and
-/// collects the extents of the loops of each tag.
+/// Walks the loop tree and checks every binding against the path above it.
 class BindingChecker : public ir::IRVisitor {
 public:
   explicit BindingChecker(std::vector<Diag> &Diags) : Diags(Diags) {}
 
-  std::map<std::string, std::vector<ir::Expr>> ExtentsByTag;
   bool Failed = false;
 
 protected:
@@ -97,80 +85,15 @@ private:
               "' bound to " + Outer->ThreadTag +
               ": block loops must enclose thread loops");
     }
-    ExtentsByTag[Tag].push_back(N->Extent);
   }
-};
-
-bool isParamExpr(const ir::Expr &E, const std::set<const ir::VarNode *> &Params) {
-  for (const ir::VarNode *V : ir::varsOf(E))
-    if (!Params.count(V))
-      return false;
-  return true;
-}
-
-/// The launch extent of a tag: the max over its loops' extents. Extents that
-/// are not expressions over parameters are left out here;
-/// ComputeLaunchGeometry reports them.
-ir::Expr combineExtents(const std::vector<ir::Expr> &Extents,
-                        const std::set<const ir::VarNode *> &Params) {
-  ir::Expr Launch;
-  for (const ir::Expr &E : Extents) {
-    if (!isParamExpr(E, Params))
-      return nullptr;
-    if (!Launch || provablyEqual(Launch, E))
-      Launch = Launch ? Launch : E;
-    else
-      Launch = ir::simplify(ir::makeBinary(ir::BinOp::Max, Launch, E));
-  }
-  return Launch;
-}
-
-/// Widens thread-bound loops to their tag's launch extent behind a guard.
-class BindingRewriter : public ir::IRMutator {
-public:
-  explicit BindingRewriter(const std::map<std::string, ir::Expr> &Launch) : Launch(Launch) {}
-
-protected:
-  ir::Stmt mutateFor(const ir::Stmt &S, const ir::ForNode *N) override {
-    bool Opens = N->LoopKind == ir::ForKind::ThreadBound && OpenTags.insert(N->ThreadTag).second;
-    ir::Stmt Body = mutate(N->Body);
-    if (Opens)
-      OpenTags.erase(N->ThreadTag);
-    auto It = N->LoopKind == ir::ForKind::ThreadBound && !OpenTags.count(N->ThreadTag)
-                  ? Launch.find(N->ThreadTag)
-                  : Launch.end();
-    if (It == Launch.end() || !It->second || provablyEqual(It->second, N->Extent)) {
-      if (Body == N->Body)
-        return S;
-      return ir::makeFor(N->LoopVar, N->Min, N->Extent, Body, N->LoopKind, N->ThreadTag,
-                         N->IsReduction);
-    }
-    ir::Stmt Guarded = ir::makeIf(ir::Expr(N->LoopVar) < N->Extent, Body);
-    return ir::makeFor(N->LoopVar, N->Min, It->second, Guarded, N->LoopKind, N->ThreadTag,
-                       N->IsReduction);
-  }
-
-private:
-  const std::map<std::string, ir::Expr> &Launch;
-  std::set<std::string> OpenTags; // tags of the enclosing thread-bound loops
 };
 
 } // namespace
 
-ir::LoopNest verifyThreadBindings(const ir::LoopNest &Nest, std::vector<Diag> &Diags) {
-  std::set<const ir::VarNode *> Params = scalarParams(Nest);
+bool verifyThreadBindings(const ir::LoopNest &Nest, std::vector<Diag> &Diags) {
   BindingChecker Checker(Diags);
   Checker.visit(Nest.Body);
-  if (Checker.Failed)
-    return Nest;
-
-  std::map<std::string, ir::Expr> Launch;
-  for (const auto &Entry : Checker.ExtentsByTag)
-    Launch[Entry.first] = combineExtents(Entry.second, Params);
-
-  ir::LoopNest Out = Nest;
-  Out.Body = BindingRewriter(Launch).mutate(Nest.Body);
-  return Out;
+  return !Checker.Failed;
 }
 
 } // namespace passes

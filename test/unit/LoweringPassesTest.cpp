@@ -72,7 +72,7 @@ TEST(VerifyThreadBindingsTest, RejectsABlockLoopInsideAThreadLoop) {
   EXPECT_TRUE(hasError(Diags, "block loops must enclose thread loops"));
 }
 
-TEST(VerifyThreadBindingsTest, WidensASmallerLoopOfTheSameTagBehindAGuard) {
+TEST(WidenThreadLoopsTest, WidensASmallerLoopOfTheSameTagBehindAGuard) {
   ir::LoopNest Nest = parseNest("func f(A: float32*[64] global, B: float32*[32] global) "
                                 "target=gpu {\n"
                                 "  for (a, 0, 64) bind(threadIdx.x) {\n"
@@ -83,7 +83,9 @@ TEST(VerifyThreadBindingsTest, WidensASmallerLoopOfTheSameTagBehindAGuard) {
                                 "  }\n"
                                 "}\n");
   std::vector<Diag> Diags;
-  ir::LoopNest Out = passes::verifyThreadBindings(Nest, Diags);
+  passes::KernelContext Ctx;
+  ASSERT_TRUE(passes::computeLaunchGeometry(Nest, Ctx, Diags));
+  ir::LoopNest Out = passes::widenThreadLoops(Nest, Ctx);
   EXPECT_TRUE(Diags.empty());
   std::vector<const ir::ForNode *> Loops = loopsOf(Out.Body);
   ASSERT_EQ(Loops.size(), 2u);
@@ -104,8 +106,8 @@ TEST(VerifyThreadBindingsTest, LeavesAVThreadLoopForInjectVirtualThread) {
                                 "  }\n"
                                 "}\n");
   std::vector<Diag> Diags;
-  ir::LoopNest Out = passes::verifyThreadBindings(Nest, Diags);
-  std::vector<const ir::ForNode *> Loops = loopsOf(Out.Body);
+  EXPECT_TRUE(passes::verifyThreadBindings(Nest, Diags));
+  std::vector<const ir::ForNode *> Loops = loopsOf(Nest.Body);
   ASSERT_EQ(Loops.size(), 1u);
   EXPECT_EQ(Loops[0]->LoopKind, ir::ForKind::ThreadBound);
   EXPECT_EQ(Loops[0]->ThreadTag, "vthread");
@@ -122,15 +124,19 @@ TEST(ComputeLaunchGeometryTest, TakesGridAndBlockFromBoundLoops) {
                                 "    }\n"
                                 "  }\n"
                                 "}\n");
-  LaunchGeometry G;
+  passes::KernelContext Ctx;
   std::vector<Diag> Diags;
-  ASSERT_TRUE(passes::computeLaunchGeometry(Nest, G, Diags));
+  ASSERT_TRUE(passes::computeLaunchGeometry(Nest, Ctx, Diags));
+  const LaunchGeometry &G = Ctx.Geometry;
   EXPECT_EQ(evalAt(G.Grid[0], Nest, {{"N", 100}}), 7);
   EXPECT_EQ(evalAt(G.Block[0], Nest, {}), 16);
   for (int D = 1; D < 3; ++D) {
     EXPECT_EQ(evalAt(G.Grid[D], Nest, {}), 1);
     EXPECT_EQ(evalAt(G.Block[D], Nest, {}), 1);
   }
+  EXPECT_EQ(Ctx.constExtent("threadIdx.x"), 16);
+  EXPECT_EQ(Ctx.constExtent("blockIdx.x"), -1);
+  EXPECT_EQ(Ctx.threadTags(), std::vector<std::string>{"threadIdx.x"});
 }
 
 TEST(ComputeLaunchGeometryTest, RejectsAThreadExtentThatDependsOnALoop) {
@@ -141,9 +147,9 @@ TEST(ComputeLaunchGeometryTest, RejectsAThreadExtentThatDependsOnALoop) {
                                 "    }\n"
                                 "  }\n"
                                 "}\n");
-  LaunchGeometry G;
+  passes::KernelContext Ctx;
   std::vector<Diag> Diags;
-  EXPECT_FALSE(passes::computeLaunchGeometry(Nest, G, Diags));
+  EXPECT_FALSE(passes::computeLaunchGeometry(Nest, Ctx, Diags));
   EXPECT_TRUE(hasError(Diags, "depends on 'i'"));
 }
 
@@ -255,10 +261,10 @@ TEST(VerifyKernelTest, RejectsABufferThatIsNeitherParameterNorAllocated) {
   Nest.Name = "f";
   Nest.Params.push_back({ir::Param::Kind::Buffer, A, nullptr});
   Nest.Body = ir::makeStore(A, {ir::makeInt(0)}, ir::makeLoad(S, {ir::makeInt(0)}));
-  LaunchGeometry G;
+  passes::KernelContext Ctx;
   std::vector<Diag> Diags;
-  ASSERT_TRUE(passes::computeLaunchGeometry(Nest, G, Diags));
-  EXPECT_FALSE(passes::verifyKernel(Nest, G, Diags));
+  ASSERT_TRUE(passes::computeLaunchGeometry(Nest, Ctx, Diags));
+  EXPECT_FALSE(passes::verifyKernel(Nest, Ctx, passes::FormComplete, Diags));
   EXPECT_TRUE(hasError(Diags, "buffer 'S'"));
 }
 
@@ -271,10 +277,10 @@ TEST(VerifyKernelTest, RejectsAVariableUsedOutsideItsLoop) {
   Nest.Body = ir::makeSeq({ir::makeFor(I, ir::makeInt(0), ir::makeInt(4),
                                        ir::makeStore(A, {I}, ir::makeFloat(0.0))),
                            ir::makeStore(A, {I}, ir::makeFloat(1.0))});
-  LaunchGeometry G;
+  passes::KernelContext Ctx;
   std::vector<Diag> Diags;
-  ASSERT_TRUE(passes::computeLaunchGeometry(Nest, G, Diags));
-  EXPECT_FALSE(passes::verifyKernel(Nest, G, Diags));
+  ASSERT_TRUE(passes::computeLaunchGeometry(Nest, Ctx, Diags));
+  EXPECT_FALSE(passes::verifyKernel(Nest, Ctx, passes::FormComplete, Diags));
   EXPECT_TRUE(hasError(Diags, "variable 'i'"));
 }
 
@@ -284,11 +290,107 @@ TEST(VerifyKernelTest, RejectsAnAllocationOfNonConstantSize) {
                                 "    S[0] = A[0]\n"
                                 "  }\n"
                                 "}\n");
-  LaunchGeometry G;
+  passes::KernelContext Ctx;
   std::vector<Diag> Diags;
-  ASSERT_TRUE(passes::computeLaunchGeometry(Nest, G, Diags));
-  EXPECT_FALSE(passes::verifyKernel(Nest, G, Diags));
+  ASSERT_TRUE(passes::computeLaunchGeometry(Nest, Ctx, Diags));
+  EXPECT_FALSE(passes::verifyKernel(Nest, Ctx, passes::FormComplete, Diags));
   EXPECT_TRUE(hasError(Diags, "constant, positive size"));
+}
+
+/// The kernel context of Nest (geometry computed).
+passes::KernelContext contextOf(const ir::LoopNest &Nest) {
+  passes::KernelContext Ctx;
+  std::vector<Diag> Diags;
+  EXPECT_TRUE(passes::computeLaunchGeometry(Nest, Ctx, Diags));
+  return Ctx;
+}
+
+TEST(VerifyKernelTest, RejectsAGlobalWriteOutsideAThreadDimensionOnceDistributed) {
+  ir::LoopNest Nest = parseNest("func f(C: float32*[8] global, D: float32*[4] global) "
+                                "target=gpu {\n"
+                                "  for (i, 0, 4) bind(blockIdx.x) {\n"
+                                "    for (t, 0, 2) bind(threadIdx.x) {\n"
+                                "      C[((i*2) + t)] = 1.0f\n"
+                                "    }\n"
+                                "    D[i] = (D[i] + 1.0f)\n"
+                                "  }\n"
+                                "}\n");
+  passes::KernelContext Ctx = contextOf(Nest);
+  std::vector<Diag> Diags;
+  EXPECT_TRUE(passes::verifyKernel(Nest, Ctx, passes::FormLaunchLoopsWidened, Diags));
+  EXPECT_FALSE(passes::verifyKernel(Nest, Ctx, passes::FormDistributed, Diags));
+  EXPECT_TRUE(hasError(Diags, "a write to 'D' lies outside the loop of a thread dimension"));
+}
+
+TEST(VerifyKernelTest, RejectsABarrierUnderThreadDivergentControlFlowOnceSynchronized) {
+  ir::LoopNest Nest = parseNest("func f(A: float32*[64] global) target=gpu {\n"
+                                "  for (tx, 0, 64) bind(threadIdx.x) {\n"
+                                "    if ((tx < 32)) {\n"
+                                "      eval sched.syncthreads()\n"
+                                "    }\n"
+                                "    A[tx] = 0.0f\n"
+                                "  }\n"
+                                "}\n");
+  passes::KernelContext Ctx = contextOf(Nest);
+  std::vector<Diag> Diags;
+  EXPECT_TRUE(passes::verifyKernel(Nest, Ctx, passes::FormDistributed, Diags));
+  EXPECT_FALSE(passes::verifyKernel(Nest, Ctx, passes::FormSynchronized, Diags));
+  EXPECT_TRUE(hasError(Diags, "barrier sits under control flow that depends on the thread"));
+}
+
+TEST(VerifyKernelTest, RejectsAThreadLoopNarrowerThanTheLaunchOnceWidened) {
+  ir::LoopNest Nest = parseNest("func f(A: float32*[64] global, B: float32*[32] global) "
+                                "target=gpu {\n"
+                                "  for (a, 0, 64) bind(threadIdx.x) {\n"
+                                "    A[a] = 0.0f\n"
+                                "  }\n"
+                                "  for (b, 0, 32) bind(threadIdx.x) {\n"
+                                "    B[b] = 1.0f\n"
+                                "  }\n"
+                                "}\n");
+  passes::KernelContext Ctx = contextOf(Nest);
+  std::vector<Diag> Diags;
+  EXPECT_TRUE(passes::verifyKernel(Nest, Ctx, passes::FormGeometryKnown, Diags));
+  EXPECT_FALSE(passes::verifyKernel(Nest, Ctx, passes::FormLaunchLoopsWidened, Diags));
+  EXPECT_TRUE(hasError(Diags, "loop 'b' bound to threadIdx.x does not run over the launch extent"));
+  Diags.clear();
+  EXPECT_TRUE(passes::verifyKernel(passes::widenThreadLoops(Nest, Ctx), Ctx,
+                                   passes::FormLaunchLoopsWidened, Diags));
+}
+
+TEST(VerifyKernelTest, RejectsAVirtualThreadLoopOnceLowered) {
+  ir::LoopNest Nest = parseNest("func f(A: float32*[4] global) target=gpu {\n"
+                                "  for (v, 0, 4) bind(vthread) {\n"
+                                "    A[v] = 0.0f\n"
+                                "  }\n"
+                                "}\n");
+  passes::KernelContext Ctx;
+  std::vector<Diag> Diags;
+  EXPECT_TRUE(passes::verifyKernel(Nest, Ctx, passes::FormBindingsVerified, Diags));
+  EXPECT_FALSE(passes::verifyKernel(Nest, Ctx, passes::FormNoVirtualThreads, Diags));
+  EXPECT_TRUE(hasError(Diags, "loop 'v' is still bound to vthread"));
+}
+
+TEST(VerifyKernelTest, AcceptsMultiDimensionalBuffersUntilFlattened) {
+  ir::LoopNest Nest = parseNest("func f(A: float32*[4, 4] global) target=gpu {\n"
+                                "  A[1, 2] = 0.0f\n"
+                                "}\n");
+  passes::KernelContext Ctx = contextOf(Nest);
+  std::vector<Diag> Diags;
+  EXPECT_TRUE(passes::verifyKernel(Nest, Ctx, passes::FormDistributed, Diags));
+  EXPECT_FALSE(passes::verifyKernel(Nest, Ctx, passes::FormFlattened, Diags));
+  EXPECT_TRUE(hasError(Diags, "buffer 'A' is not flattened"));
+}
+
+TEST(VerifyKernelTest, RejectsAnAccessWithTheWrongNumberOfIndices) {
+  ir::Buffer A = ir::makeBuffer("A", ir::DType::Float32, {ir::makeInt(4), ir::makeInt(4)});
+  ir::LoopNest Nest;
+  Nest.Name = "f";
+  Nest.Params.push_back({ir::Param::Kind::Buffer, A, nullptr});
+  Nest.Body = ir::makeStore(A, {ir::makeInt(0)}, ir::makeFloat(0.0));
+  std::vector<Diag> Diags;
+  EXPECT_FALSE(passes::verifyKernel(Nest, passes::KernelContext(), passes::FormAny, Diags));
+  EXPECT_TRUE(hasError(Diags, "buffer 'A' has 2 dimensions but is accessed with 1 indices"));
 }
 
 } // namespace

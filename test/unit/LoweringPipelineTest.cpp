@@ -40,9 +40,9 @@ TEST(LoweringPipelineTest, CallsAfterPassForEachPassInOrder) {
   std::vector<Diag> Diags;
   ASSERT_TRUE(lower(Nest, Opts, K, Diags));
   std::vector<std::string> Expected = {"NormalizeLoops",        "BoundInference",
-                                       "VerifyThreadBindings",
-                                       "InjectVirtualThread",   "DistributeOverThreads",
-                                       "ComputeLaunchGeometry", "Simplify",
+                                       "VerifyThreadBindings",  "InjectVirtualThread",
+                                       "ComputeLaunchGeometry", "WidenThreadLoops",
+                                       "DistributeOverThreads", "Simplify",
                                        "InjectThreadSync",      "StorageFlatten",
                                        "ComputeBufferRegions",  "VerifyKernel"};
   EXPECT_EQ(Passes, Expected);
@@ -82,6 +82,34 @@ TEST(LoweringPipelineTest, KernelNameBecomesACIdentifier) {
   std::vector<Diag> Diags;
   ASSERT_TRUE(lower(Nest, PipelineOptions(), K, Diags));
   EXPECT_EQ(K.Kernel.Name, "sched_my_file_v2_3");
+}
+
+TEST(LoweringPipelineTest, VerifyEachAcceptsWhatEveryPassProduces) {
+  ir::LoopNest Nest = parseNest(
+      "func sched_stage(A: float32*[8, 16] global, C: float32*[8, 8] global) target=gpu {\n"
+      "  allocate As: float32[8, 4] shared {\n"
+      "    for (ko, 0, 4) {\n"
+      "      for (As.ax0, 0, 8) {\n"
+      "        for (As.ax1, 0, 4) {\n"
+      "          As[As.ax0, As.ax1] = A[As.ax0, ((ko*4) + As.ax1)]\n"
+      "        }\n"
+      "      }\n"
+      "      for (ty, 0, 8) bind(threadIdx.y) {\n"
+      "        for (tx, 0, 4) bind(threadIdx.x) {\n"
+      "          C[ty, tx] = (C[ty, tx] + As[ty, (3 - tx)])\n"
+      "        }\n"
+      "      }\n"
+      "    }\n"
+      "  }\n"
+      "}\n");
+  PipelineOptions Opts;
+  Opts.VerifyEach = true;
+  size_t Passes = 0;
+  Opts.AfterPass = [&](const std::string &, const ir::LoopNest &) { ++Passes; };
+  LoweredKernel K;
+  std::vector<Diag> Diags;
+  EXPECT_TRUE(lower(Nest, Opts, K, Diags)) << (Diags.empty() ? "" : Diags[0].Message);
+  EXPECT_EQ(Passes, 12u);
 }
 
 } // namespace

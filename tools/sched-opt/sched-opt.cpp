@@ -2,12 +2,13 @@
 //
 //   sched-opt FILE.ir [--schedule='split(i, io, ii, 4) bind(io, blockIdx.x)']
 //             [--print-scheduled] [--lower] [--print-after-all]
-//             [--emit=ir|cuda|descriptor]
+//             [--verify-each] [--emit=ir|cuda|descriptor]
 //
 // Reads one nest in the textual IR (ir/IR.h), applies a schedule, and prints
 // the scheduled nest (the default), or lowers it and prints the lowered IR,
 // the CUDA source or the launch descriptor. This is how lit tests exercise
-// the schedule primitives and passes without a C++ front end.
+// the schedule primitives and passes without a C++ front end. --verify-each
+// runs the kernel verifier after every lowering pass.
 //
 // Schedules come from `--schedule=...` or, so a test file is self-contained,
 // from comment lines in the IR file itself:
@@ -46,12 +47,13 @@ struct Options {
   bool PrintScheduled = false;
   bool Lower = false;
   bool PrintAfterAll = false;
+  bool VerifyEach = false;
   std::string Emit; // "", "ir", "cuda", "descriptor"
 };
 
 void printUsage() {
   std::cerr << "usage: sched-opt FILE.ir [--schedule=DIRECTIVES] [--print-scheduled] [--lower]\n"
-               "                 [--print-after-all] [--emit=ir|cuda|descriptor]\n";
+               "                 [--print-after-all] [--verify-each] [--emit=ir|cuda|descriptor]\n";
 }
 
 bool startsWith(const std::string &S, const std::string &Prefix) {
@@ -73,6 +75,8 @@ bool parseOptions(int Argc, char **Argv, Options &Opts) {
       Opts.Lower = true;
     } else if (Arg == "--print-after-all") {
       Opts.PrintAfterAll = true;
+    } else if (Arg == "--verify-each") {
+      Opts.VerifyEach = true;
     } else if (startsWith(Arg, "--emit=")) {
       Opts.Emit = Arg.substr(7);
       if (Opts.Emit != "ir" && Opts.Emit != "cuda" && Opts.Emit != "descriptor") {
@@ -204,6 +208,7 @@ bool readFile(const std::string &Path, std::string &Out) {
 int emitLowered(const Options &Opts, const ir::LoopNest &Scheduled, const std::string &File,
                 const ScheduleText &Schedule) {
   PipelineOptions PO;
+  PO.VerifyEach = Opts.VerifyEach;
   if (Opts.PrintAfterAll)
     PO.AfterPass = [](const std::string &Pass, const ir::LoopNest &N) {
       std::cout << "// *** IR after " << Pass << " ***\n" << ir::print(N) << "\n";
@@ -272,7 +277,7 @@ int main(int Argc, char **Argv) {
   if (!Ok)
     return 1;
 
-  bool WantsLowering = Opts.Lower || Opts.PrintAfterAll || !Opts.Emit.empty();
+  bool WantsLowering = Opts.Lower || Opts.PrintAfterAll || Opts.VerifyEach || !Opts.Emit.empty();
   if (Opts.PrintScheduled || !WantsLowering)
     std::cout << ir::print(Nest);
   if (!WantsLowering)
