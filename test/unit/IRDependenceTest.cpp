@@ -297,6 +297,51 @@ TEST(DependenceTest, DistributingAgainstABackwardDependenceIsIllegal) {
   EXPECT_EQ(Why.Buffer, "b");
 }
 
+TEST(DependenceTest, ThreadsApartOnlyInIntegersNeedNoBarrier) {
+  // Thread tx writes A[io*4 + v*3 + tx] with tx < 3 and v*3 + tx < 4: the
+  // elements are 0, 1, 2 (v = 0) and 3 (v = 1): no two threads meet, but
+  // only integer reasoning shows it (the rational relaxation lets v differ
+  // by 1/3).
+  Nest X(R"(func f(A: float32*[8] global) target=gpu {
+  for (io, 0, 2) {
+    for (v, 0, 2) {
+      for (tx, 0, 8) bind(threadIdx.x) {
+        if ((tx < 3)) {
+          if ((((v*3) + tx) < 4)) {
+            A[(((io*4) + (v*3)) + tx)] = (A[(((io*4) + (v*3)) + tx)] + 1.0f)
+          }
+        }
+      }
+    }
+  }
+})");
+  std::vector<Access> All = collectAccesses(X.N.Body);
+  ASSERT_EQ(All.size(), 2u);
+  EXPECT_FALSE(mayConflictAcrossThreads(All[1], All[1], {{"threadIdx.x", 8}}));
+  EXPECT_FALSE(mayConflictAcrossThreads(All[0], All[1], {{"threadIdx.x", 8}}));
+}
+
+TEST(DependenceTest, BlocksOfANestedSplitNeverMeet) {
+  // A[ioo*64 + ioi*16 + iio*3 + iii] with iii < 3 and iio*3 + iii < 16:
+  // every block (ioo, iio) has its own elements.
+  Nest X(R"(func f(A: float32*[M, 4] global, M: int32) target=gpu {
+  for (ioo, 0, ((((M + 15)/16) + 3)/4)) bind(blockIdx.y) {
+    for (iio, 0, 6) bind(blockIdx.x) {
+      for (ioi, 0, 4) {
+        for (iii, 0, 3) bind(threadIdx.z) {
+          if ((((iio*3) + iii) < 16)) {
+            A[((((ioo*64) + (ioi*16)) + (iio*3)) + iii), 0] = 1.0f
+          }
+        }
+      }
+    }
+  }
+})");
+  std::vector<Access> All = collectAccesses(X.N.Body);
+  ASSERT_EQ(All.size(), 1u);
+  EXPECT_FALSE(mayConflictAcrossBlocks(All[0], All[0], {{"blockIdx.x", 6}}));
+}
+
 TEST(DependenceTest, DifferentBlocksMeetOnASharedRow) {
   Access W, R;
   Nest X(R"(func f(C: float32*[64] global) target=gpu {
