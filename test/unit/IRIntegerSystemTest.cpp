@@ -87,11 +87,12 @@ TEST(IntegerSystemTest, SymbolicBoundsAreVariables) {
   EXPECT_TRUE(S.provablyEmpty());
 }
 
-TEST(IntegerSystemTest, SplintersRefuteWhatOnlyTheRealShadowAdmits) {
+TEST(IntegerSystemTest, RationalSolutionsDoNotCount) {
   // 3v + t == 3v' + t' with t, t' in [0, 2] and t < t': rationally v - v'
-  // may be 1/3, but no integer point exists. Neither variable has unit
-  // coefficients on both sides once t is substituted: the Omega test's dark
-  // shadow and splinters decide it.
+  // may be 1/3, but no integer point exists. (Where elimination cannot stay
+  // exact, the Omega test's dark shadow and splinters decide; the
+  // dependence tests ThreadsApartOnlyInIntegersNeedNoBarrier and
+  // BlocksOfANestedSplitNeverMeet need them.)
   IntegerSystem S;
   int V = S.addVariable(), T = S.addVariable(), V2 = S.addVariable(), T2 = S.addVariable();
   for (int X : {V, V2})
