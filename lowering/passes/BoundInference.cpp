@@ -27,10 +27,10 @@
 //    init in the nest), the stage starts from C's values, loaded by a mirror
 //    of those reads;
 //  - a write stage may not enclose blocks (nor, if local, threads) that write
-//    it: one block (thread) cannot write back what another computed;
-//  - first of all, a shared stage under a guard that depends on the thread
-//    (the tile guard of a run-time size) is moved out of it (GuardSinker), so
-//    that every thread reaches its copy and the barriers around it.
+//    it: one block (thread) cannot write back what another computed.
+// Guards above a stage's allocation stay where they are: a thread-divergent
+// one (the tile guard of a run-time size) is sunk below the stage's copy by
+// DistributeOverThreads, which sees every shared array, not only stages.
 //
 // Stages are resolved consumers first (a stage whose consumers are another
 // stage's copy waits for that one). Extents become constants, so the split

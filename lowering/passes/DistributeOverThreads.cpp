@@ -36,6 +36,17 @@
 // That needs g free of memory reads, the stage writing only shared buffers
 // allocated inside the guard and depending on no thread, and every access of
 // the stage provably in bounds without g (its own element guards, ir/Bounds).
+// A local buffer a stage reads must be filled on every thread too (a local
+// stage Al feeding the shared stage's copy `As[..] = Al[..]`: the block's
+// threads fill As together, each from its own Al), so the guard is also sunk
+// below its fills (statements that meet the same conditions, with local
+// buffers allocated inside the guard for shared ones), and below the fills
+// of the local buffers those read in turn. Where such a buffer is also
+// written by code that stays under g, threads where g is false would copy
+// what they never wrote: the guard is not sunk (the error above names the
+// stage).
+// This is the only place guards are sunk: bound inference leaves them where
+// the schedule put them.
 // A loop bound to a threadIdx tag inside a loop bound to the same tag (the
 // user fused, split and bound the stage's loops himself) names the same
 // threads: `if (v < extent) body[v := outer var]`, an error when its extent
@@ -591,16 +602,16 @@ private:
     /// the fills of needed buffers (in the first walk: every candidate, so
     /// that the walk enters what holds them).
     bool keep(const Stmt &S) {
-      bool Stage = isStage(S);
-      if (!Stage && !isFill(S))
+      Role R = roleOf(S);
+      if (R == Role::None)
         return false;
       if (!Planning)
-        return Stage || writesNeeded(written(S));
-      Unit U{Stage, {}, written(S)};
+        return R == Role::Stage || writesNeeded(written(S));
+      Unit U{R == Role::Stage, {}, written(S)};
       for (const ir::Access &A : ir::collectAccesses(S))
         if (!A.IsWrite && A.Buf->MemScope == ir::Scope::Local)
           U.ReadsLocal.insert(A.Buf.get());
-      SawStage |= Stage;
+      SawStage |= U.IsStage;
       Units.push_back(std::move(U));
       return true;
     }
@@ -700,36 +711,34 @@ private:
       return guarded(S);
     }
 
-    /// A cache stage the block's threads fill together.
-    bool isStage(const Stmt &S) { return copiesInto(S, ir::Scope::Shared); }
-    /// A fill of a thread's scratch: what isStage asks of a stage, with
-    /// local buffers for shared ones.
-    bool isFill(const Stmt &S) { return copiesInto(S, ir::Scope::Local); }
-
-    /// S writes only buffers of Scope allocated inside the guard, depends on
-    /// no thread, holds no thread loop or barrier, and stays in bounds
-    /// without the guard.
-    bool copiesInto(const Stmt &S, ir::Scope Scope) {
+    /// A cache stage the block's threads fill together (Stage): writes only
+    /// shared buffers allocated inside the guard, depends on no thread, holds
+    /// no thread loop or barrier, and stays in bounds without the guard. A
+    /// fill of a thread's scratch (Fill): the same, with local buffers for
+    /// shared ones.
+    enum class Role { None, Stage, Fill };
+    Role roleOf(const Stmt &S) {
       if (!ir::as<ir::ForNode>(S) && !ir::as<ir::StoreNode>(S))
-        return false;
+        return Role::None;
       StmtFacts Facts = factsOf(S);
       if (Facts.LaunchLoop || Facts.Barrier || D.Dependence.of(S))
-        return false;
-      bool Writes = false;
+        return Role::None;
+      std::set<ir::Scope> Scopes;
       std::vector<ir::Access> Accesses = ir::collectAccesses(S);
       for (const ir::Access &A : Accesses)
         if (A.IsWrite) {
-          if (A.Buf->MemScope != Scope || !AllocatedInside.count(A.Buf.get()))
-            return false;
-          Writes = true;
+          if (!AllocatedInside.count(A.Buf.get()))
+            return Role::None;
+          Scopes.insert(A.Buf->MemScope);
         }
-      if (!Writes)
-        return false;
+      if (Scopes.size() != 1 ||
+          (*Scopes.begin() != ir::Scope::Shared && *Scopes.begin() != ir::Scope::Local))
+        return Role::None;
       std::set<std::pair<const ir::BufferNode *, bool>> Checked;
       for (const ir::Access &A : Accesses)
         if (Checked.insert({A.Buf.get(), A.IsWrite}).second && !inBounds(S, A.Buf, !A.IsWrite))
-          return false;
-      return true;
+          return Role::None;
+      return *Scopes.begin() == ir::Scope::Shared ? Role::Stage : Role::Fill;
     }
 
     /// Every element of Buf that S reads (or writes) lies inside Buf, with
