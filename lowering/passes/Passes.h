@@ -103,7 +103,8 @@ ir::LoopNest widenThreadLoops(const ir::LoopNest &Nest, const KernelContext &Ctx
 /// distributed over the block's threads (a parallel nest: cooperative fetch)
 /// or guarded to thread 0; a loop bound to an enclosing loop's tag names the
 /// same threads; a thread-divergent guard is sunk below a cache stage the
-/// block's threads fill together.
+/// block's threads fill together, and below the fills of the local buffers
+/// the stage reads.
 ir::LoopNest distributeOverThreads(const ir::LoopNest &Nest, const KernelContext &Ctx,
                                    std::vector<Diag> &Diags);
 
