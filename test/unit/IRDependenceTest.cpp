@@ -135,6 +135,29 @@ TEST(DependenceTest, NPartsSplitOfRunTimeExtentIsParallel) {
   EXPECT_TRUE(X.parallel("tx", &Why)) << Why;
 }
 
+TEST(DependenceTest, NPartsSplitOfNPartsSplitIsParallel) {
+  // split(j, jo, ji, nparts=2) split(ji, jiv, jir, nparts=2) of a run-time
+  // extent: j = jo*S + jiv*S2 + jir with two symbolic strides; the inner
+  // split's guard keeps jiv*S2 + jir below S, so jo's iterations never meet,
+  // and then neither do jiv's.
+  Nest X(R"(func f(A: float32*[2, ((M*2) - 1)] global, M: int32) target=gpu {
+  for (jo, 0, 2) {
+    for (jiv, 0, 2) {
+      for (jir, 0, ((((M + 1)/2) + 1)/2)) {
+        if ((((jiv*((((M + 1)/2) + 1)/2)) + jir) < ((M + 1)/2))) {
+          if ((((jo*((M + 1)/2)) + ((jiv*((((M + 1)/2) + 1)/2)) + jir)) < M)) {
+            A[0, (((jo*((M + 1)/2)) + ((jiv*((((M + 1)/2) + 1)/2)) + jir))*2)] = 1.0f
+          }
+        }
+      }
+    }
+  }
+})");
+  std::string Why;
+  for (const char *L : {"jo", "jiv", "jir"})
+    EXPECT_TRUE(X.parallel(L, &Why)) << L << ": " << Why;
+}
+
 TEST(DependenceTest, NonDividingSplitOfSplitIsParallel) {
   Nest X(R"(func f(y: float32*[100] global) target=gpu {
   for (io, 0, 34) {
