@@ -198,6 +198,18 @@ std::vector<LocalHandOff> localHandOffs(const ir::Stmt &Body,
   return Out;
 }
 
+bool allocatesShared(const ir::Stmt &S) {
+  struct Finder : ir::IRVisitor {
+    bool Found = false;
+    void visitAllocate(const ir::AllocateNode *N) override {
+      Found |= N->Buf->MemScope == ir::Scope::Shared;
+      ir::IRVisitor::visitAllocate(N);
+    }
+  } F;
+  F.visit(S);
+  return F.Found;
+}
+
 unsigned ThreadDependence::of(const std::set<const ir::VarNode *> &Vars) const {
   unsigned M = 0;
   for (const ir::VarNode *V : Vars) {

@@ -59,6 +59,11 @@ ir::Stmt unshareStatements(const ir::Stmt &S);
 /// A loop bound to threadIdx.{x,y,z}.
 bool isThreadIdxLoop(const ir::ForNode *N);
 
+/// Whether S allocates a shared buffer: inside a loop, one array that every
+/// iteration refills (a cache stage at `ko`), so threads must not run the
+/// loop's iterations at once.
+bool allocatesShared(const ir::Stmt &S);
+
 /// A value a thread reads from a local buffer that another thread of the
 /// block wrote (Write, then Read, as collected from the kernel with lets
 /// inlined): each thread has its own copy of local memory, so the value
