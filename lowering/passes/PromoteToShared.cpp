@@ -50,6 +50,9 @@
 
 #include <cassert>
 #include <map>
+#include <set>
+#include <string>
+#include <vector>
 
 namespace sched {
 namespace passes {
