@@ -702,10 +702,6 @@ protected:
   }
 };
 
-std::string describeAccess(const Access &A) {
-  return print(makeLoad(A.Buf, A.Indices)) + (A.IsWrite ? " (written)" : " (read)");
-}
-
 void witness(DependenceWitness *Why, const Access &A, const Access &B) {
   if (!Why)
     return;

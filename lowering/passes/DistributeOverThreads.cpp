@@ -384,7 +384,7 @@ private:
   bool isDistributable(const ir::ForNode *Outer) const {
     for (const ir::ForNode *L = Outer; L; L = ir::as<ir::ForNode>(L->Body))
       if (L->LoopKind != ir::ForKind::Serial || Dependence.of(L->Min) ||
-          Dependence.of(L->Extent) || !ir::isParallelLoop(L))
+          Dependence.of(L->Extent) || !ir::isParallelLoop(L) || allocatesShared(L->Body))
         return false;
     return Outer != nullptr;
   }
