@@ -283,12 +283,18 @@ private:
     return E;
   }
 
-  /// A single variable equal to E (E itself when it is one).
+  /// A single variable equal to E (E itself when it is one; the same
+  /// variable for the same E, so that two divisions by it compare).
+  std::vector<std::pair<LinearExpr, int>> Named;
   int asVariable(const LinearExpr &E) {
     if (E.Constant == 0 && E.Coefs.size() == 1 && E.Coefs.begin()->second == 1)
       return E.Coefs.begin()->first;
+    for (const auto &[X, V] : Named)
+      if (sameExpr(X, E))
+        return V;
     int V = Sys.addVariable();
     Sys.addEquality(E - LinearExpr::variable(V));
+    Named.push_back({E, V});
     return V;
   }
 

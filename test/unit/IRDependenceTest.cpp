@@ -119,6 +119,21 @@ TEST(DependenceTest, FuseOfAnOuterSplitLoopIsParallel) {
   EXPECT_TRUE(X.parallel("ji", &Why)) << Why;
 }
 
+TEST(DependenceTest, FuseOfAFusedSplitIsParallel) {
+  // split(i, io, ii, 16) fuse(ii, j, iij) fuse(io, iij, ioiij): the divisor
+  // max(M, 0)*16 is an expression, and both instances must divide by the
+  // same variable standing for it.
+  Nest X(R"(func f(B: int32*[1, M] global, M: int32) target=gpu {
+  for (ioiij, 0, (max(M, 0)*16)) {
+    if (((((ioiij/(max(M, 0)*16))*16) + ((ioiij % (max(M, 0)*16))/M)) < 1)) {
+      B[(((ioiij/(max(M, 0)*16))*16) + ((ioiij % (max(M, 0)*16))/M)), ((ioiij % (max(M, 0)*16)) % M)] = 1
+    }
+  }
+})");
+  std::string Why;
+  EXPECT_TRUE(X.parallel("ioiij", &Why)) << Why;
+}
+
 TEST(DependenceTest, NPartsSplitOfRunTimeExtentIsParallel) {
   // split(i, bx, tx, nparts=4): i = bx*((n + 3)/4) + tx, tx < (n + 3)/4.
   Nest X(R"(func f(y: float32*[n] global, n: int32) target=gpu {
