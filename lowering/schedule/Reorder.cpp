@@ -265,10 +265,10 @@ private:
     Stmt Result = makeSeq(Copies);
     for (auto It = Allocs.rbegin(); It != Allocs.rend(); ++It)
       Result = makeAllocate(Expansions.at((*It)->Buf.get()).NewBuf, Result);
-    S.Nest.Body = replaceStmt(S.Nest.Body, A, Result);
+    S.Nest.Body = replaceStmt(S.Nest.Body, A, Result); // A may be gone now
     // A copy of a copy is a copy of the original loop.
     for (ScheduleState::Distributed &D : S.DistributedCopies)
-      if (std::find(D.Copies.begin(), D.Copies.end(), A->LoopVar) != D.Copies.end())
+      if (std::find(D.Copies.begin(), D.Copies.end(), Record.Loop) != D.Copies.end())
         D.Copies.insert(D.Copies.end(), Record.Copies.begin(), Record.Copies.end());
     S.DistributedCopies.push_back(Record);
     return true;
