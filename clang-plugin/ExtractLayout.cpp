@@ -2,21 +2,31 @@
 //
 // Delinearization of flat accesses. Every access of the buffer is an affine
 // form in the loop variables (Affine.h); its coefficients are polynomials
-// over parameters (K, N*K, 2*n - 1, 64). When the coefficients form a
-// divisibility chain 1 | S1 | S2 ... (e.g. {1, K}) they become the strides
-// of a row-major shape [.., S2/S1, S1], and each access is split into one
-// index per dimension (a coefficient that is no stride, like the 2 of
-// `i*(2*n-1) + 2*j`, stays inside the innermost index when the chain of all
-// coefficients fails).
+// over parameters (K, N*K, 2*n - 1, 64). When some of the coefficients and
+// their common factors form a divisibility chain 1 | S1 | S2 ... (e.g. {1, K};
+// {1, K, K*(2*N - 1)} for `(2*N - 1)*K*i + 2*K*j + k`) they become the
+// strides of a row-major shape [.., S2/S1, S1], and each access is split
+// into one index per dimension (a coefficient that is no stride, like the 2
+// of `i*(2*n-1) + 2*j`, stays inside the index of a dimension). Subsets of
+// the candidate strides are tried, more strides first.
 //
 // The split names the same element as the flat index only when every inner
-// index stays inside its dimension (0 <= k <= K-1 for `i*K + k`). Where that
-// is provable from the loop ranges, nothing more is needed. Where it depends
-// on parameters only (`i*ld + j` with j < N: N <= ld, BLAS leading
-// dimensions), the split is kept under that condition, an assumption the
-// launcher checks before every launch (the original loop runs when it is
-// false). Otherwise the buffer stays one-dimensional, which is always
-// correct.
+// index stays inside its dimension (0 <= k <= K-1 for `i*K + k`); whole rows
+// move between an index and the one outside it where that makes it fit
+// (`M*i + M - k - 1` is row i, column M - 1 - k). Where fitting is provable
+// from the loop ranges, nothing more is needed. Where it depends on
+// parameters only, for the columns of a leading dimension (`i*ld + j` with
+// j < N: N <= ld, BLAS), the split is kept under that condition, an
+// assumption the launcher checks before every launch (the original loop runs
+// when it is false); a shape without assumptions is preferred, and no
+// assumption is made that positive sizes cannot satisfy. Otherwise the
+// buffer stays one-dimensional, which is always correct.
+//
+// Bounds of indices whose coefficients are products of parameters, which
+// the interval analysis (Bounds.h) leaves open, come from the signs of the
+// coefficients: where an access happens, each of its loops runs at least
+// once (N >= 1 for j < N), other parameters are sizes (>= 0). Extents that
+// a loop running zero times makes negative are assumed non-negative.
 //
 //===----------------------------------------------------------------------===//
 
@@ -409,10 +419,22 @@ void addOnce(std::vector<Polynomial> &Set, const Polynomial &P) {
     Set.push_back(P);
 }
 
+/// Whether the loop of V runs one iteration only (its first and last values
+/// are equal).
+bool singleIteration(const VarNode *V, const VarRanges &Ranges) {
+  const Interval &Range = Ranges.at(V);
+  Polynomial First, Last;
+  return Range.isBounded() && toPolynomial(Range.Min, First) && toPolynomial(Range.Max, Last) &&
+         difference(Last, First).empty();
+}
+
 /// The coefficients of Flat's loop variables, signs dropped, added to
-/// Strides once each.
+/// Strides once each. A loop of one iteration adds a constant to the index,
+/// no dimension: its coefficient is no stride (the 6 of `3*i + 6*j + k`
+/// with j < 1, which would make the column `3*i + k` fit a row of 6 only
+/// for i < 2).
 bool collectStrides(const Expr &Flat, const std::vector<const VarNode *> &IndexVars,
-                    std::vector<Polynomial> &Strides) {
+                    const VarRanges &Ranges, std::vector<Polynomial> &Strides) {
   AffineForm F;
   if (!toAffine(Flat, [&](const VarNode *V) { return isIndexVarOf(IndexVars, V); }, F))
     return false;
@@ -420,7 +442,8 @@ bool collectStrides(const Expr &Flat, const std::vector<const VarNode *> &IndexV
     Polynomial P;
     if (!toPolynomial(Entry.second, P) || P.empty())
       return false;
-    addOnce(Strides, P.front().Coef < 0 ? scaled(P, -1) : P);
+    if (!singleIteration(Entry.first, Ranges))
+      addOnce(Strides, P.front().Coef < 0 ? scaled(P, -1) : P);
   }
   return true;
 }
@@ -502,16 +525,44 @@ Expr nonNegativeCondition(const Polynomial &P, DType T) {
   return makeBinary(BinOp::LE, fromPolynomial(scaled(Neg, -1), T), fromPolynomial(Pos, T));
 }
 
-/// Whether the condition P >= 0 over parameters is worth checking at run
-/// time. Never when no positive sizes satisfy it (`-M >= 0`, i.e. M <= 0):
-/// the kernel would never run. For a pointer, whose sizes nothing bounds,
-/// neither when every large enough size fails it (`2 - M >= 0`: its terms
-/// of highest degree are all negative): nearly every launch would run the
-/// original loop, while a flat buffer is right for all sizes. (The sizes an
-/// array declared with one dimension allows are bounded by its size:
-/// `n <= 20` for rows of 20 in `float P[400]` is what every valid call
-/// satisfies.)
-bool worthAssuming(const Polynomial &P, bool SizesBounded) {
+/// Makes Shape's extents non-negative for sizes >= 0 where the launcher may
+/// need the buffer's size. An extent from a loop's last value (`2*n - 1`
+/// rows for `C[i*(2*n-1) + 2*j]`, `K*M + K - 1` elements for `A[i*K + 2*k]`)
+/// is negative when that loop runs zero times (n = 0, K = 0). The nest then
+/// touches nothing of the buffer; but where an index has no interval bound
+/// (a product of parameters and loop variables), the launcher copies the
+/// whole buffer, whose size must not be negative. Such an extent gets the
+/// run-time assumption `0 <= extent` (the original loop runs where it
+/// fails); a negative constant outermost extent becomes 0. (Indices with
+/// interval bounds give the launcher an empty region instead.)
+void keepExtentsNonNegative(const std::vector<Expr> &FlatIndices, const VarRanges &Ranges,
+                            std::vector<Expr> &Shape, std::vector<Expr> &Assumptions) {
+  if (std::all_of(FlatIndices.begin(), FlatIndices.end(),
+                  [&](const Expr &Flat) { return boundsOf(Flat, Ranges).isBounded(); }))
+    return;
+  int64_t Value;
+  if (!Shape.empty() && getConstInt(Shape[0], Value) && Value < 0)
+    Shape[0] = makeInt(0, Shape[0]->Type);
+  for (const Expr &E : Shape) {
+    bool Known = false;
+    for (const Expr &Arm : minMaxArms(E, BinOp::Max)) {
+      Polynomial P;
+      Known = Known || (toPolynomial(Arm, P) && signOf(P, {}) > 0);
+    }
+    if (Known)
+      continue;
+    Polynomial P;
+    addAssumption(Assumptions, simplify(toPolynomial(E, P)
+                                            ? nonNegativeCondition(P, E->Type)
+                                            : makeBinary(BinOp::LE, makeInt(0, E->Type), E)));
+  }
+}
+
+/// Whether some positive sizes satisfy P >= 0 (P over parameters): not
+/// `-M >= 0` (M <= 0), which with every parameter at 1 or above has only
+/// non-positive coefficients and a negative constant. A kernel under such an
+/// assumption would never run.
+bool satisfiable(const Polynomial &P) {
   ParamFloors Positive;
   for (const Monomial &M : P)
     for (const Var &S : M.Syms)
@@ -524,26 +575,21 @@ bool worthAssuming(const Polynomial &P, bool SizesBounded) {
     if (M.Syms.empty())
       Constant = M.Coef;
   }
-  if (NonPositive && Constant < 0)
-    return false;
-  size_t Top = degree(P);
-  return SizesBounded || std::any_of(P.begin(), P.end(), [&](const Monomial &M) {
-           return M.Syms.size() == Top && M.Coef > 0;
-         });
+  return !NonPositive || Constant >= 0;
 }
 
 /// Whether P >= 0 for the arguments of a launch, where P (over parameters)
-/// is the room an index leaves in a dimension of extent Row (null: no
-/// extent). True when P is a non-negative constant, or provably
-/// non-negative with the parameters at or above Floors; false when it is a
-/// negative constant, and when a parameter of the row itself makes it
-/// negative as it grows (`1 - K`: a column `2*k` with k < K in rows of K),
-/// or the condition is not worth assuming (worthAssuming), so the buffer
-/// stays flat. Otherwise (`ld - N`: columns j < N in rows of ld) P >= 0
-/// becomes a run-time assumption.
+/// is the room an index leaves in a dimension of extent Row, below or above
+/// it. True when P is a non-negative constant, or provably non-negative with
+/// the parameters at or above Floors; false when it is a negative constant,
+/// when a parameter of the row itself makes it negative as it grows (`1 -
+/// K`: a column `2*k` with k < K in rows of K; `1 - M`: a column `j - k`
+/// with j, k < M), a condition that nearly every launch would fail, and when
+/// no positive sizes satisfy it (`-M >= 0`): the buffer then stays flat.
+/// Otherwise (`ld - N`: columns j < N in rows of ld) P >= 0 becomes a
+/// run-time assumption.
 bool nonNegative(const Polynomial &P, const Polynomial &Row, const VarRanges &Ranges,
-                 const ParamFloors &Floors, bool SizesBounded, DType T,
-                 std::vector<Expr> &Assumptions) {
+                 const ParamFloors &Floors, DType T, std::vector<Expr> &Assumptions) {
   int64_t Value;
   if (constantOf(P, Value))
     return Value >= 0;
@@ -564,25 +610,50 @@ bool nonNegative(const Polynomial &P, const Polynomial &Row, const VarRanges &Ra
       if (Ranges.count(S.get()))
         return false;
   }
-  if (!worthAssuming(P, SizesBounded))
+  if (!satisfiable(P))
     return false;
   addAssumption(Assumptions, simplify(nonNegativeCondition(P, T)));
   return true;
 }
 
+/// Whether Index is loop variables with positive constant factors plus an
+/// offset over parameters (`j`, `j + 1`, `2*k + off`): the columns a leading
+/// dimension holds, growing with each loop.
+bool columnsOfALeadingDimension(const Expr &Index, const VarRanges &Ranges) {
+  AffineForm F;
+  if (!toAffine(Index, [&](const VarNode *V) { return Ranges.count(V) != 0; }, F))
+    return false;
+  return std::all_of(F.Coefs.begin(), F.Coefs.end(), [](const auto &Entry) {
+    int64_t Factor;
+    return getConstInt(Entry.second, Factor) && Factor > 0;
+  });
+}
+
 /// Whether 0 <= Index < Extent at every iteration: provably from the loop
 /// ranges, or under conditions over parameters added to Assumptions (checked
-/// at run time).
+/// at run time). Conditions are made for the columns of a leading dimension
+/// only (`j < N` in rows of ld: N <= ld). A column with a symbolic or
+/// negative factor holds a part of a term that the split could not put
+/// under its own stride (`i*K` in rows of 2; `n - i` with n < N in rows of
+/// N): the condition for it to fit (`K*M <= K + 1`, `M <= 1`) ties sizes
+/// that nearly every launch keeps apart, so the shape is not taken.
 bool fitsInside(const Expr &Index, const Polynomial &Extent, const VarRanges &Ranges,
-                const ParamFloors &Floors, bool SizesBounded, std::vector<Expr> &Assumptions) {
+                const ParamFloors &Floors, std::vector<Expr> &Assumptions) {
   Polynomial Lo, Hi;
   if (!indexBounds(Index, Ranges, Floors, Lo, Hi))
     return false;
   DType T = Index->Type;
   // Room below: Min >= 0; room above: Extent - (Max + 1) >= 0.
-  return nonNegative(Lo, {}, Ranges, Floors, SizesBounded, T, Assumptions) &&
-         nonNegative(difference(Extent, sum(Hi, {Monomial{1, {}}})), Extent, Ranges, Floors,
-                     SizesBounded, T, Assumptions);
+  std::vector<Expr> Needed;
+  if (!nonNegative(Lo, Extent, Ranges, Floors, T, Needed) ||
+      !nonNegative(difference(Extent, sum(Hi, {Monomial{1, {}}})), Extent, Ranges, Floors, T,
+                   Needed))
+    return false;
+  if (!Needed.empty() && !columnsOfALeadingDimension(Index, Ranges))
+    return false;
+  for (const Expr &Cond : Needed)
+    addAssumption(Assumptions, Cond);
+  return true;
 }
 
 /// The subsets of Candidates (indices into it) that contain One and at
@@ -729,6 +800,7 @@ bool FlatLayout::tryStrides(std::vector<Polynomial> Candidates,
   }
   if (!MayAssume && !Assumed.empty())
     return false;
+  keepExtentsNonNegative(FlatIndices, Ranges, Shape, Assumed);
   this->Shape = Shape;
   Assumptions = Assumed;
   return true;
@@ -738,13 +810,12 @@ bool FlatLayout::choose(const std::vector<Expr> &FlatIndices, const VarRanges &R
                         const Expr &DeclaredSize, FlatLayout &Out) {
   Out = FlatLayout();
   Out.Ranges = Ranges;
-  Out.SizesBounded = DeclaredSize != nullptr;
   for (const auto &Entry : Ranges)
     Out.IndexVars.push_back(Entry.first);
   std::vector<Polynomial> Candidates;
   bool Affine = !FlatIndices.empty();
   for (const Expr &Flat : FlatIndices)
-    Affine = Affine && collectStrides(Flat, Out.IndexVars, Candidates);
+    Affine = Affine && collectStrides(Flat, Out.IndexVars, Ranges, Candidates);
   if (Affine) {
     std::vector<Polynomial> Coefficients = Candidates;
     addCommonFactors(Candidates);
@@ -786,7 +857,12 @@ bool FlatLayout::choose(const std::vector<Expr> &FlatIndices, const VarRanges &R
   Out.Strides = {Polynomial{Monomial{1, {}}}};
   Out.Assumptions.clear();
   Out.Shape.assign(1, DeclaredSize);
-  return DeclaredSize || extentCovering(FlatIndices, Ranges, Out.Shape[0]);
+  if (DeclaredSize)
+    return true;
+  if (!extentCovering(FlatIndices, Ranges, Out.Shape[0]))
+    return false;
+  keepExtentsNonNegative(FlatIndices, Ranges, Out.Shape, Out.Assumptions);
+  return true;
 }
 
 std::vector<Expr> FlatLayout::delinearize(const Expr &Flat) const {
@@ -820,7 +896,7 @@ bool FlatLayout::fit(const Expr &Flat, std::vector<Expr> &Dims,
           Inner = simplify(makeBinary(BinOp::Add, Inner,
                                       makeBinary(BinOp::Mul, makeInt(Rows, T), RowExpr)));
         std::vector<Expr> Needed;
-        if (!fitsInside(Inner, Row, Ranges, Floors, SizesBounded, Needed) ||
+        if (!fitsInside(Inner, Row, Ranges, Floors, Needed) ||
             (!Assuming && !Needed.empty()))
           continue;
         Dims[R] = Inner;

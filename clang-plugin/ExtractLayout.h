@@ -77,7 +77,6 @@ private:
   std::vector<Polynomial> Strides; // outermost first; the last is 1
   std::vector<const ir::VarNode *> IndexVars; // the loop variables
   ir::VarRanges Ranges;                       // their ranges
-  bool SizesBounded = false; // an array's declared size bounds the parameters
   bool MayAssume = false;    // shapes that need run-time assumptions allowed
 };
 

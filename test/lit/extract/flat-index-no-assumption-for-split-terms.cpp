@@ -1,11 +1,11 @@
-// A pointer's sizes are unbounded, so a run-time assumption that every large
-// enough size fails (`M <= 1`, `M <= 2`) would make nearly every launch run
-// the original loop. The extractor makes none: where no shape holds the
-// accesses without one, the pointer stays one-dimensional (columns `j - k`,
-// j, k < M, span 2*M - 1 elements, more than a row of M); where another
-// chain of strides does, that one is taken (the 6 of `3*i + 6*j + k`, j < 1,
-// is no stride: the column `3*i + k` fits a row of 6 only for M <= 2, while
-// rows of 3 hold every access).
+// A run-time assumption is made only for the columns of a leading dimension
+// (`j < N` in rows of ld: N <= ld). A column that holds a part of a term the
+// split could not put under its own stride, with a negative or symbolic
+// factor (`j - k` with j, k < M, in rows of M), would need a condition that
+// ties sizes nearly every launch keeps apart (M <= 1): the pointer stays
+// one-dimensional. A loop of one iteration adds a constant, no dimension:
+// the 6 of `3*i + 6*j + k` (j < 1) is no stride, and rows of 3 hold every
+// access (rows of 6 would need M <= 2).
 // RUN: %sched_cc -fsyntax-only -fplugin-arg-sched-dump=ir %s | FileCheck %s
 
 void differences(float *A, float *C, int M) {
