@@ -18,7 +18,7 @@
 // parameters only, for the columns of a leading dimension (`i*ld + j` with
 // j < N: N <= ld, BLAS), the split is kept under that condition, an
 // assumption the launcher checks before every launch (the original loop runs
-// when it is false); a shape without assumptions is preferred, and no
+// when it is false); a moved row that needs none is preferred, and no
 // assumption is made that positive sizes cannot satisfy. Otherwise the
 // buffer stays one-dimensional, which is always correct.
 //
@@ -798,8 +798,6 @@ bool FlatLayout::tryStrides(std::vector<Polynomial> Candidates,
       addAssumption(Assumed, Fits);
     }
   }
-  if (!MayAssume && !Assumed.empty())
-    return false;
   keepExtentsNonNegative(FlatIndices, Ranges, Shape, Assumed);
   this->Shape = Shape;
   Assumptions = Assumed;
@@ -844,14 +842,9 @@ bool FlatLayout::choose(const std::vector<Expr> &FlatIndices, const VarRanges &R
         if (std::none_of(Set.begin(), Set.end(), isOne))
           Set.push_back(Polynomial{Monomial{1, {}}});
     }
-    // A shape that needs no assumption first: it always runs. Then one
-    // under assumptions checked at run time (leading dimensions).
-    for (bool MayAssume : {false, true}) {
-      Out.MayAssume = MayAssume;
-      for (const std::vector<Polynomial> &Set : Sets)
-        if (Out.tryStrides(Set, FlatIndices, DeclaredSize))
-          return true;
-    }
+    for (const std::vector<Polynomial> &Set : Sets)
+      if (Out.tryStrides(Set, FlatIndices, DeclaredSize))
+        return true;
   }
   // One dimension: always the same element, whatever the coefficients.
   Out.Strides = {Polynomial{Monomial{1, {}}}};
@@ -888,9 +881,13 @@ bool FlatLayout::fit(const Expr &Flat, std::vector<Expr> &Dims,
     Expr RowExpr = fromPolynomial(Row, T);
     bool Placed = false;
     for (bool Assuming : {false, true}) {
-      if (Placed || (Assuming && !MayAssume))
+      if (Placed)
         break;
       for (int64_t Rows : {0, 1, -1, 2, -2}) {
+        // Under assumptions, the split as it is: a moved row would trade
+        // one condition on the sizes for others (`j + N - M` for `j + N`).
+        if (Assuming && Rows)
+          break;
         Expr Inner = Dims[R];
         if (Rows)
           Inner = simplify(makeBinary(BinOp::Add, Inner,

@@ -62,8 +62,7 @@ public:
 
 private:
   /// Makes Candidates (1 among them) the strides if they form a chain and
-  /// every access fits inside the shape they give (under assumptions only
-  /// when MayAssume).
+  /// every access fits inside the shape they give.
   bool tryStrides(std::vector<Polynomial> Candidates, const std::vector<ir::Expr> &FlatIndices,
                   const ir::Expr &DeclaredSize);
   /// Splits Flat into one index per stride; false if some term does not fit.
@@ -77,7 +76,6 @@ private:
   std::vector<Polynomial> Strides; // outermost first; the last is 1
   std::vector<const ir::VarNode *> IndexVars; // the loop variables
   ir::VarRanges Ranges;                       // their ranges
-  bool MayAssume = false;    // shapes that need run-time assumptions allowed
 };
 
 /// Adds Cond to Out unless an identical condition is already there.
