@@ -525,24 +525,21 @@ Expr nonNegativeCondition(const Polynomial &P, DType T) {
   return makeBinary(BinOp::LE, fromPolynomial(scaled(Neg, -1), T), fromPolynomial(Pos, T));
 }
 
-/// Makes Shape's extents non-negative for sizes >= 0 where the launcher may
-/// need the buffer's size. An extent from a loop's last value (`2*n - 1`
-/// rows for `C[i*(2*n-1) + 2*j]`, `K*M + K - 1` elements for `A[i*K + 2*k]`)
-/// is negative when that loop runs zero times (n = 0, K = 0). The nest then
+/// Assumes Shape's extents non-negative where the launcher may need the
+/// buffer's size. An extent from a loop's last value (`2*n - 1` rows for
+/// `C[i*(2*n-1) + 2*j]`, `K*M + K - 1` elements for `A[i*K + 2*k]`) is
+/// negative when that loop runs zero times (n = 0, K = 0). The nest then
 /// touches nothing of the buffer; but where an index has no interval bound
 /// (a product of parameters and loop variables), the launcher copies the
-/// whole buffer, whose size must not be negative. Such an extent gets the
-/// run-time assumption `0 <= extent` (the original loop runs where it
-/// fails); a negative constant outermost extent becomes 0. (Indices with
-/// interval bounds give the launcher an empty region instead.)
-void keepExtentsNonNegative(const std::vector<Expr> &FlatIndices, const VarRanges &Ranges,
-                            std::vector<Expr> &Shape, std::vector<Expr> &Assumptions) {
+/// whole buffer, whose size must not be negative. Each extent not provably
+/// non-negative for sizes >= 0 gets the run-time assumption `0 <= extent`
+/// (the original loop runs where it fails). Indices with interval bounds
+/// give the launcher an empty region instead.
+void assumeExtentsNonNegative(const std::vector<Expr> &FlatIndices, const VarRanges &Ranges,
+                            const std::vector<Expr> &Shape, std::vector<Expr> &Assumptions) {
   if (std::all_of(FlatIndices.begin(), FlatIndices.end(),
                   [&](const Expr &Flat) { return boundsOf(Flat, Ranges).isBounded(); }))
     return;
-  int64_t Value;
-  if (!Shape.empty() && getConstInt(Shape[0], Value) && Value < 0)
-    Shape[0] = makeInt(0, Shape[0]->Type);
   for (const Expr &E : Shape) {
     bool Known = false;
     for (const Expr &Arm : minMaxArms(E, BinOp::Max)) {
@@ -579,13 +576,13 @@ bool satisfiable(const Polynomial &P) {
 }
 
 /// Whether P >= 0 for the arguments of a launch, where P (over parameters)
-/// is the room an index leaves in a dimension of extent Row, below or above
-/// it. True when P is a non-negative constant, or provably non-negative with
-/// the parameters at or above Floors; false when it is a negative constant,
-/// when a parameter of the row itself makes it negative as it grows (`1 -
-/// K`: a column `2*k` with k < K in rows of K; `1 - M`: a column `j - k`
-/// with j, k < M), a condition that nearly every launch would fail, and when
-/// no positive sizes satisfy it (`-M >= 0`): the buffer then stays flat.
+/// is the room an index leaves in a dimension of extent Row (empty: no
+/// extent). True when P is a non-negative constant, or provably non-negative
+/// with the parameters at or above Floors; false when it is a negative
+/// constant, when a parameter of the row itself makes it negative as it
+/// grows (`1 - K`: a column `2*k` with k < K in rows of K), a condition that
+/// nearly every launch would fail, and when no positive sizes satisfy it
+/// (`-M >= 0`): the buffer then stays flat.
 /// Otherwise (`ld - N`: columns j < N in rows of ld) P >= 0 becomes a
 /// run-time assumption.
 bool nonNegative(const Polynomial &P, const Polynomial &Row, const VarRanges &Ranges,
@@ -645,7 +642,7 @@ bool fitsInside(const Expr &Index, const Polynomial &Extent, const VarRanges &Ra
   DType T = Index->Type;
   // Room below: Min >= 0; room above: Extent - (Max + 1) >= 0.
   std::vector<Expr> Needed;
-  if (!nonNegative(Lo, Extent, Ranges, Floors, T, Needed) ||
+  if (!nonNegative(Lo, {}, Ranges, Floors, T, Needed) ||
       !nonNegative(difference(Extent, sum(Hi, {Monomial{1, {}}})), Extent, Ranges, Floors, T,
                    Needed))
     return false;
@@ -798,7 +795,7 @@ bool FlatLayout::tryStrides(std::vector<Polynomial> Candidates,
       addAssumption(Assumed, Fits);
     }
   }
-  keepExtentsNonNegative(FlatIndices, Ranges, Shape, Assumed);
+  assumeExtentsNonNegative(FlatIndices, Ranges, Shape, Assumed);
   this->Shape = Shape;
   Assumptions = Assumed;
   return true;
@@ -854,7 +851,7 @@ bool FlatLayout::choose(const std::vector<Expr> &FlatIndices, const VarRanges &R
     return true;
   if (!extentCovering(FlatIndices, Ranges, Out.Shape[0]))
     return false;
-  keepExtentsNonNegative(FlatIndices, Ranges, Out.Shape, Out.Assumptions);
+  assumeExtentsNonNegative(FlatIndices, Ranges, Out.Shape, Out.Assumptions);
   return true;
 }
 
