@@ -430,9 +430,10 @@ bool singleIteration(const VarNode *V, const VarRanges &Ranges) {
 
 /// The coefficients of Flat's loop variables, signs dropped, added to
 /// Strides once each. A loop of one iteration adds a constant to the index,
-/// no dimension: its coefficient is no stride (the 6 of `3*i + 6*j + k`
-/// with j < 1, which would make the column `3*i + k` fit a row of 6 only
-/// for i < 2).
+/// no dimension: its constant coefficient is no stride (the 6 of `3*i + 6*j
+/// + k` with j < 1, which would make the column `3*i + k` fit a row of 6
+/// only for i < 2). A symbolic one still names a row length the program
+/// uses (`i*ld + j` with i < 1).
 bool collectStrides(const Expr &Flat, const std::vector<const VarNode *> &IndexVars,
                     const VarRanges &Ranges, std::vector<Polynomial> &Strides) {
   AffineForm F;
@@ -442,7 +443,8 @@ bool collectStrides(const Expr &Flat, const std::vector<const VarNode *> &IndexV
     Polynomial P;
     if (!toPolynomial(Entry.second, P) || P.empty())
       return false;
-    if (!singleIteration(Entry.first, Ranges))
+    int64_t Constant;
+    if (!constantOf(P, Constant) || !singleIteration(Entry.first, Ranges))
       addOnce(Strides, P.front().Coef < 0 ? scaled(P, -1) : P);
   }
   return true;
@@ -480,14 +482,23 @@ Monomial contentOf(const Polynomial &P) {
 
 /// Strides the coefficients share without being coefficients themselves:
 /// the row of `(2*N - 1)*K*i + 2*K*j + k` is K, the factor of both (giving
-/// [.., 2*N - 1, K] with column `2*j`). Symbolic common factors of the
-/// coefficients, and of pairs of them, are added to Strides.
+/// [.., 2*N - 1, K] with column `2*j`); the row of `(22*N - 11)*i + (4*N -
+/// 2)*j + 2*k` is 2*N - 1, what is left of each coefficient without its
+/// monomial factor (giving [.., 11, 2*N - 1] with columns `2*j` and `2*k`).
+/// Symbolic common factors of the coefficients, and of pairs of them, and
+/// the symbolic coefficients divided by their monomial factors are added to
+/// Strides.
 void addCommonFactors(std::vector<Polynomial> &Strides) {
   std::vector<Monomial> Contents;
-  for (const Polynomial &P : Strides)
-    if (degree(P) > 0)
-      Contents.push_back(contentOf(P));
   std::vector<Polynomial> Factors;
+  for (const Polynomial &P : Strides) {
+    if (degree(P) == 0)
+      continue;
+    Contents.push_back(contentOf(P));
+    Polynomial Rest;
+    if (dividePoly(P, {Contents.back()}, Rest) && degree(Rest) > 0)
+      addOnce(Factors, Rest);
+  }
   for (size_t I = 0; I < Contents.size(); ++I)
     for (size_t J = I; J < Contents.size(); ++J) {
       Monomial F = commonFactor(Contents[I], Contents[J]);
@@ -752,7 +763,8 @@ bool someIndexIsNegative(const std::vector<Expr> &Indices, const VarRanges &Rang
 }
 
 bool FlatLayout::tryStrides(std::vector<Polynomial> Candidates,
-                            const std::vector<Expr> &FlatIndices, const Expr &DeclaredSize) {
+                            const std::vector<Expr> &FlatIndices, const Expr &DeclaredSize,
+                            bool MayAssume) {
   if (Candidates.size() < 2 || !orderAsChain(Candidates))
     return false;
   Strides = Candidates;
@@ -795,6 +807,8 @@ bool FlatLayout::tryStrides(std::vector<Polynomial> Candidates,
       addAssumption(Assumed, Fits);
     }
   }
+  if (!MayAssume && !Assumed.empty())
+    return false;
   assumeExtentsNonNegative(FlatIndices, Ranges, Shape, Assumed);
   this->Shape = Shape;
   Assumptions = Assumed;
@@ -839,9 +853,17 @@ bool FlatLayout::choose(const std::vector<Expr> &FlatIndices, const VarRanges &R
         if (std::none_of(Set.begin(), Set.end(), isOne))
           Set.push_back(Polynomial{Monomial{1, {}}});
     }
-    for (const std::vector<Polynomial> &Set : Sets)
-      if (Out.tryStrides(Set, FlatIndices, DeclaredSize))
-        return true;
+    // Among shapes with as many dimensions, one that needs no assumption
+    // first: rows of 2*N - 1 in `(22*N - 11)*i + (4*N - 2)*j + 2*k` hold
+    // every access, rows of 4*N - 2 would need the column `11*i` to fit.
+    for (size_t First = 0, Last; First < Sets.size(); First = Last) {
+      for (Last = First; Last < Sets.size() && Sets[Last].size() == Sets[First].size(); ++Last)
+        ;
+      for (bool MayAssume : {false, true})
+        for (size_t I = First; I < Last; ++I)
+          if (Out.tryStrides(Sets[I], FlatIndices, DeclaredSize, MayAssume))
+            return true;
+    }
   }
   // One dimension: always the same element, whatever the coefficients.
   Out.Strides = {Polynomial{Monomial{1, {}}}};

@@ -62,9 +62,10 @@ public:
 
 private:
   /// Makes Candidates (1 among them) the strides if they form a chain and
-  /// every access fits inside the shape they give.
+  /// every access fits inside the shape they give (under run-time
+  /// assumptions only when MayAssume).
   bool tryStrides(std::vector<Polynomial> Candidates, const std::vector<ir::Expr> &FlatIndices,
-                  const ir::Expr &DeclaredSize);
+                  const ir::Expr &DeclaredSize, bool MayAssume);
   /// Splits Flat into one index per stride; false if some term does not fit.
   bool split(const ir::Expr &Flat, std::vector<ir::Expr> &Dims) const;
   /// Moves whole rows between the indices split gave for Flat so that each
