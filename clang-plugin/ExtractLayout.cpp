@@ -38,6 +38,7 @@
 
 #include <algorithm>
 #include <map>
+#include <numeric>
 #include <set>
 
 namespace sched {
@@ -454,13 +455,8 @@ bool collectStrides(const Expr &Flat, const std::vector<const VarNode *> &IndexV
 /// coefficients).
 Monomial commonFactor(const Monomial &A, const Monomial &B) {
   Monomial Out;
-  int64_t X = A.Coef < 0 ? -A.Coef : A.Coef, Y = B.Coef < 0 ? -B.Coef : B.Coef;
-  while (Y) {
-    int64_t R = X % Y;
-    X = Y;
-    Y = R;
-  }
-  Out.Coef = X ? X : 1;
+  int64_t Gcd = std::gcd(A.Coef, B.Coef);
+  Out.Coef = Gcd ? Gcd : 1;
   std::vector<Var> Rest = B.Syms;
   for (const Var &S : A.Syms) {
     auto It = std::find(Rest.begin(), Rest.end(), S);
