@@ -543,7 +543,7 @@ Expr nonNegativeCondition(const Polynomial &P, DType T) {
 /// (the original loop runs where it fails). Indices with interval bounds
 /// give the launcher an empty region instead.
 void assumeExtentsNonNegative(const std::vector<Expr> &FlatIndices, const VarRanges &Ranges,
-                            const std::vector<Expr> &Shape, std::vector<Expr> &Assumptions) {
+                              const std::vector<Expr> &Shape, std::vector<Expr> &Assumptions) {
   if (std::all_of(FlatIndices.begin(), FlatIndices.end(),
                   [&](const Expr &Flat) { return boundsOf(Flat, Ranges).isBounded(); }))
     return;
@@ -567,11 +567,7 @@ void assumeExtentsNonNegative(const std::vector<Expr> &FlatIndices, const VarRan
 /// non-positive coefficients and a negative constant. A kernel under such an
 /// assumption would never run.
 bool satisfiable(const Polynomial &P) {
-  ParamFloors Positive;
-  for (const Monomial &M : P)
-    for (const Var &S : M.Syms)
-      Positive[S.get()] = 1;
-  Polynomial AtOne = shiftedToFloors(P, Positive, 1);
+  Polynomial AtOne = shiftedToFloors(P, {}, 1);
   int64_t Constant = 0;
   bool NonPositive = true;
   for (const Monomial &M : AtOne) {
