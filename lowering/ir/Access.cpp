@@ -10,6 +10,7 @@
 #include "Access.h"
 #include "IRVisitor.h"
 #include "Intrinsics.h"
+#include "Printer.h"
 
 namespace sched {
 namespace ir {
@@ -118,6 +119,10 @@ std::vector<Access> collectAccesses(const Stmt &S) {
   for (Access &A : C.Accesses)
     A.Root = S;
   return std::move(C.Accesses);
+}
+
+std::string describeAccess(const Access &A) {
+  return print(makeLoad(A.Buf, A.Indices)) + (A.IsWrite ? " (written)" : " (read)");
 }
 
 } // namespace ir

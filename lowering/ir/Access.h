@@ -35,6 +35,9 @@ struct Access {
 /// the write).
 std::vector<Access> collectAccesses(const Stmt &S);
 
+/// How diagnostics name an access: "C[i, (j - 1)] (read)", "C[i, j] (written)".
+std::string describeAccess(const Access &A);
+
 } // namespace ir
 } // namespace sched
 

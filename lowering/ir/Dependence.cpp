@@ -283,12 +283,18 @@ private:
     return E;
   }
 
-  /// A single variable equal to E (E itself when it is one).
+  /// A single variable equal to E (E itself when it is one; the same
+  /// variable for the same E, so that two divisions by it compare).
+  std::vector<std::pair<LinearExpr, int>> Named;
   int asVariable(const LinearExpr &E) {
     if (E.Constant == 0 && E.Coefs.size() == 1 && E.Coefs.begin()->second == 1)
       return E.Coefs.begin()->first;
+    for (const auto &[X, V] : Named)
+      if (sameExpr(X, E))
+        return V;
     int V = Sys.addVariable();
     Sys.addEquality(E - LinearExpr::variable(V));
+    Named.push_back({E, V});
     return V;
   }
 
@@ -474,44 +480,38 @@ private:
       addCondition(G, false, S);
   }
 
-  /// E == 0 for a polynomial E of degree two: when every product in it
-  /// shares one variable P, E == g*P*U + R with g the gcd of their
-  /// coefficients, and -g*P < R < g*P holds, then U == 0 and R == 0 (a
-  /// split into nparts of a run-time extent: bx*S + tx with tx < S). Until
-  /// then, and when that never holds, E == 0 with the products as variables
-  /// of their own. True when split.
+  /// E == 0 for a polynomial E of degree two: for a variable P of its
+  /// products, E == g*P*U + R with g the gcd of the coefficients of the
+  /// products with P; when -g*P < R < g*P holds, U == 0 and R == 0 (a split
+  /// into nparts of a run-time extent: bx*S + tx with tx < S). R may hold
+  /// other products (a split of that split: jo*S + jiv*S2 + jir, with
+  /// jiv*S2 + jir < S from the inner split's guard), so R == 0 is split in
+  /// turn. Until then, and when that never holds, E == 0 stands with the
+  /// products as variables of their own. True when split.
   bool splitEquation(const Poly &E) {
     std::set<int> Candidates;
-    bool First = true;
-    int64_t G = 0;
-    for (const auto &[M, C] : E) {
-      if (M.size() < 2)
-        continue;
-      std::set<int> Here(M.begin(), M.end());
-      if (Here.size() < 2)
-        return false; // a square
-      if (First)
-        Candidates = Here;
-      else
-        for (auto It = Candidates.begin(); It != Candidates.end();)
-          It = Here.count(*It) ? std::next(It) : Candidates.erase(It);
-      First = false;
-      G = std::gcd(G, C < 0 ? -C : C);
-    }
+    for (const auto &Term : E)
+      if (Term.first.size() == 2 && Term.first[0] != Term.first[1])
+        Candidates.insert(Term.first.begin(), Term.first.end());
     for (int P : Candidates) {
-      LinearExpr U, R;
+      int64_t G = 0;
+      for (const auto &[M, C] : E)
+        if (M.size() == 2 && (M[0] == P) != (M[1] == P))
+          G = std::gcd(G, C < 0 ? -C : C);
+      LinearExpr U;
+      Poly Rest;
       for (const auto &[M, C] : E) {
-        if (M.size() < 2)
-          R += M.empty() ? LinearExpr::constant(C) : LinearExpr::variable(M[0], C);
-        else
+        if (M.size() == 2 && (M[0] == P) != (M[1] == P))
           U += LinearExpr::variable(M[0] == P ? M[1] : M[0], C / G);
+        else
+          Rest[M] = C;
       }
-      LinearExpr GP = LinearExpr::variable(P, G);
+      LinearExpr R = linear(Rest), GP = LinearExpr::variable(P, G);
       if (U.Overflow || R.Overflow || GP.Overflow)
         continue;
       if (provablyEmptyWith(R - GP) && provablyEmptyWith(LinearExpr::constant(0) - R - GP)) {
         Sys.addEquality(U);
-        Sys.addEquality(R);
+        addEquation(Rest);
         return true;
       }
     }
@@ -669,14 +669,16 @@ private:
       Changed |= deriveMinMax();
       Changed |= deriveDivisions();
       Changed |= deriveTies(Tied);
-      for (auto It = Pending.begin(); It != Pending.end();) {
-        if (splitEquation(*It)) {
-          It = Pending.erase(It);
+      // A split may leave a rest to split in turn (added to Pending).
+      std::vector<Poly> Unsplit, Tried;
+      Tried.swap(Pending);
+      for (const Poly &E : Tried) {
+        if (splitEquation(E))
           Changed = true;
-        } else {
-          ++It;
-        }
+        else
+          Unsplit.push_back(E);
       }
+      Pending.insert(Pending.end(), Unsplit.begin(), Unsplit.end());
       if (!Changed)
         break;
     }
@@ -705,10 +707,6 @@ protected:
     IRVisitor::visitCall(N);
   }
 };
-
-std::string describeAccess(const Access &A) {
-  return print(makeLoad(A.Buf, A.Indices)) + (A.IsWrite ? " (written)" : " (read)");
-}
 
 void witness(DependenceWitness *Why, const Access &A, const Access &B) {
   if (!Why)

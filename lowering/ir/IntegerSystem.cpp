@@ -136,7 +136,7 @@ namespace {
 using Row = std::vector<int64_t>; // [constant, coef of x0, coef of x1, ...]
 
 constexpr size_t MaxInequalities = 600;
-constexpr int MaxSteps = 400;
+constexpr int MaxSteps = 2000; // shared by a problem and its splinters
 
 int64_t floorDiv(int64_t A, int64_t B) {
   int64_t Q = A / B;
@@ -164,8 +164,11 @@ int64_t coefGcd(const Row &R) {
 /// system grows too large: GaveUp is checked after every step.
 class Solver {
 public:
-  Solver(int NumVars, const std::vector<LinearExpr> &Eqs, const std::vector<LinearExpr> &Ineqs)
-      : Width(NumVars + 1) {
+  /// Budget: steps shared by this solver and every sub-problem it splits
+  /// off; when it runs out the answer is "maybe".
+  Solver(int NumVars, const std::vector<LinearExpr> &Eqs, const std::vector<LinearExpr> &Ineqs,
+         int &Budget)
+      : Width(NumVars + 1), Budget(Budget) {
     for (const LinearExpr &E : Eqs)
       Equalities.push_back(toRow(E));
     for (const LinearExpr &E : Ineqs)
@@ -174,7 +177,7 @@ public:
 
   /// True when the system provably has no integer point.
   bool empty() {
-    for (int Step = 0; Step < MaxSteps && !GaveUp; ++Step) {
+    while (!GaveUp && --Budget > 0) {
       bool Consistent = eliminateEqualities() && normalizeInequalities();
       if (GaveUp)
         return false;
@@ -182,10 +185,15 @@ public:
         return true;
       if (!Equalities.empty())
         continue; // opposite inequalities became an equality
-      int V = pickVariable();
+      bool Exact = false;
+      int V = pickVariable(Exact);
       if (V < 0)
         return false; // only satisfiable constant rows remain
-      eliminate(V);
+      if (Exact) {
+        eliminate(V, 0);
+        continue;
+      }
+      return emptyByOmega(V);
     }
     return false;
   }
@@ -194,6 +202,45 @@ private:
   size_t Width;
   std::vector<Row> Equalities, Inequalities;
   bool GaveUp = false;
+  int &Budget;
+
+  /// The Omega test's integer step for a variable with non-unit
+  /// coefficients on both sides: no integer point when the real shadow has
+  /// none; some when the dark shadow has one; otherwise exactly when one of
+  /// the splinters (the variable pinned to each of the few values next to a
+  /// lower bound) has one.
+  bool emptyByOmega(int V) {
+    Solver Real = *this;
+    Real.eliminate(V, 0);
+    if (Real.empty())
+      return true;
+    Solver Dark = *this;
+    Dark.eliminate(V, 1);
+    if (!Dark.empty())
+      return false;
+    int64_t MaxUpper = 0;
+    for (const Row &R : Inequalities)
+      MaxUpper = std::max(MaxUpper, -R[V]);
+    for (const Row &Lower : Inequalities) {
+      int64_t A = Lower[V];
+      if (A <= 0)
+        continue;
+      // a*x >= alpha with an integer point has a*x == alpha + k for some k
+      // in [0, (a*m - a - m)/m], m the largest upper-bound coefficient.
+      int64_t Last = floorDiv(add(mul(A, MaxUpper), -add(A, MaxUpper)), MaxUpper);
+      if (GaveUp)
+        return false;
+      for (int64_t K = 0; K <= Last; ++K) {
+        Solver Splinter = *this;
+        Row Pinned = Lower;
+        Pinned[0] = add(Pinned[0], -K);
+        Splinter.Equalities.push_back(Pinned);
+        if (!Splinter.empty() || Splinter.GaveUp || Budget <= 0)
+          return false;
+      }
+    }
+    return true;
+  }
 
   int64_t mul(int64_t A, int64_t B) {
     int64_t Out = 0;
@@ -343,7 +390,7 @@ private:
   /// coefficients (the projection is then exact over the integers, as in the
   /// Omega test), else the one whose elimination makes the fewest rows.
   /// -1 when no variable is left.
-  int pickVariable() const {
+  int pickVariable(bool &BestExactOut) const {
     int Best = -1;
     bool BestExact = false;
     size_t BestCost = 0;
@@ -366,18 +413,24 @@ private:
         BestCost = Cost;
       }
     }
+    BestExactOut = BestExact;
     return Best;
   }
 
-  /// Fourier-Motzkin on column K: every lower bound against every upper one.
-  void eliminate(int K) {
+  /// Fourier-Motzkin on column K: every lower bound against every upper
+  /// one. Dark == 1 gives the Omega test's dark shadow instead of the real
+  /// one: each combination must exceed (a - 1)(b - 1).
+  void eliminate(int K, int Dark) {
     std::vector<Row> Lower, Upper, Rest;
     for (Row &R : Inequalities)
       (R[K] > 0 ? Lower : R[K] < 0 ? Upper : Rest).push_back(std::move(R));
     for (const Row &L : Lower)
       for (const Row &U : Upper) {
         // L: a*x + p >= 0 (a > 0); U: -b*x + q >= 0 (b > 0): b*p + a*q >= 0.
-        Rest.push_back(combine(L, -U[K], U, L[K]));
+        Row C = combine(L, -U[K], U, L[K]);
+        if (Dark)
+          C[0] = add(C[0], -mul(L[K] - 1, -U[K] - 1));
+        Rest.push_back(std::move(C));
         if (Rest.size() > MaxInequalities) {
           GaveUp = true;
           return;
@@ -392,7 +445,8 @@ private:
 bool IntegerSystem::provablyEmpty() const {
   if (Contradiction)
     return true;
-  return Solver(NumVars, Equalities, Inequalities).empty();
+  int Budget = MaxSteps;
+  return Solver(NumVars, Equalities, Inequalities, Budget).empty();
 }
 
 } // namespace ir

@@ -27,10 +27,10 @@
 //    init in the nest), the stage starts from C's values, loaded by a mirror
 //    of those reads;
 //  - a write stage may not enclose blocks (nor, if local, threads) that write
-//    it: one block (thread) cannot write back what another computed;
-//  - first of all, a shared stage under a guard that depends on the thread
-//    (the tile guard of a run-time size) is moved out of it (GuardSinker), so
-//    that every thread reaches its copy and the barriers around it.
+//    it: one block (thread) cannot write back what another computed.
+// Guards above a stage's allocation stay where they are: a thread-divergent
+// one (the tile guard of a run-time size) is sunk below the stage's copy by
+// DistributeOverThreads, which sees every shared array, not only stages.
 //
 // Stages are resolved consumers first (a stage whose consumers are another
 // stage's copy waits for that one). Extents become constants, so the split
@@ -177,149 +177,6 @@ Expr conjunction(const std::vector<Expr> &Conds) {
     Out = Out ? ir::makeBinary(ir::BinOp::And, Out, C) : C;
   return Out;
 }
-
-/// Moves the shared stages out of the thread-divergent guards above them. A
-/// shared stage is filled (or written back) by all the threads of the block
-/// together, with barriers around it; under a guard some threads skip (a
-/// tile guard `if (jo*16 + ji < N)` with run-time N) the barriers would be
-/// divergent. So such a guard is pushed down to the statements beside the
-/// paths to the stages and into the stages' allocations, around everything
-/// but their copies: `if (g) { S1; for ko { allocate As { copy; rest } } }`
-/// becomes `if (g) S1; for ko { allocate As { copy; if (g) rest } }`. Threads
-/// where g is false now run the loops on the path and the copies, which touch
-/// only the regions bound inference clips them to; everything else stays
-/// under g. Guards with an else branch, and bounds or lets that load memory,
-/// are not moved (nor is anything else then).
-class GuardSinker : public ir::IRMutator {
-public:
-  /// Stages: the allocation of every stage, with its description; the
-  /// guards above the shared ones move.
-  explicit GuardSinker(std::map<const ir::AllocateNode *, const ir::StageRegion *> Stages)
-      : Stages(std::move(Stages)) {}
-
-  /// The rewritten statement, or null when nothing was moved.
-  Stmt run(const Stmt &Root) {
-    std::set<const ir::StmtNode *> Shared;
-    for (const auto &Stage : Stages)
-      if (Stage.first->Buf->MemScope == ir::Scope::Shared)
-        Shared.insert(Stage.first);
-    PathFinder P(Shared);
-    P.visit(Root);
-    OnPath = P.OnPath;
-    Stmt Out = mutate(Root);
-    return Moved && !Abort ? Out : nullptr;
-  }
-
-protected:
-  Stmt mutateFor(const Stmt &S, const ir::ForNode *N) override {
-    if (!OnPath.count(N))
-      return guarded(S);
-    Abort |= !Pending.empty() && (ir::dependsOnMemory(N->Min) || ir::dependsOnMemory(N->Extent));
-    bool Thread = N->LoopKind == ir::ForKind::ThreadBound && ir::isThreadIdxTag(N->ThreadTag);
-    if (Thread)
-      ThreadVars.insert(N->LoopVar.get());
-    Stmt Out = ir::IRMutator::mutateFor(S, N);
-    if (Thread)
-      ThreadVars.erase(N->LoopVar.get());
-    return Out;
-  }
-  Stmt mutateAllocate(const Stmt &S, const ir::AllocateNode *N) override {
-    if (!OnPath.count(N))
-      return guarded(S);
-    auto It = Stages.find(N);
-    return It != Stages.end() ? sinkIntoStage(N, *It->second) : ir::IRMutator::mutateAllocate(S, N);
-  }
-  Stmt mutateSeq(const Stmt &S, const ir::SeqNode *N) override {
-    return OnPath.count(N) ? ir::IRMutator::mutateSeq(S, N) : guarded(S);
-  }
-  Stmt mutateIfThenElse(const Stmt &S, const ir::IfThenElseNode *N) override {
-    if (!OnPath.count(N))
-      return guarded(S);
-    if (!divergent(N->Cond)) // uniform: all threads agree, it may stay
-      return ir::IRMutator::mutateIfThenElse(S, N);
-    if (N->Else || ir::dependsOnMemory(N->Cond)) {
-      Abort = true;
-      return S;
-    }
-    Pending.push_back(N->Cond);
-    Moved = true;
-    Stmt Then = mutate(N->Then);
-    Pending.pop_back();
-    return Then;
-  }
-  Stmt mutateLetStmt(const Stmt &S, const ir::LetStmtNode *N) override {
-    if (!OnPath.count(N))
-      return guarded(S);
-    Abort |= !Pending.empty() && ir::dependsOnMemory(N->Value);
-    return ir::IRMutator::mutateLetStmt(S, N);
-  }
-  Stmt mutateStore(const Stmt &S, const ir::StoreNode *) override { return guarded(S); }
-  Stmt mutateEvaluate(const Stmt &S, const ir::EvaluateNode *) override { return guarded(S); }
-
-private:
-  std::map<const ir::AllocateNode *, const ir::StageRegion *> Stages;
-  std::set<const ir::StmtNode *> OnPath;
-  std::set<const VarNode *> ThreadVars; // threadIdx loops entered
-  std::vector<Expr> Pending;            // guards being pushed down
-  bool Moved = false, Abort = false;
-
-  /// The statements enclosing a shared stage's allocation (and it).
-  struct PathFinder : ir::IRVisitor {
-    const std::set<const ir::StmtNode *> &Targets;
-    std::vector<const ir::StmtNode *> Stack;
-    std::set<const ir::StmtNode *> OnPath;
-    explicit PathFinder(const std::set<const ir::StmtNode *> &T) : Targets(T) {}
-    template <typename BaseFn> void within(const ir::StmtNode *N, BaseFn Base) {
-      Stack.push_back(N);
-      if (Targets.count(N))
-        OnPath.insert(Stack.begin(), Stack.end());
-      Base();
-      Stack.pop_back();
-    }
-    void visitFor(const ir::ForNode *N) override {
-      within(N, [&] { ir::IRVisitor::visitFor(N); });
-    }
-    void visitAllocate(const ir::AllocateNode *N) override {
-      within(N, [&] { ir::IRVisitor::visitAllocate(N); });
-    }
-    void visitSeq(const ir::SeqNode *N) override {
-      within(N, [&] { ir::IRVisitor::visitSeq(N); });
-    }
-    void visitIfThenElse(const ir::IfThenElseNode *N) override {
-      within(N, [&] { ir::IRVisitor::visitIfThenElse(N); });
-    }
-    void visitLetStmt(const ir::LetStmtNode *N) override {
-      within(N, [&] { ir::IRVisitor::visitLetStmt(N); });
-    }
-  };
-
-  Stmt guarded(const Stmt &S) const {
-    return Pending.empty() ? S : ir::makeIf(conjunction(Pending), S);
-  }
-
-  bool divergent(const Expr &Cond) const {
-    for (const VarNode *V : ir::varsOf(Cond))
-      if (ThreadVars.count(V))
-        return true;
-    return false;
-  }
-
-  /// In a stage's allocation the copy stays unguarded, the rest does not.
-  /// (Any stage's: a stage whose copy feeds a shared stage's, like a local
-  /// stage of the same tensor, is filled by every thread too.)
-  Stmt sinkIntoStage(const ir::AllocateNode *N, const ir::StageRegion &St) {
-    const auto *Seq = ir::as<ir::SeqNode>(N->Body);
-    std::vector<Stmt> Parts;
-    bool SawCopy = false;
-    for (const Stmt &E : Seq ? Seq->Stmts : std::vector<Stmt>{N->Body}) {
-      bool IsCopy = ir::writesBuffer(E, St.IsWrite ? St.Cached.get() : N->Buf.get());
-      SawCopy |= IsCopy;
-      Parts.push_back(IsCopy ? E : mutate(E));
-    }
-    Abort |= !SawCopy;
-    return ir::makeAllocate(N->Buf, ir::makeSeq(Parts));
-  }
-};
 
 /// One cache stage being resolved.
 class StageResolver {
@@ -873,15 +730,6 @@ ir::LoopNest inferBounds(const ir::LoopNest &Nest, std::vector<Diag> &Diags) {
   ir::LoopNest Out = Nest;
   std::vector<ir::StageRegion> Pending = Nest.Stages;
   Out.Stages.clear();
-  std::map<const ir::AllocateNode *, const ir::StageRegion *> Allocs;
-  for (const ir::StageRegion &St : Pending) {
-    StageFinder F(St.Name);
-    F.visit(Out.Body);
-    if (F.Count == 1)
-      Allocs[F.Found] = &St;
-  }
-  if (Stmt Body = GuardSinker(Allocs).run(Out.Body))
-    Out.Body = Body;
   while (!Pending.empty()) {
     bool Progress = false;
     for (size_t I = 0; I < Pending.size(); ++I) {

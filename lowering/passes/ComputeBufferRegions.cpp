@@ -54,6 +54,18 @@ ir::Expr touchedEnd(const ir::LoopNest &Nest, const ir::Buffer &B, bool Reads,
   return isLaunchExpr(End, Nest) ? End : nullptr;
 }
 
+/// Loops that run zero times (`j < n - 3` with n = 0) can put the largest
+/// index, and even the buffer's size (the extractor sizes a pointer by the
+/// largest index it reaches), below zero: the kernel then touches nothing of
+/// the buffer, and the launcher must copy (and the simulator allocate)
+/// nothing, not fail on a negative size.
+ir::Expr clampedAtZero(const ir::Expr &Extent) {
+  int64_t Known;
+  if (ir::getConstInt(Extent, Known))
+    return Known < 0 ? ir::makeInt(0, Extent->Type) : Extent;
+  return ir::makeBinary(ir::BinOp::Max, Extent, ir::makeInt(0, Extent->Type));
+}
+
 ir::Expr regionExtent(const ir::LoopNest &Nest, const ir::Buffer &B, bool Read, bool Written) {
   ir::Expr Size = bufferSize(B);
   ir::Expr End;
@@ -64,20 +76,12 @@ ir::Expr regionExtent(const ir::LoopNest &Nest, const ir::Buffer &B, bool Read, 
     if (!E)
       E = touchedEnd(Nest, B, Reads, ir::GuardUse::Ignore);
     if (!E)
-      return Size; // an access with unknown bounds: copy the whole buffer
+      return clampedAtZero(Size); // an access with unknown bounds: the whole buffer
     End = End ? ir::makeBinary(ir::BinOp::Max, End, E) : E;
   }
   if (!End)
     return ir::makeInt(0);
-  // Loops that run zero times (`j < n - 3` with n = 0) can put the largest
-  // index, and even the buffer's size, below zero: the kernel then touches
-  // nothing of the buffer, and the launcher must copy (and the simulator
-  // allocate) nothing, not fail on a negative size.
-  ir::Expr Extent = ir::simplify(ir::makeBinary(ir::BinOp::Min, End, Size));
-  int64_t Known;
-  if (ir::getConstInt(Extent, Known))
-    return Known < 0 ? ir::makeInt(0, Extent->Type) : Extent;
-  return ir::makeBinary(ir::BinOp::Max, Extent, ir::makeInt(0, Extent->Type));
+  return clampedAtZero(ir::simplify(ir::makeBinary(ir::BinOp::Min, End, Size)));
 }
 
 } // namespace

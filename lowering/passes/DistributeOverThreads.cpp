@@ -36,6 +36,17 @@
 // That needs g free of memory reads, the stage writing only shared buffers
 // allocated inside the guard and depending on no thread, and every access of
 // the stage provably in bounds without g (its own element guards, ir/Bounds).
+// A local buffer a stage reads must be filled on every thread too (a local
+// stage Al feeding the shared stage's copy `As[..] = Al[..]`: the block's
+// threads fill As together, each from its own Al), so the guard is also sunk
+// below its fills (statements that meet the same conditions, with local
+// buffers allocated inside the guard for shared ones), and below the fills
+// of the local buffers those read in turn. Where such a buffer is also
+// written by code that stays under g, threads where g is false would copy
+// what they never wrote: the guard is not sunk (the error above names the
+// stage).
+// This is the only place guards are sunk: bound inference leaves them where
+// the schedule put them.
 // A loop bound to a threadIdx tag inside a loop bound to the same tag (the
 // user fused, split and bound the stage's loops himself) names the same
 // threads: `if (v < extent) body[v := outer var]`, an error when its extent
@@ -373,7 +384,7 @@ private:
   bool isDistributable(const ir::ForNode *Outer) const {
     for (const ir::ForNode *L = Outer; L; L = ir::as<ir::ForNode>(L->Body))
       if (L->LoopKind != ir::ForKind::Serial || Dependence.of(L->Min) ||
-          Dependence.of(L->Extent) || !ir::isParallelLoop(L))
+          Dependence.of(L->Extent) || !ir::isParallelLoop(L) || allocatesShared(L->Body))
         return false;
     return Outer != nullptr;
   }
@@ -518,59 +529,144 @@ private:
     return ir::makeFor(K, ir::makeInt(0), Trips, Body);
   }
 
-  /// Sinks one thread-divergent guard below the cache stages inside it.
+  /// Sinks one thread-divergent guard below the cache stages inside it, and
+  /// below the fills of the local buffers those stages read (a local stage
+  /// `Al` feeding a shared stage's copy `As[..] = Al[..]`: the copy reads Al
+  /// in every thread, so every thread must fill it).
   class GuardSinker {
   public:
     GuardSinker(Distributor &D, Expr Cond) : D(D), Cond(std::move(Cond)) {}
 
-    /// Body with Cond pushed down around everything but the stages; null
-    /// when there is no stage to sink below.
+    /// Body with Cond pushed down around everything but the stages and the
+    /// fills they read; null when there is no stage to sink below, or when a
+    /// local buffer a stage reads is also written by code that stays under
+    /// Cond (threads where Cond is false would hand the stage what they
+    /// never wrote).
     Stmt sinkFrom(const Stmt &Body) {
-      bool HasStage = false;
-      Stmt Out = sink(Body, HasStage);
-      return HasStage ? Out : nullptr;
+      // First walk: the stages, the candidate fills, the buffers written
+      // under Cond (the output is dropped). Both walks see the same
+      // statements in the same context.
+      Planning = true;
+      bool HasUnit;
+      sink(Body, HasUnit);
+      Planning = false;
+      if (!SawStage || !chooseFills())
+        return nullptr;
+      return sink(Body, HasUnit);
     }
 
   private:
     Distributor &D;
     Expr Cond;
     std::set<const ir::BufferNode *> AllocatedInside;
+    bool Planning = false, SawStage = false;
 
-    /// S with Cond sunk into it; HasStage says whether S holds a stage
-    /// (otherwise S comes back guarded as a whole).
-    Stmt sink(const Stmt &S, bool &HasStage) {
-      HasStage = false;
-      if (isStage(S)) {
-        HasStage = true;
+    /// What the first walk saw of a stage or candidate fill.
+    struct Unit {
+      bool IsStage;
+      std::set<const ir::BufferNode *> ReadsLocal, Writes;
+    };
+    std::vector<Unit> Units;
+    std::set<const ir::BufferNode *> WrittenUnderCond; // by statements left under Cond
+    std::set<const ir::BufferNode *> Needed; // local buffers the units kept read
+
+    /// Needed: the local buffers the stages read, and those the fills of
+    /// needed buffers read, to a fixed point. False when one of them is
+    /// also written under Cond.
+    bool chooseFills() {
+      std::vector<bool> Kept(Units.size());
+      bool Changed = true;
+      while (Changed) {
+        Changed = false;
+        for (size_t I = 0; I < Units.size(); ++I) {
+          if (Kept[I] || !(Units[I].IsStage || writesNeeded(Units[I].Writes)))
+            continue;
+          Kept[I] = Changed = true;
+          Needed.insert(Units[I].ReadsLocal.begin(), Units[I].ReadsLocal.end());
+        }
+      }
+      for (const ir::BufferNode *B : Needed)
+        if (WrittenUnderCond.count(B))
+          return false;
+      return true;
+    }
+
+    bool writesNeeded(const std::set<const ir::BufferNode *> &Writes) const {
+      for (const ir::BufferNode *B : Writes)
+        if (Needed.count(B))
+          return true;
+      return false;
+    }
+
+    /// Whether S, a stage or a fill, runs on every thread: every stage, and
+    /// the fills of needed buffers (in the first walk: every candidate, so
+    /// that the walk enters what holds them).
+    bool keep(const Stmt &S) {
+      Role R = roleOf(S);
+      if (R == Role::None)
+        return false;
+      if (!Planning)
+        return R == Role::Stage || writesNeeded(written(S));
+      Unit U{R == Role::Stage, {}, written(S)};
+      for (const ir::Access &A : ir::collectAccesses(S))
+        if (!A.IsWrite && A.Buf->MemScope == ir::Scope::Local)
+          U.ReadsLocal.insert(A.Buf.get());
+      SawStage |= U.IsStage;
+      Units.push_back(std::move(U));
+      return true;
+    }
+
+    static std::set<const ir::BufferNode *> written(const Stmt &S) {
+      std::set<const ir::BufferNode *> Out;
+      for (const ir::Access &A : ir::collectAccesses(S))
+        if (A.IsWrite)
+          Out.insert(A.Buf.get());
+      return Out;
+    }
+
+    /// S left under Cond as a whole.
+    Stmt guarded(const Stmt &S) {
+      if (Planning)
+        for (const ir::BufferNode *B : written(S))
+          WrittenUnderCond.insert(B);
+      return guardWith(Cond, S);
+    }
+
+    /// S with Cond sunk into it; HasUnit says whether S holds a statement
+    /// kept unguarded (otherwise S comes back guarded as a whole).
+    Stmt sink(const Stmt &S, bool &HasUnit) {
+      HasUnit = false;
+      if (keep(S)) {
+        HasUnit = true;
         return S;
       }
       if (const auto *Seq = ir::as<ir::SeqNode>(S)) {
-        // Runs of children without a stage share one guard.
+        // Runs of children without a unit share one guard.
         std::vector<Stmt> Out, Guarded;
         auto Flush = [&] {
           if (!Guarded.empty())
-            Out.push_back(guardWith(Cond, ir::makeSeq(Guarded)));
+            Out.push_back(guarded(ir::makeSeq(Guarded)));
           Guarded.clear();
         };
         for (const Stmt &Child : Seq->Stmts) {
-          bool ChildHasStage;
-          Stmt New = sink(Child, ChildHasStage);
-          if (!ChildHasStage) {
+          bool ChildHasUnit;
+          Stmt New = sink(Child, ChildHasUnit);
+          if (!ChildHasUnit) {
             Guarded.push_back(Child);
             continue;
           }
           Flush();
           Out.push_back(New);
-          HasStage = true;
+          HasUnit = true;
         }
         Flush();
         return ir::makeSeq(Out);
       }
       if (const auto *A = ir::as<ir::AllocateNode>(S)) {
         AllocatedInside.insert(A->Buf.get());
-        Stmt Body = sink(A->Body, HasStage);
+        Stmt Body = sink(A->Body, HasUnit);
         AllocatedInside.erase(A->Buf.get());
-        return HasStage ? ir::makeAllocate(A->Buf, Body) : guardWith(Cond, S);
+        return HasUnit ? ir::makeAllocate(A->Buf, Body) : guarded(S);
       }
       if (const auto *F = ir::as<ir::ForNode>(S)) {
         // Loops with uniform bounds only: all threads run them alike. A
@@ -580,65 +676,69 @@ private:
         bool NewThreads =
             isThreadIdxLoop(F) && !D.Here.Loop[ir::threadTagDim(F->ThreadTag)];
         if (!Uniform || (!Serial && !NewThreads))
-          return guardWith(Cond, S);
+          return guarded(S);
         Stmt Body;
         if (NewThreads) {
-          Body = D.inThreadLoop(F, [&] { return sink(F->Body, HasStage); });
+          Body = D.inThreadLoop(F, [&] { return sink(F->Body, HasUnit); });
         } else {
           LoopVariable Var(D, F);
-          Body = sink(F->Body, HasStage);
+          Body = sink(F->Body, HasUnit);
         }
-        if (!HasStage)
-          return guardWith(Cond, S);
+        if (!HasUnit)
+          return guarded(S);
         return ir::makeFor(F->LoopVar, F->Min, F->Extent, Body, F->LoopKind, F->ThreadTag,
                            F->IsReduction);
       }
       if (const auto *L = ir::as<ir::LetStmtNode>(S)) {
         if (readsMemory(L->Value))
-          return guardWith(Cond, S);
+          return guarded(S);
         D.Dependence.enter(L);
-        Stmt Body = sink(L->Body, HasStage);
+        Stmt Body = sink(L->Body, HasUnit);
         D.Dependence.leave(L->LetVar.get());
-        return HasStage ? ir::makeLet(L->LetVar, L->Value, Body) : guardWith(Cond, S);
+        return HasUnit ? ir::makeLet(L->LetVar, L->Value, Body) : guarded(S);
       }
       if (const auto *I = ir::as<ir::IfThenElseNode>(S)) {
         if (readsMemory(I->Cond))
-          return guardWith(Cond, S);
-        bool ThenHasStage, ElseHasStage = false;
-        Stmt Then = sink(I->Then, ThenHasStage);
-        Stmt Else = I->Else ? sink(I->Else, ElseHasStage) : nullptr;
-        HasStage = ThenHasStage || ElseHasStage;
-        if (!HasStage)
-          return guardWith(Cond, S);
+          return guarded(S);
+        bool ThenHasUnit, ElseHasUnit = false;
+        Stmt Then = sink(I->Then, ThenHasUnit);
+        Stmt Else = I->Else ? sink(I->Else, ElseHasUnit) : nullptr;
+        HasUnit = ThenHasUnit || ElseHasUnit;
+        if (!HasUnit)
+          return guarded(S);
         return ir::makeIf(I->Cond, Then, Else);
       }
-      return guardWith(Cond, S);
+      return guarded(S);
     }
 
-    /// A cache stage the block's threads fill together: writes only shared
-    /// buffers allocated inside the guard, depends on no thread, holds no
-    /// thread loop or barrier, and stays in bounds without the guard.
-    bool isStage(const Stmt &S) {
+    /// A cache stage the block's threads fill together (Stage): writes only
+    /// shared buffers allocated inside the guard, depends on no thread, holds
+    /// no thread loop or barrier, and stays in bounds without the guard. A
+    /// fill of a thread's scratch (Fill): the same, with local buffers for
+    /// shared ones.
+    enum class Role { None, Stage, Fill };
+    Role roleOf(const Stmt &S) {
       if (!ir::as<ir::ForNode>(S) && !ir::as<ir::StoreNode>(S))
-        return false;
+        return Role::None;
       StmtFacts Facts = factsOf(S);
       if (Facts.LaunchLoop || Facts.Barrier || D.Dependence.of(S))
-        return false;
-      bool Writes = false;
+        return Role::None;
+      std::set<ir::Scope> Scopes;
       std::vector<ir::Access> Accesses = ir::collectAccesses(S);
       for (const ir::Access &A : Accesses)
         if (A.IsWrite) {
-          if (A.Buf->MemScope != ir::Scope::Shared || !AllocatedInside.count(A.Buf.get()))
-            return false;
-          Writes = true;
+          if (!AllocatedInside.count(A.Buf.get()))
+            return Role::None;
+          Scopes.insert(A.Buf->MemScope);
         }
-      if (!Writes)
-        return false;
+      if (Scopes.size() != 1 ||
+          (*Scopes.begin() != ir::Scope::Shared && *Scopes.begin() != ir::Scope::Local))
+        return Role::None;
       std::set<std::pair<const ir::BufferNode *, bool>> Checked;
       for (const ir::Access &A : Accesses)
         if (Checked.insert({A.Buf.get(), A.IsWrite}).second && !inBounds(S, A.Buf, !A.IsWrite))
-          return false;
-      return true;
+          return Role::None;
+      return *Scopes.begin() == ir::Scope::Shared ? Role::Stage : Role::Fill;
     }
 
     /// Every element of Buf that S reads (or writes) lies inside Buf, with

@@ -31,10 +31,11 @@
 // WidenThreadLoops adds): such a statement is treated as a whole by the
 // enclosing sequence, so its barriers land at the nearest uniform point; a
 // dependence that only a barrier inside it could satisfy is an error naming
-// the buffer. So are the hand-offs no barrier can order: between threads on
-// a local buffer (each thread has its own copy: the schedule gave threads
-// private copies of data they share), and between blocks on a global buffer
-// (blocks cannot be synchronized within a kernel; ir::mayConflictAcrossBlocks).
+// the buffer. So are the hand-offs no barrier can order: between blocks on a
+// global buffer (blocks cannot be synchronized within a kernel;
+// ir::mayConflictAcrossBlocks), and between threads on a local buffer (each
+// thread has its own copy; PromoteToShared has made the nest's arrays that
+// threads exchange values through shared, so this is a backstop).
 //
 // Runs after Simplify (indices are canonical, which the affine dependence
 // test wants) and before StorageFlatten: a cooperative fetch writes its stage
@@ -330,92 +331,42 @@ private:
   }
 };
 
-/// The threadIdx dimensions whose loops enclose each local allocation.
-class LocalAllocations : public ir::IRVisitor {
-public:
-  std::map<const ir::BufferNode *, unsigned> DimsAround;
-
-protected:
-  void visitFor(const ir::ForNode *N) override {
-    unsigned Saved = Dims;
-    if (isThreadIdxLoop(N))
-      Dims |= 1u << ir::threadTagDim(N->ThreadTag);
-    ir::IRVisitor::visitFor(N);
-    Dims = Saved;
-  }
-  void visitAllocate(const ir::AllocateNode *N) override {
-    DimsAround[N->Buf.get()] = Dims;
-    ir::IRVisitor::visitAllocate(N);
-  }
-
-private:
-  unsigned Dims = 0;
-};
-
-unsigned threadDimsOf(const Access &A) {
-  unsigned Dims = 0;
-  for (const ir::ForNode *L : A.Loops)
-    if (isThreadIdxLoop(L))
-      Dims |= 1u << ir::threadTagDim(L->ThreadTag);
-  return Dims;
-}
-
 /// The hand-offs no barrier can order, reported as errors naming the
-/// buffer: a value of a local buffer written by one thread and read by
-/// another (each has its own copy), and an element of a global buffer one
-/// block writes and another block touches.
+/// buffer: an element of a global buffer one block writes and another block
+/// touches, and a value of a local buffer written by one thread and read by
+/// another (each has its own copy; PromoteToShared made every such buffer
+/// of the nest shared or refused it, so this only catches one that thread
+/// distribution made).
 void checkUnorderableHandOffs(const ir::LoopNest &Nest, const KernelContext &Ctx,
                               std::vector<Diag> &Diags) {
-  std::vector<Access> Accesses = ir::collectAccesses(ir::inlineLets(Nest.Body));
-  LocalAllocations Locals;
-  Locals.visit(Nest.Body);
-  const std::map<std::string, int64_t> Grid = Ctx.gridExtents(), Block = Ctx.blockExtents();
-  std::set<const ir::BufferNode *> Reported;
-  auto Report = [&](const ir::BufferNode *B, const std::string &Message) {
-    if (!Reported.insert(B).second)
-      return;
+  auto Report = [&](const std::string &Message) {
     Diag D;
     D.Message = Message;
     Diags.push_back(D);
   };
+  std::vector<Access> Accesses = ir::collectAccesses(ir::inlineLets(Nest.Body));
+  const std::map<std::string, int64_t> Grid = Ctx.gridExtents();
+  std::set<const ir::BufferNode *> Reported;
   for (size_t I = 0; I < Accesses.size(); ++I)
     for (size_t J = I; J < Accesses.size(); ++J) {
       const Access &A = Accesses[I], &B = Accesses[J];
       const ir::BufferNode *Buf = A.Buf.get();
-      if (Buf != B.Buf.get() || (!A.IsWrite && !B.IsWrite) || Reported.count(Buf))
+      if (Buf != B.Buf.get() || Buf->MemScope != ir::Scope::Global ||
+          (!A.IsWrite && !B.IsWrite) || Reported.count(Buf))
         continue;
-      if (Buf->MemScope == ir::Scope::Global && ir::mayConflictAcrossBlocks(A, B, Grid))
-        Report(Buf, "global buffer '" + Buf->Name +
-                        "' is written by one block and accessed by another in the same kernel "
-                        "(the schedule hands its values over between blocks), and blocks cannot "
-                        "be synchronized");
-      if (Buf->MemScope != ir::Scope::Local || A.IsWrite == B.IsWrite)
-        continue;
-      // The thread that reads must be the one that wrote. An allocation
-      // inside a thread loop is private to each of its threads anyway (those
-      // dims are no coordinate here), and a write outside the loop of a dim
-      // runs on every thread of it: the reader's own thread along that dim
-      // wrote it too, so there the reader's index is as free as a serial
-      // loop's and the dim is no coordinate either.
-      const Access &W = A.IsWrite ? A : B;
-      Access R = A.IsWrite ? B : A;
-      unsigned WriterEverywhere = ~threadDimsOf(W) & 7u;
-      std::vector<ir::Stmt> StandIns;
-      for (const ir::ForNode *&L : R.Loops)
-        if (isThreadIdxLoop(L) && WriterEverywhere & (1u << ir::threadTagDim(L->ThreadTag))) {
-          StandIns.push_back(ir::makeFor(L->LoopVar, L->Min, L->Extent, L->Body));
-          L = ir::as<ir::ForNode>(StandIns.back());
-        }
-      std::map<std::string, int64_t> Extent = Block;
-      for (int D = 0; D < 3; ++D)
-        if ((Locals.DimsAround[Buf] | WriterEverywhere) & (1u << D))
-          Extent["threadIdx." + std::string(1, "xyz"[D])] = 1;
-      if (ir::mayConflictAcrossThreads(W, R, Extent))
-        Report(Buf, "local buffer '" + Buf->Name +
-                        "' is written by one thread and read by another, but each thread has "
-                        "its own copy: the schedule gives threads private copies of values they "
-                        "share");
+      if (ir::mayConflictAcrossBlocks(A, B, Grid)) {
+        Reported.insert(Buf);
+        Report("global buffer '" + Buf->Name +
+               "' is written by one block and accessed by another in the same kernel "
+               "(the schedule hands its values over between blocks), and blocks cannot "
+               "be synchronized");
+      }
     }
+  for (const LocalHandOff &H : localHandOffs(Nest.Body, Ctx.blockExtents()))
+    Report("local buffer '" + H.Write.Buf->Name +
+           "' is written by one thread and read by another, but each thread has its own "
+           "copy: the schedule gives threads private copies of values they share (" +
+           ir::describeAccess(H.Write) + ", then " + ir::describeAccess(H.Read) + ")");
 }
 
 } // namespace

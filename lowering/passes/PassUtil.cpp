@@ -4,6 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "passes/PassUtil.h"
+#include "ir/Dependence.h"
 #include "ir/IRMutator.h"
 #include "ir/IRVisitor.h"
 #include "ir/Intrinsics.h"
@@ -120,6 +121,93 @@ ir::Stmt unshareStatements(const ir::Stmt &S) { return Unsharer().mutate(S); }
 
 bool isThreadIdxLoop(const ir::ForNode *N) {
   return N->LoopKind == ir::ForKind::ThreadBound && ir::isThreadIdxTag(N->ThreadTag);
+}
+
+namespace {
+/// The threadIdx dimensions whose loops enclose each allocation.
+class AllocationThreadDims : public ir::IRVisitor {
+public:
+  std::map<const ir::BufferNode *, unsigned> DimsAround;
+
+protected:
+  void visitFor(const ir::ForNode *N) override {
+    ScopedValue<unsigned> Saved(Dims);
+    if (isThreadIdxLoop(N))
+      Dims |= 1u << ir::threadTagDim(N->ThreadTag);
+    ir::IRVisitor::visitFor(N);
+  }
+  void visitAllocate(const ir::AllocateNode *N) override {
+    DimsAround[N->Buf.get()] = Dims;
+    ir::IRVisitor::visitAllocate(N);
+  }
+
+private:
+  unsigned Dims = 0;
+};
+
+unsigned threadDimsOf(const ir::Access &A) {
+  unsigned Dims = 0;
+  for (const ir::ForNode *L : A.Loops)
+    if (isThreadIdxLoop(L))
+      Dims |= 1u << ir::threadTagDim(L->ThreadTag);
+  return Dims;
+}
+
+/// Whether the thread reading R may not be the one that wrote W.
+bool readByAnotherThread(const ir::Access &W, const ir::Access &R, unsigned DimsAroundAlloc,
+                         const std::map<std::string, int64_t> &BlockExtent) {
+  // A write outside the loop of a dim runs on every thread of it: the
+  // reader's own thread along that dim wrote the element too, so there the
+  // reader's index is as free as a serial loop's and the dim is no
+  // coordinate. Nor is a dim whose loop encloses the allocation.
+  unsigned WriterEverywhere = ~threadDimsOf(W) & 7u;
+  ir::Access Reader = R;
+  std::vector<ir::Stmt> StandIns;
+  for (const ir::ForNode *&L : Reader.Loops)
+    if (isThreadIdxLoop(L) && WriterEverywhere & (1u << ir::threadTagDim(L->ThreadTag))) {
+      StandIns.push_back(ir::makeFor(L->LoopVar, L->Min, L->Extent, L->Body));
+      L = ir::as<ir::ForNode>(StandIns.back());
+    }
+  std::map<std::string, int64_t> Extent = BlockExtent;
+  for (int D = 0; D < 3; ++D)
+    if ((DimsAroundAlloc | WriterEverywhere) & (1u << D))
+      Extent["threadIdx." + std::string(1, "xyz"[D])] = 1;
+  return ir::mayConflictAcrossThreads(W, Reader, Extent);
+}
+} // namespace
+
+std::vector<LocalHandOff> localHandOffs(const ir::Stmt &Body,
+                                        const std::map<std::string, int64_t> &BlockExtent) {
+  std::vector<ir::Access> Accesses = ir::collectAccesses(ir::inlineLets(Body));
+  AllocationThreadDims Allocations;
+  Allocations.visit(Body);
+  std::vector<LocalHandOff> Out;
+  std::set<const ir::BufferNode *> Found;
+  for (const ir::Access &W : Accesses) {
+    const ir::BufferNode *Buf = W.Buf.get();
+    if (!W.IsWrite || Buf->MemScope != ir::Scope::Local || Found.count(Buf))
+      continue;
+    for (const ir::Access &R : Accesses)
+      if (!R.IsWrite && R.Buf.get() == Buf &&
+          readByAnotherThread(W, R, Allocations.DimsAround[Buf], BlockExtent)) {
+        Out.push_back({W, R});
+        Found.insert(Buf);
+        break;
+      }
+  }
+  return Out;
+}
+
+bool allocatesShared(const ir::Stmt &S) {
+  struct Finder : ir::IRVisitor {
+    bool Found = false;
+    void visitAllocate(const ir::AllocateNode *N) override {
+      Found |= N->Buf->MemScope == ir::Scope::Shared;
+      ir::IRVisitor::visitAllocate(N);
+    }
+  } F;
+  F.visit(S);
+  return F.Found;
 }
 
 unsigned ThreadDependence::of(const std::set<const ir::VarNode *> &Vars) const {

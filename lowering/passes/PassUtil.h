@@ -8,11 +8,13 @@
 #define SCHED_PASSES_PASSUTIL_H
 
 #include "Pipeline.h"
+#include "ir/Access.h"
 #include "ir/IR.h"
 #include <map>
 #include <set>
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace sched {
 namespace passes {
@@ -56,6 +58,29 @@ ir::Stmt unshareStatements(const ir::Stmt &S);
 
 /// A loop bound to threadIdx.{x,y,z}.
 bool isThreadIdxLoop(const ir::ForNode *N);
+
+/// Whether S allocates a shared buffer: inside a loop, one array that every
+/// iteration refills (a cache stage at `ko`), so threads must not run the
+/// loop's iterations at once.
+bool allocatesShared(const ir::Stmt &S);
+
+/// A value a thread reads from a local buffer that another thread of the
+/// block wrote (Write, then Read, as collected from the kernel with lets
+/// inlined): each thread has its own copy of local memory, so the value
+/// never arrives.
+struct LocalHandOff {
+  ir::Access Write, Read;
+};
+
+/// The first hand-off of each local buffer of Body that has one, in program
+/// order, asked of ir::mayConflictAcrossThreads (BlockExtent as it takes it).
+/// An allocation inside a thread loop is private to each of that loop's
+/// threads (those dimensions are no coordinate), and a local store outside
+/// the loop of a dimension runs on every thread of it (there the reader's
+/// own thread wrote the element too). PromoteToShared makes the buffers with
+/// one shared, InjectThreadSync reports those left.
+std::vector<LocalHandOff> localHandOffs(const ir::Stmt &Body,
+                                        const std::map<std::string, int64_t> &BlockExtent);
 
 /// Sets a variable for the lifetime of the guard and restores its old value
 /// after it (Halide's ScopedValue): "this holds for the subtree I am in".

@@ -97,13 +97,22 @@ bool computeLaunchGeometry(const ir::LoopNest &Nest, KernelContext &Out,
 /// its own extent is smaller.
 ir::LoopNest widenThreadLoops(const ir::LoopNest &Nest, const KernelContext &Ctx);
 
+/// Makes shared (one array per block) every local allocation some thread
+/// reads an element of that another thread of the block wrote, as the C++
+/// declaring it outside the thread loops means; declared inside threadIdx
+/// loops, it gets one slice per thread of those. An error names an array
+/// that cannot be: declared outside a block loop, or not of constant size.
+ir::LoopNest promoteToShared(const ir::LoopNest &Nest, const KernelContext &Ctx,
+                             std::vector<Diag> &Diags);
+
 /// Makes every statement run on the threads the nest says it runs on:
 /// code that writes global or shared memory outside some thread dimension of
 /// the block (which CUDA would run on every thread of that dimension) is
 /// distributed over the block's threads (a parallel nest: cooperative fetch)
 /// or guarded to thread 0; a loop bound to an enclosing loop's tag names the
 /// same threads; a thread-divergent guard is sunk below a cache stage the
-/// block's threads fill together.
+/// block's threads fill together, and below the fills of the local buffers
+/// the stage reads.
 ir::LoopNest distributeOverThreads(const ir::LoopNest &Nest, const KernelContext &Ctx,
                                    std::vector<Diag> &Diags);
 

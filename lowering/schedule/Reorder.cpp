@@ -52,20 +52,6 @@ struct NamedLoop {
   int Loc;
 };
 
-class LoadFinder : public IRVisitor {
-public:
-  bool Found = false;
-
-protected:
-  void visitLoad(const LoadNode *) override { Found = true; }
-  void visitCall(const CallNode *) override { Found = true; }
-};
-
-bool readsMemory(const Expr &E) {
-  LoadFinder F;
-  F.visit(E);
-  return F.Found;
-}
 
 /// Rewrites every access to the hoisted buffers: Old[idx...] becomes
 /// New[lead, idx...], or New[lead] when Old was a single element.
@@ -237,7 +223,7 @@ private:
     std::set<const BufferNode *> Exempt;
     for (const Stmt &C : Chain) {
       if (const auto *I = as<IfThenElseNode>(C)) {
-        if (readsMemory(I->Cond))
+        if (dependsOnMemory(I->Cond))
           return fail(Outer, Inner, "a condition that reads memory lies between them");
         Guards.push_back(I->Cond);
         continue;

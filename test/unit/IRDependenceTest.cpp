@@ -119,6 +119,21 @@ TEST(DependenceTest, FuseOfAnOuterSplitLoopIsParallel) {
   EXPECT_TRUE(X.parallel("ji", &Why)) << Why;
 }
 
+TEST(DependenceTest, FuseOfAFusedSplitIsParallel) {
+  // split(i, io, ii, 16) fuse(ii, j, iij) fuse(io, iij, ioiij): the divisor
+  // max(M, 0)*16 is an expression, and both instances must divide by the
+  // same variable standing for it.
+  Nest X(R"(func f(B: int32*[1, M] global, M: int32) target=gpu {
+  for (ioiij, 0, (max(M, 0)*16)) {
+    if (((((ioiij/(max(M, 0)*16))*16) + ((ioiij % (max(M, 0)*16))/M)) < 1)) {
+      B[(((ioiij/(max(M, 0)*16))*16) + ((ioiij % (max(M, 0)*16))/M)), ((ioiij % (max(M, 0)*16)) % M)] = 1
+    }
+  }
+})");
+  std::string Why;
+  EXPECT_TRUE(X.parallel("ioiij", &Why)) << Why;
+}
+
 TEST(DependenceTest, NPartsSplitOfRunTimeExtentIsParallel) {
   // split(i, bx, tx, nparts=4): i = bx*((n + 3)/4) + tx, tx < (n + 3)/4.
   Nest X(R"(func f(y: float32*[n] global, n: int32) target=gpu {
@@ -133,6 +148,29 @@ TEST(DependenceTest, NPartsSplitOfRunTimeExtentIsParallel) {
   std::string Why;
   EXPECT_TRUE(X.parallel("bx", &Why)) << Why;
   EXPECT_TRUE(X.parallel("tx", &Why)) << Why;
+}
+
+TEST(DependenceTest, NPartsSplitOfNPartsSplitIsParallel) {
+  // split(j, jo, ji, nparts=2) split(ji, jiv, jir, nparts=2) of a run-time
+  // extent: j = jo*S + jiv*S2 + jir with two symbolic strides; the inner
+  // split's guard keeps jiv*S2 + jir below S, so jo's iterations never meet,
+  // and then neither do jiv's.
+  Nest X(R"(func f(A: float32*[2, ((M*2) - 1)] global, M: int32) target=gpu {
+  for (jo, 0, 2) {
+    for (jiv, 0, 2) {
+      for (jir, 0, ((((M + 1)/2) + 1)/2)) {
+        if ((((jiv*((((M + 1)/2) + 1)/2)) + jir) < ((M + 1)/2))) {
+          if ((((jo*((M + 1)/2)) + ((jiv*((((M + 1)/2) + 1)/2)) + jir)) < M)) {
+            A[0, (((jo*((M + 1)/2)) + ((jiv*((((M + 1)/2) + 1)/2)) + jir))*2)] = 1.0f
+          }
+        }
+      }
+    }
+  }
+})");
+  std::string Why;
+  for (const char *L : {"jo", "jiv", "jir"})
+    EXPECT_TRUE(X.parallel(L, &Why)) << L << ": " << Why;
 }
 
 TEST(DependenceTest, NonDividingSplitOfSplitIsParallel) {
@@ -295,6 +333,51 @@ TEST(DependenceTest, DistributingAgainstABackwardDependenceIsIllegal) {
   DependenceWitness Why;
   EXPECT_FALSE(distributionIsLegal(I, as<SeqNode>(I->Body), {}, &Why));
   EXPECT_EQ(Why.Buffer, "b");
+}
+
+TEST(DependenceTest, ThreadsApartOnlyInIntegersNeedNoBarrier) {
+  // Thread tx writes A[io*4 + v*3 + tx] with tx < 3 and v*3 + tx < 4: the
+  // elements are 0, 1, 2 (v = 0) and 3 (v = 1): no two threads meet, but
+  // only integer reasoning shows it (the rational relaxation lets v differ
+  // by 1/3).
+  Nest X(R"(func f(A: float32*[8] global) target=gpu {
+  for (io, 0, 2) {
+    for (v, 0, 2) {
+      for (tx, 0, 8) bind(threadIdx.x) {
+        if ((tx < 3)) {
+          if ((((v*3) + tx) < 4)) {
+            A[(((io*4) + (v*3)) + tx)] = (A[(((io*4) + (v*3)) + tx)] + 1.0f)
+          }
+        }
+      }
+    }
+  }
+})");
+  std::vector<Access> All = collectAccesses(X.N.Body);
+  ASSERT_EQ(All.size(), 2u);
+  EXPECT_FALSE(mayConflictAcrossThreads(All[1], All[1], {{"threadIdx.x", 8}}));
+  EXPECT_FALSE(mayConflictAcrossThreads(All[0], All[1], {{"threadIdx.x", 8}}));
+}
+
+TEST(DependenceTest, BlocksOfANestedSplitNeverMeet) {
+  // A[ioo*64 + ioi*16 + iio*3 + iii] with iii < 3 and iio*3 + iii < 16:
+  // every block (ioo, iio) has its own elements.
+  Nest X(R"(func f(A: float32*[M, 4] global, M: int32) target=gpu {
+  for (ioo, 0, ((((M + 15)/16) + 3)/4)) bind(blockIdx.y) {
+    for (iio, 0, 6) bind(blockIdx.x) {
+      for (ioi, 0, 4) {
+        for (iii, 0, 3) bind(threadIdx.z) {
+          if ((((iio*3) + iii) < 16)) {
+            A[((((ioo*64) + (ioi*16)) + (iio*3)) + iii), 0] = 1.0f
+          }
+        }
+      }
+    }
+  }
+})");
+  std::vector<Access> All = collectAccesses(X.N.Body);
+  ASSERT_EQ(All.size(), 1u);
+  EXPECT_FALSE(mayConflictAcrossBlocks(All[0], All[0], {{"blockIdx.x", 6}}));
 }
 
 TEST(DependenceTest, DifferentBlocksMeetOnASharedRow) {

@@ -87,6 +87,33 @@ TEST(IntegerSystemTest, SymbolicBoundsAreVariables) {
   EXPECT_TRUE(S.provablyEmpty());
 }
 
+TEST(IntegerSystemTest, RationalSolutionsDoNotCount) {
+  // 3v + t == 3v' + t' with t, t' in [0, 2] and t < t': rationally v - v'
+  // may be 1/3, but no integer point exists. (Where elimination cannot stay
+  // exact, the Omega test's dark shadow and splinters decide; the
+  // dependence tests ThreadsApartOnlyInIntegersNeedNoBarrier and
+  // BlocksOfANestedSplitNeverMeet need them.)
+  IntegerSystem S;
+  int V = S.addVariable(), T = S.addVariable(), V2 = S.addVariable(), T2 = S.addVariable();
+  for (int X : {V, V2})
+    S.addRange(var(X), 0, 1);
+  for (int X : {T, T2})
+    S.addRange(var(X), 0, 2);
+  S.addEquality(var(V, 3) + var(T) - var(V2, 3) - var(T2));
+  S.addInequality(var(T2) - var(T) - lit(1));
+  EXPECT_TRUE(S.provablyEmpty());
+}
+
+TEST(IntegerSystemTest, DarkShadowFindsAnIntegerPoint) {
+  // 2 <= 3x - 2y <= 4 with 0 <= x, y <= 10 has integer points (x = 2, y = 1).
+  IntegerSystem S;
+  int X = S.addVariable(), Y = S.addVariable();
+  S.addRange(var(X), 0, 10);
+  S.addRange(var(Y), 0, 10);
+  S.addRange(var(X, 3) - var(Y, 2), 2, 4);
+  EXPECT_FALSE(S.provablyEmpty());
+}
+
 TEST(IntegerSystemTest, HugeCoefficientsNeverGiveAFalseEmpty) {
   // 2^62 x == (2^62 - 1) y has the point x = 2^62 - 1, y = 2^62; the
   // reduction overflows int64 on the way, and must then answer "maybe".

@@ -305,6 +305,47 @@ passes::KernelContext contextOf(const ir::LoopNest &Nest) {
   return Ctx;
 }
 
+/// Thread t2 reads the element of the local L that thread 63 - t2 wrote.
+const char *const LocalHandOff = "func f(In: float32*[64] global, Out: float32*[64] global) "
+                                 "target=gpu {\n"
+                                 "  allocate L: float32[64] local {\n"
+                                 "    for (tx, 0, 64) bind(threadIdx.x) {\n"
+                                 "      L[tx] = In[tx]\n"
+                                 "    }\n"
+                                 "    for (t2, 0, 64) bind(threadIdx.x) {\n"
+                                 "      Out[t2] = L[(63 - t2)]\n"
+                                 "    }\n"
+                                 "  }\n"
+                                 "}\n";
+
+// PromoteToShared leaves no local hand-off in the nest it gets; thread sync
+// still reports one reaching it (say one distribution made), never leaving
+// threads to read a copy nobody wrote.
+TEST(InjectThreadSyncTest, ReportsALocalBufferHandedBetweenThreads) {
+  ir::LoopNest Nest = parseNest(LocalHandOff);
+  passes::KernelContext Ctx = contextOf(Nest);
+  std::vector<Diag> Diags;
+  passes::injectThreadSync(Nest, Ctx, Diags);
+  EXPECT_TRUE(hasError(Diags, "local buffer 'L' is written by one thread and read by another, "
+                              "but each thread has its own copy"))
+      << (Diags.empty() ? "no error" : Diags[0].Message);
+}
+
+// PromoteToShared makes L shared, with no error.
+TEST(PromoteToSharedTest, MakesALocalBufferHandedBetweenThreadsShared) {
+  ir::LoopNest Nest = parseNest(LocalHandOff);
+  passes::KernelContext Ctx = contextOf(Nest);
+  std::vector<Diag> Diags;
+  ir::LoopNest Out = passes::promoteToShared(Nest, Ctx, Diags);
+  EXPECT_TRUE(Diags.empty()) << Diags[0].Message;
+  const auto *Alloc = ir::as<ir::AllocateNode>(Out.Body);
+  ASSERT_NE(Alloc, nullptr);
+  EXPECT_EQ(Alloc->Buf->MemScope, ir::Scope::Shared);
+  for (const ir::StoreNode *S : storesOf(Out.Body))
+    if (S->Buf->Name == "L")
+      EXPECT_EQ(S->Buf.get(), Alloc->Buf.get());
+}
+
 TEST(VerifyKernelTest, RejectsAGlobalWriteOutsideAThreadDimensionOnceDistributed) {
   ir::LoopNest Nest = parseNest("func f(C: float32*[8] global, D: float32*[4] global) "
                                 "target=gpu {\n"

@@ -42,9 +42,10 @@ TEST(LoweringPipelineTest, CallsAfterPassForEachPassInOrder) {
   std::vector<std::string> Expected = {"NormalizeLoops",        "BoundInference",
                                        "VerifyThreadBindings",  "InjectVirtualThread",
                                        "ComputeLaunchGeometry", "WidenThreadLoops",
-                                       "DistributeOverThreads", "Simplify",
-                                       "InjectThreadSync",      "StorageFlatten",
-                                       "ComputeBufferRegions",  "VerifyKernel"};
+                                       "PromoteToShared",       "DistributeOverThreads",
+                                       "Simplify",              "InjectThreadSync",
+                                       "StorageFlatten",        "ComputeBufferRegions",
+                                       "VerifyKernel"};
   EXPECT_EQ(Passes, Expected);
 }
 
@@ -109,7 +110,7 @@ TEST(LoweringPipelineTest, VerifyEachAcceptsWhatEveryPassProduces) {
   LoweredKernel K;
   std::vector<Diag> Diags;
   EXPECT_TRUE(lower(Nest, Opts, K, Diags)) << (Diags.empty() ? "" : Diags[0].Message);
-  EXPECT_EQ(Passes, 12u);
+  EXPECT_EQ(Passes, 13u);
 }
 
 } // namespace
