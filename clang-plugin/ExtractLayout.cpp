@@ -25,8 +25,7 @@
 // Bounds of indices whose coefficients are products of parameters, which
 // the interval analysis (Bounds.h) leaves open, come from the signs of the
 // coefficients: where an access happens, each of its loops runs at least
-// once (N >= 1 for j < N), other parameters are sizes (>= 0). Extents that
-// a loop running zero times makes negative are assumed non-negative.
+// once (N >= 1 for j < N), other parameters are sizes (>= 0).
 //
 //===----------------------------------------------------------------------===//
 
@@ -532,36 +531,6 @@ Expr nonNegativeCondition(const Polynomial &P, DType T) {
   return makeBinary(BinOp::LE, fromPolynomial(scaled(Neg, -1), T), fromPolynomial(Pos, T));
 }
 
-/// Assumes Shape's extents non-negative where the launcher may need the
-/// buffer's size. An extent from a loop's last value (`2*n - 1` rows for
-/// `C[i*(2*n-1) + 2*j]`, `K*M + K - 1` elements for `A[i*K + 2*k]`) is
-/// negative when that loop runs zero times (n = 0, K = 0). The nest then
-/// touches nothing of the buffer; but where an index has no interval bound
-/// (a product of parameters and loop variables), the launcher copies the
-/// whole buffer, whose size must not be negative. Each extent not provably
-/// non-negative for sizes >= 0 gets the run-time assumption `0 <= extent`
-/// (the original loop runs where it fails). Indices with interval bounds
-/// give the launcher an empty region instead.
-void assumeExtentsNonNegative(const std::vector<Expr> &FlatIndices, const VarRanges &Ranges,
-                              const std::vector<Expr> &Shape, std::vector<Expr> &Assumptions) {
-  if (std::all_of(FlatIndices.begin(), FlatIndices.end(),
-                  [&](const Expr &Flat) { return boundsOf(Flat, Ranges).isBounded(); }))
-    return;
-  for (const Expr &E : Shape) {
-    bool Known = false;
-    for (const Expr &Arm : minMaxArms(E, BinOp::Max)) {
-      Polynomial P;
-      Known = Known || (toPolynomial(Arm, P) && signOf(P, {}) > 0);
-    }
-    if (Known)
-      continue;
-    Polynomial P;
-    addAssumption(Assumptions, simplify(toPolynomial(E, P)
-                                            ? nonNegativeCondition(P, E->Type)
-                                            : makeBinary(BinOp::LE, makeInt(0, E->Type), E)));
-  }
-}
-
 /// Whether some positive sizes satisfy P >= 0 (P over parameters): not
 /// `-M >= 0` (M <= 0), which with every parameter at 1 or above has only
 /// non-positive coefficients and a negative constant. A kernel under such an
@@ -801,7 +770,6 @@ bool FlatLayout::tryStrides(std::vector<Polynomial> Candidates,
   }
   if (!MayAssume && !Assumed.empty())
     return false;
-  assumeExtentsNonNegative(FlatIndices, Ranges, Shape, Assumed);
   this->Shape = Shape;
   Assumptions = Assumed;
   return true;
@@ -861,12 +829,7 @@ bool FlatLayout::choose(const std::vector<Expr> &FlatIndices, const VarRanges &R
   Out.Strides = {Polynomial{Monomial{1, {}}}};
   Out.Assumptions.clear();
   Out.Shape.assign(1, DeclaredSize);
-  if (DeclaredSize)
-    return true;
-  if (!extentCovering(FlatIndices, Ranges, Out.Shape[0]))
-    return false;
-  assumeExtentsNonNegative(FlatIndices, Ranges, Out.Shape, Out.Assumptions);
-  return true;
+  return DeclaredSize || extentCovering(FlatIndices, Ranges, Out.Shape[0]);
 }
 
 std::vector<Expr> FlatLayout::delinearize(const Expr &Flat) const {

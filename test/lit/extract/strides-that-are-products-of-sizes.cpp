@@ -9,10 +9,8 @@
 // K*N - 1 holding K*N elements overlap), the buffer stays one-dimensional,
 // sized by its largest index: every loop of an access runs at least once
 // (K, N >= 1 for k < K, n < N), so K*N - 1 >= 0 and its term is largest at
-// the end of its loop. Extents that are negative when a loop
-// runs zero times (2*N - 1 for N = 0) are assumed non-negative, checked at
-// run time. Before, the bound analysis gave up on the products ("cannot
-// bound the indices") and the nests stayed as written.
+// the end of its loop. Before, the bound analysis gave up on the products
+// ("cannot bound the indices") and the nests stayed as written.
 // RUN: %sched_cc -fsyntax-only -fplugin-arg-sched-dump=ir %s | FileCheck %s
 
 void evenBlocks(int *A, const int *B, int M, int N, int K) {
@@ -23,7 +21,7 @@ void evenBlocks(int *A, const int *B, int M, int N, int K) {
         if (j % 2 == 0)
           A[2 * K * N * i - K * i + 2 * K * j + k] = B[2 * j];
 }
-// CHECK-LABEL: func sched_{{.*}}(A: int32*[M, ((N*2) - 1), K] global, B: int32*[N, 2] global, M: int32, N: int32, K: int32) target=gpu assume((1 <= (N*2))) {
+// CHECK-LABEL: func sched_{{.*}}(A: int32*[M, ((N*2) - 1), K] global, B: int32*[N, 2] global, M: int32, N: int32, K: int32) target=gpu {
 // CHECK:         A[i, (j*2), k] = B[j, 0]
 
 void sumStride(float *Y, const short *Z, int M, int N, int K) {
@@ -33,7 +31,7 @@ void sumStride(float *Y, const short *Z, int M, int N, int K) {
       for (int m = 0; m < K; ++m)
         Y[i] += Z[2 * K * N * i + 4 * K * i + 2 * K * j - N * i + 4 * K - 2 * i - j + 2 * m - 2];
 }
-// CHECK-LABEL: func sched_{{.*}}(Y: float32*[M] global, Z: int16*[M, (N + 2), ((K*2) - 1)] global, M: int32, N: int32, K: int32) target=gpu assume((1 <= (K*2))) {
+// CHECK-LABEL: func sched_{{.*}}(Y: float32*[M] global, Z: int16*[M, (N + 2), ((K*2) - 1)] global, M: int32, N: int32, K: int32) target=gpu {
 // CHECK:         Y[i] = (Y[i] + float32(int32(Z[i, (j + 2), (m*2)])))
 
 void sharedSumFactor(float *A, const float *B, int M, int N) {
@@ -43,7 +41,7 @@ void sharedSumFactor(float *A, const float *B, int M, int N) {
       for (int k = 0; k < N; ++k)
         A[22 * N * i + 4 * N * j - 11 * i - 2 * j + 2 * k] += B[k];
 }
-// CHECK-LABEL: func sched_{{.*}}(A: float32*[M, 11, ((N*2) - 1)] global, B: float32*[N] global, M: int32, N: int32) target=gpu assume((1 <= (N*2))) {
+// CHECK-LABEL: func sched_{{.*}}(A: float32*[M, 11, ((N*2) - 1)] global, B: float32*[N] global, M: int32, N: int32) target=gpu {
 // CHECK:         A[i, (j*2), (k*2)] = (A[i, (j*2), (k*2)] + B[k])
 
 void overlappingRows(float *A, int M, int N, int K) {
@@ -53,5 +51,5 @@ void overlappingRows(float *A, int M, int N, int K) {
       for (int n = 0; n < N; ++n)
         A[(K * N - 1) * i + N * k + n] += 1.f;
 }
-// CHECK-LABEL: func sched_{{.*}}(A: float32*[((((K*M)*N) - M) + 1)] global, M: int32, K: int32, N: int32) target=gpu assume((M <= (((K*M)*N) + 1))) {
+// CHECK-LABEL: func sched_{{.*}}(A: float32*[((((K*M)*N) - M) + 1)] global, M: int32, K: int32, N: int32) target=gpu {
 // CHECK:         A[(((((K*N) - 1)*i) + (N*k)) + n)] = (A[(((((K*N) - 1)*i) + (N*k)) + n)] + 1.0f)
