@@ -2,21 +2,30 @@
 //
 // Delinearization of flat accesses. Every access of the buffer is an affine
 // form in the loop variables (Affine.h); its coefficients are polynomials
-// over parameters (K, N*K, 2*n - 1, 64). When the coefficients form a
-// divisibility chain 1 | S1 | S2 ... (e.g. {1, K}) they become the strides
-// of a row-major shape [.., S2/S1, S1], and each access is split into one
-// index per dimension (a coefficient that is no stride, like the 2 of
-// `i*(2*n-1) + 2*j`, stays inside the innermost index when the chain of all
-// coefficients fails).
+// over parameters (K, N*K, 2*n - 1, 64). When some of the coefficients and
+// their common factors form a divisibility chain 1 | S1 | S2 ... (e.g. {1, K};
+// {1, K, K*(2*N - 1)} for `(2*N - 1)*K*i + 2*K*j + k`) they become the
+// strides of a row-major shape [.., S2/S1, S1], and each access is split
+// into one index per dimension (a coefficient that is no stride, like the 2
+// of `i*(2*n-1) + 2*j`, stays inside the index of a dimension). Subsets of
+// the candidate strides are tried, more strides first.
 //
 // The split names the same element as the flat index only when every inner
-// index stays inside its dimension (0 <= k <= K-1 for `i*K + k`). Where that
-// is provable from the loop ranges, nothing more is needed. Where it depends
-// on parameters only (`i*ld + j` with j < N: N <= ld, BLAS leading
-// dimensions), the split is kept under that condition, an assumption the
-// launcher checks before every launch (the original loop runs when it is
-// false). Otherwise the buffer stays one-dimensional, which is always
-// correct.
+// index stays inside its dimension (0 <= k <= K-1 for `i*K + k`); whole rows
+// move between an index and the one outside it where that makes it fit
+// (`M*i + M - k - 1` is row i, column M - 1 - k). Where fitting is provable
+// from the loop ranges, nothing more is needed. Where it depends on
+// parameters only, for the columns of a leading dimension (`i*ld + j` with
+// j < N: N <= ld, BLAS), the split is kept under that condition, an
+// assumption the launcher checks before every launch (the original loop runs
+// when it is false); a moved row that needs none is preferred, and no
+// assumption is made that positive sizes cannot satisfy. Otherwise the
+// buffer stays one-dimensional, which is always correct.
+//
+// Bounds of indices whose coefficients are products of parameters, which
+// the interval analysis (Bounds.h) leaves open, come from the signs of the
+// coefficients: where an access happens, each of its loops runs at least
+// once (N >= 1 for j < N), other parameters are sizes (>= 0).
 //
 //===----------------------------------------------------------------------===//
 
@@ -27,6 +36,8 @@
 #include "ir/Simplify.h"
 
 #include <algorithm>
+#include <map>
+#include <numeric>
 #include <set>
 
 namespace sched {
@@ -153,28 +164,27 @@ bool divides(const Monomial &D, const Monomial &M, Monomial &Q) {
   return true;
 }
 
-/// Q = P / D when the division is exact: term by term when D is one
-/// monomial; when D is a sum, only a monomial quotient is recognized (the
-/// leading terms fix it, the product confirms it).
+/// Q = P / D when the division is exact, with integer coefficients: the
+/// division algorithm in the graded order of termBefore (a monomial order),
+/// which leaves no remainder exactly when D divides P, since the leading
+/// term of every multiple of D is a multiple of D's leading term
+/// (`2*K*N + 4*K - N - 2` / `2*K - 1` = `N + 2`).
 bool dividePoly(const Polynomial &P, const Polynomial &D, Polynomial &Q) {
   Q.clear();
   if (D.empty() || P.empty())
     return false;
-  if (D.size() == 1) {
-    for (const Monomial &M : P) {
-      Monomial Term;
-      if (!divides(D[0], M, Term))
-        return false;
-      Q.push_back(Term);
-    }
-    Q = normalize(Q);
-    return true;
+  Polynomial Rest = P;
+  // Each step removes the leading term; the bound only guards against
+  // pathological inputs.
+  for (int Step = 0; !Rest.empty(); ++Step) {
+    Monomial Term;
+    if (Step == 64 || !divides(D[0], Rest[0], Term))
+      return false;
+    Q.push_back(Term);
+    Rest = difference(Rest, product({Term}, D));
   }
-  Monomial Lead;
-  if (!divides(D[0], P[0], Lead))
-    return false;
-  Q = {Lead};
-  return samePoly(product(Q, D), P);
+  Q = normalize(Q);
+  return true;
 }
 
 /// The largest number of symbols in one term.
@@ -256,6 +266,126 @@ bool toPolynomial(const Expr &E, Polynomial &Out) {
 }
 
 //===----------------------------------------------------------------------===//
+// Bounds of indices whose coefficients are polynomials
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// Lower bounds of parameters. Where an access happens, every loop whose
+/// variable its index uses runs at least once, so that loop's last value is
+/// at least its first (`j < N`: N >= 1). Parameters without such a bound
+/// are sizes, taken as non-negative (the policy of Extractor.cpp).
+using ParamFloors = std::map<const VarNode *, int64_t>;
+
+/// The floors that the loops of Index imply.
+ParamFloors floorsFor(const Expr &Index, const VarRanges &Ranges) {
+  ParamFloors Out;
+  for (const VarNode *V : varsOf(Index)) {
+    auto It = Ranges.find(V);
+    Polynomial First, Last;
+    if (It == Ranges.end() || !It->second.isBounded() || !toPolynomial(It->second.Min, First) ||
+        !toPolynomial(It->second.Max, Last))
+      continue;
+    // Last - First = A*p + C >= 0 with A > 0 gives p >= ceil(-C / A).
+    const Monomial *Lead = nullptr;
+    int64_t C = 0;
+    bool Linear = true;
+    Polynomial Span = difference(Last, First);
+    for (const Monomial &M : Span) {
+      if (M.Syms.empty())
+        C = M.Coef;
+      else if (!Lead && M.Syms.size() == 1 && M.Coef > 0 && !Ranges.count(M.Syms[0].get()))
+        Lead = &M;
+      else
+        Linear = false;
+    }
+    if (!Linear || !Lead)
+      continue;
+    int64_t A = Lead->Coef;
+    int64_t Floor = C <= 0 ? (-C + A - 1) / A : -(C / A);
+    auto Old = Out.find(Lead->Syms[0].get());
+    if (Old == Out.end() || Old->second < Floor)
+      Out[Lead->Syms[0].get()] = Floor;
+  }
+  return Out;
+}
+
+/// P with each parameter p written Floor(p) + p (the new p >= 0); parameters
+/// without a floor in Floors have floor Default.
+Polynomial shiftedToFloors(const Polynomial &P, const ParamFloors &Floors, int64_t Default) {
+  Polynomial Out;
+  for (const Monomial &M : P) {
+    Polynomial Term{Monomial{M.Coef, {}}};
+    for (const Var &S : M.Syms) {
+      auto It = Floors.find(S.get());
+      int64_t Floor = It == Floors.end() ? Default : It->second;
+      Term = product(Term, normalize({Monomial{1, {S}}, Monomial{Floor, {}}}));
+    }
+    Out = sum(Out, Term);
+  }
+  return Out;
+}
+
+/// +1 when P >= 0, -1 when P <= 0 for all parameters at or above their
+/// floors, 0 when neither is certain: shifted to the floors, P's sign is
+/// certain when all its coefficients share it.
+int signOf(const Polynomial &P, const ParamFloors &Floors) {
+  Polynomial Shifted = shiftedToFloors(P, Floors, 0);
+  if (std::all_of(Shifted.begin(), Shifted.end(), [](const Monomial &M) { return M.Coef >= 0; }))
+    return 1;
+  if (std::all_of(Shifted.begin(), Shifted.end(), [](const Monomial &M) { return M.Coef <= 0; }))
+    return -1;
+  return 0;
+}
+
+/// Lo <= Index <= Hi, polynomials over the parameters, at every iteration
+/// where the access happens (Floors: those of its loops). Index is affine in
+/// the loop variables with polynomial coefficients (`(2*K*N - K)*i + 2*K*j +
+/// k`), each of a certain sign, so each term takes its extremes at the ends
+/// of its loop's range: the exact bounds over the loop box, where boundsOf
+/// gives up on products of parameters.
+bool polynomialBounds(const Expr &Index, const VarRanges &Ranges, const ParamFloors &Floors,
+                      Polynomial &Lo, Polynomial &Hi) {
+  AffineForm F;
+  if (!toAffine(Index, [&](const VarNode *V) { return Ranges.count(V) != 0; }, F) ||
+      !toPolynomial(F.Constant, Lo))
+    return false;
+  Hi = Lo;
+  auto OverParameters = [&](const Polynomial &P) {
+    return std::all_of(P.begin(), P.end(), [&](const Monomial &M) {
+      return std::none_of(M.Syms.begin(), M.Syms.end(),
+                          [&](const Var &S) { return Ranges.count(S.get()) != 0; });
+    });
+  };
+  for (const auto &Entry : F.Coefs) {
+    const Interval &Range = Ranges.at(Entry.first);
+    Polynomial Coef, First, Last;
+    if (!toPolynomial(Entry.second, Coef) || !Range.isBounded() ||
+        !toPolynomial(Range.Min, First) || !toPolynomial(Range.Max, Last) ||
+        !OverParameters(First) || !OverParameters(Last))
+      return false;
+    int Sign = signOf(Coef, Floors);
+    if (!Sign)
+      return false;
+    Lo = sum(Lo, product(Coef, Sign > 0 ? First : Last));
+    Hi = sum(Hi, product(Coef, Sign > 0 ? Last : First));
+  }
+  return true;
+}
+
+/// Lo <= Index <= Hi over Ranges: from boundsOf, or where it gives up, from
+/// polynomialBounds.
+bool indexBounds(const Expr &Index, const VarRanges &Ranges, const ParamFloors &Floors,
+                 Polynomial &Lo, Polynomial &Hi) {
+  Interval I = boundsOf(Index, Ranges);
+  if (I.isBounded() && toPolynomial(I.Min, Lo) && toPolynomial(I.Max, Hi))
+    return true;
+  return polynomialBounds(Index, Ranges, Floors, Lo, Hi);
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
 // Layout choice
 //===----------------------------------------------------------------------===//
 
@@ -284,10 +414,28 @@ bool isIndexVarOf(const std::vector<const VarNode *> &Vars, const VarNode *V) {
   return std::find(Vars.begin(), Vars.end(), V) != Vars.end();
 }
 
+void addOnce(std::vector<Polynomial> &Set, const Polynomial &P) {
+  if (std::none_of(Set.begin(), Set.end(), [&](const Polynomial &S) { return samePoly(S, P); }))
+    Set.push_back(P);
+}
+
+/// Whether the loop of V runs one iteration only (its first and last values
+/// are equal).
+bool singleIteration(const VarNode *V, const VarRanges &Ranges) {
+  const Interval &Range = Ranges.at(V);
+  Polynomial First, Last;
+  return Range.isBounded() && toPolynomial(Range.Min, First) && toPolynomial(Range.Max, Last) &&
+         difference(Last, First).empty();
+}
+
 /// The coefficients of Flat's loop variables, signs dropped, added to
-/// Strides once each.
+/// Strides once each. A loop of one iteration adds a constant to the index,
+/// no dimension: its constant coefficient is no stride (the 6 of `3*i + 6*j
+/// + k` with j < 1, which would make the column `3*i + k` fit a row of 6
+/// only for i < 2). A symbolic one still names a row length the program
+/// uses (`i*ld + j` with i < 1).
 bool collectStrides(const Expr &Flat, const std::vector<const VarNode *> &IndexVars,
-                    std::vector<Polynomial> &Strides) {
+                    const VarRanges &Ranges, std::vector<Polynomial> &Strides) {
   AffineForm F;
   if (!toAffine(Flat, [&](const VarNode *V) { return isIndexVarOf(IndexVars, V); }, F))
     return false;
@@ -295,14 +443,65 @@ bool collectStrides(const Expr &Flat, const std::vector<const VarNode *> &IndexV
     Polynomial P;
     if (!toPolynomial(Entry.second, P) || P.empty())
       return false;
-    if (P.front().Coef < 0)
-      P = scaled(P, -1);
-    bool Seen = std::any_of(Strides.begin(), Strides.end(),
-                            [&](const Polynomial &S) { return samePoly(S, P); });
-    if (!Seen)
-      Strides.push_back(P);
+    int64_t Constant;
+    if (!constantOf(P, Constant) || !singleIteration(Entry.first, Ranges))
+      addOnce(Strides, P.front().Coef < 0 ? scaled(P, -1) : P);
   }
   return true;
+}
+
+/// The largest monomial dividing both A and B (shared symbols, gcd of the
+/// coefficients).
+Monomial commonFactor(const Monomial &A, const Monomial &B) {
+  Monomial Out;
+  int64_t Gcd = std::gcd(A.Coef, B.Coef);
+  Out.Coef = Gcd ? Gcd : 1;
+  std::vector<Var> Rest = B.Syms;
+  for (const Var &S : A.Syms) {
+    auto It = std::find(Rest.begin(), Rest.end(), S);
+    if (It == Rest.end())
+      continue;
+    Out.Syms.push_back(S);
+    Rest.erase(It);
+  }
+  return Out;
+}
+
+/// The monomial dividing every term of P (`K` for `2*K*N - K`).
+Monomial contentOf(const Polynomial &P) {
+  Monomial Out = P.front();
+  for (const Monomial &M : P)
+    Out = commonFactor(Out, M);
+  return Out;
+}
+
+/// Strides the coefficients share without being coefficients themselves:
+/// the row of `(2*N - 1)*K*i + 2*K*j + k` is K, the factor of both (giving
+/// [.., 2*N - 1, K] with column `2*j`); the row of `(22*N - 11)*i + (4*N -
+/// 2)*j + 2*k` is 2*N - 1, what is left of each coefficient without its
+/// monomial factor (giving [.., 11, 2*N - 1] with columns `2*j` and `2*k`).
+/// Symbolic common factors of the coefficients, and of pairs of them, and
+/// the symbolic coefficients divided by their monomial factors are added to
+/// Strides.
+void addCommonFactors(std::vector<Polynomial> &Strides) {
+  std::vector<Monomial> Contents;
+  std::vector<Polynomial> Factors;
+  for (const Polynomial &P : Strides) {
+    if (degree(P) == 0)
+      continue;
+    Contents.push_back(contentOf(P));
+    Polynomial Rest;
+    if (dividePoly(P, {Contents.back()}, Rest) && degree(Rest) > 0)
+      addOnce(Factors, Rest);
+  }
+  for (size_t I = 0; I < Contents.size(); ++I)
+    for (size_t J = I; J < Contents.size(); ++J) {
+      Monomial F = commonFactor(Contents[I], Contents[J]);
+      if (!F.Syms.empty())
+        addOnce(Factors, normalize({F}));
+    }
+  for (const Polynomial &F : Factors)
+    addOnce(Strides, F);
 }
 
 /// Orders the strides outermost (largest) first; false unless each one
@@ -332,19 +531,39 @@ Expr nonNegativeCondition(const Polynomial &P, DType T) {
   return makeBinary(BinOp::LE, fromPolynomial(scaled(Neg, -1), T), fromPolynomial(Pos, T));
 }
 
+/// Whether some positive sizes satisfy P >= 0 (P over parameters): not
+/// `-M >= 0` (M <= 0), which with every parameter at 1 or above has only
+/// non-positive coefficients and a negative constant. A kernel under such an
+/// assumption would never run.
+bool satisfiable(const Polynomial &P) {
+  Polynomial AtOne = shiftedToFloors(P, {}, 1);
+  int64_t Constant = 0;
+  bool NonPositive = true;
+  for (const Monomial &M : AtOne) {
+    NonPositive = NonPositive && M.Coef <= 0;
+    if (M.Syms.empty())
+      Constant = M.Coef;
+  }
+  return !NonPositive || Constant >= 0;
+}
+
 /// Whether P >= 0 for the arguments of a launch, where P (over parameters)
-/// is the room an index leaves in a dimension of extent Row (null: no
-/// extent). True when P is a non-negative constant; false when it is a
-/// negative one, and when a parameter of the row itself makes it negative as
-/// it grows (`1 - K`: a column `2*k` with k < K in rows of K), a condition
-/// that nearly every launch would fail, so the buffer stays flat. Otherwise
-/// (`ld - N`: columns j < N in rows of ld) P >= 0 becomes a run-time
-/// assumption.
-bool nonNegative(const Polynomial &P, const Polynomial &Row, const VarRanges &Ranges, DType T,
-                 std::vector<Expr> &Assumptions) {
+/// is the room an index leaves in a dimension of extent Row (empty: no
+/// extent). True when P is a non-negative constant, or provably non-negative
+/// with the parameters at or above Floors; false when it is a negative
+/// constant, when a parameter of the row itself makes it negative as it
+/// grows (`1 - K`: a column `2*k` with k < K in rows of K), a condition that
+/// nearly every launch would fail, and when no positive sizes satisfy it
+/// (`-M >= 0`): the buffer then stays flat.
+/// Otherwise (`ld - N`: columns j < N in rows of ld) P >= 0 becomes a
+/// run-time assumption.
+bool nonNegative(const Polynomial &P, const Polynomial &Row, const VarRanges &Ranges,
+                 const ParamFloors &Floors, DType T, std::vector<Expr> &Assumptions) {
   int64_t Value;
   if (constantOf(P, Value))
     return Value >= 0;
+  if (signOf(P, Floors) > 0)
+    return true;
   std::set<const VarNode *> RowSyms;
   for (const Monomial &M : Row)
     for (const Var &S : M.Syms)
@@ -355,54 +574,97 @@ bool nonNegative(const Polynomial &P, const Polynomial &Row, const VarRanges &Ra
                     });
     if (M.Coef < 0 && OfTheRow)
       return false;
-    // Loop variables are relaxed by boundsOf: what is left are parameters.
+    // Loop variables are relaxed by the bounds: what is left are parameters.
     for (const Var &S : M.Syms)
       if (Ranges.count(S.get()))
         return false;
   }
+  if (!satisfiable(P))
+    return false;
   addAssumption(Assumptions, simplify(nonNegativeCondition(P, T)));
   return true;
 }
 
+/// Whether Index is loop variables with positive constant factors plus an
+/// offset over parameters (`j`, `j + 1`, `2*k + off`): the columns a leading
+/// dimension holds, growing with each loop.
+bool columnsOfALeadingDimension(const Expr &Index, const VarRanges &Ranges) {
+  AffineForm F;
+  if (!toAffine(Index, [&](const VarNode *V) { return Ranges.count(V) != 0; }, F))
+    return false;
+  return std::all_of(F.Coefs.begin(), F.Coefs.end(), [](const auto &Entry) {
+    int64_t Factor;
+    return getConstInt(Entry.second, Factor) && Factor > 0;
+  });
+}
+
 /// Whether 0 <= Index < Extent at every iteration: provably from the loop
 /// ranges, or under conditions over parameters added to Assumptions (checked
-/// at run time).
-bool fitsInside(const Expr &Index, const Expr &Extent, const VarRanges &Ranges,
-                std::vector<Expr> &Assumptions) {
-  Interval I = boundsOf(Index, Ranges);
-  Polynomial Lo, Hi, Ext;
-  if (!I.isBounded() || !toPolynomial(I.Min, Lo) || !toPolynomial(I.Max, Hi) ||
-      !toPolynomial(Extent, Ext))
+/// at run time). Conditions are made for the columns of a leading dimension
+/// only (`j < N` in rows of ld: N <= ld). A column with a symbolic or
+/// negative factor holds a part of a term that the split could not put
+/// under its own stride (`i*K` in rows of 2; `n - i` with n < N in rows of
+/// N): the condition for it to fit (`K*M <= K + 1`, `M <= 1`) ties sizes
+/// that nearly every launch keeps apart, so the shape is not taken.
+bool fitsInside(const Expr &Index, const Polynomial &Extent, const VarRanges &Ranges,
+                const ParamFloors &Floors, std::vector<Expr> &Assumptions) {
+  Polynomial Lo, Hi;
+  if (!indexBounds(Index, Ranges, Floors, Lo, Hi))
     return false;
   DType T = Index->Type;
   // Room below: Min >= 0; room above: Extent - (Max + 1) >= 0.
-  return nonNegative(Lo, {}, Ranges, T, Assumptions) &&
-         nonNegative(difference(Ext, sum(Hi, {Monomial{1, {}}})), Ext, Ranges, T, Assumptions);
+  std::vector<Expr> Needed;
+  if (!nonNegative(Lo, {}, Ranges, Floors, T, Needed) ||
+      !nonNegative(difference(Extent, sum(Hi, {Monomial{1, {}}})), Extent, Ranges, Floors, T,
+                   Needed))
+    return false;
+  if (!Needed.empty() && !columnsOfALeadingDimension(Index, Ranges))
+    return false;
+  for (const Expr &Cond : Needed)
+    addAssumption(Assumptions, Cond);
+  return true;
 }
 
-/// The largest value of Index when boundsOf cannot tell because a
-/// coefficient is a parameter (`i*K`): parameters that scale an index are
-/// assumed non-negative (they are sizes), so each term is largest at the end
-/// of its loop's range when all its monomials are positive, at the start
-/// when all are negative.
-Expr assumedMax(const Expr &Index, const VarRanges &Ranges) {
-  AffineForm F;
-  if (!toAffine(Index, [&](const VarNode *V) { return Ranges.count(V) != 0; }, F))
-    return nullptr;
-  Expr Max = F.Constant;
-  for (const auto &Entry : F.Coefs) {
-    Polynomial P;
-    if (!toPolynomial(Entry.second, P) || P.empty())
-      return nullptr;
-    bool Positive = std::all_of(P.begin(), P.end(), [](const Monomial &M) { return M.Coef > 0; });
-    bool Negative = std::all_of(P.begin(), P.end(), [](const Monomial &M) { return M.Coef < 0; });
-    const Interval &Range = Ranges.at(Entry.first);
-    Expr End = Positive ? Range.Max : Negative ? Range.Min : nullptr;
-    if (!End)
-      return nullptr;
-    Max = makeBinary(BinOp::Add, Max, makeBinary(BinOp::Mul, Entry.second, End));
+/// The subsets of Candidates (indices into it) that contain One and at
+/// least one other stride, in the order they are tried: more strides first,
+/// then more symbolic ones, then the order of the candidates. Empty when
+/// there are too many candidates to try every subset; the caller then tries
+/// the whole set and its symbolic part only.
+std::vector<std::vector<size_t>> strideSubsets(const std::vector<Polynomial> &Candidates,
+                                               size_t One) {
+  std::vector<size_t> Others;
+  for (size_t I = 0; I < Candidates.size(); ++I)
+    if (I != One)
+      Others.push_back(I);
+  std::vector<std::vector<size_t>> Out;
+  if (Others.empty() || Others.size() > 9)
+    return Out;
+  auto Symbolic = [&](const std::vector<size_t> &Set) {
+    return std::count_if(Set.begin(), Set.end(),
+                         [&](size_t I) { return degree(Candidates[I]) > 0; });
+  };
+  for (unsigned Mask = (1u << Others.size()) - 1; Mask > 0; --Mask) {
+    std::vector<size_t> Set;
+    for (size_t B = 0; B < Others.size(); ++B)
+      if (Mask & (1u << B))
+        Set.push_back(Others[B]);
+    Set.push_back(One);
+    Out.push_back(Set);
   }
-  return simplify(Max);
+  std::vector<size_t> Order(Out.size());
+  for (size_t I = 0; I < Order.size(); ++I)
+    Order[I] = I;
+  std::sort(Order.begin(), Order.end(), [&](size_t A, size_t B) {
+    if (Out[A].size() != Out[B].size())
+      return Out[A].size() > Out[B].size();
+    if (Symbolic(Out[A]) != Symbolic(Out[B]))
+      return Symbolic(Out[A]) > Symbolic(Out[B]);
+    return A < B;
+  });
+  std::vector<std::vector<size_t>> Sorted;
+  for (size_t I : Order)
+    Sorted.push_back(Out[I]);
+  return Sorted;
 }
 
 } // namespace
@@ -420,8 +682,9 @@ bool extentCovering(const std::vector<Expr> &Indices, const VarRanges &Ranges, E
   bool OutIsPoly = false;
   for (const Expr &Index : Indices) {
     Expr Max = boundsOf(Index, Ranges).Max;
-    if (!Max)
-      Max = assumedMax(Index, Ranges);
+    Polynomial Lo, Hi;
+    if (!Max && polynomialBounds(Index, Ranges, floorsFor(Index, Ranges), Lo, Hi))
+      Max = fromPolynomial(Hi, Index->Type);
     if (!Max)
       return false;
     Expr Extent = simplify(makeBinary(BinOp::Add, Max, makeInt(1, Max->Type)));
@@ -461,8 +724,8 @@ bool someIndexIsNegative(const std::vector<Expr> &Indices, const VarRanges &Rang
 }
 
 bool FlatLayout::tryStrides(std::vector<Polynomial> Candidates,
-                            const std::vector<Expr> &FlatIndices, const VarRanges &Ranges,
-                            const Expr &DeclaredSize) {
+                            const std::vector<Expr> &FlatIndices, const Expr &DeclaredSize,
+                            bool MayAssume) {
   if (Candidates.size() < 2 || !orderAsChain(Candidates))
     return false;
   Strides = Candidates;
@@ -474,12 +737,9 @@ bool FlatLayout::tryStrides(std::vector<Polynomial> Candidates,
     Shape[R] = fromPolynomial(Q, T);
   }
   for (const Expr &Flat : FlatIndices) {
-    if (!split(Flat, Dims))
+    if (!split(Flat, Dims) || !fit(Flat, Dims, Assumed))
       return false;
     Outer.push_back(Dims[0]);
-    for (size_t R = 1; R < Dims.size(); ++R)
-      if (!fitsInside(Dims[R], Shape[R], Ranges, Assumed))
-        return false;
   }
   int64_t Size, Row, Covered;
   if (DeclaredSize && constantOf(Strides.front(), Row)) {
@@ -508,6 +768,8 @@ bool FlatLayout::tryStrides(std::vector<Polynomial> Candidates,
       addAssumption(Assumed, Fits);
     }
   }
+  if (!MayAssume && !Assumed.empty())
+    return false;
   this->Shape = Shape;
   Assumptions = Assumed;
   return true;
@@ -516,24 +778,51 @@ bool FlatLayout::tryStrides(std::vector<Polynomial> Candidates,
 bool FlatLayout::choose(const std::vector<Expr> &FlatIndices, const VarRanges &Ranges,
                         const Expr &DeclaredSize, FlatLayout &Out) {
   Out = FlatLayout();
+  Out.Ranges = Ranges;
   for (const auto &Entry : Ranges)
     Out.IndexVars.push_back(Entry.first);
-  std::vector<Polynomial> All;
+  std::vector<Polynomial> Candidates;
   bool Affine = !FlatIndices.empty();
   for (const Expr &Flat : FlatIndices)
-    Affine = Affine && collectStrides(Flat, Out.IndexVars, All);
+    Affine = Affine && collectStrides(Flat, Out.IndexVars, Ranges, Candidates);
   if (Affine) {
-    // Every coefficient a stride; failing that, only the symbolic ones (a
-    // constant factor like the 2 of `2*j` then stays in its index).
-    std::vector<Polynomial> Symbolic;
-    for (const Polynomial &S : All)
-      if (degree(S) > 0)
-        Symbolic.push_back(S);
-    for (std::vector<Polynomial> *Set : {&All, &Symbolic}) {
-      if (!std::any_of(Set->begin(), Set->end(), isOne))
-        Set->push_back(Polynomial{Monomial{1, {}}});
-      if (Out.tryStrides(*Set, FlatIndices, Ranges, DeclaredSize))
-        return true;
+    std::vector<Polynomial> Coefficients = Candidates;
+    addCommonFactors(Candidates);
+    auto OneIt = std::find_if(Candidates.begin(), Candidates.end(), isOne);
+    if (OneIt == Candidates.end()) {
+      Candidates.push_back(Polynomial{Monomial{1, {}}});
+      OneIt = Candidates.end() - 1;
+    }
+    std::vector<std::vector<Polynomial>> Sets;
+    for (const std::vector<size_t> &Subset :
+         strideSubsets(Candidates, static_cast<size_t>(OneIt - Candidates.begin()))) {
+      Sets.emplace_back();
+      for (size_t I : Subset)
+        Sets.back().push_back(Candidates[I]);
+    }
+    if (Sets.empty()) {
+      // Too many to try them all: every coefficient a stride; failing that,
+      // only the symbolic ones (a constant factor like the 2 of `2*j` then
+      // stays in its index).
+      Sets.push_back(Coefficients);
+      Sets.emplace_back();
+      for (const Polynomial &S : Coefficients)
+        if (degree(S) > 0)
+          Sets.back().push_back(S);
+      for (std::vector<Polynomial> &Set : Sets)
+        if (std::none_of(Set.begin(), Set.end(), isOne))
+          Set.push_back(Polynomial{Monomial{1, {}}});
+    }
+    // Among shapes with as many dimensions, one that needs no assumption
+    // first: rows of 2*N - 1 in `(22*N - 11)*i + (4*N - 2)*j + 2*k` hold
+    // every access, rows of 4*N - 2 would need the column `11*i` to fit.
+    for (size_t First = 0, Last; First < Sets.size(); First = Last) {
+      for (Last = First; Last < Sets.size() && Sets[Last].size() == Sets[First].size(); ++Last)
+        ;
+      for (bool MayAssume : {false, true})
+        for (size_t I = First; I < Last; ++I)
+          if (Out.tryStrides(Sets[I], FlatIndices, DeclaredSize, MayAssume))
+            return true;
     }
   }
   // One dimension: always the same element, whatever the coefficients.
@@ -544,10 +833,56 @@ bool FlatLayout::choose(const std::vector<Expr> &FlatIndices, const VarRanges &R
 }
 
 std::vector<Expr> FlatLayout::delinearize(const Expr &Flat) const {
-  std::vector<Expr> Dims;
-  if (Strides.size() <= 1 || !split(Flat, Dims))
+  std::vector<Expr> Dims, Assumed;
+  if (Strides.size() <= 1 || !split(Flat, Dims) || !fit(Flat, Dims, Assumed))
     return {Flat};
   return Dims;
+}
+
+bool FlatLayout::fit(const Expr &Flat, std::vector<Expr> &Dims,
+                     std::vector<Expr> &Assumed) const {
+  // A split puts every part of a term under the outermost stride that
+  // divides it, so `M*i + M - k - 1` (rows of M) gives row i + 1, column
+  // -1 - k: the same element as row i, column M - 1 - k, which lies in its
+  // row for every M. Moving whole rows between an index and the one
+  // outside it, innermost first, finds the split whose indices stay inside
+  // their dimensions, without assumptions where one exists.
+  ParamFloors Floors = floorsFor(Flat, Ranges);
+  DType T = Flat->Type;
+  for (size_t R = Dims.size() - 1; R >= 1; --R) {
+    Polynomial Row;
+    dividePoly(Strides[R - 1], Strides[R], Row);
+    Expr RowExpr = fromPolynomial(Row, T);
+    bool Placed = false;
+    for (bool Assuming : {false, true}) {
+      if (Placed)
+        break;
+      for (int64_t Rows : {0, 1, -1, 2, -2}) {
+        // Under assumptions, the split as it is: a moved row would trade
+        // one condition on the sizes for others (`j + N - M` for `j + N`).
+        if (Assuming && Rows)
+          break;
+        Expr Inner = Dims[R];
+        if (Rows)
+          Inner = simplify(makeBinary(BinOp::Add, Inner,
+                                      makeBinary(BinOp::Mul, makeInt(Rows, T), RowExpr)));
+        std::vector<Expr> Needed;
+        if (!fitsInside(Inner, Row, Ranges, Floors, Needed) ||
+            (!Assuming && !Needed.empty()))
+          continue;
+        Dims[R] = Inner;
+        if (Rows)
+          Dims[R - 1] = simplify(makeBinary(BinOp::Sub, Dims[R - 1], makeInt(Rows, T)));
+        for (const Expr &A : Needed)
+          addAssumption(Assumed, A);
+        Placed = true;
+        break;
+      }
+    }
+    if (!Placed)
+      return false;
+  }
+  return true;
 }
 
 bool FlatLayout::split(const Expr &Flat, std::vector<Expr> &Dims) const {

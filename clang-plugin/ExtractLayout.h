@@ -62,14 +62,21 @@ public:
 
 private:
   /// Makes Candidates (1 among them) the strides if they form a chain and
-  /// every access fits inside the shape they give.
+  /// every access fits inside the shape they give (under run-time
+  /// assumptions only when MayAssume).
   bool tryStrides(std::vector<Polynomial> Candidates, const std::vector<ir::Expr> &FlatIndices,
-                  const ir::VarRanges &Ranges, const ir::Expr &DeclaredSize);
+                  const ir::Expr &DeclaredSize, bool MayAssume);
   /// Splits Flat into one index per stride; false if some term does not fit.
   bool split(const ir::Expr &Flat, std::vector<ir::Expr> &Dims) const;
+  /// Moves whole rows between the indices split gave for Flat so that each
+  /// inner one stays inside its dimension (the conditions that needs go to
+  /// Assumed); false when no such move is found.
+  bool fit(const ir::Expr &Flat, std::vector<ir::Expr> &Dims,
+           std::vector<ir::Expr> &Assumed) const;
 
   std::vector<Polynomial> Strides; // outermost first; the last is 1
   std::vector<const ir::VarNode *> IndexVars; // the loop variables
+  ir::VarRanges Ranges;                       // their ranges
 };
 
 /// Adds Cond to Out unless an identical condition is already there.
