@@ -10,7 +10,10 @@ determinism.
 """
 import os
 import random
+import stat
 import sys
+import tempfile
+import textwrap
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -20,6 +23,7 @@ from fuzzlib.poly import Poly  # noqa: E402
 from fuzzlib.schedgen import Oracle  # noqa: E402
 from fuzzlib.cases import make_case  # noqa: E402
 from fuzzlib.program import build_program  # noqa: E402
+from fuzzlib.runner import Result, Runner, compare  # noqa: E402
 
 F = N.TYPES["float"]
 V = Poly.var
@@ -273,6 +277,110 @@ class ReferenceTest(unittest.TestCase):
             c = make_case(seed)
             self.assertIsNone(c.oracle.check(c.directives), "seed %d" % seed)
 
+
+
+# A stand-in for a compiled batch (argv: first full skip): each case prints
+# its output between @begin/@end and its runtime lines on stderr, as the
+# generated programs and the sched runtime do; {script} decides per case.
+FAKE_PROGRAM = """#!/usr/bin/env python3
+import sys
+first = int(sys.argv[1])
+skip = sys.argv[3] if len(sys.argv) > 3 else ""
+seeds = {seeds}
+def left_out(n):
+    return n < len(skip) and skip[n] == "1"
+def note(line, what):
+    sys.stderr.write("sched: sched_fuzz_%d (fuzz.cpp:%d): %s\\n" % (line, line, what))
+    sys.stderr.flush()
+for n in range(first, len(seeds)):
+    if left_out(n):
+        continue
+    print("@begin %d" % seeds[n], flush=True)
+    print("A n=4 h=%d s=0" % seeds[n], flush=True)
+{script}
+    print("@end %d" % seeds[n], flush=True)
+"""
+
+
+class FakeCase:
+    def __init__(self, seed, for_line):
+        self.seed = seed
+        self.for_line = for_line
+        self.lines = (for_line - 1, for_line + 20)
+
+
+class RunnerTest(unittest.TestCase):
+    """How a batch's runs are split into per-case verdicts (no compiler:
+    the programs are scripts that print what the real ones print)."""
+
+    def setUp(self):
+        self.dir = tempfile.mkdtemp(prefix="sched-fuzz-selftest-")
+        self.runner = Runner.__new__(Runner)
+        self.runner.timeout = 20
+        self.cases = [FakeCase(10, 100), FakeCase(11, 200), FakeCase(12, 300)]
+
+    def program(self, name, script):
+        path = os.path.join(self.dir, name)
+        with open(path, "w") as f:
+            f.write(FAKE_PROGRAM.format(seeds=[c.seed for c in self.cases],
+                                        script=textwrap.indent(textwrap.dedent(script), "    ")))
+        os.chmod(path, os.stat(path).st_mode | stat.S_IEXEC)
+        return path
+
+    def verdicts(self, sched_script):
+        plain = self.runner.run_all(self.program("plain", "pass"), self.cases, False)
+        sched = self.runner.run_all(self.program("sched", sched_script), self.cases, True)
+        results = {c.seed: Result(c.seed) for c in self.cases}
+        keep = set(results)
+        compare(self.cases, results, keep, plain, sched)
+        return results, sched
+
+    def test_exit_is_blamed_on_the_kernel_its_message_names(self):
+        # Case 11 is running when the program exits, but the race report
+        # names case 12's kernel: 12 is the race, 11 runs again without 12
+        # and is judged by its own run (the note it printed is no reason).
+        results, sched = self.verdicts("""
+            if seeds[n] != 11:
+                note(100 * (n + 1), "ran on sim (1 blocks, 4 threads, 0 barriers)")
+            else:
+                note(200, "ran the original loop on host: the grid has extent 0 in x (M)")
+                note(200, "ran on sim (1 blocks, 4 threads, 0 barriers)")
+                if not left_out(2):
+                    note(300, "race on shared buffer 'S' at index 3 in kernel 'sched_fuzz_300'")
+                    sys.exit(1)
+            """)
+        self.assertEqual(results[12].cls, "race")
+        self.assertIn("race on shared buffer 'S'", results[12].message)
+        self.assertEqual(results[11].cls, "ok", results[11].message)
+        self.assertEqual(results[10].cls, "ok", results[10].message)
+        self.assertTrue(sched[11]["done"])
+
+    def test_a_note_never_becomes_the_reason_of_a_crash(self):
+        # Case 11 dies by a signal after a note: a crash "stopped (signal 6)",
+        # not "ran the original loop on host"; the cases after it still run.
+        results, _ = self.verdicts("""
+            note(100 * (n + 1), "ran on sim (1 blocks, 4 threads, 0 barriers)")
+            if seeds[n] == 11:
+                note(200, "ran the original loop on host: the grid has extent 0 in x (M)")
+                import os, signal
+                os.kill(os.getpid(), signal.SIGABRT)
+            """)
+        self.assertEqual(results[11].cls, "crash")
+        self.assertIn("signal 6", results[11].message)
+        self.assertNotIn("original loop", results[11].message)
+        self.assertEqual(results[12].cls, "ok", results[12].message)
+        self.assertEqual(results[10].cls, "ok", results[10].message)
+
+    def test_fatal_message_of_the_running_case(self):
+        results, _ = self.verdicts("""
+            if seeds[n] == 10:
+                note(100, "cannot simulate: unsupported intrinsic")
+                sys.exit(1)
+            note(100 * (n + 1), "ran on sim (1 blocks, 4 threads, 0 barriers)")
+            """)
+        self.assertEqual(results[10].cls, "crash")
+        self.assertIn("cannot simulate", results[10].message)
+        self.assertEqual((results[11].cls, results[12].cls), ("ok", "ok"))
 
 if __name__ == "__main__":
     unittest.main()
