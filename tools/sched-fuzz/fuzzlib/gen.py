@@ -530,6 +530,44 @@ def choose_configs(rng, gen, nest, budget=6000):
     return configs
 
 
+CHECK_BUDGET = 30000  # statement instances of one size configuration only checked
+
+
+def _non_dividing(v):
+    """The least value >= v that no factor the schedules use (2, 3, 4, 8,
+    16, nparts 2..4) divides."""
+    while v % 2 == 0 or v % 3 == 0:
+        v += 1
+    return v
+
+
+def general_configs(nest, budget=CHECK_BUDGET):
+    """Larger size configurations, checked for legality but never run: a
+    schedule may be legal at the run sizes only (a tile loop with a single
+    iteration there carries nothing). Every run-time size doubled, and every
+    one made non-dividing (the next odd size no factor divides), both above
+    the largest run size; within the budget when the nest allows (the
+    growth shrinks towards +1 first). [] without run-time sizes."""
+    kinds = getattr(nest, "param_kinds", {})
+    sizes = [p for p in nest.params if kinds.get(p, ("size",))[0] == "size"]
+    if not sizes:
+        return []
+    top = {p: max([c.get(p, 0) for c in nest.configs] + [1]) for p in sizes}
+    out = []
+    for pad, grow in ((1, lambda v, f: max(v + 1, int(v * f))),
+                      (3, lambda v, f: _non_dividing(max(v + 1, int(v * f) + 1)))):
+        for f in (2.0, 1.5, 1.25, 1.0):
+            cfg = {p: grow(top[p], f) for p in sizes}
+            for p in nest.params:
+                if kinds.get(p, ("size",))[0] == "ld":
+                    cfg[p] = kinds[p][1].eval(cfg) + pad
+            if instance_count(nest.body, cfg) <= budget:
+                break
+        if cfg not in out and cfg not in nest.configs:
+            out.append(cfg)
+    return out
+
+
 def finalize(rng, gen, nest):
     """Chooses sizes, then prepare()s the nest."""
     configs = choose_configs(rng, gen, nest)

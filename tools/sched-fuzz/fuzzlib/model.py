@@ -813,10 +813,12 @@ class Violation(Exception):
 
 
 def dependences(trace):
-    """Pairs of instances (a, b), a executed first, whose order the
-    schedule must keep (adjacent epochs of each location's access sequence:
-    transitivity covers the rest), and groups of commuting updates."""
-    pairs = []
+    """What the schedule must keep, per location: the access sequence cut
+    into epochs (a run of reads, a run of commuting updates, one write), each
+    instance of an epoch before each of the next (transitivity covers the
+    rest); and groups of commuting updates, which may run in any order but
+    not in parallel. Returns (transitions: [(epoch, next epoch)], groups)."""
+    transitions = []
     groups = []
     for seq in trace.locs.values():
         epochs = []
@@ -827,18 +829,21 @@ def dependences(trace):
             else:
                 epochs.append((kind, [inst]))
         for k in range(1, len(epochs)):
-            ka, A = epochs[k - 1]
-            kb, B = epochs[k]
-            for a in A:
-                for b in B:
-                    if a != b:
-                        pairs.append((a, b))
+            transitions.append((epochs[k - 1][1], epochs[k][1]))
         for kind, insts in epochs:
             if kind == "U" and len(insts) > 1:
                 groups.append(insts)
             if kind in ("W", "X") and len(insts) > 1:
                 raise AssertionError("epoch")
-    return pairs, groups
+    return transitions, groups
+
+
+def _first_diff(pa, pb):
+    n = min(len(pa), len(pb))
+    for k in range(n):
+        if pa[k] != pb[k]:
+            return k
+    return n
 
 
 def check_legal(model, nest, traces, configs):
@@ -846,38 +851,68 @@ def check_legal(model, nest, traces, configs):
     dependence for one of the configurations."""
     for cfg, (trace, deps) in zip(configs, traces):
         pos = model.position_functions(cfg)
-        cache = {}
+        sids = trace.sids
+        # Every instance's position, and per statement the slots of its
+        # position that are values of parallel loops.
+        P = [pos[sid][0](*iv) for sid, iv in zip(sids, trace.ivecs)]
+        pslots = {sid: tuple(k for k, f in enumerate(par) if f) for sid, (_, par) in pos.items()}
 
-        def position(i):
-            p = cache.get(i)
-            if p is None:
-                fn, par = pos[trace.sids[i]]
-                p = (fn(*trace.ivecs[i]), par)
-                cache[i] = p
-            return p
-
-        def first_diff(pa, pb):
-            n = min(len(pa), len(pb))
-            for k in range(n):
-                if pa[k] != pb[k]:
-                    return k
-            return n
-
-        pairs, groups = deps
-        for a, b in pairs:
-            (pa, para), (pb, _) = position(a), position(b)
-            k = first_diff(pa, pb)
+        def violation(a, b, what=None):
+            """The reason a must run before b fails (None: it holds)."""
+            pa, pb, para = P[a], P[b], pos[sids[a]][1]
+            k = _first_diff(pa, pb)
             if k >= len(pa) or k >= len(pb):
-                raise Violation("instances %d and %d share a position" % (a, b))
+                return "instances %d and %d share a position" % (a, b)
             if para[k]:
-                raise Violation(_describe(model, trace, a, b, "runs in parallel with", cfg))
-            if pa[k] > pb[k]:
-                raise Violation(_describe(model, trace, a, b, "now runs after", cfg))
+                return _describe(model, trace, a, b, what or "runs in parallel with", cfg)
+            if pa[k] > pb[k] and what is None:
+                return _describe(model, trace, a, b, "now runs after", cfg)
+            return None
+
+        def keep_order(a, b):
+            # Fast path: b after a, neither a prefix of the other, and the
+            # first difference at no parallel slot (at slot k both share the
+            # prefix, hence the loop there: a's slots suffice).
+            pa, pb = P[a], P[b]
+            if pa < pb and pb[:len(pa)] != pa and not any(
+                    pa[k] != pb[k] and pa[:k] == pb[:k] for k in pslots[sids[a]]
+                    if k < len(pb)):
+                return
+            why = violation(a, b)
+            if why:
+                raise Violation(why)
+
+        transitions, groups = deps
+        for A, B in transitions:
+            if len(A) == 1 or len(B) == 1:
+                for a in A:
+                    for b in B:
+                        if a != b:
+                            keep_order(a, b)
+                continue
+            # Every a before every b: the last of A before the first of B;
+            # then a cross pair may not first differ at a parallel slot k:
+            # no prefix [:k] shared by an a and a b with other values at k.
+            last = max(A, key=P.__getitem__)
+            first = min(B, key=P.__getitem__)
+            keep_order(last, first)
+            for k in set(x for i in A for x in pslots[sids[i]]):
+                at = {}
+                for a in A:
+                    pa = P[a]
+                    if k in pslots[sids[a]]:
+                        at.setdefault(pa[:k], {}).setdefault(pa[k], a)
+                for b in B:
+                    pb = P[b]
+                    vals = at.get(pb[:k]) if len(pb) > k else None
+                    if vals and (len(vals) > 1 or pb[k] not in vals):
+                        a = next(x for v, x in vals.items() if v != pb[k])
+                        raise Violation(violation(a, b, "runs in parallel with"))
         for g in groups:
-            ps = sorted((position(i)[0], position(i)[1], i) for i in g)
-            for (pa, para, a), (pb, _, b) in zip(ps, ps[1:]):
-                k = first_diff(pa, pb)
-                if k < len(pa) and k < len(pb) and para[k]:
+            ps = sorted((P[i], i) for i in g)
+            for (pa, a), (pb, b) in zip(ps, ps[1:]):
+                k = _first_diff(pa, pb)
+                if k < len(pa) and k < len(pb) and pos[sids[a]][1][k]:
                     raise Violation(_describe(model, trace, a, b,
                                               "updates in parallel with", cfg))
 

@@ -404,10 +404,13 @@ class Nest:
                 raise TypeError(n)
 
     # ---- reference interpreter
-    def compile_py(self):
+    def compile_py(self, general=False):
         """Python source of `run(P, M, T)`: P sizes, M memory (name -> dict
-        flat index -> value), T the tracer (see Trace)."""
-        g = _PyGen(self)
+        flat index -> value), T the tracer (see Trace). general: every `if`
+        whose condition reads memory is taken (the instances any data could
+        run), for the legality checks at sizes that are not run (see
+        GeneralTrace)."""
+        g = _PyGen(self, general)
         return g.source()
 
 
@@ -439,8 +442,9 @@ class Memory(dict):
 class _PyGen:
     """Generates the reference interpreter of a nest."""
 
-    def __init__(self, nest):
+    def __init__(self, nest, general=False):
         self.nest = nest
+        self.general = general
         self.lines = []
         self.tmp = 0
 
@@ -472,7 +476,7 @@ class _PyGen:
                 self.body(node.body, ind + 1, loops + [node.var], scalars)
                 self.lines.append("%s    pass" % pad)
             elif isinstance(node, If):
-                c = self.cond(node.cond, [], pad)
+                c = self.cond(node.cond, [], pad, guard=True)
                 self.lines.append("%sif %s:" % (pad, c))
                 self.body(node.body, ind + 1, loops, scalars)
                 self.lines.append("%s    pass" % pad)
@@ -501,6 +505,11 @@ class _PyGen:
         idx = acc.flat_py()
         if arr.kind == "local":
             return "(_key_%s, %s)" % (arr.name, idx), idx
+        if arr.kind == "fixed" and self.general:
+            # Its declared dimensions hold the run sizes only: at larger
+            # sizes an element is its tuple of indices, as if each dimension
+            # grew with them (the plugin assumes indices within bounds).
+            idx = "(%s,)" % ", ".join(e.to_py() for e in acc.idx)
         return "(%r, %s)" % (arr.name, idx), idx
 
     def assign(self, node, pad, loops):
@@ -569,7 +578,9 @@ class _PyGen:
             return "(%s if %s else %s)" % (a, c, b)
         raise TypeError(e)
 
-    def cond(self, c, reads, pad):
+    def cond(self, c, reads, pad, guard=False):
+        if guard and self.general and isinstance(c, CondV):
+            return "True"
         if isinstance(c, CondP):
             return "(%s %s %s)" % (c.a.to_py(), c.op, c.b.to_py())
         if isinstance(c, CondMod):
@@ -579,8 +590,8 @@ class _PyGen:
                                    self.expr(c.b, TYPES["int"], reads, pad))
         if isinstance(c, CondAnd):
             # Evaluated eagerly (both sides), like Sel above.
-            a = self.cond(c.a, reads, pad)
-            b = self.cond(c.b, reads, pad)
+            a = self.cond(c.a, reads, pad, guard)
+            b = self.cond(c.b, reads, pad, guard)
             return "(%s and %s)" % (a, b)
         raise TypeError(c)
 
@@ -603,15 +614,12 @@ class Trace:
         self.sids.append(sid)
         self.ivecs.append(ivec)
         locs = self.locs
-        seen = set()
-        for r in reads:
-            if r == wkey or r in seen:
-                continue
-            seen.add(r)
-            locs.setdefault(r, []).append((n, "R"))
-        if wkind == "U" and wkey in seen:
-            wkind = "X"
-        if wkind == "W" and wkey in set(reads):
+        for r in (set(reads) if len(reads) > 1 else reads):
+            if r != wkey:
+                locs.setdefault(r, []).append((n, "R"))
+        # An update whose value reads its own target (C += C + x) does not
+        # commute with another update of it.
+        if wkey in reads:
             wkind = "X"
         locs.setdefault(wkey, []).append((n, wkind))
 
@@ -641,12 +649,42 @@ class Trace:
         return v
 
 
-def run_reference(nest, config, compiled=None):
-    """Runs the nest for one configuration; returns the Trace and memory."""
-    src = compiled or nest.compile_py()
+class GeneralMemory(dict):
+    """Memory whose values do not matter (GeneralTrace): every element 0."""
+
+    def __missing__(self, k):
+        return 0
+
+
+class GeneralTrace(Trace):
+    """The trace of a run whose values do not matter (sizes that are only
+    checked, never run, with nest.compile_py(general=True)): no value is
+    checked or kept (every store is 0), only the accesses count; elements of
+    fixed-size arrays are index tuples."""
+
+    def touch(self, name, idx):
+        if (min(idx) if isinstance(idx, tuple) else idx) < 0:
+            raise Overflow("negative index %s of %s" % (idx, name))
+
+    def local(self, key):
+        return GeneralMemory()
+
+    @staticmethod
+    def chk(v, tyname):
+        return 0
+
+    @staticmethod
+    def store(v, tyname):
+        return 0
+
+
+def run_reference(nest, config, compiled=None, general=False):
+    """Runs the nest for one configuration; returns the Trace and memory.
+    general: a GeneralTrace of compile_py(general=True)."""
+    src = compiled or nest.compile_py(general)
     scope = {}
     exec(src, scope)
-    mem = {a.name: Memory(a.salt) for a in nest.arrays}
-    tr = Trace()
+    mem = {a.name: GeneralMemory() if general else Memory(a.salt) for a in nest.arrays}
+    tr = GeneralTrace() if general else Trace()
     scope["run"](config, mem, tr)
     return tr, mem

@@ -7,11 +7,13 @@ compositions (splits, tiles, fuses, reorders, binds, annotations, cache
 stages) with the classic GPU recipes (tiled GEMM with shared stages, the
 DESIGN section 2 GEMM with run-time sizes, elementwise fuse+split+bind,
 row-parallel recurrences). A candidate is kept only when the oracle
-(model.check_legal) accepts it for every size configuration; the oracle
+(model.check_legal) accepts it for every size configuration, those the
+program runs and larger ones it does not (gen.general_configs); the oracle
 decides legality itself and never asks the plugin.
 """
 from . import model as M
 from . import nest as N
+from .gen import general_configs
 
 
 def fmt(d):
@@ -27,15 +29,38 @@ def replay(nest, dirs):
 
 
 class Oracle:
-    """Dependences of a nest for its configurations, computed once."""
+    """Dependences of a nest for its configurations, computed once, and for
+    larger configurations that are not run (gen.general_configs), computed
+    when a schedule first passes the run sizes: a schedule is legal when it
+    keeps the dependences at every one of them, so that the plugin, which
+    decides for every size, is never blamed for refusing a schedule that is
+    legal only at the sizes the program happens to run."""
 
-    def __init__(self, nest):
+    def __init__(self, nest, general=True):
         self.nest = nest
         src = nest.compile_py()
         self.traces = []
         for cfg in nest.configs:
             tr, _ = N.run_reference(nest, cfg, compiled=src)
             self.traces.append((tr, M.dependences(tr)))
+        self.general_configs = general_configs(nest) if general else []
+        self._general = None
+
+    def general_traces(self):
+        """(configurations, traces) of the larger sizes; a size at which the
+        nest is not valid (a negative index) is left out."""
+        if self._general is None:
+            src = self.nest.compile_py(general=True)
+            cfgs, traces = [], []
+            for cfg in self.general_configs:
+                try:
+                    tr, _ = N.run_reference(self.nest, cfg, compiled=src, general=True)
+                except (N.Overflow, ZeroDivisionError, KeyError):
+                    continue
+                cfgs.append(cfg)
+                traces.append((tr, M.dependences(tr)))
+            self._general = (cfgs, traces)
+        return self._general
 
     def check(self, dirs):
         """None when legal, else the reason."""
@@ -48,6 +73,11 @@ class Oracle:
             M.check_legal(m, self.nest, self.traces, self.nest.configs)
         except M.Violation as e:
             return "dependence: %s" % e
+        cfgs, traces = self.general_traces()
+        try:
+            M.check_legal(m, self.nest, traces, cfgs)
+        except M.Violation as e:
+            return "dependence at sizes not run: %s" % e
         return None
 
 
