@@ -137,6 +137,54 @@ def imperfect_shared_use():
     return make(body, ["M"], [D, E, X], [{"M": 5}])
 
 
+def recurrence_short(general=True):
+    """for k = 1..M: for l < 4: A[4k + l] = A[4k + l - 4] + B[k] (seed 733):
+    a recurrence along k, run at sizes M <= 17 only."""
+    b = Builder()
+    A, B = arr("A", [V("M"), 4]), arr("B", [V("M")], True)
+    s = b.st(N.Access(A, [V("k"), V("l")]), "=",
+             N.Bin("+", load(A, V("k") - 1, V("l")), load(B, V("k"))))
+    body = [N.Loop("k", 1, V("M"), [N.Loop("l", 0, 4, [s])])]
+    n = N.Nest("t", ["M"], [A, B], body)
+    n.configs = [{"M": 16}, {"M": 17}, {"M": 2}]
+    return Oracle(n, general=general)
+
+
+def fixed_rows():
+    """for i < 4: for j < M: F[i][j] = X[j] with F declared float[4][12]:
+    sized for the run sizes (M <= 12) only."""
+    b = Builder()
+    Fx, X = arr("F", [4, 12], kind="fixed"), arr("X", [V("M")], True)
+    s = b.st(N.Access(Fx, [V("i"), V("j")]), "=", load(X, V("j")))
+    body = [N.Loop("i", 0, 4, [N.Loop("j", 0, V("M"), [s])])]
+    n = N.Nest("t", ["M"], [Fx, X], body)
+    n.configs = [{"M": 12}, {"M": 5}]
+    return Oracle(n)
+
+
+def memory_guard(general=True):
+    """for i < M: if (G[i] > 5) S[0] = i: the fill data (-3..3) never take
+    the branch, other data do."""
+    b = Builder()
+    S_, G = arr("S", [1]), arr("G", [V("M")], True)
+    s = b.st(N.Access(S_, [Poly.const(0)]), "=", N.IVal(V("i")))
+    body = [N.Loop("i", 0, V("M"), [N.If(N.CondV(">", load(G, V("i")), N.Const(5)), [s])])]
+    n = N.Nest("t", ["M"], [S_, G], body)
+    n.configs = [{"M": 8}, {"M": 3}]
+    return Oracle(n, general=general)
+
+
+def self_scaling_sum():
+    """for i < M: for k < K: S[0] += S[0] + X[i][k] (the update reads its
+    own target: two of them do not commute)."""
+    b = Builder()
+    S_, X = arr("S", [1]), arr("X", [V("M"), V("K")], True)
+    s = b.st(N.Access(S_, [Poly.const(0)]), "+=", N.Bin("+", load(S_, Poly.const(0)),
+                                                       load(X, V("i"), V("k"))))
+    body = [N.Loop("i", 0, V("M"), [N.Loop("k", 0, V("K"), [s])])]
+    return make(body, ["M", "K"], [S_, X], [{"M": 3, "K": 2}])
+
+
 T = "target(gpu)"
 
 
@@ -189,6 +237,33 @@ class OracleTest(unittest.TestCase):
     def test_accumulator_expanded_by_symbolic_extent_is_rejected(self):
         # acc would become a local array of run-time size
         self.illegal(matmul_acc(jext=V("N")), S("reorder(i, k, j)"), "model")
+
+    # ---- legal at the run sizes only: never generated
+    def test_tile_loop_with_one_iteration_at_run_sizes_is_illegal(self):
+        # ko = (k-1) / 16 has one iteration for M <= 17, so blocks carry
+        # nothing there; at larger M the recurrence crosses tiles.
+        dirs = S("tile(k, l, ko, lo, ki, li, 16, 4)", "bind(ko, blockIdx.y)")
+        self.legal(recurrence_short(general=False), dirs)
+        self.illegal(recurrence_short(), dirs, "sizes not run")
+
+    def test_sizes_not_run_are_larger_and_one_is_non_dividing(self):
+        cfgs = recurrence_short().general_configs
+        self.assertTrue(cfgs and all(c["M"] > 17 for c in cfgs))
+        self.assertTrue(any(all(c["M"] % f for f in (2, 3, 4, 8, 16)) for c in cfgs))
+
+    def test_fixed_array_at_sizes_not_run_has_no_false_dependence(self):
+        # F[i][j] with j >= 12 would alias the next row if flattened by the
+        # declared [4][12]; rows stay independent at any size.
+        self.legal(fixed_rows(), S("bind(i, blockIdx.x)", "bind(j, threadIdx.x)"))
+
+    def test_guard_reading_memory_is_taken_at_sizes_not_run(self):
+        # every i may write S[0] (with other data): i carries an output
+        # dependence though the fill data never take the branch
+        self.legal(memory_guard(general=False), S("bind(i, threadIdx.x)"))
+        self.illegal(memory_guard(), S("bind(i, threadIdx.x)"), "sizes not run")
+
+    def test_update_reading_its_target_does_not_commute(self):
+        self.illegal(self_scaling_sum(), S("reorder(k, i)"))
 
     # ---- legal: the issue says these must schedule
     def test_row_parallel_recurrence_is_legal(self):
