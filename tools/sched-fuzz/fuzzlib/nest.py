@@ -490,7 +490,9 @@ class _PyGen:
                 self.lines.append("%s_key_%s = %s" % (pad, node.name, key))
                 reads = []
                 v = self.expr(node.init, node.ty, reads, pad)
-                self.lines.append("%s%s = _T.store(%s, %r)" % (pad, node.name, v, node.ty.name))
+                if not self.general:  # (values do not matter there)
+                    self.lines.append("%s%s = _T.store(%s, %r)" % (pad, node.name, v,
+                                                                    node.ty.name))
                 scalars[node.name] = node.ty
                 self.emit_inst(pad, node.sid, loops, reads, "_key_%s" % node.name, "W")
             elif isinstance(node, Assign):
@@ -526,23 +528,26 @@ class _PyGen:
             key = ktmp
             arr = node.lhs.arr
             # bounds for the allocation
-            self.lines.append("%s_T.touch(%r, %s[1])" % (pad, arr.name, key))
+            if not self.general:
+                self.lines.append("%s_T.touch(%r, %s[1])" % (pad, arr.name, key))
             cur = "%s[%s[1]]" % (arr.name, key)
             target = cur
         if node.op == "=":
-            self.lines.append("%s%s = _T.store(%s, %r)" % (pad, target, v, node.ty.name))
+            if not self.general:
+                self.lines.append("%s%s = _T.store(%s, %r)" % (pad, target, v, node.ty.name))
             kind = "W"
         else:
             op = node.op[0]
             ty = node.ty
-            self.lines.append("%s%s = _T.store(_T.chk(%s %s %s, %r), %r)" % (
-                pad, target, cur, op, v, ty.name if ty.is_float else "int", ty.name))
+            if not self.general:
+                self.lines.append("%s%s = _T.store(_T.chk(%s %s %s, %r), %r)" % (
+                    pad, target, cur, op, v, ty.name if ty.is_float else "int", ty.name))
             kind = "U" if op in "+-" else "X"
         self.emit_inst(pad, node.sid, loops, reads, key, kind)
 
     def emit_inst(self, pad, sid, loops, reads, wkey, wkind):
         rlist = "(%s)" % "".join(r + ", " for r in reads)
-        self.lines.append("%s_inst(%d, (%s), %s, %s, %r)" % (
+        self.lines.append("%s_inst((%d, (%s), %s, %s, %r))" % (
             pad, sid, "".join(v + ", " for v in loops), rlist, wkey, wkind))
 
     def expr(self, e, ctx, reads, pad):
@@ -558,9 +563,10 @@ class _PyGen:
             key, _ = self.loc(e.acc)
             t = self.fresh()
             self.lines.append("%s%sk = %s" % (pad, t, key))
-            if e.acc.arr.kind != "local":
-                self.lines.append("%s_T.touch(%r, %sk[1])" % (pad, e.acc.arr.name, t))
-            self.lines.append("%s%s = %s[%sk[1]]" % (pad, t, e.acc.arr.name, t))
+            if not self.general:
+                if e.acc.arr.kind != "local":
+                    self.lines.append("%s_T.touch(%r, %sk[1])" % (pad, e.acc.arr.name, t))
+                self.lines.append("%s%s = %s[%sk[1]]" % (pad, t, e.acc.arr.name, t))
             reads.append(t + "k")
             return t
         if isinstance(e, Bin):
@@ -603,25 +609,52 @@ class Trace:
     other U), X (read-modify-write that does not commute)."""
 
     def __init__(self):
-        self.sids = []
-        self.ivecs = []
-        self.locs = {}
+        # (sid, ivec, reads, written location, kind) per instance, in order:
+        # the run only appends (it is the hot path), index() sorts it out
+        self.records = []
+        self.inst = self.records.append
         self.maxidx = {}
         self.locals = {}
+        self._index = None
 
-    def inst(self, sid, ivec, reads, wkey, wkind):
-        n = len(self.sids)
-        self.sids.append(sid)
-        self.ivecs.append(ivec)
-        locs = self.locs
-        for r in (set(reads) if len(reads) > 1 else reads):
-            if r != wkey:
-                locs.setdefault(r, []).append((n, "R"))
-        # An update whose value reads its own target (C += C + x) does not
-        # commute with another update of it.
-        if wkey in reads:
-            wkind = "X"
-        locs.setdefault(wkey, []).append((n, wkind))
+    def index(self):
+        """(sids, ivecs, locs): per instance its statement and loop values,
+        per location its sequence of (instance, kind)."""
+        if self._index is None:
+            sids, ivecs, locs = [], [], {}
+            for n, (sid, ivec, reads, wkey, wkind) in enumerate(self.records):
+                sids.append(sid)
+                ivecs.append(ivec)
+                for r in (set(reads) if len(reads) > 1 else reads):
+                    if r != wkey:
+                        seq = locs.get(r)
+                        if seq is None:
+                            locs[r] = [(n, "R")]
+                        else:
+                            seq.append((n, "R"))
+                # An update whose value reads its own target (C += C + x)
+                # does not commute with another update of it.
+                if wkey in reads:
+                    wkind = "X"
+                seq = locs.get(wkey)
+                if seq is None:
+                    locs[wkey] = [(n, wkind)]
+                else:
+                    seq.append((n, wkind))
+            self._index = (sids, ivecs, locs)
+        return self._index
+
+    @property
+    def sids(self):
+        return self.index()[0]
+
+    @property
+    def ivecs(self):
+        return self.index()[1]
+
+    @property
+    def locs(self):
+        return self.index()[2]
 
     def touch(self, name, idx):
         if idx < 0:
@@ -649,33 +682,14 @@ class Trace:
         return v
 
 
-class GeneralMemory(dict):
-    """Memory whose values do not matter (GeneralTrace): every element 0."""
-
-    def __missing__(self, k):
-        return 0
-
-
 class GeneralTrace(Trace):
     """The trace of a run whose values do not matter (sizes that are only
     checked, never run, with nest.compile_py(general=True)): no value is
-    checked or kept (every store is 0), only the accesses count; elements of
-    fixed-size arrays are index tuples."""
-
-    def touch(self, name, idx):
-        if (min(idx) if isinstance(idx, tuple) else idx) < 0:
-            raise Overflow("negative index %s of %s" % (idx, name))
+    computed at all, only the accesses count; elements of fixed-size arrays
+    are index tuples."""
 
     def local(self, key):
-        return GeneralMemory()
-
-    @staticmethod
-    def chk(v, tyname):
-        return 0
-
-    @staticmethod
-    def store(v, tyname):
-        return 0
+        return None
 
 
 def run_reference(nest, config, compiled=None, general=False):
@@ -684,7 +698,7 @@ def run_reference(nest, config, compiled=None, general=False):
     src = compiled or nest.compile_py(general)
     scope = {}
     exec(src, scope)
-    mem = {a.name: GeneralMemory() if general else Memory(a.salt) for a in nest.arrays}
+    mem = {a.name: None if general else Memory(a.salt) for a in nest.arrays}
     tr = GeneralTrace() if general else Trace()
     scope["run"](config, mem, tr)
     return tr, mem
