@@ -20,7 +20,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from fuzzlib import nest as N  # noqa: E402
 from fuzzlib.poly import Poly  # noqa: E402
-from fuzzlib.schedgen import Oracle  # noqa: E402
+from fuzzlib.schedgen import Oracle, replay  # noqa: E402
 from fuzzlib.cases import make_case  # noqa: E402
 from fuzzlib.program import build_program  # noqa: E402
 from fuzzlib.runner import Result, Runner, compare  # noqa: E402
@@ -185,6 +185,66 @@ def self_scaling_sum():
     return make(body, ["M", "K"], [S_, X], [{"M": 3, "K": 2}])
 
 
+def init_then_sum():
+    """for i < 8: { C[i] = 0; for k < 4: C[i] += A[i][k] }"""
+    b = Builder()
+    C, A = arr("C", [8]), arr("A", [8, 4], True)
+    body = [N.Loop("i", 0, 8, [
+        b.st(N.Access(C, [V("i")]), "=", N.Const(0)),
+        N.Loop("k", 0, 4, [b.st(N.Access(C, [V("i")]), "+=", load(A, V("i"), V("k")))])])]
+    return make(body, [], [C, A], [{}])
+
+
+def two_level_distribution():
+    """for i < 8: { for j < 4: { E[i][j] = 2; for l < 2: F[i][j][l] = 3 }
+                    for k < 3: G[i][k] = 1 }"""
+    b = Builder()
+    E, Fa, G = arr("E", [8, 4]), arr("F", [8, 4, 2]), arr("G", [8, 3])
+    body = [N.Loop("i", 0, 8, [
+        N.Loop("j", 0, 4, [
+            b.st(N.Access(E, [V("i"), V("j")]), "=", N.Const(2)),
+            N.Loop("l", 0, 2, [b.st(N.Access(Fa, [V("i"), V("j"), V("l")]), "=", N.Const(3))])]),
+        N.Loop("k", 0, 3, [b.st(N.Access(G, [V("i"), V("k")]), "=", N.Const(1))])])]
+    return make(body, [], [E, Fa, G], [{}])
+
+
+def nested_sequences():
+    """for i < 8: { D[i] = 1; for j < 4: { E[i][j] = 2; for k < 2: F[i][j][k] = 3 } }"""
+    b = Builder()
+    D, E, Fa = arr("D", [8]), arr("E", [8, 4]), arr("F", [8, 4, 2])
+    body = [N.Loop("i", 0, 8, [
+        b.st(N.Access(D, [V("i")]), "=", N.Const(1)),
+        N.Loop("j", 0, 4, [
+            b.st(N.Access(E, [V("i"), V("j")]), "=", N.Const(2)),
+            N.Loop("k", 0, 2, [b.st(N.Access(Fa, [V("i"), V("j"), V("k")]), "=", N.Const(3))])])])]
+    return make(body, [], [D, E, Fa], [{}])
+
+
+def self_update_once():
+    """for i < 8: for k < 1: C[i] = C[i] + A[i][k] (a reduction loop to the
+    plugin, though it runs once)"""
+    b = Builder()
+    C, A = arr("C", [8]), arr("A", [8, 1], True)
+    s = b.st(N.Access(C, [V("i")]), "=", N.Bin("+", load(C, V("i")), load(A, V("i"), V("k"))))
+    return make([N.Loop("i", 0, 8, [N.Loop("k", 0, 1, [s])])], [], [C, A], [{}])
+
+
+def array_in_distributed_loop():
+    """for i < 8: { for j < 2: { float t[4]; for q: t[q] = X[i][j][q];
+                    for u: E[i][j][u] = t[3 - u] }  for k < 3: G[i][k] = 1 }"""
+    b = Builder()
+    X, E, G = arr("X", [8, 2, 4], True), arr("E", [8, 2, 4]), arr("G", [8, 3])
+    t = N.Array("t", F, "local", [4])
+    body = [N.Loop("i", 0, 8, [
+        N.Loop("j", 0, 2, [
+            N.DeclArray(t),
+            N.Loop("q", 0, 4, [b.st(N.Access(t, [V("q")]), "=", load(X, V("i"), V("j"), V("q")))]),
+            N.Loop("u", 0, 4, [b.st(N.Access(E, [V("i"), V("j"), V("u")]), "=",
+                                    load(t, Poly.const(3) - V("u")))])]),
+        N.Loop("k", 0, 3, [b.st(N.Access(G, [V("i"), V("k")]), "=", N.Const(1))])])]
+    return make(body, [], [X, E, G], [{}])
+
+
 T = "target(gpu)"
 
 
@@ -212,7 +272,9 @@ class OracleTest(unittest.TestCase):
         self.illegal(matmul_inplace(), S("bind(k, threadIdx.x)"), "model")
 
     def test_bind_reduction_loop_to_vthread_is_illegal(self):
-        self.illegal(matmul_inplace(), S("split(k, ko, ki, nparts=2)", "bind(ko, vthread)"))
+        # a reduction loop is bindable to no tag (pragma.md, Legality)
+        self.illegal(matmul_inplace(), S("split(k, ko, ki, nparts=2)", "bind(ko, vthread)"),
+                     "model: bind of a reduction loop")
 
     def test_bind_recurrence_carrying_loop_is_illegal(self):
         self.illegal(recurrence(), S("bind(j, threadIdx.x)"))
@@ -229,7 +291,7 @@ class OracleTest(unittest.TestCase):
 
     def test_parallel_updates_of_one_element_are_illegal(self):
         self.illegal(row_sum(), S("bind(i, blockIdx.x)"), "model")
-        self.illegal(row_sum(), S("split(i, io, ii, nparts=2)", "bind(io, vthread)"))
+        self.illegal(row_sum(), S("split(i, io, ii, nparts=2)", "bind(io, vthread)"), "model")
 
     def test_vectorized_recurrence_is_illegal(self):
         self.illegal(recurrence(), S("split(j, jo, ji, 2)", "vectorize(ji)"))
@@ -352,6 +414,60 @@ class ReferenceTest(unittest.TestCase):
             c = make_case(seed)
             self.assertIsNone(c.oracle.check(c.directives), "seed %d" % seed)
 
+
+
+class BindModelTest(unittest.TestCase):
+    """The model's bind is the plugin's (schedule/Bind.cpp, pragma.md
+    Legality): each case was checked against the plugin's scheduled IR or
+    its error."""
+
+    def model(self, oracle, dirs):
+        return replay(oracle.nest, dirs)
+
+    def tags(self, m):
+        return {L.name: L.tag for L in m.loops()}
+
+    def test_bind_binds_the_copies_distribution_made(self):
+        o = init_then_sum()
+        dirs = S("reorder(k, i)", "bind(i, threadIdx.x)")
+        self.assertIsNone(o.check(dirs))
+        tags = self.tags(self.model(o, dirs))
+        self.assertEqual((tags["i"], tags["i_1"], tags["k"]), ("threadIdx.x", "threadIdx.x", None))
+
+    def test_naming_a_bound_copy_again_with_its_tag_is_a_no_op(self):
+        o = init_then_sum()
+        self.assertIsNone(o.check(S("reorder(k, i)", "bind(i, threadIdx.x)",
+                                    "bind(i_1, threadIdx.x)")))
+
+    def test_naming_a_bound_copy_with_another_tag_is_illegal(self):
+        why = init_then_sum().check(S("reorder(k, i)", "bind(i, threadIdx.x)",
+                                      "bind(i_1, threadIdx.y)"))
+        self.assertEqual(why, "model: bind of a non-serial loop")
+
+    def test_copy_of_a_copy_is_bound_with_the_original(self):
+        o = two_level_distribution()
+        dirs = S("reorder(k, i)", "reorder(j, i_1)", "reorder(l, i_1)", "bind(i, threadIdx.x)")
+        self.assertIsNone(o.check(dirs))
+        tags = self.tags(self.model(o, dirs))
+        self.assertEqual({n: t for n, t in tags.items() if t},
+                         {"i": "threadIdx.x", "i_1": "threadIdx.x", "i_1_1": "threadIdx.x"})
+
+    def test_copy_is_named_by_the_first_name_free_now(self):
+        # i_1 is split away, so the next copy of i is i_1 again (not i_2)
+        m = self.model(nested_sequences(), S("reorder(j, i)", "split(i_1, a, b, 2)",
+                                             "reorder(k, i)"))
+        self.assertEqual(sorted(L.name for L in m.loops()), ["a", "b", "i", "i_1", "j", "k"])
+
+    def test_reduction_loop_is_bindable_to_no_tag(self):
+        # C[i] = C[i] + ... makes k a reduction loop even with one iteration
+        why = self_update_once().check(S("bind(k, threadIdx.x)"))
+        self.assertEqual(why, "model: bind of a reduction loop")
+
+    def test_shared_array_in_a_copy_bound_through_its_original_is_illegal(self):
+        o = array_in_distributed_loop()
+        self.assertIsNone(o.check(S("reorder(k, i)", "set_scope(t, shared)")))
+        why = o.check(S("reorder(k, i)", "set_scope(t, shared)", "bind(i, threadIdx.x)"))
+        self.assertEqual(why, "model: shared array declared inside a thread loop")
 
 
 # A stand-in for a compiled batch (argv: first full skip): each case prints

@@ -131,6 +131,9 @@ class MLoop:
         self.tag = None
         self.red = red  # the plugin's reduction flag (inherited by splits)
         self.stage = None  # name of the stage whose copy loop this is
+        # The loops reorder's distribution made of this one (and of those):
+        # bind binds them with it.
+        self.copies = []
 
     def parallel(self):
         return self.kind in ("bound", "vector")
@@ -208,6 +211,16 @@ def predicted_rank(nest, arr):
     return len(arr.dims)
 
 
+def _reads_scalar(e, name):
+    if isinstance(e, N.ScalarRd):
+        return e.name == name
+    if isinstance(e, N.Bin):
+        return _reads_scalar(e.a, name) or _reads_scalar(e.b, name)
+    if isinstance(e, N.Sel):
+        return _reads_scalar(e.a, name) or _reads_scalar(e.b, name)
+    return False
+
+
 class Model:
     def __init__(self, nest, directives=()):
         self.nest = nest
@@ -221,6 +234,7 @@ class Model:
         self.thread_bound_later = set()
         self.any_bind = False
         self.partial_reorder = False
+        self.made_shared = set()  # arrays set_scope made shared
         for d in directives:
             if d[0] == "bind":
                 self.any_bind = True
@@ -260,7 +274,18 @@ class Model:
         return out
 
     def _is_reduction(self, loop):
+        """The plugin's reduction flag (clang-plugin/Extractor.cpp,
+        ReductionFinder): the body stores to an element whose index does not
+        use the loop, of an array not declared inside it, with a value that
+        reads that element (`C[i] += ..`, `acc *= ..`, `C[i] = C[i] + ..`)."""
         private = set()
+
+        def reads_target(n):
+            if n.op != "=":
+                return True
+            if isinstance(n.lhs, str):
+                return _reads_scalar(n.rhs, n.lhs)
+            return any(a.arr is n.lhs.arr and a.idx == n.lhs.idx for a in N.expr_loads(n.rhs))
 
         def visit(body):
             for n in body:
@@ -269,7 +294,7 @@ class Model:
                 if isinstance(n, (N.Loop, N.If)):
                     if visit(n.body):
                         return True
-                if isinstance(n, N.Assign) and n.op in ("+=", "-=", "*="):
+                if isinstance(n, N.Assign) and reads_target(n):
                     if isinstance(n.lhs, str):
                         if n.lhs not in private:
                             return True
@@ -314,6 +339,26 @@ class Model:
 
     def leaves(self):
         return [(n, p) for n, p in self.iter_nodes() if isinstance(n, MStmt)]
+
+    def in_tree(self, node):
+        return any(n is node for n, _ in self.iter_nodes())
+
+    def bound_later(self, L):
+        """Whether L is bound to a thread or virtual tag by a bind of the
+        schedule, now or later: by name, or as a copy of a loop bound so."""
+        if L.name in self.thread_bound_later:
+            return True
+        return any(any(c is L for c in O.copies) for O in self.loops()
+                   if O.name in self.thread_bound_later)
+
+    def taken_names(self):
+        """The names a new loop may not have now (the plugin's isFreshName):
+        loops, declarations and stages in the nest, parameters."""
+        names = set(self.nest.params) | {a.name for a in self.nest.arrays}
+        for n, _ in self.iter_nodes():
+            if isinstance(n, MLoop) or (isinstance(n, MGroup) and n.kind == "alloc"):
+                names.add(n.name)
+        return names
 
     # ---- directives
     def apply(self, d):
@@ -360,19 +405,21 @@ class Model:
 
     def d_bind(self, x, tag):
         # Binding a loop binds the copies reorder's distribution made of it
-        # (pragma.md); a loop already bound to the tag is left as it is.
-        loops = [self.find(x)[0]]
-        for c in getattr(self, "copies", {}).get(x, []):
-            if any(isinstance(n, MLoop) and n.name == c for n, _ in self.iter_nodes()):
-                loops.append(self.find(c)[0])
-        loops = [L for L in loops if not (L.kind == "bound" and L.tag == tag)]
-        for L in loops:
-            if L.kind != "serial":
+        # (pragma.md, Legality; schedule/Bind.cpp); a loop already bound to
+        # the tag is left as it is, so naming a bound copy again with its tag
+        # is a no-op and with another tag an error. A reduction loop is never
+        # bindable, to any tag.
+        L = self.find(x)[0]
+        loops = [L] + [C for C in L.copies if self.in_tree(C)]
+        loops = [M for k, M in enumerate(loops) if all(M is not P for P in loops[:k])]
+        loops = [M for M in loops if not (M.kind == "bound" and M.tag == tag)]
+        for M in loops:
+            if M.kind != "serial":
                 raise ModelError("bind of a non-serial loop")
-            if L.red and tag not in VIRTUAL_TAGS:
+            if M.red:
                 raise ModelError("bind of a reduction loop")
-        for L in loops:
-            L.kind, L.tag = "bound", tag
+        for M in loops:
+            M.kind, M.tag = "bound", tag
 
     def d_unroll(self, x):
         L, _ = self.find(x)
@@ -459,6 +506,7 @@ class Model:
         # already model).
         guards = [g for g in chain if g.kind != "alloc"]
         allocs = [g for g in chain if g.kind == "alloc"]
+        taken = self.taken_names()
         copies = []
         for item in seq:
             node = item
@@ -468,10 +516,13 @@ class Model:
             if on_path:
                 L = A
             else:
+                # A_1, A_2, ...: the first name nothing in the nest has now
+                # (schedule/Reorder.cpp, freshCopyName).
                 k = 1
-                while "%s_%d" % (A.name, k) in self.names:
+                while "%s_%d" % (A.name, k) in taken:
                     k += 1
                 L = MLoop("%s_%d" % (A.name, k), A.val, A.ext, None, A.red)
+                taken.add(L.name)
                 self.names.add(L.name)
                 L.stage = A.stage
             copies.append((L, [node]))
@@ -479,13 +530,11 @@ class Model:
             L.children = ch
         # Remember the copies: bind applies to them too (a copy of a copy is a
         # copy of the original).
-        if not hasattr(self, "copies"):
-            self.copies = {}
-        made = [L.name for L, _ in copies if L is not A]
-        self.copies.setdefault(A.name, []).extend(made)
-        for orig, cs in self.copies.items():
-            if A.name in cs:
-                cs.extend(made)
+        made = [L for L, _ in copies if L is not A]
+        for O in self.loops():
+            if any(c is A for c in O.copies):
+                O.copies.extend(made)
+        A.copies.extend(made)
         result = [L for L, _ in copies]
         for g in reversed(allocs):
             result = [MGroup("alloc", result, g.name)]
@@ -563,8 +612,7 @@ class Model:
         # no bound loop lies inside it; a global stage only in kernels
         # without bindings (CUDA and sim disagree on what it is otherwise).
         bound_inside = [n for n, _ in self.iter_nodes(X.children)
-                        if isinstance(n, MLoop) and (n.kind == "bound" or
-                                                     n.name in self.thread_bound_later)]
+                        if isinstance(n, MLoop) and (n.kind == "bound" or self.bound_later(n))]
         if st.scope == "local" and bound_inside:
             raise ModelError("a local stage above bound loops")
         if st.scope == "global" and self.any_bind:
@@ -573,7 +621,7 @@ class Model:
         if st.scope == "shared":
             for L in list(path) + [X]:
                 if isinstance(L, MLoop) and ((L.kind == "bound" and L.tag not in BLOCK_TAGS)
-                                             or L.name in self.thread_bound_later):
+                                             or self.bound_later(L)):
                     relaxed.add(L.name)
         extents = self._region(st, X, path, relaxed)
         loops = self._stage_loops(st, [Ext.const(e) for e in extents])
@@ -707,13 +755,23 @@ class Model:
                          (None, None))
         if grp is None:
             raise ModelError("lost the declaration of %s" % a)
-        for L in path:
-            if isinstance(L, MLoop) and (L.kind == "bound" or L.name in self.thread_bound_later):
-                if scope == "shared" and (L.tag not in BLOCK_TAGS):
-                    raise ModelError("shared array declared inside a thread loop")
+        # Shared: not declared inside a loop bound to threadIdx.*, by the
+        # binds so far here and by every bind at the end (check_structure),
+        # as schedule/SetScope.cpp does.
+        if scope == "shared":
+            self._check_shared_outside_threads(a)
+            self.made_shared.add(a)
+        else:
+            self.made_shared.discard(a)
         if scope == "global" and self.any_bind:
             raise ModelError("a global array in a kernel with bound loops")
-        arr.scope = scope
+
+    def _check_shared_outside_threads(self, a):
+        path = next((p for n, p in self.iter_nodes()
+                     if isinstance(n, MGroup) and n.kind == "alloc" and n.name == a), ())
+        for L in path:
+            if isinstance(L, MLoop) and L.kind == "bound" and L.tag in THREAD_TAGS:
+                raise ModelError("shared array declared inside a thread loop")
 
     def d_storage_align(self, s, axis, factor, offset):
         st = self.stages.get(s)
@@ -731,6 +789,19 @@ class Model:
 
     # ---- structural rules of a finished schedule
     def check_structure(self, configs):
+        # The rules that depend on binds, with every bind made (a loop bound
+        # with the copies of it that distribution made).
+        for a in self.made_shared:
+            self._check_shared_outside_threads(a)
+        for st in self.stages.values():
+            grp = next((n for n, _ in self.iter_nodes() if isinstance(n, MGroup)
+                        and n.kind == "alloc" and n.name == st.name), None)
+            # (a stage's own loop bound inside runs on the same threads: a
+            # cooperative fetch, see the tag rule below)
+            if st.scope == "local" and grp is not None and any(
+                    isinstance(n, MLoop) and n.kind == "bound" and n.stage is None
+                    for n, _ in self.iter_nodes([grp])):
+                raise ModelError("a local stage above bound loops")
         # Every cache stage is computed at a loop enclosing its uses (a root
         # stage would run outside every bound loop).
         if any(st.attach is None for st in self.stages.values()):
