@@ -18,6 +18,7 @@ import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
+from fuzzlib import model as M  # noqa: E402
 from fuzzlib import nest as N  # noqa: E402
 from fuzzlib.poly import Poly  # noqa: E402
 from fuzzlib.schedgen import Oracle, replay  # noqa: E402
@@ -245,6 +246,17 @@ def array_in_distributed_loop():
     return make(body, [], [X, E, G], [{}])
 
 
+def recurrence_narrow():
+    """for i < R: for j = 1..W: a[i][j] = a[i][j-1] + x[i][j], run with
+    W <= 4 only (seed 92)."""
+    b = Builder()
+    a, x = arr("a", [V("R"), V("W")]), arr("x", [V("R"), V("W")], True)
+    s = b.st(N.Access(a, [V("i"), V("j")]), "=",
+             N.Bin("+", load(a, V("i"), V("j") - 1), load(x, V("i"), V("j"))))
+    body = [N.Loop("i", 0, V("R"), [N.Loop("j", 1, V("W"), [s])])]
+    return make(body, ["R", "W"], [a, x], [{"R": 4, "W": 4}, {"R": 3, "W": 3}])
+
+
 T = "target(gpu)"
 
 
@@ -308,6 +320,16 @@ class OracleTest(unittest.TestCase):
         self.legal(recurrence_short(general=False), dirs)
         self.illegal(recurrence_short(), dirs, "sizes not run")
 
+    def test_split_wider_than_every_size_checked_is_checked_at_its_width(self):
+        # ji outside jo reverses the recurrence once j spans two tiles of
+        # 16: not at the run sizes (W <= 4), nor doubled (W = 11); the
+        # oracle sizes a check for the schedule (j spans 17: W >= 18)
+        o = recurrence_narrow()
+        dirs = S("split(j, jo, ji, 16)", "reorder(ji, jo)")
+        self.assertTrue(all(c["W"] < 18 for c in o.general_configs))
+        self.assertGreaterEqual(o.sized_config(replay(o.nest, dirs))["W"], 18)
+        self.illegal(o, dirs, "sizes not run")
+
     def test_sizes_not_run_are_larger_and_one_is_non_dividing(self):
         cfgs = recurrence_short().general_configs
         self.assertTrue(cfgs and all(c["M"] > 17 for c in cfgs))
@@ -326,6 +348,18 @@ class OracleTest(unittest.TestCase):
 
     def test_update_reading_its_target_does_not_commute(self):
         self.illegal(self_scaling_sum(), S("reorder(k, i)"))
+
+    def test_rank_is_unsure_when_two_dimensions_share_a_stride(self):
+        # U[M*i + j + n] with n < 1 (seed 835): the declared rank is 3, the
+        # extractor's chain (M, 1) gives 2; a stage on it must not be
+        # generated with a guessed rank
+        b = Builder()
+        U = arr("U", [3, V("M"), 1])
+        s = b.st(N.Access(U, [V("i"), V("j"), V("n")]), "=", N.Const(1))
+        body = [N.Loop("i", 0, 3, [N.Loop("j", 0, V("M"), [N.Loop("n", 0, 1, [s])])])]
+        n = N.Nest("t", ["M"], [U], body)
+        n.configs = [{"M": 4}]
+        self.assertIsNone(M.predicted_rank(n, U))
 
     # ---- legal: the issue says these must schedule
     def test_row_parallel_recurrence_is_legal(self):

@@ -192,7 +192,9 @@ def predicted_rank(nest, arr):
             return None
         (mono, coef), = s.terms.items()
         own.append((mono, coef))
-    if set(own) != strides or len(own) != len(arr.dims):
+    # (two dimensions with one stride, a dimension of extent 1: the
+    # extractor's chain is shorter than the declared rank)
+    if set(own) != strides or len(set(own)) != len(own) or len(own) != len(arr.dims):
         return None
     for a in accs:
         for d in range(1, len(arr.dims)):
@@ -881,6 +883,25 @@ class Model:
 
 class Violation(Exception):
     pass
+
+
+def split_needs(model):
+    """Per original loop variable, the extent at which every loop the
+    schedule split from it takes two values or more: one more than the
+    product of the constant factors along its value (xo of x = xo*16 + xi
+    needs 17, the outer loop of a tile of that tile by 4 needs 65)."""
+    need = {}
+    for L in model.loops():
+        if L.stage is not None:
+            continue
+        v, prod = L.val, 1
+        while v.kind in ("div", "mod"):
+            if v.kind == "div" and v.args[1].is_const():
+                prod *= v.args[1].value()
+            v = v.args[0]
+        if v.kind == "var" and prod > 1:
+            need[v.args[0]] = max(need.get(v.args[0], 0), prod + 1)
+    return need
 
 
 def dependences(trace):
