@@ -294,6 +294,13 @@ class OracleTest(unittest.TestCase):
     def test_split_recurrence_inner_part_bound_is_illegal(self):
         self.illegal(recurrence(), S("split(j, jo, ji, 2)", "bind(ji, threadIdx.x)"))
 
+    def test_each_reorder_must_be_legal_where_it_stands(self):
+        # the plugin checks a reorder when it applies it: ji outside jo
+        # reverses the recurrence, though the next reorder restores it
+        self.legal(recurrence(), S("split(j, jo, ji, 2)"))
+        self.illegal(recurrence(), S("split(j, jo, ji, 2)", "reorder(ji, jo)", "reorder(jo, ji)"),
+                     "(after reorder(ji, jo))")
+
     def test_interchange_of_wavefront_is_illegal(self):
         self.illegal(wavefront(), S("reorder(j, i)"))
 
@@ -329,6 +336,11 @@ class OracleTest(unittest.TestCase):
         self.assertTrue(all(c["W"] < 18 for c in o.general_configs))
         self.assertGreaterEqual(o.sized_config(replay(o.nest, dirs))["W"], 18)
         self.illegal(o, dirs, "sizes not run")
+
+    def test_split_inside_a_fuse_is_checked_at_its_width(self):
+        # (seed 2270) jo fused with i: j must still span two tiles of 16
+        self.illegal(recurrence_narrow(), S("split(j, jo, ji, 16)", "fuse(i, jo, ijo)",
+                                            "reorder(ji, ijo)"), "sizes not run")
 
     def test_sizes_not_run_are_larger_and_one_is_non_dividing(self):
         cfgs = recurrence_short().general_configs

@@ -889,18 +889,25 @@ def split_needs(model):
     """Per original loop variable, the extent at which every loop the
     schedule split from it takes two values or more: one more than the
     product of the constant factors along its value (xo of x = xo*16 + xi
-    needs 17, the outer loop of a tile of that tile by 4 needs 65)."""
+    needs 17, the outer loop of a tile of that tile by 4 needs 65; the parts
+    of a fused loop count on their own)."""
     need = {}
+
+    def walk(v, prod):
+        if v.kind == "var":
+            if prod > 1:
+                need[v.args[0]] = max(need.get(v.args[0], 0), prod + 1)
+        elif v.kind == "div":
+            walk(v.args[0], prod * v.args[1].value() if v.args[1].is_const() else prod)
+        elif v.kind == "mod":
+            walk(v.args[0], prod)
+        elif v.kind == "fuse":
+            walk(v.args[0], 1)
+            walk(v.args[1], 1)
+
     for L in model.loops():
-        if L.stage is not None:
-            continue
-        v, prod = L.val, 1
-        while v.kind in ("div", "mod"):
-            if v.kind == "div" and v.args[1].is_const():
-                prod *= v.args[1].value()
-            v = v.args[0]
-        if v.kind == "var" and prod > 1:
-            need[v.args[0]] = max(need.get(v.args[0], 0), prod + 1)
+        if L.stage is None:
+            walk(L.val, 1)
     return need
 
 

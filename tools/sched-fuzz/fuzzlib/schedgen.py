@@ -94,12 +94,24 @@ class Oracle:
         return cfg
 
     def check(self, dirs):
-        """None when legal, else the reason."""
+        """None when legal, else the reason. The plugin checks each directive
+        when it applies it, so every reorder (and tile) must keep the
+        dependences where it stands, not only the whole schedule."""
         try:
             m = replay(self.nest, dirs)
             m.check_structure(self.nest.configs)
         except M.ModelError as e:
             return "model: %s" % e
+        steps = [k + 1 for k, d in enumerate(dirs[:-1]) if d[0] in ("reorder", "tile")]
+        for k in steps + [len(dirs)]:
+            why = self.check_legal(replay(self.nest, dirs[:k]) if k < len(dirs) else m)
+            if why:
+                return why if k == len(dirs) else "%s (after %s)" % (why, fmt(dirs[k - 1]))
+        return None
+
+    def check_legal(self, m):
+        """None when schedule state m keeps every dependence, at the run
+        sizes and at the larger ones, else the reason."""
         try:
             M.check_legal(m, self.nest, self.traces, self.nest.configs)
         except M.Violation as e:
