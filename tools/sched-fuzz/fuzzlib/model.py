@@ -19,7 +19,11 @@ loop are unordered. Additive updates of one location (+=, -=) commute with
 each other, so only the parallel rule applies among them. Documented
 structural rules (one tag per path, blocks outermost, constant stage
 regions, ...) are checked while directives are applied: a ModelError means
-the generator must not emit that directive.
+the generator must not emit that directive. `bind` is the plugin's: it binds
+the copies reorder's distribution made of the loop (and copies of those),
+leaves a loop already bound to the tag alone, and never binds a reduction
+loop (the extractor's flag); rules that depend on binds are checked again
+once every bind is made (check_structure).
 """
 from .poly import Poly
 from . import nest as N

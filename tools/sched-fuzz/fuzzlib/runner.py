@@ -4,8 +4,12 @@ Per batch: one plain build (`clang++-19 -std=c++17 -O1 -Wno-unknown-pragmas`)
 and one plugin build; a plugin error in one case removes that case's pragmas
 and the batch is compiled again (the case is `refused`); a compiler crash
 splits the batch to find the case. Both binaries run; the plugin one under
-SCHED_BACKEND=sim SCHED_VERBOSE=1. A run that stops in a case (sim error,
-signal, timeout) is resumed after it.
+SCHED_BACKEND=sim SCHED_VERBOSE=1. A run that stops (a sim error, a race
+report, a signal, a timeout) is blamed on one case: the one whose kernel the
+fatal runtime message names, else the one running; the program then runs
+again without it for every case that did not finish (run_all). A case is
+judged by its own fatal message or by how its run ended, never by a note
+(`ran on sim`, `ran the original loop on host: ...`).
 
 Classes: ok, refused, fallback, wrong, race, crash, timeout (and
 generator-error when the PLAIN build or run fails: a bug of the fuzzer).

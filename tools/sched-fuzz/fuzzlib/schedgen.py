@@ -61,7 +61,9 @@ class Oracle:
                 tr, _ = N.run_reference(self.nest, cfg, compiled=self._general_src,
                                         general=True)
                 self._at[key] = (tr, M.dependences(tr))
-            except (N.Overflow, ZeroDivisionError, KeyError):
+            except (N.Overflow, ZeroDivisionError, KeyError, NameError):
+                # (a nest the minimizer cut down may use a scalar it no
+                # longer declares where the run sizes never go)
                 self._at[key] = None
         return self._at[key]
 
