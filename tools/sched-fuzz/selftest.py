@@ -10,16 +10,21 @@ determinism.
 """
 import os
 import random
+import stat
 import sys
+import tempfile
+import textwrap
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
+from fuzzlib import model as M  # noqa: E402
 from fuzzlib import nest as N  # noqa: E402
 from fuzzlib.poly import Poly  # noqa: E402
-from fuzzlib.schedgen import Oracle  # noqa: E402
+from fuzzlib.schedgen import Oracle, replay  # noqa: E402
 from fuzzlib.cases import make_case  # noqa: E402
 from fuzzlib.program import build_program  # noqa: E402
+from fuzzlib.runner import Result, Runner, compare  # noqa: E402
 
 F = N.TYPES["float"]
 V = Poly.var
@@ -133,6 +138,125 @@ def imperfect_shared_use():
     return make(body, ["M"], [D, E, X], [{"M": 5}])
 
 
+def recurrence_short(general=True):
+    """for k = 1..M: for l < 4: A[4k + l] = A[4k + l - 4] + B[k] (seed 733):
+    a recurrence along k, run at sizes M <= 17 only."""
+    b = Builder()
+    A, B = arr("A", [V("M"), 4]), arr("B", [V("M")], True)
+    s = b.st(N.Access(A, [V("k"), V("l")]), "=",
+             N.Bin("+", load(A, V("k") - 1, V("l")), load(B, V("k"))))
+    body = [N.Loop("k", 1, V("M"), [N.Loop("l", 0, 4, [s])])]
+    n = N.Nest("t", ["M"], [A, B], body)
+    n.configs = [{"M": 16}, {"M": 17}, {"M": 2}]
+    return Oracle(n, general=general)
+
+
+def fixed_rows():
+    """for i < 4: for j < M: F[i][j] = X[j] with F declared float[4][12]:
+    sized for the run sizes (M <= 12) only."""
+    b = Builder()
+    Fx, X = arr("F", [4, 12], kind="fixed"), arr("X", [V("M")], True)
+    s = b.st(N.Access(Fx, [V("i"), V("j")]), "=", load(X, V("j")))
+    body = [N.Loop("i", 0, 4, [N.Loop("j", 0, V("M"), [s])])]
+    n = N.Nest("t", ["M"], [Fx, X], body)
+    n.configs = [{"M": 12}, {"M": 5}]
+    return Oracle(n)
+
+
+def memory_guard(general=True):
+    """for i < M: if (G[i] > 5) S[0] = i: the fill data (-3..3) never take
+    the branch, other data do."""
+    b = Builder()
+    S_, G = arr("S", [1]), arr("G", [V("M")], True)
+    s = b.st(N.Access(S_, [Poly.const(0)]), "=", N.IVal(V("i")))
+    body = [N.Loop("i", 0, V("M"), [N.If(N.CondV(">", load(G, V("i")), N.Const(5)), [s])])]
+    n = N.Nest("t", ["M"], [S_, G], body)
+    n.configs = [{"M": 8}, {"M": 3}]
+    return Oracle(n, general=general)
+
+
+def self_scaling_sum():
+    """for i < M: for k < K: S[0] += S[0] + X[i][k] (the update reads its
+    own target: two of them do not commute)."""
+    b = Builder()
+    S_, X = arr("S", [1]), arr("X", [V("M"), V("K")], True)
+    s = b.st(N.Access(S_, [Poly.const(0)]), "+=", N.Bin("+", load(S_, Poly.const(0)),
+                                                       load(X, V("i"), V("k"))))
+    body = [N.Loop("i", 0, V("M"), [N.Loop("k", 0, V("K"), [s])])]
+    return make(body, ["M", "K"], [S_, X], [{"M": 3, "K": 2}])
+
+
+def init_then_sum():
+    """for i < 8: { C[i] = 0; for k < 4: C[i] += A[i][k] }"""
+    b = Builder()
+    C, A = arr("C", [8]), arr("A", [8, 4], True)
+    body = [N.Loop("i", 0, 8, [
+        b.st(N.Access(C, [V("i")]), "=", N.Const(0)),
+        N.Loop("k", 0, 4, [b.st(N.Access(C, [V("i")]), "+=", load(A, V("i"), V("k")))])])]
+    return make(body, [], [C, A], [{}])
+
+
+def two_level_distribution():
+    """for i < 8: { for j < 4: { E[i][j] = 2; for l < 2: F[i][j][l] = 3 }
+                    for k < 3: G[i][k] = 1 }"""
+    b = Builder()
+    E, Fa, G = arr("E", [8, 4]), arr("F", [8, 4, 2]), arr("G", [8, 3])
+    body = [N.Loop("i", 0, 8, [
+        N.Loop("j", 0, 4, [
+            b.st(N.Access(E, [V("i"), V("j")]), "=", N.Const(2)),
+            N.Loop("l", 0, 2, [b.st(N.Access(Fa, [V("i"), V("j"), V("l")]), "=", N.Const(3))])]),
+        N.Loop("k", 0, 3, [b.st(N.Access(G, [V("i"), V("k")]), "=", N.Const(1))])])]
+    return make(body, [], [E, Fa, G], [{}])
+
+
+def nested_sequences():
+    """for i < 8: { D[i] = 1; for j < 4: { E[i][j] = 2; for k < 2: F[i][j][k] = 3 } }"""
+    b = Builder()
+    D, E, Fa = arr("D", [8]), arr("E", [8, 4]), arr("F", [8, 4, 2])
+    body = [N.Loop("i", 0, 8, [
+        b.st(N.Access(D, [V("i")]), "=", N.Const(1)),
+        N.Loop("j", 0, 4, [
+            b.st(N.Access(E, [V("i"), V("j")]), "=", N.Const(2)),
+            N.Loop("k", 0, 2, [b.st(N.Access(Fa, [V("i"), V("j"), V("k")]), "=", N.Const(3))])])])]
+    return make(body, [], [D, E, Fa], [{}])
+
+
+def self_update_once():
+    """for i < 8: for k < 1: C[i] = C[i] + A[i][k] (a reduction loop to the
+    plugin, though it runs once)"""
+    b = Builder()
+    C, A = arr("C", [8]), arr("A", [8, 1], True)
+    s = b.st(N.Access(C, [V("i")]), "=", N.Bin("+", load(C, V("i")), load(A, V("i"), V("k"))))
+    return make([N.Loop("i", 0, 8, [N.Loop("k", 0, 1, [s])])], [], [C, A], [{}])
+
+
+def array_in_distributed_loop():
+    """for i < 8: { for j < 2: { float t[4]; for q: t[q] = X[i][j][q];
+                    for u: E[i][j][u] = t[3 - u] }  for k < 3: G[i][k] = 1 }"""
+    b = Builder()
+    X, E, G = arr("X", [8, 2, 4], True), arr("E", [8, 2, 4]), arr("G", [8, 3])
+    t = N.Array("t", F, "local", [4])
+    body = [N.Loop("i", 0, 8, [
+        N.Loop("j", 0, 2, [
+            N.DeclArray(t),
+            N.Loop("q", 0, 4, [b.st(N.Access(t, [V("q")]), "=", load(X, V("i"), V("j"), V("q")))]),
+            N.Loop("u", 0, 4, [b.st(N.Access(E, [V("i"), V("j"), V("u")]), "=",
+                                    load(t, Poly.const(3) - V("u")))])]),
+        N.Loop("k", 0, 3, [b.st(N.Access(G, [V("i"), V("k")]), "=", N.Const(1))])])]
+    return make(body, [], [X, E, G], [{}])
+
+
+def recurrence_narrow():
+    """for i < R: for j = 1..W: a[i][j] = a[i][j-1] + x[i][j], run with
+    W <= 4 only (seed 92)."""
+    b = Builder()
+    a, x = arr("a", [V("R"), V("W")]), arr("x", [V("R"), V("W")], True)
+    s = b.st(N.Access(a, [V("i"), V("j")]), "=",
+             N.Bin("+", load(a, V("i"), V("j") - 1), load(x, V("i"), V("j"))))
+    body = [N.Loop("i", 0, V("R"), [N.Loop("j", 1, V("W"), [s])])]
+    return make(body, ["R", "W"], [a, x], [{"R": 4, "W": 4}, {"R": 3, "W": 3}])
+
+
 T = "target(gpu)"
 
 
@@ -160,13 +284,22 @@ class OracleTest(unittest.TestCase):
         self.illegal(matmul_inplace(), S("bind(k, threadIdx.x)"), "model")
 
     def test_bind_reduction_loop_to_vthread_is_illegal(self):
-        self.illegal(matmul_inplace(), S("split(k, ko, ki, nparts=2)", "bind(ko, vthread)"))
+        # a reduction loop is bindable to no tag (pragma.md, Legality)
+        self.illegal(matmul_inplace(), S("split(k, ko, ki, nparts=2)", "bind(ko, vthread)"),
+                     "model: bind of a reduction loop")
 
     def test_bind_recurrence_carrying_loop_is_illegal(self):
         self.illegal(recurrence(), S("bind(j, threadIdx.x)"))
 
     def test_split_recurrence_inner_part_bound_is_illegal(self):
         self.illegal(recurrence(), S("split(j, jo, ji, 2)", "bind(ji, threadIdx.x)"))
+
+    def test_each_reorder_must_be_legal_where_it_stands(self):
+        # the plugin checks a reorder when it applies it: ji outside jo
+        # reverses the recurrence, though the next reorder restores it
+        self.legal(recurrence(), S("split(j, jo, ji, 2)"))
+        self.illegal(recurrence(), S("split(j, jo, ji, 2)", "reorder(ji, jo)", "reorder(jo, ji)"),
+                     "(after reorder(ji, jo))")
 
     def test_interchange_of_wavefront_is_illegal(self):
         self.illegal(wavefront(), S("reorder(j, i)"))
@@ -177,7 +310,7 @@ class OracleTest(unittest.TestCase):
 
     def test_parallel_updates_of_one_element_are_illegal(self):
         self.illegal(row_sum(), S("bind(i, blockIdx.x)"), "model")
-        self.illegal(row_sum(), S("split(i, io, ii, nparts=2)", "bind(io, vthread)"))
+        self.illegal(row_sum(), S("split(i, io, ii, nparts=2)", "bind(io, vthread)"), "model")
 
     def test_vectorized_recurrence_is_illegal(self):
         self.illegal(recurrence(), S("split(j, jo, ji, 2)", "vectorize(ji)"))
@@ -185,6 +318,60 @@ class OracleTest(unittest.TestCase):
     def test_accumulator_expanded_by_symbolic_extent_is_rejected(self):
         # acc would become a local array of run-time size
         self.illegal(matmul_acc(jext=V("N")), S("reorder(i, k, j)"), "model")
+
+    # ---- legal at the run sizes only: never generated
+    def test_tile_loop_with_one_iteration_at_run_sizes_is_illegal(self):
+        # ko = (k-1) / 16 has one iteration for M <= 17, so blocks carry
+        # nothing there; at larger M the recurrence crosses tiles.
+        dirs = S("tile(k, l, ko, lo, ki, li, 16, 4)", "bind(ko, blockIdx.y)")
+        self.legal(recurrence_short(general=False), dirs)
+        self.illegal(recurrence_short(), dirs, "sizes not run")
+
+    def test_split_wider_than_every_size_checked_is_checked_at_its_width(self):
+        # ji outside jo reverses the recurrence once j spans two tiles of
+        # 16: not at the run sizes (W <= 4), nor doubled (W = 11); the
+        # oracle sizes a check for the schedule (j spans 17: W >= 18)
+        o = recurrence_narrow()
+        dirs = S("split(j, jo, ji, 16)", "reorder(ji, jo)")
+        self.assertTrue(all(c["W"] < 18 for c in o.general_configs))
+        self.assertGreaterEqual(o.sized_config(replay(o.nest, dirs))["W"], 18)
+        self.illegal(o, dirs, "sizes not run")
+
+    def test_split_inside_a_fuse_is_checked_at_its_width(self):
+        # (seed 2270) jo fused with i: j must still span two tiles of 16
+        self.illegal(recurrence_narrow(), S("split(j, jo, ji, 16)", "fuse(i, jo, ijo)",
+                                            "reorder(ji, ijo)"), "sizes not run")
+
+    def test_sizes_not_run_are_larger_and_one_is_non_dividing(self):
+        cfgs = recurrence_short().general_configs
+        self.assertTrue(cfgs and all(c["M"] > 17 for c in cfgs))
+        self.assertTrue(any(all(c["M"] % f for f in (2, 3, 4, 8, 16)) for c in cfgs))
+
+    def test_fixed_array_at_sizes_not_run_has_no_false_dependence(self):
+        # F[i][j] with j >= 12 would alias the next row if flattened by the
+        # declared [4][12]; rows stay independent at any size.
+        self.legal(fixed_rows(), S("bind(i, blockIdx.x)", "bind(j, threadIdx.x)"))
+
+    def test_guard_reading_memory_is_taken_at_sizes_not_run(self):
+        # every i may write S[0] (with other data): i carries an output
+        # dependence though the fill data never take the branch
+        self.legal(memory_guard(general=False), S("bind(i, threadIdx.x)"))
+        self.illegal(memory_guard(), S("bind(i, threadIdx.x)"), "sizes not run")
+
+    def test_update_reading_its_target_does_not_commute(self):
+        self.illegal(self_scaling_sum(), S("reorder(k, i)"))
+
+    def test_rank_is_unsure_when_two_dimensions_share_a_stride(self):
+        # U[M*i + j + n] with n < 1 (seed 835): the declared rank is 3, the
+        # extractor's chain (M, 1) gives 2; a stage on it must not be
+        # generated with a guessed rank
+        b = Builder()
+        U = arr("U", [3, V("M"), 1])
+        s = b.st(N.Access(U, [V("i"), V("j"), V("n")]), "=", N.Const(1))
+        body = [N.Loop("i", 0, 3, [N.Loop("j", 0, V("M"), [N.Loop("n", 0, 1, [s])])])]
+        n = N.Nest("t", ["M"], [U], body)
+        n.configs = [{"M": 4}]
+        self.assertIsNone(M.predicted_rank(n, U))
 
     # ---- legal: the issue says these must schedule
     def test_row_parallel_recurrence_is_legal(self):
@@ -273,6 +460,164 @@ class ReferenceTest(unittest.TestCase):
             c = make_case(seed)
             self.assertIsNone(c.oracle.check(c.directives), "seed %d" % seed)
 
+
+
+class BindModelTest(unittest.TestCase):
+    """The model's bind is the plugin's (schedule/Bind.cpp, pragma.md
+    Legality): each case was checked against the plugin's scheduled IR or
+    its error."""
+
+    def model(self, oracle, dirs):
+        return replay(oracle.nest, dirs)
+
+    def tags(self, m):
+        return {L.name: L.tag for L in m.loops()}
+
+    def test_bind_binds_the_copies_distribution_made(self):
+        o = init_then_sum()
+        dirs = S("reorder(k, i)", "bind(i, threadIdx.x)")
+        self.assertIsNone(o.check(dirs))
+        tags = self.tags(self.model(o, dirs))
+        self.assertEqual((tags["i"], tags["i_1"], tags["k"]), ("threadIdx.x", "threadIdx.x", None))
+
+    def test_naming_a_bound_copy_again_with_its_tag_is_a_no_op(self):
+        o = init_then_sum()
+        self.assertIsNone(o.check(S("reorder(k, i)", "bind(i, threadIdx.x)",
+                                    "bind(i_1, threadIdx.x)")))
+
+    def test_naming_a_bound_copy_with_another_tag_is_illegal(self):
+        why = init_then_sum().check(S("reorder(k, i)", "bind(i, threadIdx.x)",
+                                      "bind(i_1, threadIdx.y)"))
+        self.assertEqual(why, "model: bind of a non-serial loop")
+
+    def test_copy_of_a_copy_is_bound_with_the_original(self):
+        o = two_level_distribution()
+        dirs = S("reorder(k, i)", "reorder(j, i_1)", "reorder(l, i_1)", "bind(i, threadIdx.x)")
+        self.assertIsNone(o.check(dirs))
+        tags = self.tags(self.model(o, dirs))
+        self.assertEqual({n: t for n, t in tags.items() if t},
+                         {"i": "threadIdx.x", "i_1": "threadIdx.x", "i_1_1": "threadIdx.x"})
+
+    def test_copy_is_named_by_the_first_name_free_now(self):
+        # i_1 is split away, so the next copy of i is i_1 again (not i_2)
+        m = self.model(nested_sequences(), S("reorder(j, i)", "split(i_1, a, b, 2)",
+                                             "reorder(k, i)"))
+        self.assertEqual(sorted(L.name for L in m.loops()), ["a", "b", "i", "i_1", "j", "k"])
+
+    def test_reduction_loop_is_bindable_to_no_tag(self):
+        # C[i] = C[i] + ... makes k a reduction loop even with one iteration
+        why = self_update_once().check(S("bind(k, threadIdx.x)"))
+        self.assertEqual(why, "model: bind of a reduction loop")
+
+    def test_shared_array_in_a_copy_bound_through_its_original_is_illegal(self):
+        o = array_in_distributed_loop()
+        self.assertIsNone(o.check(S("reorder(k, i)", "set_scope(t, shared)")))
+        why = o.check(S("reorder(k, i)", "set_scope(t, shared)", "bind(i, threadIdx.x)"))
+        self.assertEqual(why, "model: shared array declared inside a thread loop")
+
+
+# A stand-in for a compiled batch (argv: first full skip): each case prints
+# its output between @begin/@end and its runtime lines on stderr, as the
+# generated programs and the sched runtime do; {script} decides per case.
+FAKE_PROGRAM = """#!/usr/bin/env python3
+import sys
+first = int(sys.argv[1])
+skip = sys.argv[3] if len(sys.argv) > 3 else ""
+seeds = {seeds}
+def left_out(n):
+    return n < len(skip) and skip[n] == "1"
+def note(line, what):
+    sys.stderr.write("sched: sched_fuzz_%d (fuzz.cpp:%d): %s\\n" % (line, line, what))
+    sys.stderr.flush()
+for n in range(first, len(seeds)):
+    if left_out(n):
+        continue
+    print("@begin %d" % seeds[n], flush=True)
+    print("A n=4 h=%d s=0" % seeds[n], flush=True)
+{script}
+    print("@end %d" % seeds[n], flush=True)
+"""
+
+
+class FakeCase:
+    def __init__(self, seed, for_line):
+        self.seed = seed
+        self.for_line = for_line
+        self.lines = (for_line - 1, for_line + 20)
+
+
+class RunnerTest(unittest.TestCase):
+    """How a batch's runs are split into per-case verdicts (no compiler:
+    the programs are scripts that print what the real ones print)."""
+
+    def setUp(self):
+        self.dir = tempfile.mkdtemp(prefix="sched-fuzz-selftest-")
+        self.runner = Runner.__new__(Runner)
+        self.runner.timeout = 20
+        self.cases = [FakeCase(10, 100), FakeCase(11, 200), FakeCase(12, 300)]
+
+    def program(self, name, script):
+        path = os.path.join(self.dir, name)
+        with open(path, "w") as f:
+            f.write(FAKE_PROGRAM.format(seeds=[c.seed for c in self.cases],
+                                        script=textwrap.indent(textwrap.dedent(script), "    ")))
+        os.chmod(path, os.stat(path).st_mode | stat.S_IEXEC)
+        return path
+
+    def verdicts(self, sched_script):
+        plain = self.runner.run_all(self.program("plain", "pass"), self.cases, False)
+        sched = self.runner.run_all(self.program("sched", sched_script), self.cases, True)
+        results = {c.seed: Result(c.seed) for c in self.cases}
+        keep = set(results)
+        compare(self.cases, results, keep, plain, sched)
+        return results, sched
+
+    def test_exit_is_blamed_on_the_kernel_its_message_names(self):
+        # Case 11 is running when the program exits, but the race report
+        # names case 12's kernel: 12 is the race, 11 runs again without 12
+        # and is judged by its own run (the note it printed is no reason).
+        results, sched = self.verdicts("""
+            if seeds[n] != 11:
+                note(100 * (n + 1), "ran on sim (1 blocks, 4 threads, 0 barriers)")
+            else:
+                note(200, "ran the original loop on host: the grid has extent 0 in x (M)")
+                note(200, "ran on sim (1 blocks, 4 threads, 0 barriers)")
+                if not left_out(2):
+                    note(300, "race on shared buffer 'S' at index 3 in kernel 'sched_fuzz_300'")
+                    sys.exit(1)
+            """)
+        self.assertEqual(results[12].cls, "race")
+        self.assertIn("race on shared buffer 'S'", results[12].message)
+        self.assertEqual(results[11].cls, "ok", results[11].message)
+        self.assertEqual(results[10].cls, "ok", results[10].message)
+        self.assertTrue(sched[11]["done"])
+
+    def test_a_note_never_becomes_the_reason_of_a_crash(self):
+        # Case 11 dies by a signal after a note: a crash "stopped (signal 6)",
+        # not "ran the original loop on host"; the cases after it still run.
+        results, _ = self.verdicts("""
+            note(100 * (n + 1), "ran on sim (1 blocks, 4 threads, 0 barriers)")
+            if seeds[n] == 11:
+                note(200, "ran the original loop on host: the grid has extent 0 in x (M)")
+                import os, signal
+                os.kill(os.getpid(), signal.SIGABRT)
+            """)
+        self.assertEqual(results[11].cls, "crash")
+        self.assertIn("signal 6", results[11].message)
+        self.assertNotIn("original loop", results[11].message)
+        self.assertEqual(results[12].cls, "ok", results[12].message)
+        self.assertEqual(results[10].cls, "ok", results[10].message)
+
+    def test_fatal_message_of_the_running_case(self):
+        results, _ = self.verdicts("""
+            if seeds[n] == 10:
+                note(100, "cannot simulate: unsupported intrinsic")
+                sys.exit(1)
+            note(100 * (n + 1), "ran on sim (1 blocks, 4 threads, 0 barriers)")
+            """)
+        self.assertEqual(results[10].cls, "crash")
+        self.assertIn("cannot simulate", results[10].message)
+        self.assertEqual((results[11].cls, results[12].cls), ("ok", "ok"))
 
 if __name__ == "__main__":
     unittest.main()

@@ -530,6 +530,52 @@ def choose_configs(rng, gen, nest, budget=6000):
     return configs
 
 
+CHECK_BUDGET = 20000  # statement instances of a size configuration only checked
+CHEAP_CHECK = 5000  # ... and of a second one, checked when that cheap
+
+
+def _non_dividing(v):
+    """The least value >= v that no factor the schedules use (2, 3, 4, 8,
+    16, nparts 2..4) divides."""
+    while v % 2 == 0 or v % 3 == 0:
+        v += 1
+    return v
+
+
+def general_configs(nest, budget=CHECK_BUDGET):
+    """Larger size configurations, checked for legality but never run: a
+    schedule may be legal at the run sizes only (a tile loop with a single
+    iteration there carries nothing). Every run-time size doubled and made
+    non-dividing (2n+1 up to the next size no factor divides), and every
+    size just doubled where that run is cheap; above the largest run size,
+    within the budget where the nest allows (the growth shrinks towards +1;
+    a nest too large even then is not checked). [] without run-time sizes."""
+    kinds = getattr(nest, "param_kinds", {})
+    sizes = [p for p in nest.params if kinds.get(p, ("size",))[0] == "size"]
+    if not sizes:
+        return []
+    top = {p: max([c.get(p, 0) for c in nest.configs] + [1]) for p in sizes}
+
+    def make(grow, pad):
+        cfg = {p: grow(top[p]) for p in sizes}
+        for p in nest.params:
+            if kinds.get(p, ("size",))[0] == "ld":
+                cfg[p] = kinds[p][1].eval(cfg) + pad
+        return cfg, instance_count(nest.body, cfg)
+
+    out = []
+    for f in (2.0, 1.5, 1.25, 1.0):
+        cfg, count = make(lambda v: _non_dividing(max(v + 1, int(v * f) + 1)), 3)
+        if count <= budget:
+            break
+    if count <= 4 * budget:
+        out.append(cfg)
+    cfg, count = make(lambda v: 2 * v, 1)
+    if count <= CHEAP_CHECK:
+        out.append(cfg)
+    return [c for k, c in enumerate(out) if c not in out[:k] and c not in nest.configs]
+
+
 def finalize(rng, gen, nest):
     """Chooses sizes, then prepare()s the nest."""
     configs = choose_configs(rng, gen, nest)

@@ -112,11 +112,11 @@ class Minimizer:
                 return None
             prepare(nest)
             oracle = Oracle(nest)
+            if oracle.check(dirs) is not None:
+                return None
         except (GenFailed, N.Overflow, Exception) as e:  # noqa: B014
             if not isinstance(e, (GenFailed, N.Overflow, NameError, KeyError)):
                 self.log("  (candidate rejected: %s: %s)" % (type(e).__name__, e))
-            return None
-        if oracle.check(dirs) is not None:
             return None
         case = Case(self.seed, nest, [fmt(d) for d in dirs])
         case.directives = dirs

@@ -19,7 +19,11 @@ loop are unordered. Additive updates of one location (+=, -=) commute with
 each other, so only the parallel rule applies among them. Documented
 structural rules (one tag per path, blocks outermost, constant stage
 regions, ...) are checked while directives are applied: a ModelError means
-the generator must not emit that directive.
+the generator must not emit that directive. `bind` is the plugin's: it binds
+the copies reorder's distribution made of the loop (and copies of those),
+leaves a loop already bound to the tag alone, and never binds a reduction
+loop (the extractor's flag); rules that depend on binds are checked again
+once every bind is made (check_structure).
 """
 from .poly import Poly
 from . import nest as N
@@ -131,6 +135,9 @@ class MLoop:
         self.tag = None
         self.red = red  # the plugin's reduction flag (inherited by splits)
         self.stage = None  # name of the stage whose copy loop this is
+        # The loops reorder's distribution made of this one (and of those):
+        # bind binds them with it.
+        self.copies = []
 
     def parallel(self):
         return self.kind in ("bound", "vector")
@@ -189,7 +196,9 @@ def predicted_rank(nest, arr):
             return None
         (mono, coef), = s.terms.items()
         own.append((mono, coef))
-    if set(own) != strides or len(own) != len(arr.dims):
+    # (two dimensions with one stride, a dimension of extent 1: the
+    # extractor's chain is shorter than the declared rank)
+    if set(own) != strides or len(set(own)) != len(own) or len(own) != len(arr.dims):
         return None
     for a in accs:
         for d in range(1, len(arr.dims)):
@@ -208,6 +217,16 @@ def predicted_rank(nest, arr):
     return len(arr.dims)
 
 
+def _reads_scalar(e, name):
+    if isinstance(e, N.ScalarRd):
+        return e.name == name
+    if isinstance(e, N.Bin):
+        return _reads_scalar(e.a, name) or _reads_scalar(e.b, name)
+    if isinstance(e, N.Sel):
+        return _reads_scalar(e.a, name) or _reads_scalar(e.b, name)
+    return False
+
+
 class Model:
     def __init__(self, nest, directives=()):
         self.nest = nest
@@ -221,6 +240,7 @@ class Model:
         self.thread_bound_later = set()
         self.any_bind = False
         self.partial_reorder = False
+        self.made_shared = set()  # arrays set_scope made shared
         for d in directives:
             if d[0] == "bind":
                 self.any_bind = True
@@ -260,7 +280,18 @@ class Model:
         return out
 
     def _is_reduction(self, loop):
+        """The plugin's reduction flag (clang-plugin/Extractor.cpp,
+        ReductionFinder): the body stores to an element whose index does not
+        use the loop, of an array not declared inside it, with a value that
+        reads that element (`C[i] += ..`, `acc *= ..`, `C[i] = C[i] + ..`)."""
         private = set()
+
+        def reads_target(n):
+            if n.op != "=":
+                return True
+            if isinstance(n.lhs, str):
+                return _reads_scalar(n.rhs, n.lhs)
+            return any(a.arr is n.lhs.arr and a.idx == n.lhs.idx for a in N.expr_loads(n.rhs))
 
         def visit(body):
             for n in body:
@@ -269,7 +300,7 @@ class Model:
                 if isinstance(n, (N.Loop, N.If)):
                     if visit(n.body):
                         return True
-                if isinstance(n, N.Assign) and n.op in ("+=", "-=", "*="):
+                if isinstance(n, N.Assign) and reads_target(n):
                     if isinstance(n.lhs, str):
                         if n.lhs not in private:
                             return True
@@ -314,6 +345,26 @@ class Model:
 
     def leaves(self):
         return [(n, p) for n, p in self.iter_nodes() if isinstance(n, MStmt)]
+
+    def in_tree(self, node):
+        return any(n is node for n, _ in self.iter_nodes())
+
+    def bound_later(self, L):
+        """Whether L is bound to a thread or virtual tag by a bind of the
+        schedule, now or later: by name, or as a copy of a loop bound so."""
+        if L.name in self.thread_bound_later:
+            return True
+        return any(any(c is L for c in O.copies) for O in self.loops()
+                   if O.name in self.thread_bound_later)
+
+    def taken_names(self):
+        """The names a new loop may not have now (the plugin's isFreshName):
+        loops, declarations and stages in the nest, parameters."""
+        names = set(self.nest.params) | {a.name for a in self.nest.arrays}
+        for n, _ in self.iter_nodes():
+            if isinstance(n, MLoop) or (isinstance(n, MGroup) and n.kind == "alloc"):
+                names.add(n.name)
+        return names
 
     # ---- directives
     def apply(self, d):
@@ -360,19 +411,21 @@ class Model:
 
     def d_bind(self, x, tag):
         # Binding a loop binds the copies reorder's distribution made of it
-        # (pragma.md); a loop already bound to the tag is left as it is.
-        loops = [self.find(x)[0]]
-        for c in getattr(self, "copies", {}).get(x, []):
-            if any(isinstance(n, MLoop) and n.name == c for n, _ in self.iter_nodes()):
-                loops.append(self.find(c)[0])
-        loops = [L for L in loops if not (L.kind == "bound" and L.tag == tag)]
-        for L in loops:
-            if L.kind != "serial":
+        # (pragma.md, Legality; schedule/Bind.cpp); a loop already bound to
+        # the tag is left as it is, so naming a bound copy again with its tag
+        # is a no-op and with another tag an error. A reduction loop is never
+        # bindable, to any tag.
+        L = self.find(x)[0]
+        loops = [L] + [C for C in L.copies if self.in_tree(C)]
+        loops = [M for k, M in enumerate(loops) if all(M is not P for P in loops[:k])]
+        loops = [M for M in loops if not (M.kind == "bound" and M.tag == tag)]
+        for M in loops:
+            if M.kind != "serial":
                 raise ModelError("bind of a non-serial loop")
-            if L.red and tag not in VIRTUAL_TAGS:
+            if M.red:
                 raise ModelError("bind of a reduction loop")
-        for L in loops:
-            L.kind, L.tag = "bound", tag
+        for M in loops:
+            M.kind, M.tag = "bound", tag
 
     def d_unroll(self, x):
         L, _ = self.find(x)
@@ -459,6 +512,7 @@ class Model:
         # already model).
         guards = [g for g in chain if g.kind != "alloc"]
         allocs = [g for g in chain if g.kind == "alloc"]
+        taken = self.taken_names()
         copies = []
         for item in seq:
             node = item
@@ -468,10 +522,13 @@ class Model:
             if on_path:
                 L = A
             else:
+                # A_1, A_2, ...: the first name nothing in the nest has now
+                # (schedule/Reorder.cpp, freshCopyName).
                 k = 1
-                while "%s_%d" % (A.name, k) in self.names:
+                while "%s_%d" % (A.name, k) in taken:
                     k += 1
                 L = MLoop("%s_%d" % (A.name, k), A.val, A.ext, None, A.red)
+                taken.add(L.name)
                 self.names.add(L.name)
                 L.stage = A.stage
             copies.append((L, [node]))
@@ -479,13 +536,11 @@ class Model:
             L.children = ch
         # Remember the copies: bind applies to them too (a copy of a copy is a
         # copy of the original).
-        if not hasattr(self, "copies"):
-            self.copies = {}
-        made = [L.name for L, _ in copies if L is not A]
-        self.copies.setdefault(A.name, []).extend(made)
-        for orig, cs in self.copies.items():
-            if A.name in cs:
-                cs.extend(made)
+        made = [L for L, _ in copies if L is not A]
+        for O in self.loops():
+            if any(c is A for c in O.copies):
+                O.copies.extend(made)
+        A.copies.extend(made)
         result = [L for L, _ in copies]
         for g in reversed(allocs):
             result = [MGroup("alloc", result, g.name)]
@@ -563,8 +618,7 @@ class Model:
         # no bound loop lies inside it; a global stage only in kernels
         # without bindings (CUDA and sim disagree on what it is otherwise).
         bound_inside = [n for n, _ in self.iter_nodes(X.children)
-                        if isinstance(n, MLoop) and (n.kind == "bound" or
-                                                     n.name in self.thread_bound_later)]
+                        if isinstance(n, MLoop) and (n.kind == "bound" or self.bound_later(n))]
         if st.scope == "local" and bound_inside:
             raise ModelError("a local stage above bound loops")
         if st.scope == "global" and self.any_bind:
@@ -573,7 +627,7 @@ class Model:
         if st.scope == "shared":
             for L in list(path) + [X]:
                 if isinstance(L, MLoop) and ((L.kind == "bound" and L.tag not in BLOCK_TAGS)
-                                             or L.name in self.thread_bound_later):
+                                             or self.bound_later(L)):
                     relaxed.add(L.name)
         extents = self._region(st, X, path, relaxed)
         loops = self._stage_loops(st, [Ext.const(e) for e in extents])
@@ -707,13 +761,23 @@ class Model:
                          (None, None))
         if grp is None:
             raise ModelError("lost the declaration of %s" % a)
-        for L in path:
-            if isinstance(L, MLoop) and (L.kind == "bound" or L.name in self.thread_bound_later):
-                if scope == "shared" and (L.tag not in BLOCK_TAGS):
-                    raise ModelError("shared array declared inside a thread loop")
+        # Shared: not declared inside a loop bound to threadIdx.*, by the
+        # binds so far here and by every bind at the end (check_structure),
+        # as schedule/SetScope.cpp does.
+        if scope == "shared":
+            self._check_shared_outside_threads(a)
+            self.made_shared.add(a)
+        else:
+            self.made_shared.discard(a)
         if scope == "global" and self.any_bind:
             raise ModelError("a global array in a kernel with bound loops")
-        arr.scope = scope
+
+    def _check_shared_outside_threads(self, a):
+        path = next((p for n, p in self.iter_nodes()
+                     if isinstance(n, MGroup) and n.kind == "alloc" and n.name == a), ())
+        for L in path:
+            if isinstance(L, MLoop) and L.kind == "bound" and L.tag in THREAD_TAGS:
+                raise ModelError("shared array declared inside a thread loop")
 
     def d_storage_align(self, s, axis, factor, offset):
         st = self.stages.get(s)
@@ -731,6 +795,19 @@ class Model:
 
     # ---- structural rules of a finished schedule
     def check_structure(self, configs):
+        # The rules that depend on binds, with every bind made (a loop bound
+        # with the copies of it that distribution made).
+        for a in self.made_shared:
+            self._check_shared_outside_threads(a)
+        for st in self.stages.values():
+            grp = next((n for n, _ in self.iter_nodes() if isinstance(n, MGroup)
+                        and n.kind == "alloc" and n.name == st.name), None)
+            # (a stage's own loop bound inside runs on the same threads: a
+            # cooperative fetch, see the tag rule below)
+            if st.scope == "local" and grp is not None and any(
+                    isinstance(n, MLoop) and n.kind == "bound" and n.stage is None
+                    for n, _ in self.iter_nodes([grp])):
+                raise ModelError("a local stage above bound loops")
         # Every cache stage is computed at a loop enclosing its uses (a root
         # stage would run outside every bound loop).
         if any(st.attach is None for st in self.stages.values()):
@@ -812,11 +889,39 @@ class Violation(Exception):
     pass
 
 
+def split_needs(model):
+    """Per original loop variable, the extent at which every loop the
+    schedule split from it takes two values or more: one more than the
+    product of the constant factors along its value (xo of x = xo*16 + xi
+    needs 17, the outer loop of a tile of that tile by 4 needs 65; the parts
+    of a fused loop count on their own)."""
+    need = {}
+
+    def walk(v, prod):
+        if v.kind == "var":
+            if prod > 1:
+                need[v.args[0]] = max(need.get(v.args[0], 0), prod + 1)
+        elif v.kind == "div":
+            walk(v.args[0], prod * v.args[1].value() if v.args[1].is_const() else prod)
+        elif v.kind == "mod":
+            walk(v.args[0], prod)
+        elif v.kind == "fuse":
+            walk(v.args[0], 1)
+            walk(v.args[1], 1)
+
+    for L in model.loops():
+        if L.stage is None:
+            walk(L.val, 1)
+    return need
+
+
 def dependences(trace):
-    """Pairs of instances (a, b), a executed first, whose order the
-    schedule must keep (adjacent epochs of each location's access sequence:
-    transitivity covers the rest), and groups of commuting updates."""
-    pairs = []
+    """What the schedule must keep, per location: the access sequence cut
+    into epochs (a run of reads, a run of commuting updates, one write), each
+    instance of an epoch before each of the next (transitivity covers the
+    rest); and groups of commuting updates, which may run in any order but
+    not in parallel. Returns (transitions: [(epoch, next epoch)], groups)."""
+    transitions = []
     groups = []
     for seq in trace.locs.values():
         epochs = []
@@ -827,18 +932,21 @@ def dependences(trace):
             else:
                 epochs.append((kind, [inst]))
         for k in range(1, len(epochs)):
-            ka, A = epochs[k - 1]
-            kb, B = epochs[k]
-            for a in A:
-                for b in B:
-                    if a != b:
-                        pairs.append((a, b))
+            transitions.append((epochs[k - 1][1], epochs[k][1]))
         for kind, insts in epochs:
             if kind == "U" and len(insts) > 1:
                 groups.append(insts)
             if kind in ("W", "X") and len(insts) > 1:
                 raise AssertionError("epoch")
-    return pairs, groups
+    return transitions, groups
+
+
+def _first_diff(pa, pb):
+    n = min(len(pa), len(pb))
+    for k in range(n):
+        if pa[k] != pb[k]:
+            return k
+    return n
 
 
 def check_legal(model, nest, traces, configs):
@@ -846,38 +954,68 @@ def check_legal(model, nest, traces, configs):
     dependence for one of the configurations."""
     for cfg, (trace, deps) in zip(configs, traces):
         pos = model.position_functions(cfg)
-        cache = {}
+        sids = trace.sids
+        # Every instance's position, and per statement the slots of its
+        # position that are values of parallel loops.
+        P = [pos[sid][0](*iv) for sid, iv in zip(sids, trace.ivecs)]
+        pslots = {sid: tuple(k for k, f in enumerate(par) if f) for sid, (_, par) in pos.items()}
 
-        def position(i):
-            p = cache.get(i)
-            if p is None:
-                fn, par = pos[trace.sids[i]]
-                p = (fn(*trace.ivecs[i]), par)
-                cache[i] = p
-            return p
-
-        def first_diff(pa, pb):
-            n = min(len(pa), len(pb))
-            for k in range(n):
-                if pa[k] != pb[k]:
-                    return k
-            return n
-
-        pairs, groups = deps
-        for a, b in pairs:
-            (pa, para), (pb, _) = position(a), position(b)
-            k = first_diff(pa, pb)
+        def violation(a, b, what=None):
+            """The reason a must run before b fails (None: it holds)."""
+            pa, pb, para = P[a], P[b], pos[sids[a]][1]
+            k = _first_diff(pa, pb)
             if k >= len(pa) or k >= len(pb):
-                raise Violation("instances %d and %d share a position" % (a, b))
+                return "instances %d and %d share a position" % (a, b)
             if para[k]:
-                raise Violation(_describe(model, trace, a, b, "runs in parallel with", cfg))
-            if pa[k] > pb[k]:
-                raise Violation(_describe(model, trace, a, b, "now runs after", cfg))
+                return _describe(model, trace, a, b, what or "runs in parallel with", cfg)
+            if pa[k] > pb[k] and what is None:
+                return _describe(model, trace, a, b, "now runs after", cfg)
+            return None
+
+        def keep_order(a, b):
+            # Fast path: b after a, neither a prefix of the other, and the
+            # first difference at no parallel slot (at slot k both share the
+            # prefix, hence the loop there: a's slots suffice).
+            pa, pb = P[a], P[b]
+            if pa < pb and pb[:len(pa)] != pa and not any(
+                    pa[k] != pb[k] and pa[:k] == pb[:k] for k in pslots[sids[a]]
+                    if k < len(pb)):
+                return
+            why = violation(a, b)
+            if why:
+                raise Violation(why)
+
+        transitions, groups = deps
+        for A, B in transitions:
+            if len(A) == 1 or len(B) == 1:
+                for a in A:
+                    for b in B:
+                        if a != b:
+                            keep_order(a, b)
+                continue
+            # Every a before every b: the last of A before the first of B;
+            # then a cross pair may not first differ at a parallel slot k:
+            # no prefix [:k] shared by an a and a b with other values at k.
+            last = max(A, key=P.__getitem__)
+            first = min(B, key=P.__getitem__)
+            keep_order(last, first)
+            for k in set(x for i in A for x in pslots[sids[i]]):
+                at = {}
+                for a in A:
+                    pa = P[a]
+                    if k in pslots[sids[a]]:
+                        at.setdefault(pa[:k], {}).setdefault(pa[k], a)
+                for b in B:
+                    pb = P[b]
+                    vals = at.get(pb[:k]) if len(pb) > k else None
+                    if vals and (len(vals) > 1 or pb[k] not in vals):
+                        a = next(x for v, x in vals.items() if v != pb[k])
+                        raise Violation(violation(a, b, "runs in parallel with"))
         for g in groups:
-            ps = sorted((position(i)[0], position(i)[1], i) for i in g)
-            for (pa, para, a), (pb, _, b) in zip(ps, ps[1:]):
-                k = first_diff(pa, pb)
-                if k < len(pa) and k < len(pb) and para[k]:
+            ps = sorted((P[i], i) for i in g)
+            for (pa, a), (pb, b) in zip(ps, ps[1:]):
+                k = _first_diff(pa, pb)
+                if k < len(pa) and k < len(pb) and pos[sids[a]][1][k]:
                     raise Violation(_describe(model, trace, a, b,
                                               "updates in parallel with", cfg))
 

@@ -404,10 +404,13 @@ class Nest:
                 raise TypeError(n)
 
     # ---- reference interpreter
-    def compile_py(self):
+    def compile_py(self, general=False):
         """Python source of `run(P, M, T)`: P sizes, M memory (name -> dict
-        flat index -> value), T the tracer (see Trace)."""
-        g = _PyGen(self)
+        flat index -> value), T the tracer (see Trace). general: every `if`
+        whose condition reads memory is taken (the instances any data could
+        run), for the legality checks at sizes that are not run (see
+        GeneralTrace)."""
+        g = _PyGen(self, general)
         return g.source()
 
 
@@ -439,8 +442,9 @@ class Memory(dict):
 class _PyGen:
     """Generates the reference interpreter of a nest."""
 
-    def __init__(self, nest):
+    def __init__(self, nest, general=False):
         self.nest = nest
+        self.general = general
         self.lines = []
         self.tmp = 0
 
@@ -472,7 +476,7 @@ class _PyGen:
                 self.body(node.body, ind + 1, loops + [node.var], scalars)
                 self.lines.append("%s    pass" % pad)
             elif isinstance(node, If):
-                c = self.cond(node.cond, [], pad)
+                c = self.cond(node.cond, [], pad, guard=True)
                 self.lines.append("%sif %s:" % (pad, c))
                 self.body(node.body, ind + 1, loops, scalars)
                 self.lines.append("%s    pass" % pad)
@@ -486,7 +490,9 @@ class _PyGen:
                 self.lines.append("%s_key_%s = %s" % (pad, node.name, key))
                 reads = []
                 v = self.expr(node.init, node.ty, reads, pad)
-                self.lines.append("%s%s = _T.store(%s, %r)" % (pad, node.name, v, node.ty.name))
+                if not self.general:  # (values do not matter there)
+                    self.lines.append("%s%s = _T.store(%s, %r)" % (pad, node.name, v,
+                                                                    node.ty.name))
                 scalars[node.name] = node.ty
                 self.emit_inst(pad, node.sid, loops, reads, "_key_%s" % node.name, "W")
             elif isinstance(node, Assign):
@@ -501,6 +507,11 @@ class _PyGen:
         idx = acc.flat_py()
         if arr.kind == "local":
             return "(_key_%s, %s)" % (arr.name, idx), idx
+        if arr.kind == "fixed" and self.general:
+            # Its declared dimensions hold the run sizes only: at larger
+            # sizes an element is its tuple of indices, as if each dimension
+            # grew with them (the plugin assumes indices within bounds).
+            idx = "(%s,)" % ", ".join(e.to_py() for e in acc.idx)
         return "(%r, %s)" % (arr.name, idx), idx
 
     def assign(self, node, pad, loops):
@@ -517,23 +528,26 @@ class _PyGen:
             key = ktmp
             arr = node.lhs.arr
             # bounds for the allocation
-            self.lines.append("%s_T.touch(%r, %s[1])" % (pad, arr.name, key))
+            if not self.general:
+                self.lines.append("%s_T.touch(%r, %s[1])" % (pad, arr.name, key))
             cur = "%s[%s[1]]" % (arr.name, key)
             target = cur
         if node.op == "=":
-            self.lines.append("%s%s = _T.store(%s, %r)" % (pad, target, v, node.ty.name))
+            if not self.general:
+                self.lines.append("%s%s = _T.store(%s, %r)" % (pad, target, v, node.ty.name))
             kind = "W"
         else:
             op = node.op[0]
             ty = node.ty
-            self.lines.append("%s%s = _T.store(_T.chk(%s %s %s, %r), %r)" % (
-                pad, target, cur, op, v, ty.name if ty.is_float else "int", ty.name))
+            if not self.general:
+                self.lines.append("%s%s = _T.store(_T.chk(%s %s %s, %r), %r)" % (
+                    pad, target, cur, op, v, ty.name if ty.is_float else "int", ty.name))
             kind = "U" if op in "+-" else "X"
         self.emit_inst(pad, node.sid, loops, reads, key, kind)
 
     def emit_inst(self, pad, sid, loops, reads, wkey, wkind):
         rlist = "(%s)" % "".join(r + ", " for r in reads)
-        self.lines.append("%s_inst(%d, (%s), %s, %s, %r)" % (
+        self.lines.append("%s_inst((%d, (%s), %s, %s, %r))" % (
             pad, sid, "".join(v + ", " for v in loops), rlist, wkey, wkind))
 
     def expr(self, e, ctx, reads, pad):
@@ -549,9 +563,10 @@ class _PyGen:
             key, _ = self.loc(e.acc)
             t = self.fresh()
             self.lines.append("%s%sk = %s" % (pad, t, key))
-            if e.acc.arr.kind != "local":
-                self.lines.append("%s_T.touch(%r, %sk[1])" % (pad, e.acc.arr.name, t))
-            self.lines.append("%s%s = %s[%sk[1]]" % (pad, t, e.acc.arr.name, t))
+            if not self.general:
+                if e.acc.arr.kind != "local":
+                    self.lines.append("%s_T.touch(%r, %sk[1])" % (pad, e.acc.arr.name, t))
+                self.lines.append("%s%s = %s[%sk[1]]" % (pad, t, e.acc.arr.name, t))
             reads.append(t + "k")
             return t
         if isinstance(e, Bin):
@@ -569,7 +584,9 @@ class _PyGen:
             return "(%s if %s else %s)" % (a, c, b)
         raise TypeError(e)
 
-    def cond(self, c, reads, pad):
+    def cond(self, c, reads, pad, guard=False):
+        if guard and self.general and isinstance(c, CondV):
+            return "True"
         if isinstance(c, CondP):
             return "(%s %s %s)" % (c.a.to_py(), c.op, c.b.to_py())
         if isinstance(c, CondMod):
@@ -579,8 +596,8 @@ class _PyGen:
                                    self.expr(c.b, TYPES["int"], reads, pad))
         if isinstance(c, CondAnd):
             # Evaluated eagerly (both sides), like Sel above.
-            a = self.cond(c.a, reads, pad)
-            b = self.cond(c.b, reads, pad)
+            a = self.cond(c.a, reads, pad, guard)
+            b = self.cond(c.b, reads, pad, guard)
             return "(%s and %s)" % (a, b)
         raise TypeError(c)
 
@@ -592,28 +609,52 @@ class Trace:
     other U), X (read-modify-write that does not commute)."""
 
     def __init__(self):
-        self.sids = []
-        self.ivecs = []
-        self.locs = {}
+        # (sid, ivec, reads, written location, kind) per instance, in order:
+        # the run only appends (it is the hot path), index() sorts it out
+        self.records = []
+        self.inst = self.records.append
         self.maxidx = {}
         self.locals = {}
+        self._index = None
 
-    def inst(self, sid, ivec, reads, wkey, wkind):
-        n = len(self.sids)
-        self.sids.append(sid)
-        self.ivecs.append(ivec)
-        locs = self.locs
-        seen = set()
-        for r in reads:
-            if r == wkey or r in seen:
-                continue
-            seen.add(r)
-            locs.setdefault(r, []).append((n, "R"))
-        if wkind == "U" and wkey in seen:
-            wkind = "X"
-        if wkind == "W" and wkey in set(reads):
-            wkind = "X"
-        locs.setdefault(wkey, []).append((n, wkind))
+    def index(self):
+        """(sids, ivecs, locs): per instance its statement and loop values,
+        per location its sequence of (instance, kind)."""
+        if self._index is None:
+            sids, ivecs, locs = [], [], {}
+            for n, (sid, ivec, reads, wkey, wkind) in enumerate(self.records):
+                sids.append(sid)
+                ivecs.append(ivec)
+                for r in (set(reads) if len(reads) > 1 else reads):
+                    if r != wkey:
+                        seq = locs.get(r)
+                        if seq is None:
+                            locs[r] = [(n, "R")]
+                        else:
+                            seq.append((n, "R"))
+                # An update whose value reads its own target (C += C + x)
+                # does not commute with another update of it.
+                if wkey in reads:
+                    wkind = "X"
+                seq = locs.get(wkey)
+                if seq is None:
+                    locs[wkey] = [(n, wkind)]
+                else:
+                    seq.append((n, wkind))
+            self._index = (sids, ivecs, locs)
+        return self._index
+
+    @property
+    def sids(self):
+        return self.index()[0]
+
+    @property
+    def ivecs(self):
+        return self.index()[1]
+
+    @property
+    def locs(self):
+        return self.index()[2]
 
     def touch(self, name, idx):
         if idx < 0:
@@ -641,12 +682,23 @@ class Trace:
         return v
 
 
-def run_reference(nest, config, compiled=None):
-    """Runs the nest for one configuration; returns the Trace and memory."""
-    src = compiled or nest.compile_py()
+class GeneralTrace(Trace):
+    """The trace of a run whose values do not matter (sizes that are only
+    checked, never run, with nest.compile_py(general=True)): no value is
+    computed at all, only the accesses count; elements of fixed-size arrays
+    are index tuples."""
+
+    def local(self, key):
+        return None
+
+
+def run_reference(nest, config, compiled=None, general=False):
+    """Runs the nest for one configuration; returns the Trace and memory.
+    general: a GeneralTrace of compile_py(general=True)."""
+    src = compiled or nest.compile_py(general)
     scope = {}
     exec(src, scope)
-    mem = {a.name: Memory(a.salt) for a in nest.arrays}
-    tr = Trace()
+    mem = {a.name: None if general else Memory(a.salt) for a in nest.arrays}
+    tr = GeneralTrace() if general else Trace()
     scope["run"](config, mem, tr)
     return tr, mem

@@ -6,7 +6,8 @@ size configuration, allocates and fills the arrays with the deterministic
 pattern (nest.fill_value), calls the nest and prints a hash and sum of every
 array (`full` prints every element). main() runs cases [first, count) and
 brackets each with `@begin <seed>` / `@end <seed>` (flushed), so a crash or
-a sim error names its case and the rest can run again without it.
+a sim error names its case and the rest can run again without it: argv
+is `first full skip`, skip a string of 0/1 per case ('1': leave it out).
 No heavy headers: compile time dominates a fuzz run.
 """
 
@@ -129,7 +130,13 @@ def build_program(cases, with_pragmas=None):
     lines.append("  static void (*const runs[])(int) = {%s};" %
                  ", ".join("run_%d" % c.seed for c in cases))
     lines.append("  static const int seeds[] = {%s};" % ", ".join(str(c.seed) for c in cases))
+    lines.append("  const char *skip = argc > 3 ? argv[3] : \"\";")
+    lines.append("  int nskip = 0;")
+    lines.append("  while (skip[nskip])")
+    lines.append("    ++nskip;")
     lines.append("  for (int n = first; n < %d; ++n) {" % len(cases))
+    lines.append("    if (n < nskip && skip[n] == '1')")
+    lines.append("      continue;")
     lines.append('    std::printf("@begin %d\\n", seeds[n]);')
     lines.append("    std::fflush(stdout);")
     lines.append("    runs[n](full);")

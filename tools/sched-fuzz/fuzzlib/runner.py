@@ -4,8 +4,12 @@ Per batch: one plain build (`clang++-19 -std=c++17 -O1 -Wno-unknown-pragmas`)
 and one plugin build; a plugin error in one case removes that case's pragmas
 and the batch is compiled again (the case is `refused`); a compiler crash
 splits the batch to find the case. Both binaries run; the plugin one under
-SCHED_BACKEND=sim SCHED_VERBOSE=1. A run that stops in a case (sim error,
-signal, timeout) is resumed after it.
+SCHED_BACKEND=sim SCHED_VERBOSE=1. A run that stops (a sim error, a race
+report, a signal, a timeout) is blamed on one case: the one whose kernel the
+fatal runtime message names, else the one running; the program then runs
+again without it for every case that did not finish (run_all). A case is
+judged by its own fatal message or by how its run ended, never by a note
+(`ran on sim`, `ran the original loop on host: ...`).
 
 Classes: ok, refused, fallback, wrong, race, crash, timeout (and
 generator-error when the PLAIN build or run fails: a bug of the fuzzer).
@@ -77,14 +81,17 @@ class Runner:
         return rc < 0 or any(m in err for m in ICE_MARKERS)
 
     # ---- running
-    def run(self, exe, first, plugin, full=False):
+    def run(self, exe, first, plugin, full=False, skip=()):
+        """Runs cases first.. of a program, leaving out the indices in skip."""
         env = dict(os.environ)
         if plugin:
             env["SCHED_BACKEND"] = "sim"
             env["SCHED_VERBOSE"] = "1"
+        mask = "".join("1" if k in skip else "0" for k in range(max(skip, default=-1) + 1))
         try:
-            p = subprocess.run([exe, str(first), "1" if full else "0"], capture_output=True,
-                               text=True, timeout=self.timeout, env=env, errors="replace")
+            p = subprocess.run([exe, str(first), "1" if full else "0", mask or "-"],
+                               capture_output=True, text=True, timeout=self.timeout, env=env,
+                               errors="replace")
             return p.returncode, p.stdout, p.stderr, False
         except subprocess.TimeoutExpired as e:
             out = e.stdout or ""
@@ -96,49 +103,73 @@ class Runner:
             return -9, out, err, True
 
     def run_all(self, exe, cases, plugin):
-        """Per seed: (lines of output, complete?, stderr lines, how it ended)."""
+        """Per seed: {"lines": its output, "done": whether it finished,
+        "err": the stderr lines that are its own, "end": how the run it
+        stopped ended, "fatal": the fatal runtime message that stopped it}.
+
+        A run that stops is blamed on one case: the one whose kernel the
+        fatal message names (`sched: <kernel> (<file>:<line>): ...`, what
+        the runtime prints before exit(1)), else the case that was running
+        (a signal, a timeout). That case is left out and the program runs
+        again for every case that did not finish, so one failure never
+        stops or colours another case."""
         outputs = {}
         index = {c.seed: k for k, c in enumerate(cases)}
+        skip = set()  # indices that finished or stopped a run
         first = 0
-        while first < len(cases):
-            rc, out, err, timed_out = self.run(exe, first, plugin)
+        for _ in range(len(cases) + 1):
+            rc, out, err, timed_out = self.run(exe, first, plugin, skip=skip)
             current = None
-            stopped = None
             for line in out.splitlines():
                 if line.startswith("@begin "):
                     current = int(line.split()[1])
-                    outputs[current] = {"lines": [], "done": False, "err": [], "end": None}
+                    outputs[current] = new_output()
                 elif line.startswith("@end "):
                     outputs[current]["done"] = True
                     current = None
                 elif current is not None:
                     outputs[current]["lines"].append(line)
+            fatal = None  # (seed it names or None, message)
             for line in err.splitlines():
                 m = WHERE_RE.match(line)
-                seed = None
-                if m:
-                    ln = int(m.group("line"))
-                    for c in cases:
-                        if c.lines[0] <= ln <= c.lines[1]:
-                            seed = c.seed
-                if seed is None:
-                    seed = current
+                seed = case_named(cases, m) if m else current
+                if m and not is_note(m.group("msg")):
+                    fatal = (seed, m.group("msg"))
+                elif not m and line.startswith("sched: ") and not is_note(line[7:]):
+                    fatal = (current, line[7:])
                 if seed is not None and seed in outputs:
                     outputs[seed]["err"].append(line)
             if current is None and rc == 0 and not timed_out:
                 break
-            if current is None:
-                # died outside a case (startup): blame the next one
-                nxt = first if not outputs else max(index[s] for s in outputs) + 1
-                if nxt >= len(cases):
+            culprit = current
+            if not timed_out and fatal is not None and fatal[0] is not None \
+                    and index[fatal[0]] not in skip:
+                culprit = fatal[0]
+            if culprit is None:
+                # died outside every case (startup, exit) with no message
+                # naming one: blame the first case that did not finish
+                left = [k for k in range(first, len(cases))
+                        if k not in skip and not outputs.get(cases[k].seed, {}).get("done")]
+                if not left:
                     break
-                current = cases[nxt].seed
-                outputs.setdefault(current, {"lines": [], "done": False, "err": [], "end": None})
-            outputs[current]["end"] = ("timeout" if timed_out else
-                                       "signal %d" % -rc if rc < 0 else "exit %d" % rc)
-            outputs[current]["err"] += [l for l in err.splitlines()[-5:]
-                                        if l not in outputs[current]["err"]]
-            first = index[current] + 1
+                culprit = cases[left[0]].seed
+            o = outputs.setdefault(culprit, new_output())
+            o["done"] = False
+            o["end"] = ("timeout" if timed_out else
+                        "signal %d" % -rc if rc < 0 else "exit %d" % rc)
+            if fatal is not None and fatal[0] in (culprit, None) and not timed_out:
+                o["fatal"] = fatal[1]
+            else:
+                # what the process said last, for the report (never a
+                # runtime note: those are not why it stopped)
+                o["err"] += [l for l in err.splitlines()[-5:]
+                             if l not in o["err"] and not is_note_line(l)]
+            skip.add(index[culprit])
+            skip.update(index[s] for s, v in outputs.items() if v["done"])
+            left = [k for k in range(len(cases)) if k not in skip]
+            if not left:
+                break
+            first = left[0]
         return outputs
 
     # ---- a batch
@@ -208,44 +239,44 @@ class Runner:
 
         plain = self.run_all(plain_exe, cases, plugin=False)
         sched = self.run_all(sched_exe, cases, plugin=True)
-        for c in cases:
-            r = results[c.seed]
-            p = plain.get(c.seed)
-            s = sched.get(c.seed)
-            if p is None or not p["done"]:
-                r.set("generator-error", "plain run failed: %s" % (p and p["end"]))
-                continue
-            if c.seed not in keep:
-                continue  # refused: no schedule to compare
-            if s is None:
-                r.set("crash", "plugin binary never reached the case")
-                continue
-            r.runtime_msgs = s["err"]
-            r.ran_on_sim = sum(1 for l in s["err"] if ": ran on sim" in l)
-            if not s["done"]:
-                msg = last_sched_error(s["err"]) or s["end"] or "stopped"
-                if s["end"] == "timeout":
-                    r.set("timeout", "run timed out")
-                elif "race on" in msg or "race" in msg.split(":")[0]:
-                    r.set("race", msg)
-                else:
-                    r.set("crash", "%s (%s)" % (msg, s["end"]))
-                continue
-            if p["lines"] != s["lines"]:
-                r.set("wrong", first_difference(p["lines"], s["lines"]))
-                r.diff = "\n".join(diff_lines(p["lines"], s["lines"]))
-                continue
-            if r.ran_on_sim == 0:
-                why = next((m for m in r.compile_msgs if "cannot" in m), None)
-                r.set("fallback", why.split(": ", 1)[1] if why else "never ran on sim")
-                continue
-            if r.cls is None:
-                r.set("ok")
+        compare(cases, results, keep, plain, sched)
         for r in results.values():
             if r.cls is None:
                 r.set("ok")
         results["__dir__"] = d
         return results
+
+
+def compare(cases, results, keep, plain, sched):
+    """Classifies each case from the outputs of both programs (run_all):
+    the plugin build against the plain one."""
+    for c in cases:
+        r = results[c.seed]
+        p = plain.get(c.seed)
+        s = sched.get(c.seed)
+        if p is None or not p["done"]:
+            r.set("generator-error", "plain run failed: %s" % (p and p["end"]))
+            continue
+        if c.seed not in keep:
+            continue  # refused: no schedule to compare
+        if s is None:
+            r.set("crash", "plugin binary never reached the case")
+            continue
+        r.runtime_msgs = s["err"]
+        r.ran_on_sim = sum(1 for l in s["err"] if ": ran on sim" in l)
+        if not s["done"]:
+            classify_stop(r, s)
+            continue
+        if p["lines"] != s["lines"]:
+            r.set("wrong", first_difference(p["lines"], s["lines"]))
+            r.diff = "\n".join(diff_lines(p["lines"], s["lines"]))
+            continue
+        if r.ran_on_sim == 0:
+            why = next((m for m in r.compile_msgs if "cannot" in m), None)
+            r.set("fallback", why.split(": ", 1)[1] if why else "never ran on sim")
+            continue
+        if r.cls is None:
+            r.set("ok")
 
 
 def parse_diags(err):
@@ -281,14 +312,52 @@ def ice_summary(err):
     return lines[0].strip() if lines else "crash"
 
 
-def last_sched_error(errs):
-    for line in reversed(errs):
-        m = WHERE_RE.match(line)
-        if m and not m.group("msg").startswith("ran on"):
-            return m.group("msg")
-        if line.startswith("sched:") and "ran on" not in line:
-            return line
-    return None
+def new_output():
+    return {"lines": [], "done": False, "err": [], "end": None, "fatal": None}
+
+
+# What SCHED_VERBOSE=1 prints for a kernel that ran (or fell back to the
+# original loop): never why a program stopped.
+NOTES = ("ran on ", "ran the original loop on host")
+
+
+def is_note(msg):
+    return msg.startswith(NOTES)
+
+
+def is_note_line(line):
+    m = WHERE_RE.match(line)
+    return bool(m) and is_note(m.group("msg"))
+
+
+KERNEL_LINE_RE = re.compile(r"_(\d+)$")
+
+
+def case_named(cases, m):
+    """The case whose kernel a runtime message names: the kernel is
+    sched_<file>_<line of its for>; else the case holding <line>."""
+    k = KERNEL_LINE_RE.search(m.group("kernel"))
+    if k:
+        line = int(k.group(1))
+        for c in cases:
+            if c.for_line == line:
+                return c.seed
+    c = case_of_line(cases, int(m.group("line")))
+    return c.seed if c else None
+
+
+def classify_stop(r, s):
+    """A case that did not finish: by the fatal message blamed on it, else
+    by how the run ended (never by a note it printed before)."""
+    if s["end"] == "timeout":
+        r.set("timeout", "run timed out")
+    elif s["fatal"] is not None:
+        msg = s["fatal"]
+        race = "race on " in msg
+        r.set("race" if race else "crash", msg if race else "%s (%s)" % (msg, s["end"]))
+    else:
+        last = [l for l in s["err"] if l.strip() and not is_note_line(l)]
+        r.set("crash", "stopped (%s)%s" % (s["end"], (": " + last[-1].strip()) if last else ""))
 
 
 def first_difference(a, b):

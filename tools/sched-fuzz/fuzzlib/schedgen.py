@@ -7,11 +7,13 @@ compositions (splits, tiles, fuses, reorders, binds, annotations, cache
 stages) with the classic GPU recipes (tiled GEMM with shared stages, the
 DESIGN section 2 GEMM with run-time sizes, elementwise fuse+split+bind,
 row-parallel recurrences). A candidate is kept only when the oracle
-(model.check_legal) accepts it for every size configuration; the oracle
+(model.check_legal) accepts it for every size configuration, those the
+program runs and larger ones it does not (gen.general_configs); the oracle
 decides legality itself and never asks the plugin.
 """
 from . import model as M
 from . import nest as N
+from .gen import CHECK_BUDGET, general_configs, instance_count
 
 
 def fmt(d):
@@ -27,27 +29,109 @@ def replay(nest, dirs):
 
 
 class Oracle:
-    """Dependences of a nest for its configurations, computed once."""
+    """Dependences of a nest for its configurations, computed once, and for
+    larger configurations that are not run, computed when a schedule first
+    passes the run sizes: the nest's (gen.general_configs) and the
+    schedule's own (every loop it splits long enough for each part to
+    iterate, sized_config). A schedule is legal when it keeps the
+    dependences at every one of them, so that the plugin, which decides for
+    every size, is never blamed for refusing a schedule that is legal only
+    at the sizes the program happens to run."""
 
-    def __init__(self, nest):
+    def __init__(self, nest, general=True):
         self.nest = nest
         src = nest.compile_py()
         self.traces = []
         for cfg in nest.configs:
             tr, _ = N.run_reference(nest, cfg, compiled=src)
             self.traces.append((tr, M.dependences(tr)))
+        self.general = general
+        self.general_configs = general_configs(nest) if general else []
+        self._general_src = None
+        self._at = {}  # sizes -> (trace, dependences), None if not valid
+
+    def trace_at(self, cfg):
+        """(trace, dependences) at sizes that are not run, or None when the
+        nest is not valid there (a negative index)."""
+        key = tuple(sorted(cfg.items()))
+        if key not in self._at:
+            if self._general_src is None:
+                self._general_src = self.nest.compile_py(general=True)
+            try:
+                tr, _ = N.run_reference(self.nest, cfg, compiled=self._general_src,
+                                        general=True)
+                self._at[key] = (tr, M.dependences(tr))
+            except (N.Overflow, ZeroDivisionError, KeyError, NameError):
+                # (a nest the minimizer cut down may use a scalar it no
+                # longer declares where the run sizes never go)
+                self._at[key] = None
+        return self._at[key]
+
+    def sized_config(self, m):
+        """Sizes at which every loop the schedule m split from a run-time
+        extent iterates in each of its parts (model.split_needs), the other
+        sizes as run; None when the run sizes already do, or too large."""
+        kinds = getattr(self.nest, "param_kinds", {})
+        sizes = [p for p in self.nest.params if kinds.get(p, ("size",))[0] == "size"]
+        if not sizes:
+            return None
+        cfg = {p: max([c.get(p, 0) for c in self.nest.configs] + [1]) for p in sizes}
+        base = dict(cfg)
+        loops = {L.var: L for L in self.nest.loops()}
+        for v, need in M.split_needs(m).items():
+            ext = loops[v].extent()
+            grow = [p for p in ext.names() if p in cfg]
+            for _ in range(4 * need):
+                if not grow or ext.eval(cfg) >= need:
+                    break
+                for p in grow:
+                    cfg[p] += 1
+        if cfg == base:
+            return None
+        for p in self.nest.params:
+            if kinds.get(p, ("size",))[0] == "ld":
+                cfg[p] = kinds[p][1].eval(cfg) + 1
+        if instance_count(self.nest.body, cfg) > 4 * CHECK_BUDGET:
+            return None
+        return cfg
 
     def check(self, dirs):
-        """None when legal, else the reason."""
+        """None when legal, else the reason. The plugin checks each directive
+        when it applies it, so every reorder (and tile) must keep the
+        dependences where it stands, not only the whole schedule."""
         try:
             m = replay(self.nest, dirs)
             m.check_structure(self.nest.configs)
         except M.ModelError as e:
             return "model: %s" % e
+        steps = [k + 1 for k, d in enumerate(dirs[:-1]) if d[0] in ("reorder", "tile")]
+        for k in steps + [len(dirs)]:
+            why = self.check_legal(replay(self.nest, dirs[:k]) if k < len(dirs) else m)
+            if why:
+                return why if k == len(dirs) else "%s (after %s)" % (why, fmt(dirs[k - 1]))
+        return None
+
+    def check_legal(self, m):
+        """None when schedule state m keeps every dependence, at the run
+        sizes and at the larger ones, else the reason."""
         try:
             M.check_legal(m, self.nest, self.traces, self.nest.configs)
         except M.Violation as e:
             return "dependence: %s" % e
+        if not self.general:
+            return None
+        cfgs = list(self.general_configs)
+        sized = self.sized_config(m)
+        if sized is not None and sized not in cfgs:
+            cfgs.append(sized)
+        for cfg in cfgs:
+            at = self.trace_at(cfg)
+            if at is None:
+                continue
+            try:
+                M.check_legal(m, self.nest, [at], [cfg])
+            except M.Violation as e:
+                return "dependence at sizes not run: %s" % e
         return None
 
 
