@@ -93,7 +93,7 @@ std::string stagePrefix(const std::string &LoopName) {
 /// What a statement contains that decides how it may be treated.
 class StmtFacts : public ir::IRVisitor {
 public:
-  bool LaunchLoop = false, Barrier = false, Load = false; // LaunchLoop: bound to a block or thread
+  bool LaunchLoop = false, Barrier = false; // LaunchLoop: bound to a block or thread
   std::set<const ir::BufferNode *> Allocated;
 
 protected:
@@ -104,10 +104,6 @@ protected:
   void visitEvaluate(const ir::EvaluateNode *N) override {
     Barrier |= isBarrierCall(N->Value);
     ir::IRVisitor::visitEvaluate(N);
-  }
-  void visitLoad(const ir::LoadNode *N) override {
-    Load = true;
-    ir::IRVisitor::visitLoad(N);
   }
   void visitAllocate(const ir::AllocateNode *N) override {
     Allocated.insert(N->Buf.get());
@@ -126,12 +122,6 @@ bool writesNonLocal(const Stmt &S) {
     if (A.IsWrite && A.Buf->MemScope != ir::Scope::Local)
       return true;
   return false;
-}
-
-bool readsMemory(const Expr &E) {
-  StmtFacts F;
-  F.visit(E);
-  return F.Load;
 }
 
 /// The conjuncts `v == c` of Cond.
@@ -153,7 +143,7 @@ void collectPins(const Expr &Cond, std::vector<const ir::VarNode *> &Out) {
 /// (when that reads no memory, which the outer one may protect).
 Stmt guardWith(const Expr &Cond, const Stmt &Body) {
   const auto *Inner = ir::as<ir::IfThenElseNode>(Body);
-  if (Inner && !Inner->Else && !readsMemory(Inner->Cond))
+  if (Inner && !Inner->Else && !ir::dependsOnMemory(Inner->Cond))
     return ir::makeIf(ir::makeBinary(ir::BinOp::And, Cond, Inner->Cond), Inner->Then);
   return ir::makeIf(Cond, Body);
 }
@@ -192,7 +182,7 @@ protected:
           Pins |= 1u << D;
     // A thread-divergent guard (not one that picks a thread) is sunk below
     // the cache stages inside it, which all threads must run.
-    if ((Mask & ~Pins) && !N->Else && !readsMemory(N->Cond))
+    if ((Mask & ~Pins) && !N->Else && !ir::dependsOnMemory(N->Cond))
       if (Stmt Sunk = GuardSinker(*this, N->Cond).sinkFrom(N->Then))
         return mutate(Sunk);
     if (Stmt Once = runOnceIfRedundant(S))
@@ -690,7 +680,7 @@ private:
                            F->IsReduction);
       }
       if (const auto *L = ir::as<ir::LetStmtNode>(S)) {
-        if (readsMemory(L->Value))
+        if (ir::dependsOnMemory(L->Value))
           return guarded(S);
         D.Dependence.enter(L);
         Stmt Body = sink(L->Body, HasUnit);
@@ -698,7 +688,7 @@ private:
         return HasUnit ? ir::makeLet(L->LetVar, L->Value, Body) : guarded(S);
       }
       if (const auto *I = ir::as<ir::IfThenElseNode>(S)) {
-        if (readsMemory(I->Cond))
+        if (ir::dependsOnMemory(I->Cond))
           return guarded(S);
         bool ThenHasUnit, ElseHasUnit = false;
         Stmt Then = sink(I->Then, ThenHasUnit);
