@@ -585,23 +585,24 @@ bool nonNegative(const Polynomial &P, const Polynomial &Row, const VarRanges &Ra
   return true;
 }
 
-/// Whether Index is loop variables with positive constant factors plus an
-/// offset over parameters (`j`, `j + 1`, `2*k + off`): the columns a leading
-/// dimension holds, growing with each loop.
-bool columnsOfALeadingDimension(const Expr &Index, const VarRanges &Ranges) {
+/// Whether Index is loop variables with constant factors plus an offset over
+/// parameters (`j`, `j + 1`, `2*k + off`; with AnySign also `M - 1 - k`): the
+/// columns a leading dimension holds, moving with each loop.
+bool columnsOfALeadingDimension(const Expr &Index, const VarRanges &Ranges, bool AnySign) {
   AffineForm F;
   if (!toAffine(Index, [&](const VarNode *V) { return Ranges.count(V) != 0; }, F))
     return false;
-  return std::all_of(F.Coefs.begin(), F.Coefs.end(), [](const auto &Entry) {
+  return std::all_of(F.Coefs.begin(), F.Coefs.end(), [&](const auto &Entry) {
     int64_t Factor;
-    return getConstInt(Entry.second, Factor) && Factor > 0;
+    return getConstInt(Entry.second, Factor) && (Factor > 0 || (AnySign && Factor != 0));
   });
 }
 
 /// Whether 0 <= Index < Extent at every iteration: provably from the loop
 /// ranges, or under conditions over parameters added to Assumptions (checked
 /// at run time). Conditions are made for the columns of a leading dimension
-/// only (`j < N` in rows of ld: N <= ld). A column with a symbolic or
+/// only (`j < N` in rows of ld: N <= ld; also `N - 1 - j`, whose room below
+/// is proved and whose room above needs the same N <= ld). A column with a symbolic or
 /// negative factor holds a part of a term that the split could not put
 /// under its own stride (`i*K` in rows of 2; `n - i` with n < N in rows of
 /// N): the condition for it to fit (`K*M <= K + 1`, `M <= 1`) ties sizes
@@ -613,14 +614,20 @@ bool fitsInside(const Expr &Index, const Polynomial &Extent, const VarRanges &Ra
     return false;
   DType T = Index->Type;
   // Room below: Min >= 0; room above: Extent - (Max + 1) >= 0.
-  std::vector<Expr> Needed;
-  if (!nonNegative(Lo, {}, Ranges, Floors, T, Needed) ||
+  std::vector<Expr> Below, Above;
+  if (!nonNegative(Lo, {}, Ranges, Floors, T, Below) ||
       !nonNegative(difference(Extent, sum(Hi, {Monomial{1, {}}})), Extent, Ranges, Floors, T,
-                   Needed))
+                   Above))
     return false;
-  if (!Needed.empty() && !columnsOfALeadingDimension(Index, Ranges))
+  // A column running backwards (`M - 1 - k` in rows of ld) whose room below
+  // is proved needs only the condition of its forward twin (M <= ld).
+  if (!Below.empty() && !columnsOfALeadingDimension(Index, Ranges, /*AnySign=*/false))
     return false;
-  for (const Expr &Cond : Needed)
+  if (!Above.empty() && !columnsOfALeadingDimension(Index, Ranges, /*AnySign=*/Below.empty()))
+    return false;
+  for (const Expr &Cond : Below)
+    addAssumption(Assumptions, Cond);
+  for (const Expr &Cond : Above)
     addAssumption(Assumptions, Cond);
   return true;
 }
