@@ -36,6 +36,7 @@
 #include "ir/Simplify.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <numeric>
 #include <set>
@@ -547,14 +548,31 @@ bool satisfiable(const Polynomial &P) {
   return !NonPositive || Constant >= 0;
 }
 
+/// Whether P, as a condition P >= 0, fails as soon as every size is 2 (each
+/// loop over a size runs twice) and fails more as sizes grow together:
+/// `1 - M` (a column j + 1 with j < M in a row of 2), `N - K*N`. A launch of
+/// any real size would fail such an assumption. Not so `20 - n` (n columns
+/// of a row of 20), `ld - N` or `lda - N - 1` (columns of a leading
+/// dimension).
+bool shrinksWithSizes(const Polynomial &P) {
+  double Growing = 0, AtTwo = 0;
+  for (const Monomial &M : P) {
+    AtTwo += static_cast<double>(M.Coef) * std::pow(2.0, M.Syms.size());
+    if (!M.Syms.empty())
+      Growing += static_cast<double>(M.Coef) * std::pow(1000.0, M.Syms.size());
+  }
+  return Growing < 0 && AtTwo < 0;
+}
+
 /// Whether P >= 0 for the arguments of a launch, where P (over parameters)
 /// is the room an index leaves in a dimension of extent Row (empty: no
 /// extent). True when P is a non-negative constant, or provably non-negative
 /// with the parameters at or above Floors; false when it is a negative
 /// constant, when a parameter of the row itself makes it negative as it
 /// grows (`1 - K`: a column `2*k` with k < K in rows of K), a condition that
-/// nearly every launch would fail, and when no positive sizes satisfy it
-/// (`-M >= 0`): the buffer then stays flat.
+/// nearly every launch would fail, when no positive sizes satisfy it
+/// (`-M >= 0`), and when sizes growing together make it negative (`1 - M`):
+/// the buffer then stays flat.
 /// Otherwise (`ld - N`: columns j < N in rows of ld) P >= 0 becomes a
 /// run-time assumption.
 bool nonNegative(const Polynomial &P, const Polynomial &Row, const VarRanges &Ranges,
@@ -579,7 +597,7 @@ bool nonNegative(const Polynomial &P, const Polynomial &Row, const VarRanges &Ra
       if (Ranges.count(S.get()))
         return false;
   }
-  if (!satisfiable(P))
+  if (!satisfiable(P) || shrinksWithSizes(P))
     return false;
   addAssumption(Assumptions, simplify(nonNegativeCondition(P, T)));
   return true;

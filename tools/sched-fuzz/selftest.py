@@ -618,6 +618,25 @@ class RunnerTest(unittest.TestCase):
         self.assertEqual(results[10].cls, "crash")
         self.assertIn("cannot simulate", results[10].message)
         self.assertEqual((results[11].cls, results[12].cls), ("ok", "ok"))
+    def test_launches_with_nothing_to_run_are_empty_not_fallback(self):
+        # Case 10 never launches anything (every size leaves a loop with no
+        # iterations): empty. Case 11 runs the original loop because a
+        # run-time assumption fails: a fallback that names the assumption.
+        results, _ = self.verdicts("""
+            if seeds[n] == 10:
+                note(100, "ran the original loop on host: the grid has extent 0 in x (0)")
+                note(100, "ran the original loop on host: the block has extent 0 in x (0)")
+            elif seeds[n] == 11:
+                note(200, "ran the original loop on host: the grid has extent 0 in x (0)")
+                note(200, "ran the original loop on host: the assumption (M <= 1) does not hold (M = 4)")
+            else:
+                note(300, "ran on sim (1 blocks, 4 threads, 0 barriers)")
+            """)
+        self.assertEqual(results[10].cls, "empty", results[10].message)
+        self.assertEqual(results[11].cls, "fallback")
+        self.assertIn("(M <= 1) does not hold", results[11].message)
+        self.assertEqual(results[12].cls, "ok", results[12].message)
+
 
 if __name__ == "__main__":
     unittest.main()

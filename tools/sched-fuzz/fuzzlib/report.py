@@ -56,7 +56,7 @@ def summarize(cases, results, out):
     for c in CLASSES:
         if counts[c] or c in ("ok", "refused", "fallback", "wrong", "race", "crash"):
             out.write("  %-16s %6d  %5.1f%%\n" % (c, counts[c], 100.0 * counts[c] / max(1, n)))
-    for cls in ("refused", "fallback", "wrong", "race", "crash", "timeout", "generator-error"):
+    for cls in ("empty", "refused", "fallback", "wrong", "race", "crash", "timeout", "generator-error"):
         groups = {}
         for seed, r in sorted(results.items()):
             if r.cls != cls:

@@ -22,12 +22,16 @@ import tempfile
 from .program import build_program
 
 CLANG = os.environ.get("SCHED_FUZZ_CXX", "clang++-19")
-CLASSES = ["ok", "refused", "fallback", "wrong", "race", "crash", "timeout", "generator-error"]
+# empty: every launch of the case had no iterations (a loop that runs zero
+# times at every size tried), so the launcher ran the original loop, which does
+# the same nothing; neither a schedule that ran nor one the plugin gave up on.
+CLASSES = ["ok", "empty", "refused", "fallback", "wrong", "race", "crash", "timeout", "generator-error"]
 FAILING = ("wrong", "race", "crash", "timeout", "generator-error")
 
 DIAG_RE = re.compile(r"^(?P<file>[^:\s]+\.cpp):(?P<line>\d+):(?P<col>\d+): "
                      r"(?P<sev>error|warning|fatal error|remark|note): (?P<msg>.*)$")
 WHERE_RE = re.compile(r"^sched: (?P<kernel>\S+) \((?P<file>[^:]+):(?P<line>\d+)\): (?P<msg>.*)$")
+EMPTY_LAUNCH_RE = re.compile(r"^the (grid|block) has extent 0 in ")
 ICE_MARKERS = ("PLEASE submit a bug report", "Stack dump:", "clang frontend command failed",
                "UNREACHABLE executed", "Assertion `")
 
@@ -45,7 +49,7 @@ class Result:
     def set(self, cls, message=""):
         # The worst class wins: crash > race > wrong > timeout > fallback >
         # refused > ok.
-        order = ["ok", "refused", "fallback", "timeout", "wrong", "race", "crash",
+        order = ["ok", "empty", "refused", "fallback", "timeout", "wrong", "race", "crash",
                  "generator-error"]
         if self.cls is None or order.index(cls) > order.index(self.cls):
             self.cls = cls
@@ -273,7 +277,16 @@ def compare(cases, results, keep, plain, sched):
             continue
         if r.ran_on_sim == 0:
             why = next((m for m in r.compile_msgs if "cannot" in m), None)
-            r.set("fallback", why.split(": ", 1)[1] if why else "never ran on sim")
+            if why:
+                r.set("fallback", why.split(": ", 1)[1])
+                continue
+            host = [l.split("ran the original loop on host: ", 1)[1] for l in s["err"]
+                    if "ran the original loop on host: " in l]
+            real = [h for h in host if not EMPTY_LAUNCH_RE.search(h)]
+            if host and not real:
+                r.set("empty", host[0])
+            else:
+                r.set("fallback", "never ran on sim" + (": " + real[0] if real else ""))
             continue
         if r.cls is None:
             r.set("ok")
