@@ -39,6 +39,7 @@
 #include "ir/Affine.h"
 #include "ir/IRMutator.h"
 #include "ir/IRVisitor.h"
+#include "ir/MathFunctions.h"
 #include "ir/Simplify.h"
 
 #include "clang/AST/ASTContext.h"
@@ -140,6 +141,36 @@ const FieldDecl *thisFieldOf(const Expr *E) {
   if (!isa<CXXThisExpr>(Member->getBase()->IgnoreParenImpCasts()))
     return nullptr;
   return dyn_cast<FieldDecl>(Member->getMemberDecl());
+}
+
+/// The IR operator of a binary arithmetic operator (+ - * /), or false.
+bool arithmeticOp(BinaryOperatorKind Op, ir::BinOp &Out) {
+  switch (Op) {
+  case BO_Add: Out = ir::BinOp::Add; return true;
+  case BO_Sub: Out = ir::BinOp::Sub; return true;
+  case BO_Mul: Out = ir::BinOp::Mul; return true;
+  case BO_Div: Out = ir::BinOp::Div; return true;
+  default: return false;
+  }
+}
+
+/// `_Float16` arithmetic (+ - * / and unary -) that Clang computes in float
+/// because the target asks for excess precision (x86 without AVX512-FP16:
+/// `-ffloat16-excess-precision=standard`, the default). Clang's CodeGen keeps
+/// the value of such an expression in float and rounds it to half once, where
+/// it leaves the arithmetic: an assignment, a conversion (to float too), a
+/// comparison, a call argument, an arm of `?:`.
+bool isExcessArith(const Expr *E, const ASTContext &Ctx) {
+  E = E->IgnoreParens();
+  QualType T = E->getType();
+  if (!T->isFloat16Type() || !T.UseExcessPrecision(Ctx))
+    return false;
+  ir::BinOp Op;
+  if (const auto *B = dyn_cast<BinaryOperator>(E))
+    return arithmeticOp(B->getOpcode(), Op);
+  if (const auto *U = dyn_cast<UnaryOperator>(E))
+    return U->getOpcode() == UO_Minus || U->getOpcode() == UO_Plus;
+  return false;
 }
 
 //===----------------------------------------------------------------------===//
@@ -350,7 +381,13 @@ private:
   ir::Expr translateBinary(const BinaryOperator *B);
   ir::Expr translateUnary(const UnaryOperator *U);
   ir::Expr translateCall(const CallExpr *Call);
+  ir::Expr translateMathCall(const CallExpr *Call, const std::string &Name);
+  ir::Expr translateConstexprCall(const CallExpr *Call, const FunctionDecl *FD);
+  ir::Expr translateExcess(const Expr *E);
   ir::Expr constantOf(const Expr *E);
+
+  // constexpr functions being inlined, innermost last (recursion is refused).
+  std::vector<const FunctionDecl *> Inlining;
 
   // Accesses: an lvalue the nest stores to or loads from.
   struct Place {
@@ -769,12 +806,18 @@ ir::Stmt NestExtractor::translateCompoundAssign(const CompoundAssignOperator *CA
   Place P;
   if (!translatePlace(CA->getLHS(), true, P))
     return nullptr;
-  ir::Expr RHS = translate(CA->getRHS());
-  if (!RHS)
-    return nullptr;
   ir::DType Computation;
   if (!dtypeOf(CA->getComputationLHSType(), Ctx, true, Computation))
     return fail(CA->getOperatorLoc(), "unsupported type in '" + sourceText(CA) + "'"), nullptr;
+  // `h += a*b` on _Float16 with excess precision: `h + a*b` in float, rounded
+  // once (isExcessArith).
+  bool Excess = Computation == ir::DType::Float16 && isExcessArith(CA->getRHS(), Ctx) &&
+                CA->getComputationLHSType().UseExcessPrecision(Ctx);
+  if (Excess)
+    Computation = ir::DType::Float32;
+  ir::Expr RHS = Excess ? translateExcess(CA->getRHS()) : translate(CA->getRHS());
+  if (!RHS)
+    return nullptr;
   ir::Expr Old = ir::makeLoad(P.Buf, P.Indices);
   if (Old->Type != Computation)
     Old = ir::makeCast(Computation, Old);
@@ -967,7 +1010,36 @@ ir::Expr NestExtractor::translateDeclRef(const Expr *Use, const ValueDecl *D,
   return V;
 }
 
+/// The value of a `_Float16` arithmetic expression in float, unrounded (see
+/// isExcessArith); its leaves are rounded half values widened to float.
+ir::Expr NestExtractor::translateExcess(const Expr *E) {
+  E = E->IgnoreParens();
+  if (!isExcessArith(E, Ctx)) {
+    ir::Expr V = translate(E);
+    return V ? ir::makeCast(ir::DType::Float32, V) : nullptr;
+  }
+  if (const auto *U = dyn_cast<UnaryOperator>(E)) {
+    ir::Expr V = translateExcess(U->getSubExpr());
+    return U->getOpcode() == UO_Minus ? ir::makeUnary(ir::UnOp::Neg, V) : V;
+  }
+  const auto *B = cast<BinaryOperator>(E);
+  ir::BinOp Op = ir::BinOp::Add;
+  arithmeticOp(B->getOpcode(), Op);
+  ir::Expr L = translateExcess(B->getLHS());
+  ir::Expr R = L ? translateExcess(B->getRHS()) : nullptr;
+  return R ? ir::makeBinary(Op, L, R) : nullptr;
+}
+
 ir::Expr NestExtractor::translateBinary(const BinaryOperator *B) {
+  // `_Float16` arithmetic over arithmetic (`a*b + c`) is computed in float
+  // and rounded once. One operation on half operands is left as a half
+  // operation: computing it in float and rounding once gives the same bits
+  // (float has more than twice half's precision).
+  if (isExcessArith(B, Ctx) &&
+      (isExcessArith(B->getLHS(), Ctx) || isExcessArith(B->getRHS(), Ctx))) {
+    ir::Expr V = translateExcess(B);
+    return V ? ir::makeCast(ir::DType::Float16, V) : nullptr;
+  }
   ir::BinOp Op;
   switch (B->getOpcode()) {
   case BO_Add: Op = ir::BinOp::Add; break;
@@ -1051,27 +1123,130 @@ ir::Expr NestExtractor::translateCall(const CallExpr *Call) {
         return nullptr;
       return ir::makeBinary(Name == "min" ? ir::BinOp::Min : ir::BinOp::Max, A, B);
     }
-    // Pure math: the float or double variant of the table's functions.
-    static const llvm::StringSet<> Math = {"sqrt", "exp", "log", "fabs",
-                                           "tanh", "pow", "fmin", "fmax"};
-    std::string Base = Name;
-    if (!Math.count(Base) && !Base.empty() && Base.back() == 'f')
-      Base.pop_back();
-    ir::DType DT;
-    if (Math.count(Base) && dtypeOf(Call->getType(), Ctx, false, DT) &&
-        (DT == ir::DType::Float32 || DT == ir::DType::Float64)) {
-      std::vector<ir::Expr> Args;
-      for (const Expr *Arg : Call->arguments()) {
-        ir::Expr A = translate(Arg);
-        if (!A)
-          return nullptr;
-        Args.push_back(A->Type == DT ? A : ir::makeCast(DT, A));
-      }
-      return ir::makeCall(DT == ir::DType::Float32 ? Base + "f" : Base, Args, DT);
+    // std::clamp(v, lo, hi) as the standard defines it (libstdc++'s code,
+    // and the same for NaN): v < lo ? lo : hi < v ? hi : v.
+    if (FD->isInStdNamespace() && Name == "clamp" && Call->getNumArgs() == 3) {
+      ir::Expr V = translate(Call->getArg(0)), Lo = translate(Call->getArg(1)),
+               Hi = translate(Call->getArg(2));
+      if (!V || !Lo || !Hi)
+        return nullptr;
+      return ir::makeSelect(ir::makeBinary(ir::BinOp::LT, V, Lo), Lo,
+                            ir::makeSelect(ir::makeBinary(ir::BinOp::LT, Hi, V), Hi, V));
     }
+    if (ir::Expr Math = translateMathCall(Call, Name))
+      return Math;
+    if (Failed)
+      return nullptr;
   }
+  if (FD && FD->isConstexpr() &&
+      (!isa<CXXMethodDecl>(FD) || cast<CXXMethodDecl>(FD)->isStatic()))
+    return translateConstexprCall(Call, FD);
   std::string Shown = FD ? FD->getNameAsString() : sourceText(Call->getCallee());
   return fail(Call->getBeginLoc(), "call to '" + Shown + "' may have side effects"), nullptr;
+}
+
+/// A call of ir/MathFunctions.h's table (`sinf`, `sin`, `std::sin` on float
+/// or double; `std::abs` on floating point is `fabs`) becomes the IR call of
+/// the variant the call computes in; integer `abs` is a select. Null (and no
+/// warning) when Name is not a pure math function.
+ir::Expr NestExtractor::translateMathCall(const CallExpr *Call, const std::string &Name) {
+  ir::DType DT;
+  if (Name.empty() || !dtypeOf(Call->getType(), Ctx, true, DT))
+    return nullptr;
+  std::vector<ir::Expr> Args;
+  auto TranslateArgs = [&](ir::DType To) {
+    for (const Expr *Arg : Call->arguments()) {
+      ir::Expr A = translate(Arg);
+      if (!A)
+        return false;
+      int64_t Literal; // std::pow(x, 2): libstdc++ converts the 2 inside
+      if (ir::isFloat(To) && ir::isInt(A->Type) && ir::getConstInt(A, Literal))
+        A = ir::makeFloat(static_cast<double>(Literal), To);
+      Args.push_back(A->Type == To ? A : ir::makeCast(To, A));
+    }
+    return true;
+  };
+  if ((Name == "abs" || Name == "labs" || Name == "llabs") && ir::isInt(DT) &&
+      Call->getNumArgs() == 1) {
+    if (!TranslateArgs(DT))
+      return nullptr;
+    ir::Expr X = Args[0];
+    return ir::makeSelect(ir::makeBinary(ir::BinOp::LT, X, ir::makeInt(0, DT)),
+                          ir::makeUnary(ir::UnOp::Neg, X), X);
+  }
+  std::string Family = Name == "abs" ? "fabs" : Name;
+  if (!ir::lookupMathFamily(Family, ir::DType::Float64) && Family.back() == 'f')
+    Family.pop_back(); // sinf -> sin: its type says which variant
+  const ir::MathFunction *M = ir::lookupMathFamily(Family, DT);
+  if (!M || M->Arity != Call->getNumArgs())
+    return nullptr;
+  if (!TranslateArgs(DT))
+    return nullptr;
+  // At -O1 and above LLVM rewrites pow(x, 2) to x*x and pow(x, -1) to 1/x
+  // (libm's pow differs from them for subnormal results): do the same.
+  const LangOptions &LO = Ctx.getLangOpts();
+  const auto *Exponent = Family == "pow" ? ir::as<ir::FloatImmNode>(Args[1]) : nullptr;
+  if (Exponent && LO.Optimize && !LO.NoBuiltin) {
+    if (Exponent->Value == 2.0)
+      return ir::makeBinary(ir::BinOp::Mul, Args[0], Args[0]);
+    if (Exponent->Value == -1.0)
+      return ir::makeBinary(ir::BinOp::Div, ir::makeFloat(1.0, DT), Args[0]);
+  }
+  return ir::makeCall(M->Name, Args, DT);
+}
+
+/// A call to a constexpr function: its value where Clang can evaluate it
+/// (integers are already folded by constantOf), otherwise its body inlined
+/// when that is one `return` statement, the parameters bound to the
+/// arguments' values.
+ir::Expr NestExtractor::translateConstexprCall(const CallExpr *Call, const FunctionDecl *FD) {
+  std::string Shown = FD->getNameAsString();
+  ir::DType DT;
+  if (!dtypeOf(Call->getType(), Ctx, true, DT))
+    return fail(Call->getBeginLoc(), "call to constexpr function '" + Shown +
+                                         "' of unsupported type '" +
+                                         Call->getType().getAsString() + "'"),
+           nullptr;
+  Expr::EvalResult R;
+  if (ir::isFloat(DT) && !Call->HasSideEffects(Ctx) && Call->EvaluateAsRValue(R, Ctx) &&
+      R.Val.isFloat())
+    return ir::makeFloat(R.Val.getFloat().convertToDouble(), DT);
+
+  const FunctionDecl *Def = nullptr;
+  const Stmt *Body = FD->getBody(Def);
+  const auto *Block = dyn_cast_or_null<CompoundStmt>(Body);
+  const auto *Return = Block && Block->size() == 1 ? dyn_cast<ReturnStmt>(Block->body_front())
+                                                     : nullptr;
+  if (!Return || !Return->getRetValue() || Def->getNumParams() != Call->getNumArgs())
+    return fail(Call->getBeginLoc(), "call to constexpr function '" + Shown +
+                                         "' that is not one 'return' statement (only those "
+                                         "are inlined)"),
+           nullptr;
+  if (std::find(Inlining.begin(), Inlining.end(), Def) != Inlining.end())
+    return fail(Call->getBeginLoc(), "recursive call to constexpr function '" + Shown + "'"),
+           nullptr;
+  // Parameters read like substituted constants (ConstLocals): each is its
+  // argument's value, converted to the parameter's type by Clang already.
+  std::vector<std::pair<const VarDecl *, ir::Expr>> Bound;
+  for (unsigned I = 0; I < Def->getNumParams(); ++I) {
+    const Expr *Arg = Call->getArg(I);
+    if (const auto *Default = dyn_cast<CXXDefaultArgExpr>(Arg))
+      Arg = Default->getExpr();
+    ir::Expr V = translate(Arg);
+    if (!V)
+      return nullptr;
+    Bound.push_back({Def->getParamDecl(I), V});
+  }
+  for (const auto &[Param, Value] : Bound)
+    ConstLocals[Param] = Value;
+  Inlining.push_back(Def);
+  ir::Expr V = translate(Return->getRetValue());
+  Inlining.pop_back();
+  for (const auto &[Param, Value] : Bound)
+    ConstLocals.erase(Param);
+  if (!V)
+    return nullptr;
+  return V->Type == DT ? V : ir::makeCast(DT, V);
 }
 
 //===----------------------------------------------------------------------===//

@@ -22,6 +22,7 @@
 //===----------------------------------------------------------------------===//
 #include "codegen/CodeGenCUDA.h"
 #include "ir/Intrinsics.h"
+#include "ir/MathFunctions.h"
 #include "passes/PassUtil.h"
 
 #include <cmath>
@@ -305,6 +306,16 @@ private:
     const ir::IntrinsicInfo *Info = ir::lookupIntrinsic(N->Name);
     if (N->Name == "sched.syncthreads" || (Info && Info->IsBarrier))
       return "__syncthreads()";
+    // A math function: its CUDA device function, on arguments of its type.
+    if (const ir::MathFunction *M = ir::lookupMathFunction(N->Name)) {
+      std::string S = M->CudaName + "(";
+      for (size_t I = 0; I < N->Args.size(); ++I) {
+        const ir::Expr &Arg = N->Args[I];
+        S += (I ? ", " : "") +
+             unwrap(expr(Arg && Arg->Type != M->Type ? ir::makeCast(M->Type, Arg) : Arg));
+      }
+      return S + ")";
+    }
     std::string S = passes::cIdentifier(N->Name, "call", "f") + "(";
     for (size_t I = 0; I < N->Args.size(); ++I)
       S += (I ? ", " : "") + expr(N->Args[I]);

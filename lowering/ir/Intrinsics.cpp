@@ -1,12 +1,13 @@
 //===- Intrinsics.cpp - Operand declarations of intrinsic calls -----------===//
 //
 // The one table of intrinsics (DESIGN 5.1). Built-in entries are the barrier
-// and the pure math functions CUDA and the host both provide; passes that
+// and the pure math functions of MathFunctions.h; passes that
 // emit their own intrinsics register them with registerIntrinsic.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Intrinsics.h"
+#include "MathFunctions.h"
 
 #include <map>
 #include <mutex>
@@ -16,7 +17,7 @@ namespace ir {
 
 namespace {
 
-IntrinsicInfo pureMath(const char *Name, unsigned Arity, DType T) {
+IntrinsicInfo pureMath(const std::string &Name, unsigned Arity, DType T) {
   IntrinsicInfo Info;
   Info.Name = Name;
   Info.Operands.assign(Arity, OperandRole::Value);
@@ -32,21 +33,7 @@ std::map<std::string, IntrinsicInfo> builtinIntrinsics() {
   Barrier.IsBarrier = true;
   Table[Barrier.Name] = Barrier;
 
-  const struct {
-    const char *Name;
-    unsigned Arity;
-    DType Type;
-  } Math[] = {
-      {"sqrtf", 1, DType::Float32}, {"expf", 1, DType::Float32},
-      {"logf", 1, DType::Float32},  {"fabsf", 1, DType::Float32},
-      {"tanhf", 1, DType::Float32}, {"fminf", 2, DType::Float32},
-      {"fmaxf", 2, DType::Float32}, {"powf", 2, DType::Float32},
-      {"sqrt", 1, DType::Float64},  {"exp", 1, DType::Float64},
-      {"log", 1, DType::Float64},   {"fabs", 1, DType::Float64},
-      {"tanh", 1, DType::Float64},  {"fmin", 2, DType::Float64},
-      {"fmax", 2, DType::Float64},  {"pow", 2, DType::Float64},
-  };
-  for (const auto &M : Math)
+  for (const MathFunction &M : mathFunctions())
     Table[M.Name] = pureMath(M.Name, M.Arity, M.Type);
   return Table;
 }

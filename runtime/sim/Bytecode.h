@@ -45,8 +45,9 @@ enum class Op : uint8_t {
   LtI, LeI, EqI, NeI, LtF, LeF, EqF, NeF, Not, ToBoolI, ToBoolF,
   // Conversions. IntToF rounds to float dtype Aux; FToInt converts to int dtype Aux.
   IntToF, FToInt,
-  // Math: R[D] = fn Aux (R[A] [, R[B]]), rounded to the call's dtype.
-  Math1, Math2,
+  // Math: R[D] = ir::mathFunctions()[Aux] applied to R[A], R[A + 1], ... (its
+  // arity), by the host libm function; exact in the function's type.
+  Math,
   // Control flow. Target is an instruction index.
   Jmp, Jz, Jnz,
   LoopEnter,     // if !(R[D] < R[A]) goto Target
@@ -74,11 +75,6 @@ struct BufferInfo {
   int ParamIndex = -1;        // global parameter: its index in Params
   ir::Expr SizeExpr;          // elements: the region extent / allocation size
   bool Writable = true;       // false: the region says the kernel only reads it
-};
-
-/// Math functions Math1/Math2 call (Aux).
-enum class MathFn : uint8_t {
-  Sqrt, Exp, Log, Fabs, Tanh, Sin, Cos, Floor, Ceil, Pow, Fmin, Fmax, AbsI
 };
 
 /// The tags a ThreadLoop binds (Aux), in preset-slot order.

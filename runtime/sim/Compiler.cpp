@@ -11,6 +11,7 @@
 
 #include "Bytecode.h"
 #include "ir/Intrinsics.h"
+#include "ir/MathFunctions.h"
 
 #include <cmath>
 #include <cstring>
@@ -33,31 +34,6 @@ double roundToType(double V, DType T) {
   if (T == DType::Float16)
     return roundToHalf(V);
   return V;
-}
-
-struct MathEntry {
-  const char *Name;
-  MathFn Fn;
-  unsigned Arity;
-};
-
-const MathEntry MathTable[] = {
-    {"sqrt", MathFn::Sqrt, 1},  {"sqrtf", MathFn::Sqrt, 1}, {"exp", MathFn::Exp, 1},
-    {"expf", MathFn::Exp, 1},   {"log", MathFn::Log, 1},    {"logf", MathFn::Log, 1},
-    {"fabs", MathFn::Fabs, 1},  {"fabsf", MathFn::Fabs, 1}, {"tanh", MathFn::Tanh, 1},
-    {"tanhf", MathFn::Tanh, 1}, {"sin", MathFn::Sin, 1},    {"sinf", MathFn::Sin, 1},
-    {"cos", MathFn::Cos, 1},    {"cosf", MathFn::Cos, 1},   {"floor", MathFn::Floor, 1},
-    {"floorf", MathFn::Floor, 1}, {"ceil", MathFn::Ceil, 1}, {"ceilf", MathFn::Ceil, 1},
-    {"pow", MathFn::Pow, 2},    {"powf", MathFn::Pow, 2},   {"fmin", MathFn::Fmin, 2},
-    {"fminf", MathFn::Fmin, 2}, {"fmax", MathFn::Fmax, 2},  {"fmaxf", MathFn::Fmax, 2},
-    {"abs", MathFn::AbsI, 1},
-};
-
-const MathEntry *lookupMath(const std::string &Name) {
-  for (const MathEntry &M : MathTable)
-    if (Name == M.Name)
-      return &M;
-  return nullptr;
 }
 
 bool isBarrierCall(const CallNode *C) {
@@ -500,7 +476,7 @@ private:
       fail("'" + C->Name + "' used as a value");
       return 0;
     }
-    const MathEntry *M = lookupMath(C->Name);
+    const MathFunction *M = lookupMathFunction(C->Name);
     if (!M) {
       fail("the simulator does not support intrinsic '" + C->Name + "'");
       return 0;
@@ -509,17 +485,15 @@ private:
       fail("'" + C->Name + "' takes " + std::to_string(M->Arity) + " arguments");
       return 0;
     }
-    DType T = C->Type;
-    if (M->Fn == MathFn::AbsI && isFloat(T))
-      M = lookupMath("fabs");
-    if (M->Fn != MathFn::AbsI && !isFloat(T))
-      T = DType::Float64; // math on an int result: compute in double, convert
-    int32_t X = compileAs(C->Args[0], T);
-    int32_t Y = M->Arity == 2 ? compileAs(C->Args[1], T) : 0;
+    // The arguments in consecutive registers, converted to the function's type.
+    int32_t Args = temp();
+    for (unsigned I = 1; I < M->Arity; ++I)
+      temp();
+    for (unsigned I = 0; I < M->Arity; ++I)
+      emit(Op::Mov, Args + static_cast<int32_t>(I), compileAs(C->Args[I], M->Type));
     int32_t D = temp();
-    emit(M->Arity == 2 ? Op::Math2 : Op::Math1, D, X, Y, static_cast<int32_t>(M->Fn),
-         static_cast<uint8_t>(T));
-    return convert(D, T, C->Type);
+    emit(Op::Math, D, Args, 0, static_cast<int32_t>(M - mathFunctions().data()));
+    return convert(D, M->Type, C->Type);
   }
 
   //===--------------------------------------------------------------------===//

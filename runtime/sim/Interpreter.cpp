@@ -26,6 +26,7 @@
 
 #include "Bytecode.h"
 #include "ScalarEval.h"
+#include "ir/MathFunctions.h"
 #include "ir/Printer.h"
 
 #include <algorithm>
@@ -139,30 +140,6 @@ double intToFloat(int64_t V, DType T) {
   if (T == DType::Float16)
     return roundToHalf(static_cast<double>(static_cast<float>(V)));
   return static_cast<double>(V);
-}
-
-double callMath(MathFn Fn, DType T, double X, double Y) {
-  bool F32 = T != DType::Float64; // half math goes through float, like CUDA
-  float XF = static_cast<float>(X), YF = static_cast<float>(Y);
-  double R;
-  switch (Fn) {
-  case MathFn::Sqrt: R = F32 ? std::sqrt(XF) : std::sqrt(X); break;
-  case MathFn::Exp: R = F32 ? std::exp(XF) : std::exp(X); break;
-  case MathFn::Log: R = F32 ? std::log(XF) : std::log(X); break;
-  case MathFn::Fabs: R = std::fabs(X); break;
-  case MathFn::Tanh: R = F32 ? std::tanh(XF) : std::tanh(X); break;
-  case MathFn::Sin: R = F32 ? std::sin(XF) : std::sin(X); break;
-  case MathFn::Cos: R = F32 ? std::cos(XF) : std::cos(X); break;
-  case MathFn::Floor: R = std::floor(X); break;
-  case MathFn::Ceil: R = std::ceil(X); break;
-  case MathFn::Pow: R = F32 ? std::pow(XF, YF) : std::pow(X, Y); break;
-  case MathFn::Fmin: R = std::fmin(X, Y); break;
-  case MathFn::Fmax: R = std::fmax(X, Y); break;
-  default: R = X; break;
-  }
-  if (T == DType::Float16)
-    return roundToHalf(R);
-  return R;
 }
 
 std::string tripleText(int64_t X, int64_t Y, int64_t Z) {
@@ -597,15 +574,14 @@ private:
       case Op::ToBoolF: R[I.D].I = R[I.A].F != 0; break;
       case Op::IntToF: R[I.D].F = intToFloat(R[I.A].I, static_cast<DType>(I.Aux)); break;
       case Op::FToInt: R[I.D].I = floatToInt(R[I.A].F, static_cast<DType>(I.Aux)); break;
-      case Op::Math1:
-      case Op::Math2:
-        if (static_cast<MathFn>(I.Aux) == MathFn::AbsI)
-          R[I.D].I = wrapToType(R[I.A].I < 0 ? int64_t(0 - uint64_t(R[I.A].I)) : R[I.A].I,
-                             static_cast<DType>(I.Type));
-        else
-          R[I.D].F = callMath(static_cast<MathFn>(I.Aux), static_cast<DType>(I.Type), R[I.A].F,
-                              I.Opcode == Op::Math2 ? R[I.B].F : 0.0);
+      case Op::Math: {
+        const ir::MathFunction &Fn = ir::mathFunctions()[I.Aux];
+        double Args[3];
+        for (unsigned K = 0; K < Fn.Arity; ++K)
+          Args[K] = R[I.A + K].F;
+        R[I.D].F = Fn.Host(Args);
         break;
+      }
       case Op::Jmp: Pc = I.Target; continue;
       case Op::Jz:
         if (R[I.A].I == 0) {

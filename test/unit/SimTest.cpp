@@ -7,6 +7,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "SimTestUtil.h"
+#include "ir/Intrinsics.h"
+#include "ir/MathFunctions.h"
 #include "sim/Simulator.h"
 
 #include <gtest/gtest.h>
@@ -325,6 +327,87 @@ TEST(SimTest, MathIntrinsicsUseFloatPrecisionForFloat32) {
   ASSERT_TRUE(sim::simulate(K, {InData.data(), OutData.data()}, defaultOptions(), Error)) << Error;
   for (int I = 0; I < 3; ++I)
     EXPECT_EQ(OutData[I], std::sqrt(std::exp(InData[I])));
+}
+
+/// Out[i] = Name(In[i], Second, Third) for the arguments the table entry takes:
+/// one argument from memory, the others constants (preset registers).
+std::vector<double> runMath(const MathFunction &F, const std::vector<double> &In) {
+  KernelBuilder KB("math_" + F.Name);
+  int N = static_cast<int>(In.size());
+  Buffer InBuf = KB.buffer("In", F.Type, i32(N), true, false);
+  Buffer Out = KB.buffer("Out", F.Type, i32(N), false, true);
+  Var I = makeVar("i");
+  std::vector<Expr> Args = {makeLoad(InBuf, {I})};
+  if (F.Arity > 1)
+    Args.push_back(makeFloat(0.75, F.Type));
+  if (F.Arity > 2)
+    Args.push_back(makeFloat(-3.0, F.Type));
+  LoweredKernel K = KB.done(
+      makeFor(I, i32(0), i32(N), makeStore(Out, {I}, makeCall(F.Name, Args, F.Type))));
+  std::string Error;
+  std::vector<double> Result(In.size());
+  if (F.Type == DType::Float32) {
+    std::vector<float> InF(In.begin(), In.end()), OutF(In.size());
+    EXPECT_TRUE(sim::simulate(K, {InF.data(), OutF.data()}, defaultOptions(), Error)) << Error;
+    Result.assign(OutF.begin(), OutF.end());
+  } else {
+    std::vector<double> OutD(In.size());
+    EXPECT_TRUE(sim::simulate(K, {const_cast<double *>(In.data()), OutD.data()},
+                              defaultOptions(), Error))
+        << Error;
+    Result = OutD;
+  }
+  return Result;
+}
+
+bool sameBits(double A, double B) { return std::memcmp(&A, &B, sizeof A) == 0; }
+
+TEST(SimTest, EveryMathTableFunctionRunsWithItsArity) {
+  std::vector<double> In = {0.3, -1.7, 12.5, 1e-3};
+  for (const MathFunction &F : mathFunctions()) {
+    std::vector<double> Out = runMath(F, In);
+    for (size_t I = 0; I < In.size(); ++I) {
+      double Args[3] = {F.Type == DType::Float32 ? double(float(In[I])) : In[I], 0.75, -3.0};
+      double Expected = F.Host(Args);
+      EXPECT_TRUE(sameBits(Out[I], Expected) || (std::isnan(Out[I]) && std::isnan(Expected)))
+          << F.Name << "(" << In[I] << ")";
+    }
+  }
+}
+
+TEST(SimTest, MathFunctionsComputeWhatLibmComputes) {
+  // The float variants are libm's float functions, not double ones rounded:
+  // sinf(0x1.00af8ep-1f) is 0x1.ec228ap-2f, (float)sin of it 0x1.ec228cp-2f.
+  std::vector<double> In = {0x1.00af8ep-1, 1e6, 0.1, -2.5, 3.0e-39};
+  std::vector<double> Sin = runMath(*lookupMathFunction("sinf"), In);
+  std::vector<double> Fma = runMath(*lookupMathFunction("fmaf"), In);
+  std::vector<double> Hypot = runMath(*lookupMathFunction("hypot"), In);
+  std::vector<double> Expm1 = runMath(*lookupMathFunction("expm1f"), In);
+  for (size_t I = 0; I < In.size(); ++I) {
+    float X = static_cast<float>(In[I]);
+    EXPECT_TRUE(sameBits(Sin[I], ::sinf(X))) << In[I];
+    EXPECT_TRUE(sameBits(Fma[I], ::fmaf(X, 0.75f, -3.0f))) << In[I];
+    EXPECT_TRUE(sameBits(Hypot[I], ::hypot(In[I], 0.75))) << In[I];
+    EXPECT_TRUE(sameBits(Expm1[I], ::expm1f(X))) << In[I];
+  }
+  EXPECT_NE(Sin[0], static_cast<double>(static_cast<float>(std::sin(In[0]))));
+}
+
+TEST(SimTest, MathTableHasFloatAndDoubleOfEveryFamily) {
+  for (const MathFunction &F : mathFunctions()) {
+    const MathFunction *Float = lookupMathFamily(F.Family, DType::Float32);
+    const MathFunction *Double = lookupMathFamily(F.Family, DType::Float64);
+    ASSERT_TRUE(Float && Double) << F.Family;
+    EXPECT_EQ(Float->Name, F.Family + "f");
+    EXPECT_EQ(Double->Name, F.Family);
+    EXPECT_EQ(Float->Arity, Double->Arity);
+    const IntrinsicInfo *Info = lookupIntrinsic(F.Name);
+    ASSERT_TRUE(Info) << F.Name;
+    EXPECT_TRUE(Info->IsPure);
+    EXPECT_EQ(Info->ResultType, F.Type);
+  }
+  EXPECT_EQ(lookupMathFamily("sin", DType::Float16), nullptr);
+  EXPECT_EQ(lookupMathFunction("printf"), nullptr);
 }
 
 //===----------------------------------------------------------------------===//
