@@ -1207,10 +1207,19 @@ ir::Expr NestExtractor::translateConstexprCall(const CallExpr *Call, const Funct
                                          "' of unsupported type '" +
                                          Call->getType().getAsString() + "'"),
            nullptr;
+  // Constant arguments: Clang's constant evaluator gives the value (it
+  // refuses an evaluation with side effects, and HasSideEffects would refuse
+  // every call).
   Expr::EvalResult R;
-  if (ir::isFloat(DT) && !Call->HasSideEffects(Ctx) && Call->EvaluateAsRValue(R, Ctx) &&
-      R.Val.isFloat())
-    return ir::makeFloat(R.Val.getFloat().convertToDouble(), DT);
+  if (Call->EvaluateAsRValue(R, Ctx) && !R.HasSideEffects) {
+    if (R.Val.isInt() && ir::isInt(DT))
+      return ir::makeInt(R.Val.getInt().getExtValue(), DT);
+    if (R.Val.isInt() && DT == ir::DType::Bool)
+      return ir::makeBool(R.Val.getInt().getBoolValue());
+    // Not half: the evaluator need not follow excess precision as CodeGen does.
+    if (R.Val.isFloat() && (DT == ir::DType::Float32 || DT == ir::DType::Float64))
+      return ir::makeFloat(R.Val.getFloat().convertToDouble(), DT);
+  }
 
   const FunctionDecl *Def = nullptr;
   const Stmt *Body = FD->getBody(Def);
