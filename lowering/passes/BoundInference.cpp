@@ -391,6 +391,29 @@ bool StageResolver::inferRegion() {
     }
   if (First)
     return fail(stageName() + " is not used " + Where);
+  // A read stage may copy a whole dimension of constant extent where the
+  // accesses have no bound or no constant-size one there (`C[(ijo*8 + iji)/M]`
+  // of a `float C[2][24]`): every index of a valid program lies inside it, so
+  // the copy reads only elements of the tensor, and covers every read.
+  // (A write-back may not: it would store what the nest never wrote.)
+  for (size_t D = 0; D < Rank; ++D) {
+    int64_t Whole;
+    if (St.IsWrite || D >= St.Cached->Shape.size() || !ir::getConstInt(St.Cached->Shape[D], Whole) ||
+        Whole <= 0)
+      continue;
+    int64_t Size;
+    bool Constant = false;
+    if (Tight[D].isBounded()) {
+      Expr Min = Hull[D].isBounded() ? Hull[D].Min : Tight[D].Min;
+      Constant = ir::constantUpperBound(Tight[D].Max - Min + ir::makeInt(1), Context, Size) ||
+                 (Hull[D].isBounded() &&
+                  ir::constantUpperBound(Hull[D].Max - Min + ir::makeInt(1), Context, Size));
+    }
+    if (!Constant) {
+      ir::DType T = St.Cached->Shape[D]->Type;
+      Hull[D] = Tight[D] = ir::Interval{ir::makeInt(0, T), ir::makeInt(Whole - 1, T)};
+    }
+  }
   Clip = Tight;
   for (size_t D = 0; D < Rank; ++D) {
     std::string Dim = " in dimension " + std::to_string(D);
