@@ -548,12 +548,13 @@ bool satisfiable(const Polynomial &P) {
   return !NonPositive || Constant >= 0;
 }
 
-/// Whether P, as a condition P >= 0, fails as soon as every size is 2 (each
-/// loop over a size runs twice) and fails more as sizes grow together:
-/// `1 - M` (a column j + 1 with j < M in a row of 2), `N - K*N`. A launch of
-/// any real size would fail such an assumption. Not so `20 - n` (n columns
-/// of a row of 20), `ld - N` or `lda - N - 1` (columns of a leading
-/// dimension).
+/// Whether P, the room a column leaves in a row of constant length, fails
+/// as a condition P >= 0 as soon as every size is 2 (each loop over a size
+/// runs twice) and fails more as sizes grow together: `1 - M` (a column
+/// j + 1 with j < M in a row of 2), `2 - 2*K`. A launch of any real size
+/// would fail such an assumption. Not so `20 - n` (n columns of a row of
+/// 20); rows of a run-time length (`ld - 2*M + 1`: columns 2*k of a leading
+/// dimension) are the caller's to size and never rejected here.
 bool shrinksWithSizes(const Polynomial &P) {
   double Growing = 0, AtTwo = 0;
   for (const Monomial &M : P) {
@@ -571,8 +572,8 @@ bool shrinksWithSizes(const Polynomial &P) {
 /// constant, when a parameter of the row itself makes it negative as it
 /// grows (`1 - K`: a column `2*k` with k < K in rows of K), a condition that
 /// nearly every launch would fail, when no positive sizes satisfy it
-/// (`-M >= 0`), and when sizes growing together make it negative (`1 - M`):
-/// the buffer then stays flat.
+/// (`-M >= 0`), and when, in a row of constant length, sizes growing
+/// together make it negative (`1 - M`): the buffer then stays flat.
 /// Otherwise (`ld - N`: columns j < N in rows of ld) P >= 0 becomes a
 /// run-time assumption.
 bool nonNegative(const Polynomial &P, const Polynomial &Row, const VarRanges &Ranges,
@@ -597,7 +598,8 @@ bool nonNegative(const Polynomial &P, const Polynomial &Row, const VarRanges &Ra
       if (Ranges.count(S.get()))
         return false;
   }
-  if (!satisfiable(P) || shrinksWithSizes(P))
+  int64_t RowLength;
+  if (!satisfiable(P) || (constantOf(Row, RowLength) && shrinksWithSizes(P)))
     return false;
   addAssumption(Assumptions, simplify(nonNegativeCondition(P, T)));
   return true;

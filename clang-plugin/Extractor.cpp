@@ -52,7 +52,6 @@
 #include "clang/Basic/Diagnostic.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
-#include "llvm/ADT/StringSet.h"
 
 #include <algorithm>
 #include <map>
@@ -67,39 +66,37 @@ namespace {
 // Types
 //===----------------------------------------------------------------------===//
 
-/// The IR type of a C++ scalar type. Unsigned 32/64-bit integers are allowed
-/// for loop variables and scalar parameters (same bits as the signed type of
-/// that width) but not as buffer elements.
-bool dtypeOf(QualType T, const ASTContext &Ctx, bool AllowUnsigned, ir::DType &Out) {
+/// The IR type of a C++ scalar type (every integer type, signed or not, of
+/// 8 to 64 bits; bool; half, float, double).
+bool dtypeOf(QualType T, const ASTContext &Ctx, ir::DType &Out) {
   T = T.getNonReferenceType().getCanonicalType();
   const auto *BT = T->getAs<BuiltinType>();
   if (!BT)
     return false;
-  bool Wide = Ctx.getTypeSize(T) == 64;
   switch (BT->getKind()) {
   case BuiltinType::Bool: Out = ir::DType::Bool; return true;
   case BuiltinType::Half:
   case BuiltinType::Float16: Out = ir::DType::Float16; return true;
   case BuiltinType::Float: Out = ir::DType::Float32; return true;
   case BuiltinType::Double: Out = ir::DType::Float64; return true;
-  case BuiltinType::Char_S:
-  case BuiltinType::SChar: Out = ir::DType::Int8; return true;
-  case BuiltinType::Char_U:
-  case BuiltinType::UChar: Out = ir::DType::UInt8; return true;
-  case BuiltinType::Short: Out = ir::DType::Int16; return true;
-  case BuiltinType::Int: Out = ir::DType::Int32; return true;
-  case BuiltinType::Long:
-  case BuiltinType::LongLong: Out = Wide ? ir::DType::Int64 : ir::DType::Int32; return true;
-  case BuiltinType::UInt:
-    Out = ir::DType::Int32;
-    return AllowUnsigned;
-  case BuiltinType::ULong:
-  case BuiltinType::ULongLong:
-    Out = Wide ? ir::DType::Int64 : ir::DType::Int32;
-    return AllowUnsigned;
   default:
-    return false;
+    break;
   }
+  if (!BT->isInteger())
+    return false;
+  bool Unsigned = BT->isUnsignedInteger();
+  switch (Ctx.getTypeSize(T)) {
+  case 8: Out = Unsigned ? ir::DType::UInt8 : ir::DType::Int8; return true;
+  case 16: Out = Unsigned ? ir::DType::UInt16 : ir::DType::Int16; return true;
+  case 32: Out = Unsigned ? ir::DType::UInt32 : ir::DType::Int32; return true;
+  case 64: Out = Unsigned ? ir::DType::UInt64 : ir::DType::Int64; return true;
+  default: return false; // __int128
+  }
+}
+
+/// The value of a constant as the IR holds it (a uint64 keeps its bits).
+int64_t intValue(const llvm::APSInt &V) {
+  return V.isUnsigned() ? static_cast<int64_t>(V.getZExtValue()) : V.getSExtValue();
 }
 
 /// Strips parentheses and the casts that do not change a value's meaning.
@@ -184,11 +181,26 @@ public:
       : LoopVars(LoopVars) {}
   const ir::VarNode *FirstLoopVar = nullptr;
   bool HasLoad = false;
+  bool HasUnsigned = false; // a value or operation of an unsigned type
 
 protected:
   void visitVar(const ir::VarNode *V) override {
+    HasUnsigned |= ir::isUnsigned(V->Type);
     if (!FirstLoopVar && LoopVars && LoopVars->count(V))
       FirstLoopVar = V;
+  }
+  void visitIntImm(const ir::IntImmNode *N) override { HasUnsigned |= ir::isUnsigned(N->Type); }
+  void visitBinary(const ir::BinaryNode *N) override {
+    HasUnsigned |= ir::isUnsigned(N->Type);
+    ir::IRVisitor::visitBinary(N);
+  }
+  void visitUnary(const ir::UnaryNode *N) override {
+    HasUnsigned |= ir::isUnsigned(N->Type);
+    ir::IRVisitor::visitUnary(N);
+  }
+  void visitCast(const ir::CastNode *N) override {
+    HasUnsigned |= ir::isUnsigned(N->Type);
+    ir::IRVisitor::visitCast(N);
   }
   void visitLoad(const ir::LoadNode *N) override {
     HasLoad = true;
@@ -296,6 +308,55 @@ struct FreeScalar {
   ir::Var Value;
 };
 
+/// An index with unsigned values, rewritten in int64 arithmetic: an address
+/// is computed modulo 2^64, so 64-bit arithmetic, signed or not, and signed
+/// arithmetic (which may not overflow) give the same element in int64, and
+/// the analyses after extraction (bounds, layouts, dependences) then see
+/// integers: `x[i - 1]` with `size_t i` becomes x[(i - 1)] of an int64
+/// counter. What would change value stays as it is, converted to int64: a
+/// narrowing conversion and arithmetic in an unsigned type narrower than 64
+/// bits (it wraps modulo 2^32 and is not affine), division, min/max and
+/// bitwise operators on unsigned values.
+class IndexWidener : public ir::IRMutator {
+protected:
+  ir::Expr mutateIntImm(const ir::Expr &E, const ir::IntImmNode *N) override {
+    return ir::isInt(N->Type) ? ir::makeInt(N->Value, ir::DType::Int64) : toInt64(E);
+  }
+  ir::Expr mutateVar(const ir::Expr &E, const ir::VarNode *) override { return toInt64(E); }
+  ir::Expr mutateBinary(const ir::Expr &E, const ir::BinaryNode *N) override {
+    bool Ring = N->Op == ir::BinOp::Add || N->Op == ir::BinOp::Sub || N->Op == ir::BinOp::Mul;
+    if (!Ring || !widens(N->Type))
+      return toInt64(E);
+    return ir::makeBinary(N->Op, mutate(N->A), mutate(N->B));
+  }
+  ir::Expr mutateUnary(const ir::Expr &E, const ir::UnaryNode *N) override {
+    if (N->Op != ir::UnOp::Neg || !widens(N->Type))
+      return toInt64(E);
+    return ir::makeUnary(N->Op, mutate(N->A));
+  }
+  ir::Expr mutateCast(const ir::Expr &E, const ir::CastNode *N) override {
+    ir::DType From = N->Value->Type, To = N->Type;
+    bool Counter = ir::as<ir::VarNode>(N->Value) && From == ir::DType::Int64 && ir::isUnsigned(To);
+    bool Exact = ir::isInt(From) && ir::isInt(To) &&
+                 (ir::dtypeBytes(To) == 8 || Counter ||
+                  (ir::isUnsigned(From) ? ir::dtypeBytes(To) > ir::dtypeBytes(From)
+                                        : !ir::isUnsigned(To) &&
+                                              ir::dtypeBytes(To) >= ir::dtypeBytes(From)));
+    return Exact ? mutate(N->Value) : toInt64(E);
+  }
+  ir::Expr mutateLoad(const ir::Expr &E, const ir::LoadNode *) override { return toInt64(E); }
+  ir::Expr mutateCall(const ir::Expr &E, const ir::CallNode *) override { return toInt64(E); }
+  ir::Expr mutateSelect(const ir::Expr &E, const ir::SelectNode *) override { return toInt64(E); }
+
+private:
+  static bool widens(ir::DType T) {
+    return ir::isInt(T) && (!ir::isUnsigned(T) || ir::dtypeBytes(T) == 8);
+  }
+  static ir::Expr toInt64(const ir::Expr &E) {
+    return E->Type == ir::DType::Int64 ? E : ir::makeCast(ir::DType::Int64, E);
+  }
+};
+
 /// Replaces placeholder buffers by final ones, delinearizing flat indices.
 class BufferRewriter : public ir::IRMutator {
 public:
@@ -344,6 +405,10 @@ private:
 
   // Declarations of the nest.
   std::map<const VarDecl *, ir::Var> LoopVars;
+  /// Loops whose variable is not an int64 counter of the declared type
+  /// (an unsigned `i`, or an `int i` compared as unsigned): each use of the
+  /// variable converts the counter to the declared type.
+  std::map<const VarDecl *, ir::DType> LoopVarUseType;
   std::set<const ir::VarNode *> LoopVarNodes;
   ir::VarRanges LoopRanges;
   std::map<const VarDecl *, ir::Buffer> Locals;
@@ -527,7 +592,7 @@ ir::Stmt NestExtractor::translateLocalDecls(ArrayRef<const VarDecl *> Vars,
       Elem = Array->getElementType();
     }
     ir::DType DT;
-    if (!dtypeOf(Elem, Ctx, false, DT))
+    if (!dtypeOf(Elem, Ctx, DT))
       return fail(Loc, "unsupported element type '" + Elem.getAsString() + "'"), nullptr;
     if (VD->hasInit())
       return fail(Loc, "initialized local array '" + VD->getNameAsString() + "'"), nullptr;
@@ -539,7 +604,7 @@ ir::Stmt NestExtractor::translateLocalDecls(ArrayRef<const VarDecl *> Vars,
   }
 
   ir::DType DT;
-  if (!dtypeOf(T, Ctx, true, DT))
+  if (!dtypeOf(T, Ctx, DT))
     return fail(Loc, "local of unsupported type '" + T.getAsString() + "'"), nullptr;
   ir::Expr Init;
   if (const Expr *InitExpr = VD->getInit()) {
@@ -624,24 +689,43 @@ bool NestExtractor::loopBounds(const ForStmt *F, const VarDecl *&IV, ir::Expr &M
   if (!IV || !InitValue || !IV->getType()->isIntegerType())
     return fail(F->getBeginLoc(), "non-canonical loop (the init is not 'int i = a')");
 
-  // Condition: `i < b`, `i <= b`, `b > i`, `b >= i`.
+  // Condition: `i < b`, `i <= b`, `b > i`, `b >= i`, compared in the type
+  // the usual arithmetic conversions give (`int i` against `size_t n`
+  // compares as unsigned: the implicit conversion of `i` is looked through).
   const auto *Cond = dyn_cast_or_null<BinaryOperator>(
       F->getCond() ? F->getCond()->IgnoreParenImpCasts() : nullptr);
   if (!Cond)
     return fail(F->getBeginLoc(), "non-canonical loop (no 'i < n' condition)");
+  auto IsIV = [&](const Expr *Side) {
+    const Expr *E = Side->IgnoreParens();
+    while (const auto *Cast = dyn_cast<ImplicitCastExpr>(E)) {
+      if (Cast->getCastKind() != CK_IntegralCast && Cast->getCastKind() != CK_LValueToRValue)
+        break;
+      E = Cast->getSubExpr()->IgnoreParens();
+    }
+    return varOf(E) == IV;
+  };
   const Expr *BoundExpr = nullptr;
   bool Inclusive = false;
   BinaryOperatorKind Op = Cond->getOpcode();
-  if (varOf(Cond->getLHS()) == IV && (Op == BO_LT || Op == BO_LE)) {
+  if (IsIV(Cond->getLHS()) && (Op == BO_LT || Op == BO_LE)) {
     BoundExpr = Cond->getRHS();
     Inclusive = Op == BO_LE;
-  } else if (varOf(Cond->getRHS()) == IV && (Op == BO_GT || Op == BO_GE)) {
+  } else if (IsIV(Cond->getRHS()) && (Op == BO_GT || Op == BO_GE)) {
     BoundExpr = Cond->getLHS();
     Inclusive = Op == BO_GE;
   }
+  std::string Name = IV->getNameAsString();
   if (!BoundExpr)
     return fail(Cond->getOperatorLoc(), "non-canonical loop (condition '" + sourceText(Cond) +
-                                            "' is not 'i < n' or 'i <= n')");
+                                            "' does not compare '" + Name +
+                                            "' with a bound: expected '" + Name + " < n', '" +
+                                            Name + " <= n', 'n > " + Name + "' or 'n >= " +
+                                            Name + "')");
+  ir::DType CompareType;
+  if (!dtypeOf(Cond->getLHS()->getType(), Ctx, CompareType) || !ir::isInt(CompareType))
+    return fail(Cond->getOperatorLoc(), "non-canonical loop (condition '" + sourceText(Cond) +
+                                            "' does not compare integers)");
 
   // Increment: `++i`, `i++`, `i += 1`, `i = i + 1`.
   const Expr *Inc = F->getInc() ? F->getInc()->IgnoreParens() : nullptr;
@@ -665,7 +749,7 @@ bool NestExtractor::loopBounds(const ForStmt *F, const VarDecl *&IV, ir::Expr &M
                     "' is not '++" + IV->getNameAsString() + "')");
 
   ir::DType DT;
-  if (!dtypeOf(IV->getType(), Ctx, true, DT) || !ir::isInt(DT))
+  if (!dtypeOf(IV->getType(), Ctx, DT) || !ir::isInt(DT))
     return fail(IV->getLocation(), "loop variable of unsupported type");
   Min = loopBound(InitValue, IV);
   ir::Expr Bound = Min ? loopBound(BoundExpr, IV) : nullptr;
@@ -673,9 +757,41 @@ bool NestExtractor::loopBounds(const ForStmt *F, const VarDecl *&IV, ir::Expr &M
     return false;
   if (Min->Type != DT)
     Min = ir::makeCast(DT, Min);
+  ir::Expr Ext;
+  if (ir::isUnsigned(CompareType) || ir::isUnsigned(DT)) {
+    // The trip count is the distance from the first value to the bound,
+    // each as the comparison sees it, in int64: a loop that runs zero times
+    // has an extent <= 0 and every analysis sees integers. An unsigned loop
+    // variable becomes an int64 counter (LoopVarUseType). Exact for values
+    // below 2^63 (a bound at or above that makes C loop until the counter
+    // wraps).
+    auto Wide = [&](ir::Expr E) {
+      if (E->Type != CompareType)
+        E = ir::makeCast(CompareType, E);
+      return ir::makeCast(ir::DType::Int64, E);
+    };
+    ir::Expr First = Wide(Min);
+    ir::Expr Start = ir::makeCast(ir::DType::Int64, Min);
+    Ext = ir::makeBinary(ir::BinOp::Sub, Wide(Bound), First);
+    if (Inclusive)
+      Ext = ir::makeBinary(ir::BinOp::Add, Ext, ir::makeInt(1, ir::DType::Int64));
+    if (ir::isUnsigned(DT)) {
+      Min = Start;
+    } else {
+      // `int i` compared as unsigned: the loop variable stays an int (C's
+      // `i` overflows before the trip count leaves int), and a start below
+      // 0 compares as a huge unsigned value: no trip.
+      Ext = ir::makeSelect(ir::makeBinary(ir::BinOp::LT, Start, ir::makeInt(0, ir::DType::Int64)),
+                           ir::makeInt(0, ir::DType::Int64), Ext);
+      Ext = ir::makeCast(DT, Ext);
+    }
+    Min = ir::simplify(Min);
+    Extent = ir::simplify(Ext);
+    return true;
+  }
   if (Bound->Type != DT)
     Bound = ir::makeCast(DT, Bound);
-  ir::Expr Ext = ir::makeBinary(ir::BinOp::Sub, Bound, Min);
+  Ext = ir::makeBinary(ir::BinOp::Sub, Bound, Min);
   if (Inclusive)
     Ext = ir::makeBinary(ir::BinOp::Add, Ext, ir::makeInt(1, DT));
   Min = ir::simplify(Min);
@@ -696,12 +812,14 @@ ir::Stmt NestExtractor::translateFor(const ForStmt *F) {
                                       "' is reused by an inner loop"),
            nullptr;
   ir::DType DT;
-  dtypeOf(IV->getType(), Ctx, true, DT);
-  ir::Var V = ir::makeVar(uniqueName(IV->getNameAsString(), UsedLoopNames), DT);
+  dtypeOf(IV->getType(), Ctx, DT);
+  ir::Var V = ir::makeVar(uniqueName(IV->getNameAsString(), UsedLoopNames), Min->Type);
   LoopVars[IV] = V;
+  if (Min->Type != DT)
+    LoopVarUseType[IV] = DT;
   LoopVarNodes.insert(V.get());
   ir::Expr Last = ir::simplify(ir::makeBinary(
-      ir::BinOp::Sub, ir::makeBinary(ir::BinOp::Add, Min, Extent), ir::makeInt(1, DT)));
+      ir::BinOp::Sub, ir::makeBinary(ir::BinOp::Add, Min, Extent), ir::makeInt(1, Min->Type)));
   LoopRanges[V.get()] = ir::Interval{Min, Last};
   ir::Stmt Body = translateStmt(F->getBody());
   if (Failed)
@@ -796,6 +914,11 @@ ir::Stmt NestExtractor::translateCompoundAssign(const CompoundAssignOperator *CA
   case BO_MulAssign: Op = ir::BinOp::Mul; break;
   case BO_DivAssign: Op = ir::BinOp::Div; break;
   case BO_RemAssign: Op = ir::BinOp::Mod; break;
+  case BO_AndAssign: Op = ir::BinOp::BitAnd; break;
+  case BO_OrAssign: Op = ir::BinOp::BitOr; break;
+  case BO_XorAssign: Op = ir::BinOp::BitXor; break;
+  case BO_ShlAssign: Op = ir::BinOp::Shl; break;
+  case BO_ShrAssign: Op = ir::BinOp::Shr; break;
   default:
     return fail(CA->getOperatorLoc(), std::string("unsupported operator '") +
                                           CA->getOpcodeStr().str() + "'"),
@@ -807,7 +930,7 @@ ir::Stmt NestExtractor::translateCompoundAssign(const CompoundAssignOperator *CA
   if (!translatePlace(CA->getLHS(), true, P))
     return nullptr;
   ir::DType Computation;
-  if (!dtypeOf(CA->getComputationLHSType(), Ctx, true, Computation))
+  if (!dtypeOf(CA->getComputationLHSType(), Ctx, Computation))
     return fail(CA->getOperatorLoc(), "unsupported type in '" + sourceText(CA) + "'"), nullptr;
   // `h += a*b` on _Float16 with excess precision: `h + a*b` in float, rounded
   // once (isExcessArith).
@@ -855,11 +978,11 @@ ir::Expr NestExtractor::constantOf(const Expr *E) {
   Expr::EvalResult R;
   if (!E->EvaluateAsInt(R, Ctx))
     return nullptr;
-  int64_t V = R.Val.getInt().getExtValue();
+  int64_t V = intValue(R.Val.getInt());
   ir::DType DT = ir::DType::Int32;
-  if (!dtypeOf(T, Ctx, true, DT) && !T->isEnumeralType())
+  if (!dtypeOf(T, Ctx, DT) && !T->isEnumeralType())
     return nullptr;
-  return DT == ir::DType::Bool ? ir::makeBool(V != 0) : ir::makeInt(V, DT);
+  return DT == ir::DType::Bool ? ir::makeBool(V != 0) : ir::makeInt(ir::wrapToType(V, DT), DT);
 }
 
 ir::Expr NestExtractor::translate(const Expr *E) {
@@ -872,7 +995,7 @@ ir::Expr NestExtractor::translate(const Expr *E) {
     return C;
   if (const auto *F = dyn_cast<FloatingLiteral>(E)) {
     ir::DType DT;
-    if (!dtypeOf(F->getType(), Ctx, false, DT))
+    if (!dtypeOf(F->getType(), Ctx, DT))
       return fail(E->getBeginLoc(), "unsupported literal type"), nullptr;
     return ir::makeFloat(F->getValue().convertToDouble(), DT);
   }
@@ -930,7 +1053,7 @@ ir::Expr NestExtractor::translateCast(const CastExpr *C) {
     ir::DType DT;
     if (!V)
       return nullptr;
-    if (!dtypeOf(C->getType(), Ctx, true, DT))
+    if (!dtypeOf(C->getType(), Ctx, DT))
       return fail(C->getBeginLoc(), "conversion to unsupported type '" +
                                         C->getType().getAsString() + "'"),
              nullptr;
@@ -969,8 +1092,12 @@ ir::Expr NestExtractor::translateDeclRef(const Expr *Use, const ValueDecl *D,
   const auto *VD = dyn_cast<VarDecl>(D);
   if (VD) {
     auto Loop = LoopVars.find(VD);
-    if (Loop != LoopVars.end())
+    if (Loop != LoopVars.end()) {
+      auto Use = LoopVarUseType.find(VD);
+      if (Use != LoopVarUseType.end())
+        return ir::makeCast(Use->second, Loop->second);
       return Loop->second;
+    }
     auto Const = ConstLocals.find(VD);
     if (Const != ConstLocals.end())
       return Const->second;
@@ -983,7 +1110,7 @@ ir::Expr NestExtractor::translateDeclRef(const Expr *Use, const ValueDecl *D,
     }
   }
   if (const auto *Enum = dyn_cast<EnumConstantDecl>(D))
-    return ir::makeInt(Enum->getInitVal().getExtValue());
+    return ir::makeInt(intValue(Enum->getInitVal()));
   QualType T = D->getType().getNonReferenceType();
   if (T->isPointerType() || T->isArrayType())
     return fail(Use->getBeginLoc(), "pointer arithmetic or address use of '" +
@@ -993,9 +1120,9 @@ ir::Expr NestExtractor::translateDeclRef(const Expr *Use, const ValueDecl *D,
     // const globals, constexpr and `static const` locals: their value.
     if (const APValue *Value = VD->evaluateValue()) {
       ir::DType DT;
-      if (Value->isInt() && dtypeOf(T, Ctx, true, DT))
-        return ir::makeInt(Value->getInt().getExtValue(), DT);
-      if (Value->isFloat() && dtypeOf(T, Ctx, false, DT))
+      if (Value->isInt() && dtypeOf(T, Ctx, DT))
+        return ir::makeInt(ir::wrapToType(intValue(Value->getInt()), DT), DT);
+      if (Value->isFloat() && dtypeOf(T, Ctx, DT))
         return ir::makeFloat(Value->getFloat().convertToDouble(), DT);
     }
   }
@@ -1055,6 +1182,11 @@ ir::Expr NestExtractor::translateBinary(const BinaryOperator *B) {
   case BO_NE: Op = ir::BinOp::NE; break;
   case BO_LAnd: Op = ir::BinOp::And; break;
   case BO_LOr: Op = ir::BinOp::Or; break;
+  case BO_And: Op = ir::BinOp::BitAnd; break;
+  case BO_Or: Op = ir::BinOp::BitOr; break;
+  case BO_Xor: Op = ir::BinOp::BitXor; break;
+  case BO_Shl: Op = ir::BinOp::Shl; break;
+  case BO_Shr: Op = ir::BinOp::Shr; break;
   default:
     if (B->isAssignmentOp())
       return fail(B->getOperatorLoc(), "assignment used as a value"), nullptr;
@@ -1089,6 +1221,8 @@ ir::Expr NestExtractor::translateUnary(const UnaryOperator *U) {
       V = ir::makeBinary(ir::BinOp::NE, V, ir::makeInt(0, V->Type));
     return ir::makeUnary(ir::UnOp::Not, V);
   }
+  case UO_Not:
+    return ir::makeUnary(ir::UnOp::BitNot, translate(U->getSubExpr()));
   case UO_AddrOf:
     return fail(U->getBeginLoc(), "address-of '" + sourceText(U) + "'"), nullptr;
   case UO_Deref:
@@ -1151,7 +1285,7 @@ ir::Expr NestExtractor::translateCall(const CallExpr *Call) {
 /// warning) when Name is not a pure math function.
 ir::Expr NestExtractor::translateMathCall(const CallExpr *Call, const std::string &Name) {
   ir::DType DT;
-  if (Name.empty() || !dtypeOf(Call->getType(), Ctx, true, DT))
+  if (Name.empty() || !dtypeOf(Call->getType(), Ctx, DT))
     return nullptr;
   std::vector<ir::Expr> Args;
   auto TranslateArgs = [&](ir::DType To) {
@@ -1202,7 +1336,7 @@ ir::Expr NestExtractor::translateMathCall(const CallExpr *Call, const std::strin
 ir::Expr NestExtractor::translateConstexprCall(const CallExpr *Call, const FunctionDecl *FD) {
   std::string Shown = FD->getNameAsString();
   ir::DType DT;
-  if (!dtypeOf(Call->getType(), Ctx, true, DT))
+  if (!dtypeOf(Call->getType(), Ctx, DT))
     return fail(Call->getBeginLoc(), "call to constexpr function '" + Shown +
                                          "' of unsupported type '" +
                                          Call->getType().getAsString() + "'"),
@@ -1213,7 +1347,7 @@ ir::Expr NestExtractor::translateConstexprCall(const CallExpr *Call, const Funct
   Expr::EvalResult R;
   if (Call->EvaluateAsRValue(R, Ctx) && !R.HasSideEffects) {
     if (R.Val.isInt() && ir::isInt(DT))
-      return ir::makeInt(R.Val.getInt().getExtValue(), DT);
+      return ir::makeInt(ir::wrapToType(intValue(R.Val.getInt()), DT), DT);
     if (R.Val.isInt() && DT == ir::DType::Bool)
       return ir::makeBool(R.Val.getInt().getBoolValue());
     // Not half: the evaluator need not follow excess precision as CodeGen does.
@@ -1326,10 +1460,19 @@ ir::Expr NestExtractor::translateIndex(const Expr *Index) {
   Scan.visit(I);
   if (Scan.HasLoad)
     return fail(Index->getBeginLoc(), "indirect index '" + sourceText(Index) + "'"), nullptr;
+  if (Scan.HasUnsigned) {
+    IndexWidener Widen;
+    I = Widen.mutate(I);
+  }
   ir::AffineForm Form;
   auto IsLoopVar = [&](const ir::VarNode *V) { return LoopVarNodes.count(V) != 0; };
-  if (!ir::toAffine(I, IsLoopVar, Form))
-    return fail(Index->getBeginLoc(), "non-affine index '" + sourceText(Index) + "'"), nullptr;
+  if (!ir::toAffine(I, IsLoopVar, Form)) {
+    std::string Why = ir::mayWrap(I) ? " (unsigned arithmetic narrower than 64 bits wraps; "
+                                       "compute the index in a signed or 64-bit type)"
+                                     : "";
+    return fail(Index->getBeginLoc(), "non-affine index '" + sourceText(Index) + "'" + Why),
+           nullptr;
+  }
   return I;
 }
 
@@ -1377,7 +1520,7 @@ FreeBuffer *NestExtractor::freeBuffer(const ValueDecl *D, const Expr *Use, bool 
     FB.DeclaredShape.push_back(ir::makeInt(Array->getSize().getSExtValue()));
     Elem = Array->getElementType();
   }
-  if (!dtypeOf(Elem, Ctx, false, FB.Type))
+  if (!dtypeOf(Elem, Ctx, FB.Type))
     return fail(Use->getBeginLoc(), "'" + FB.Name + "' has unsupported element type '" +
                                         Elem.getAsString() + "'"),
            nullptr;
@@ -1398,7 +1541,7 @@ ir::Var NestExtractor::freeScalar(const ValueDecl *D, const Expr *Use, bool Capt
     return S.Value;
   }
   ir::DType DT;
-  if (!dtypeOf(D->getType(), Ctx, true, DT))
+  if (!dtypeOf(D->getType(), Ctx, DT))
     return fail(Use->getBeginLoc(), "'" + D->getNameAsString() + "' has unsupported type '" +
                                         D->getType().getAsString() + "'"),
            nullptr;

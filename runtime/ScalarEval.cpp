@@ -29,6 +29,9 @@ int64_t readIntScalar(const void *P, DType T) {
   case DType::Int16: return *static_cast<const int16_t *>(P);
   case DType::Int32: return *static_cast<const int32_t *>(P);
   case DType::Int64: return *static_cast<const int64_t *>(P);
+  case DType::UInt16: return *static_cast<const uint16_t *>(P);
+  case DType::UInt32: return *static_cast<const uint32_t *>(P);
+  case DType::UInt64: return static_cast<int64_t>(*static_cast<const uint64_t *>(P));
   default: return static_cast<int64_t>(readFloatScalar(P, T));
   }
 }
@@ -42,6 +45,7 @@ double readFloatScalar(const void *P, DType T) {
   }
   case DType::Float32: return *static_cast<const float *>(P);
   case DType::Float64: return *static_cast<const double *>(P);
+  case DType::UInt64: return static_cast<double>(*static_cast<const uint64_t *>(P));
   default: return static_cast<double>(readIntScalar(P, T));
   }
 }
@@ -99,7 +103,12 @@ public:
       int64_t A;
       if (!eval(U->A, A))
         return false;
-      Out = U->Op == UnOp::Neg ? -A : !A;
+      if (U->Op == UnOp::Not)
+        Out = !A;
+      else if (isInt(U->Type)) // two's complement -x and ~x, wrapped like C
+        Out = wrapToType(U->Op == UnOp::Neg ? int64_t(0 - uint64_t(A)) : ~A, U->Type);
+      else
+        Out = -A;
       return true;
     }
     case ExprKind::Select: {
@@ -109,7 +118,14 @@ public:
         return false;
       return eval(C ? S->TrueValue : S->FalseValue, Out);
     }
-    case ExprKind::Cast: return eval(as<CastNode>(E)->Value, Out);
+    case ExprKind::Cast: {
+      const auto *C = as<CastNode>(E);
+      if (!eval(C->Value, Out))
+        return false;
+      if (isInt(C->Type) && !isFloat(C->Value->Type))
+        Out = wrapToType(Out, C->Type); // conversions truncate, as in C
+      return true;
+    }
     case ExprKind::Load: return fail("a launch extent cannot load from memory");
     case ExprKind::Call: return fail("a launch extent cannot call '" + as<CallNode>(E)->Name + "'");
     }
@@ -126,6 +142,16 @@ private:
     int64_t X, Y;
     if (!eval(B->A, X) || !eval(B->B, Y))
       return false;
+    DType T = B->A->Type;
+    if ((B->Op == BinOp::Div || B->Op == BinOp::Mod) && Y == 0)
+      return fail("division by zero in a launch extent");
+    // Integers compute as C does (unsigned wrap, unsigned comparisons);
+    // what C leaves undefined falls through to plain int64 arithmetic.
+    if (isInt(T) && B->Op != BinOp::And && B->Op != BinOp::Or &&
+        evalIntBinary(B->Op, T, wrapToType(X, T), wrapToType(Y, T), Out))
+      return true;
+    if (isBitwise(B->Op))
+      return fail("shift count out of range in a launch extent");
     switch (B->Op) {
     case BinOp::Add: Out = X + Y; return true;
     case BinOp::Sub: Out = X - Y; return true;
@@ -146,6 +172,7 @@ private:
     case BinOp::GE: Out = X >= Y; return true;
     case BinOp::And: Out = X && Y; return true;
     case BinOp::Or: Out = X || Y; return true;
+    default: break;
     }
     return fail("unknown operator");
   }

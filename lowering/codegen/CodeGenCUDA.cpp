@@ -109,32 +109,17 @@ std::string intLiteral(int64_t V, ir::DType T) {
       return "(-9223372036854775807LL - 1)";
     return std::to_string(V) + "LL";
   }
+  // Unsigned literals carry their suffix, so that C's conversions in the
+  // kernel are those of the IR (2654435761u * x is unsigned arithmetic).
+  if (T == ir::DType::UInt64)
+    return std::to_string(static_cast<uint64_t>(V)) + "ull";
+  if (T == ir::DType::UInt32)
+    return std::to_string(static_cast<uint32_t>(V)) + "u";
   std::string Text = V == std::numeric_limits<int32_t>::min() ? "(-2147483647 - 1)"
                                                                : std::to_string(V);
   if (T == ir::DType::Int32)
     return V < 0 ? "(" + Text + ")" : Text;
   return std::string("((") + ir::cudaTypeName(T) + ")" + Text + ")";
-}
-
-const char *binarySymbol(ir::BinOp Op) {
-  switch (Op) {
-  case ir::BinOp::Add: return "+";
-  case ir::BinOp::Sub: return "-";
-  case ir::BinOp::Mul: return "*";
-  case ir::BinOp::Div: return "/";
-  case ir::BinOp::Mod: return "%";
-  case ir::BinOp::EQ: return "==";
-  case ir::BinOp::NE: return "!=";
-  case ir::BinOp::LT: return "<";
-  case ir::BinOp::LE: return "<=";
-  case ir::BinOp::GT: return ">";
-  case ir::BinOp::GE: return ">=";
-  case ir::BinOp::And: return "&&";
-  case ir::BinOp::Or: return "||";
-  case ir::BinOp::Min: return "min";
-  case ir::BinOp::Max: return "max";
-  }
-  return "?";
 }
 
 /// min/max by operand type: CUDA's integer min/max, the C math functions for
@@ -253,7 +238,8 @@ private:
       return binary(ir::as<ir::BinaryNode>(E));
     case ir::ExprKind::Unary: {
       const auto *N = ir::as<ir::UnaryNode>(E);
-      return std::string(N->Op == ir::UnOp::Neg ? "(-" : "(!") + expr(N->A) + ")";
+      const char *Symbol = N->Op == ir::UnOp::Neg ? "(-" : N->Op == ir::UnOp::Not ? "(!" : "(~";
+      return Symbol + expr(N->A) + ")";
     }
     case ir::ExprKind::Select: {
       const auto *N = ir::as<ir::SelectNode>(E);
@@ -278,7 +264,7 @@ private:
       UsesHalf |= T == ir::DType::Float16;
       return minMaxFunction(N->Op, T) + "(" + expr(N->A) + ", " + expr(N->B) + ")";
     }
-    return "(" + expr(N->A) + " " + binarySymbol(N->Op) + " " + expr(N->B) + ")";
+    return "(" + expr(N->A) + " " + ir::binOpSymbol(N->Op) + " " + expr(N->B) + ")";
   }
 
   /// Conversions to and from half go through float: cuda_fp16.h provides

@@ -39,6 +39,27 @@ private:
   const IndexPred &IsIndexVar;
 };
 
+/// Whether a conversion keeps the value of its operand: widening from a
+/// signed type to a signed one, or from an unsigned type to any wider one;
+/// any conversion to a 64-bit type (it wraps like the address it becomes);
+/// or a conversion of an index variable itself (the extractor gives an
+/// unsigned loop variable an int64 counter whose values all fit its
+/// declared type, and converts its uses to that type). Anything else may
+/// truncate or change sign (int8(i), uint32(i - 1)).
+bool exactCast(const CastNode *C, const IndexPred &IsIndexVar) {
+  DType From = C->Value->Type, To = C->Type;
+  if (dtypeBytes(To) == 8)
+    return true;
+  if (const auto *V = as<VarNode>(C->Value))
+    if (IsIndexVar(V) && From == DType::Int64 && isUnsigned(To))
+      return true;
+  if (From == DType::Bool)
+    return true;
+  if (isUnsigned(From))
+    return dtypeBytes(To) > dtypeBytes(From) || (To == From);
+  return !isUnsigned(To) && dtypeBytes(To) >= dtypeBytes(From);
+}
+
 Expr addExprs(const Expr &A, const Expr &B) { return canonicalize(makeBinary(BinOp::Add, A, B)); }
 Expr mulExprs(const Expr &A, const Expr &B) { return canonicalize(makeBinary(BinOp::Mul, A, B)); }
 
@@ -81,7 +102,14 @@ bool linearize(const Expr &E, const IndexPred &IsIndexVar, AffineForm &Out, int 
   }
   Expr One = makeInt(1, E->Type);
   if (const auto *C = as<CastNode>(E))
-    return isInt(C->Value->Type) && linearize(C->Value, IsIndexVar, Out, Depth + 1);
+    return isInt(C->Value->Type) && exactCast(C, IsIndexVar) &&
+           linearize(C->Value, IsIndexVar, Out, Depth + 1);
+  // Arithmetic in a 32-bit (or narrower) unsigned type wraps modulo 2^32
+  // where the integers it stands for would not (i - 1u at i = 0 indexes
+  // element 4294967295): not linear. 64-bit arithmetic, signed or not, wraps
+  // like the 64-bit address it becomes, and signed overflow is undefined.
+  if (isUnsigned(E->Type) && dtypeBytes(E->Type) < 8)
+    return false;
   if (const auto *U = as<UnaryNode>(E)) {
     AffineForm A;
     if (U->Op != UnOp::Neg || !linearize(U->A, IsIndexVar, A, Depth + 1))
@@ -132,7 +160,40 @@ bool termBefore(const std::pair<const VarNode *, Expr> &A,
   return A.first->Name < B.first->Name;
 }
 
+/// Finds the first unsigned operation that may wrap (see mayWrap).
+class WrapFinder : public IRVisitor {
+public:
+  bool Found = false;
+
+protected:
+  void visitIntImm(const IntImmNode *N) override {
+    Found |= N->Type == DType::UInt64 && N->Value < 0;
+  }
+  void visitBinary(const BinaryNode *N) override {
+    if (isUnsigned(N->Type))
+      Found |= N->Op == BinOp::Sub || N->Op == BinOp::Shl ||
+               ((N->Op == BinOp::Add || N->Op == BinOp::Mul) && dtypeBytes(N->Type) < 8);
+    IRVisitor::visitBinary(N);
+  }
+  void visitUnary(const UnaryNode *N) override {
+    Found |= isUnsigned(N->Type) && N->Op != UnOp::Not;
+    IRVisitor::visitUnary(N);
+  }
+  void visitCast(const CastNode *N) override {
+    DType From = N->Value->Type;
+    bool LoopCounter = as<VarNode>(N->Value) && From == DType::Int64;
+    Found |= isUnsigned(N->Type) && isInt(From) && !isUnsigned(From) && !LoopCounter;
+    IRVisitor::visitCast(N);
+  }
+};
+
 } // namespace
+
+bool mayWrap(const Expr &E) {
+  WrapFinder F;
+  F.visit(E);
+  return F.Found;
+}
 
 bool toAffineImpl(const Expr &E, const std::function<bool(const VarNode *)> &IsIndexVar,
                   AffineForm &Out) {

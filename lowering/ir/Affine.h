@@ -40,6 +40,14 @@ bool toAffine(const Expr &E, Pred IsIndexVar, AffineForm &Out) {
 /// Rebuilds an expression from a form (simplified).
 Expr fromAffine(const AffineForm &F);
 
+/// Whether E's value may differ from the integer its arithmetic stands for
+/// because an unsigned operation wrapped: an unsigned -, unary - or ~, <<,
+/// an unsigned + or * narrower than 64 bits, an unsigned literal at or above
+/// 2^63, or a conversion to an unsigned type from a signed value (other than
+/// an int64 loop counter, see exactCast in Affine.cpp). A comparison of
+/// unsigned values constrains the integers only where neither side may wrap.
+bool mayWrap(const Expr &E);
+
 } // namespace ir
 } // namespace sched
 

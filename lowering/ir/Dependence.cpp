@@ -22,6 +22,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Dependence.h"
+#include "Affine.h"
 #include "IRMutator.h"
 #include "IRVisitor.h"
 #include "IntegerSystem.h"
@@ -328,13 +329,16 @@ private:
     case ExprKind::Cast: {
       const auto *C = as<CastNode>(E);
       DType From = C->Value->Type;
-      if (!isInt(From) || dtypeBytes(C->Type) < dtypeBytes(From))
-        return std::nullopt; // narrowing may wrap
+      // Narrowing may wrap; an int64 loop counter converted to its unsigned
+      // source type does not (see exactCast in Affine.cpp).
+      bool Counter = as<VarNode>(C->Value) && From == DType::Int64 && isUnsigned(C->Type);
+      if (!isInt(From) || (dtypeBytes(C->Type) < dtypeBytes(From) && !Counter))
+        return std::nullopt;
       return polyOf(C->Value, S);
     }
     case ExprKind::Unary: {
       const auto *U = as<UnaryNode>(E);
-      if (U->Op != UnOp::Neg)
+      if (U->Op != UnOp::Neg || (isUnsigned(E->Type) && dtypeBytes(E->Type) < 8))
         return std::nullopt;
       std::optional<Poly> A = polyOf(U->A, S);
       return A ? addPoly(Poly(), *A, -1) : std::nullopt;
@@ -347,6 +351,10 @@ private:
   }
 
   std::optional<Poly> polyOfBinary(const BinaryNode *B, int S) {
+    // Narrow unsigned arithmetic wraps modulo 2^32 (see linearize in
+    // Affine.cpp); bitwise operators are not polynomial: unknown.
+    if (isUnsigned(B->Type) && dtypeBytes(B->Type) < 8 && !isComparison(B->Op))
+      return std::nullopt;
     std::optional<Poly> A = polyOf(B->A, S), Bp = polyOf(B->B, S);
     if (!A || !Bp)
       return std::nullopt;
@@ -436,6 +444,8 @@ private:
     }
     if (!isComparison(B->Op) || !isInt(B->A->Type) || !isInt(B->B->Type))
       return;
+    if (isUnsigned(B->A->Type) && (mayWrap(B->A) || mayWrap(B->B)))
+      return; // `i - 1u < n` at i = 0 is false: no integer constraint
     BinOp Op = B->Op;
     if (Negated) {
       switch (Op) {

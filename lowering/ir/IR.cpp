@@ -36,13 +36,16 @@ const DTypeInfo DTypeTable[] = {
     {DType::Float16, "float16", "half", 2},
     {DType::Float32, "float32", "float", 4},
     {DType::Float64, "float64", "double", 8},
+    {DType::UInt16, "uint16", "unsigned short", 2},
+    {DType::UInt32, "uint32", "unsigned int", 4},
+    {DType::UInt64, "uint64", "unsigned long long", 8},
 };
 
 const DTypeInfo &infoOf(DType T) {
   for (const DTypeInfo &I : DTypeTable)
     if (I.Type == T)
       return I;
-  return DTypeTable[4]; // unreachable for valid enumerators
+  return DTypeTable[4]; // unreachable for valid enumerators (int32)
 }
 } // namespace
 
@@ -65,6 +68,10 @@ bool isFloat(DType T) {
 
 bool isInt(DType T) { return T != DType::Bool && !isFloat(T); }
 
+bool isUnsigned(DType T) {
+  return T == DType::UInt8 || T == DType::UInt16 || T == DType::UInt32 || T == DType::UInt64;
+}
+
 //===----------------------------------------------------------------------===//
 // Operators and scopes
 //===----------------------------------------------------------------------===//
@@ -86,8 +93,18 @@ const char *binOpSymbol(BinOp Op) {
   case BinOp::GE: return ">=";
   case BinOp::And: return "&&";
   case BinOp::Or: return "||";
+  case BinOp::BitAnd: return "&";
+  case BinOp::BitOr: return "|";
+  case BinOp::BitXor: return "^";
+  case BinOp::Shl: return "<<";
+  case BinOp::Shr: return ">>";
   }
   return "?";
+}
+
+bool isBitwise(BinOp Op) {
+  return Op == BinOp::BitAnd || Op == BinOp::BitOr || Op == BinOp::BitXor || Op == BinOp::Shl ||
+         Op == BinOp::Shr;
 }
 
 bool isBlockTag(const std::string &Tag) {
@@ -154,11 +171,20 @@ int integerRank(DType T) {
   switch (T) {
   case DType::Bool: return 0;
   case DType::Int8: case DType::UInt8: return 1;
-  case DType::Int16: return 2;
-  case DType::Int32: return 3;
+  case DType::Int16: case DType::UInt16: return 2;
+  case DType::Int32: case DType::UInt32: return 3;
   default: return 4;
   }
 }
+
+DType promotedType(DType T) {
+  // Every type of rank below int fits in int32, so it promotes to int.
+  return isFloat(T) || integerRank(T) >= 3 ? T : DType::Int32;
+}
+
+namespace {
+DType unsignedOfRank(int Rank) { return Rank <= 3 ? DType::UInt32 : DType::UInt64; }
+} // namespace
 
 DType arithmeticType(DType A, DType B) {
   if (isFloat(A) || isFloat(B)) {
@@ -168,7 +194,20 @@ DType arithmeticType(DType A, DType B) {
       return A;
     return dtypeBytes(A) >= dtypeBytes(B) ? A : B;
   }
-  return std::max(integerRank(A), integerRank(B)) <= 3 ? DType::Int32 : DType::Int64;
+  A = promotedType(A);
+  B = promotedType(B);
+  if (A == B)
+    return A;
+  int RankA = integerRank(A), RankB = integerRank(B);
+  if (isUnsigned(A) == isUnsigned(B))
+    return RankA >= RankB ? A : B;
+  DType U = isUnsigned(A) ? A : B, S = isUnsigned(A) ? B : A;
+  int RankU = isUnsigned(A) ? RankA : RankB, RankS = isUnsigned(A) ? RankB : RankA;
+  if (RankU >= RankS)
+    return U;
+  if (dtypeBytes(S) > dtypeBytes(U))
+    return S; // the signed type holds every value of the unsigned one
+  return unsignedOfRank(RankS);
 }
 
 int64_t wrapToType(int64_t V, DType T) {
@@ -177,9 +216,77 @@ int64_t wrapToType(int64_t V, DType T) {
   case DType::Int8: return static_cast<int8_t>(V);
   case DType::UInt8: return static_cast<uint8_t>(V);
   case DType::Int16: return static_cast<int16_t>(V);
+  case DType::UInt16: return static_cast<uint16_t>(V);
   case DType::Int32: return static_cast<int32_t>(static_cast<uint32_t>(V));
+  case DType::UInt32: return static_cast<uint32_t>(V);
   default: return V;
   }
+}
+
+bool evalIntBinary(BinOp Op, DType T, int64_t A, int64_t B, int64_t &Out) {
+  const bool Unsigned = isUnsigned(T);
+  const uint64_t UA = static_cast<uint64_t>(A), UB = static_cast<uint64_t>(B);
+  const int Bits = dtypeBytes(T) * 8;
+  int64_t Wide = 0;
+  bool Overflow = false;
+  switch (Op) {
+  case BinOp::Add:
+  case BinOp::Sub:
+  case BinOp::Mul:
+    if (Unsigned) {
+      uint64_t R = Op == BinOp::Add ? UA + UB : Op == BinOp::Sub ? UA - UB : UA * UB;
+      Out = wrapToType(static_cast<int64_t>(R), T);
+      return true;
+    }
+    // Narrow signed operands were promoted to int, so only int32 and int64
+    // results can overflow, which C leaves undefined.
+    Overflow = Op == BinOp::Add   ? __builtin_add_overflow(A, B, &Wide)
+               : Op == BinOp::Sub ? __builtin_sub_overflow(A, B, &Wide)
+                                  : __builtin_mul_overflow(A, B, &Wide);
+    if (Overflow || wrapToType(Wide, T) != Wide)
+      return false;
+    Out = Wide;
+    return true;
+  case BinOp::Div:
+  case BinOp::Mod:
+    if (B == 0 || (!Unsigned && B == -1 && A == INT64_MIN))
+      return false;
+    if (Unsigned)
+      Out = static_cast<int64_t>(Op == BinOp::Div ? UA / UB : UA % UB);
+    else if (B == -1) // -INT32_MIN fits the int64 and is undefined in int32
+      Out = Op == BinOp::Div ? -A : 0;
+    else
+      Out = Op == BinOp::Div ? A / B : A % B;
+    return wrapToType(Out, T) == Out;
+  case BinOp::Min: Out = (Unsigned ? UA < UB : A < B) ? A : B; return true;
+  case BinOp::Max: Out = (Unsigned ? UA > UB : A > B) ? A : B; return true;
+  case BinOp::EQ: Out = A == B; return true;
+  case BinOp::NE: Out = A != B; return true;
+  case BinOp::LT: Out = Unsigned ? UA < UB : A < B; return true;
+  case BinOp::LE: Out = Unsigned ? UA <= UB : A <= B; return true;
+  case BinOp::GT: Out = Unsigned ? UA > UB : A > B; return true;
+  case BinOp::GE: Out = Unsigned ? UA >= UB : A >= B; return true;
+  case BinOp::BitAnd: Out = wrapToType(A & B, T); return true;
+  case BinOp::BitOr: Out = wrapToType(A | B, T); return true;
+  case BinOp::BitXor: Out = wrapToType(A ^ B, T); return true;
+  case BinOp::Shl:
+  case BinOp::Shr:
+    // A count outside [0, bits) is undefined (CUDA clamps it, x86 masks it).
+    // Within it, << wraps to the type (C++20's definition, and what clang
+    // and nvcc do for signed values too) and >> of a signed value is
+    // arithmetic.
+    if (B < 0 || B >= Bits)
+      return false;
+    if (Op == BinOp::Shl)
+      Out = wrapToType(static_cast<int64_t>(UA << B), T);
+    else
+      Out = Unsigned ? static_cast<int64_t>(UA >> B) : A >> B;
+    return true;
+  case BinOp::And:
+  case BinOp::Or:
+    return false;
+  }
+  return false;
 }
 
 namespace {
@@ -209,6 +316,11 @@ Expr makeBinary(BinOp Op, Expr A, Expr B) {
     return nullptr;
   if (Op == BinOp::And || Op == BinOp::Or)
     return std::make_shared<BinaryNode>(Op, std::move(A), std::move(B), DType::Bool);
+  if (Op == BinOp::Shl || Op == BinOp::Shr) {
+    DType T = A->Type;
+    B = convertTo(T, std::move(B));
+    return std::make_shared<BinaryNode>(Op, std::move(A), std::move(B), T);
+  }
   DType T = commonType(A->Type, B->Type);
   A = convertTo(T, std::move(A));
   B = convertTo(T, std::move(B));

@@ -127,14 +127,14 @@ private:
   }
 
   std::string punct() {
-    static const char *Two[] = {"==", "!=", "<=", ">=", "&&", "||"};
+    static const char *Two[] = {"==", "!=", "<=", ">=", "&&", "||", "<<", ">>"};
     for (const char *P : Two)
       if (Text.compare(Pos, 2, P) == 0) {
         advance();
         advance();
         return P;
       }
-    static const std::string One = "()[]{},:*=+-/%<>!";
+    static const std::string One = "()[]{},:*=+-/%<>!&|^~";
     if (One.find(Text[Pos]) == std::string::npos)
       return "";
     std::string P(1, Text[Pos]);
@@ -174,7 +174,8 @@ const BinOpSpelling InfixOps[] = {
     {"+", BinOp::Add}, {"-", BinOp::Sub}, {"*", BinOp::Mul},  {"/", BinOp::Div},
     {"%", BinOp::Mod}, {"==", BinOp::EQ}, {"!=", BinOp::NE},  {"<", BinOp::LT},
     {"<=", BinOp::LE}, {">", BinOp::GT},  {">=", BinOp::GE},  {"&&", BinOp::And},
-    {"||", BinOp::Or},
+    {"||", BinOp::Or}, {"&", BinOp::BitAnd}, {"|", BinOp::BitOr}, {"^", BinOp::BitXor},
+    {"<<", BinOp::Shl}, {">>", BinOp::Shr},
 };
 
 class Parser {
@@ -565,7 +566,10 @@ private:
     errno = 0;
     if (IsFloat)
       return makeFloat(std::strtod(Text.c_str(), nullptr), T);
-    long long V = std::strtoll(Text.c_str(), nullptr, 10);
+    // A uint64 literal prints as its unsigned value; it is held as its bits.
+    long long V = T == DType::UInt64 && !Negative
+                      ? static_cast<long long>(std::strtoull(Text.c_str(), nullptr, 10))
+                      : std::strtoll(Text.c_str(), nullptr, 10);
     if (errno == ERANGE)
       return failNull("integer literal '" + Text + "' out of range");
     return makeInt(V, T);
@@ -692,10 +696,11 @@ private:
       Expr A = parseParenthesized();
       return A ? makeUnary(UnOp::Neg, A) : nullptr;
     }
-    if (T.Kind == Tok::Punct && T.Text == "!") {
+    if (T.Kind == Tok::Punct && (T.Text == "!" || T.Text == "~")) {
+      UnOp Op = T.Text == "!" ? UnOp::Not : UnOp::BitNot;
       ++Pos;
       Expr A = parseParenthesized();
-      return A ? makeUnary(UnOp::Not, A) : nullptr;
+      return A ? makeUnary(Op, A) : nullptr;
     }
     if (T.Kind == Tok::Punct && T.Text == "(")
       return parseInfix();

@@ -156,7 +156,10 @@ private:
       OS << (N->Value ? "true" : "false");
       return;
     }
-    OS << N->Value;
+    if (N->Type == DType::UInt64)
+      OS << static_cast<uint64_t>(N->Value); // held as its bit pattern
+    else
+      OS << N->Value;
     if (N->Type != DType::Int32)
       OS << ":" << dtypeName(N->Type);
   }
@@ -214,7 +217,7 @@ private:
       return printBinary(OS, as<BinaryNode>(E));
     case ExprKind::Unary: {
       const auto *N = as<UnaryNode>(E);
-      OS << (N->Op == UnOp::Neg ? "-(" : "!(");
+      OS << (N->Op == UnOp::Neg ? "-(" : N->Op == UnOp::Not ? "!(" : "~(");
       printExpr(OS, N->A);
       OS << ")";
       return;

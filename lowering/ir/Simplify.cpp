@@ -123,8 +123,13 @@ bool linearize(const Expr &E, int64_t Scale, Linear &L, int Depth = 0) {
   return addTerm(L, E, Scale);
 }
 
+/// A literal of T with value V: unsigned arithmetic is modulo 2^bits, so a
+/// sum's constant is reduced to T's range (signed sums stay as they are:
+/// overflowing them is undefined).
+Expr literalOf(int64_t V, DType T) { return makeInt(isUnsigned(T) ? wrapToType(V, T) : V, T); }
+
 Expr scaledTerm(const Expr &Atom, int64_t Coef, DType T) {
-  return Coef == 1 ? Atom : makeBinary(BinOp::Mul, Atom, makeInt(Coef, T));
+  return Coef == 1 ? Atom : makeBinary(BinOp::Mul, Atom, literalOf(Coef, T));
 }
 
 /// Positive terms first (in appearance order), then negative ones as
@@ -140,7 +145,7 @@ Expr rebuild(const Linear &L, DType T) {
     if (Term.second >= 0)
       continue;
     if (!Result && L.Constant != 0) {
-      Result = makeInt(L.Constant, T);
+      Result = literalOf(L.Constant, T);
       ConstantUsed = true;
     }
     if (!Result || Term.second == INT64_MIN)
@@ -150,12 +155,12 @@ Expr rebuild(const Linear &L, DType T) {
       Result = makeBinary(BinOp::Sub, Result, scaledTerm(Term.first, -Term.second, T));
   }
   if (!Result)
-    return makeInt(L.Constant, T);
+    return literalOf(L.Constant, T);
   if (ConstantUsed || L.Constant == 0)
     return Result;
   if (L.Constant > 0 || L.Constant == INT64_MIN)
-    return makeBinary(BinOp::Add, Result, makeInt(L.Constant, T));
-  return makeBinary(BinOp::Sub, Result, makeInt(-L.Constant, T));
+    return makeBinary(BinOp::Add, Result, literalOf(L.Constant, T));
+  return makeBinary(BinOp::Sub, Result, literalOf(-L.Constant, T));
 }
 
 bool isLinearOp(const Expr &E) {
@@ -170,51 +175,6 @@ bool isLinearOp(const Expr &E) {
 //===----------------------------------------------------------------------===//
 // Constant folding helpers
 //===----------------------------------------------------------------------===//
-
-/// Wraps V to the width of integer type T, as a conversion in C would.
-int64_t wrapTo(DType T, int64_t V) {
-  switch (T) {
-  case DType::Bool: return V != 0;
-  case DType::Int8: return static_cast<int8_t>(V);
-  case DType::UInt8: return static_cast<uint8_t>(V);
-  case DType::Int16: return static_cast<int16_t>(V);
-  case DType::Int32: return static_cast<int32_t>(V);
-  default: return V;
-  }
-}
-
-bool foldIntCompare(BinOp Op, int64_t A, int64_t B) {
-  switch (Op) {
-  case BinOp::EQ: return A == B;
-  case BinOp::NE: return A != B;
-  case BinOp::LT: return A < B;
-  case BinOp::LE: return A <= B;
-  case BinOp::GT: return A > B;
-  default: return A >= B;
-  }
-}
-
-/// Folds Op on two integer constants; false when C would be undefined.
-bool foldIntArith(BinOp Op, int64_t A, int64_t B, int64_t &Out) {
-  switch (Op) {
-  case BinOp::Add: return !__builtin_add_overflow(A, B, &Out);
-  case BinOp::Sub: return !__builtin_sub_overflow(A, B, &Out);
-  case BinOp::Mul: return !__builtin_mul_overflow(A, B, &Out);
-  case BinOp::Div:
-    if (B == 0 || (A == INT64_MIN && B == -1))
-      return false;
-    Out = A / B;
-    return true;
-  case BinOp::Mod:
-    if (B == 0 || (A == INT64_MIN && B == -1))
-      return false;
-    Out = A % B;
-    return true;
-  case BinOp::Min: Out = std::min(A, B); return true;
-  case BinOp::Max: Out = std::max(A, B); return true;
-  default: return false;
-  }
-}
 
 bool floatConst(const Expr &E, double &V) {
   const auto *F = as<FloatImmNode>(E);
@@ -269,6 +229,8 @@ protected:
       if (const auto *Inner = as<UnaryNode>(U->A))
         if (Inner->Op == UnOp::Not && Inner->A->Type == DType::Bool)
           return Inner->A;
+    if (U->Op == UnOp::BitNot && intConst(U->A, C))
+      return makeInt(wrapToType(~C, U->Type), U->Type);
     if (U->Op == UnOp::Neg && floatConst(U->A, F))
       return makeFloatOfType(-F, U->Type);
     if (isLinearOp(Rebuilt))
@@ -299,7 +261,7 @@ protected:
     if (getConstInt(C->Value, I)) {
       if (isFloat(C->Type))
         return makeFloatOfType(static_cast<double>(I), C->Type);
-      return makeInt(wrapTo(C->Type, I), C->Type);
+      return makeInt(wrapToType(I, C->Type), C->Type);
     }
     if (floatConst(C->Value, F)) {
       if (isFloat(C->Type))
@@ -307,7 +269,7 @@ protected:
       if (C->Type == DType::Bool)
         return makeBool(F != 0);
       if (std::isfinite(F) && std::fabs(F) < 9.2e18)
-        return makeInt(wrapTo(C->Type, static_cast<int64_t>(F)), C->Type);
+        return makeInt(wrapToType(static_cast<int64_t>(F), C->Type), C->Type);
     }
     return Rebuilt;
   }
@@ -404,12 +366,12 @@ private:
     double F, G;
     bool XC = intConst(B->A, X), YC = intConst(B->B, Y);
     if (XC && YC) {
-      if (isComparison(B->Op))
-        return makeBool(foldIntCompare(B->Op, X, Y));
       if (B->Op == BinOp::And || B->Op == BinOp::Or)
         return makeBool(B->Op == BinOp::And ? (X && Y) : (X || Y));
-      if (foldIntArith(B->Op, X, Y, R) && isInt(B->Type))
-        return makeInt(wrapTo(B->Type, R), B->Type);
+      // Operands are wrapped to their type first: a literal need not be.
+      DType T = B->A->Type;
+      if (evalIntBinary(B->Op, T, wrapToType(X, T), wrapToType(Y, T), R))
+        return isComparison(B->Op) ? makeBool(R != 0) : makeInt(R, B->Type);
     }
     if (B->Op == BinOp::And || B->Op == BinOp::Or)
       return foldLogic(B);
@@ -421,10 +383,14 @@ private:
       if (floatConst(B->A, F) && F == 1.0)
         return B->B;
     }
-    if (isComparison(B->Op) && isInt(B->A->Type))
+    // Reasoning from bounds treats values as integers, which an unsigned
+    // operand that may have wrapped is not: only constants fold there.
+    if (isComparison(B->Op) && isInt(B->A->Type) && !isUnsigned(B->A->Type))
       return decideComparison(B);
     if (!isInt(B->Type))
       return nullptr;
+    if (isUnsigned(B->Type))
+      return foldUnsignedMinMax(B);
     switch (B->Op) {
     case BinOp::Min:
     case BinOp::Max:
@@ -475,7 +441,7 @@ private:
     Expr Diff = canonicalSum(makeBinary(BinOp::Sub, B->A, B->B));
     int64_t D;
     if (getConstInt(Diff, D))
-      return makeBool(foldIntCompare(B->Op, D, 0));
+      return makeBool(evalIntBinary(B->Op, DType::Int64, D, 0, D) && D != 0);
     int64_t Lo, Hi;
     bool HasLo = constBounds(Diff, &Lo, nullptr), HasHi = constBounds(Diff, nullptr, &Hi);
     switch (B->Op) {
@@ -503,6 +469,19 @@ private:
     default:
       break;
     }
+    return nullptr;
+  }
+
+  /// No unsigned value is below 0: max(x, 0) = x and min(x, 0) = 0.
+  Expr foldUnsignedMinMax(const BinaryNode *B) {
+    if (B->Op != BinOp::Min && B->Op != BinOp::Max)
+      return nullptr;
+    if (structurallyEqual(B->A, B->B))
+      return B->A;
+    int64_t C;
+    for (int Side = 0; Side < 2; ++Side)
+      if (intConst(Side ? B->B : B->A, C) && C == 0)
+        return B->Op == BinOp::Max ? (Side ? B->A : B->B) : makeInt(0, B->Type);
     return nullptr;
   }
 

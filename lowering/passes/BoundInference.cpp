@@ -111,20 +111,26 @@ private:
   std::vector<const ir::ForNode *> Stack;
 };
 
-/// The first loop inside S whose binding satisfies Pred, or nullptr.
-template <typename Pred> const ir::ForNode *findBoundLoop(const Stmt &S, Pred P) {
+/// The first thread-bound loop inside S that satisfies Pred (called with
+/// the loop), or nullptr.
+template <typename Pred> const ir::ForNode *findBoundLoopWhere(const Stmt &S, Pred P) {
   struct Finder : ir::IRVisitor {
     Pred P;
     const ir::ForNode *Found = nullptr;
     explicit Finder(Pred P) : P(P) {}
     void visitFor(const ir::ForNode *N) override {
-      if (!Found && N->LoopKind == ir::ForKind::ThreadBound && P(N->ThreadTag))
+      if (!Found && N->LoopKind == ir::ForKind::ThreadBound && P(N))
         Found = N;
       ir::IRVisitor::visitFor(N);
     }
   } F(P);
   F.visit(S);
   return F.Found;
+}
+
+/// The first loop inside S whose binding satisfies Pred, or nullptr.
+template <typename Pred> const ir::ForNode *findBoundLoop(const Stmt &S, Pred P) {
+  return findBoundLoopWhere(S, [&](const ir::ForNode *L) { return P(L->ThreadTag); });
 }
 
 /// Whether E loads from one of Bufs: a guard or bound that does cannot be
@@ -263,12 +269,32 @@ bool StageResolver::checkEnclosedWriters() {
                 L->LoopVar->Name + "', bound to " + L->ThreadTag +
                 ", and one block cannot write back what the others computed (compute it at or "
                 "inside '" + L->LoopVar->Name + "')");
-  if (Alloc->Buf->MemScope != ir::Scope::Shared)
-    if (const ir::ForNode *L = findBoundLoop(Alloc->Body, ir::isThreadIdxTag))
-      return fail("cannot write back " + stageName() + " " + Where + ": a " +
-                  ir::scopeName(Alloc->Buf->MemScope) + " stage belongs to one thread, but it encloses '" +
-                  L->LoopVar->Name + "', bound to " + L->ThreadTag +
-                  " (compute it at or inside '" + L->LoopVar->Name + "', or make it shared)");
+  if (Alloc->Buf->MemScope == ir::Scope::Shared)
+    return true;
+  // A loop bound to a tag an enclosing loop already binds runs on the same
+  // threads (a cooperative fetch's `Bs.t` inside the compute's `tx`): where
+  // it leaves the stage alone, the stage stays one thread's. Any other
+  // thread loop, or one that touches the stage, splits its work over threads.
+  std::set<std::string> Held;
+  for (const ir::ForNode *L : Above)
+    if (L->LoopKind == ir::ForKind::ThreadBound && ir::isThreadIdxTag(L->ThreadTag))
+      Held.insert(L->ThreadTag);
+  const ir::BufferNode *Stage = Alloc->Buf.get();
+  auto SplitsStage = [&](const ir::ForNode *L) {
+    if (!ir::isThreadIdxTag(L->ThreadTag))
+      return false;
+    if (!Held.count(L->ThreadTag))
+      return true;
+    for (const ir::Access &A : ir::collectAccesses(L->Body))
+      if (A.Buf.get() == Stage)
+        return true;
+    return false;
+  };
+  if (const ir::ForNode *L = findBoundLoopWhere(Alloc->Body, SplitsStage))
+    return fail("cannot write back " + stageName() + " " + Where + ": a " +
+                ir::scopeName(Alloc->Buf->MemScope) + " stage belongs to one thread, but it encloses '" +
+                L->LoopVar->Name + "', bound to " + L->ThreadTag + " (compute it at or inside '" +
+                L->LoopVar->Name + "', or make it shared)");
   return true;
 }
 
@@ -365,6 +391,29 @@ bool StageResolver::inferRegion() {
     }
   if (First)
     return fail(stageName() + " is not used " + Where);
+  // A read stage may copy a whole dimension of constant extent where the
+  // accesses have no bound or no constant-size one there (`C[(ijo*8 + iji)/M]`
+  // of a `float C[2][24]`): every index of a valid program lies inside it, so
+  // the copy reads only elements of the tensor, and covers every read.
+  // (A write-back may not: it would store what the nest never wrote.)
+  for (size_t D = 0; D < Rank; ++D) {
+    int64_t Whole;
+    if (St.IsWrite || D >= St.Cached->Shape.size() || !ir::getConstInt(St.Cached->Shape[D], Whole) ||
+        Whole <= 0)
+      continue;
+    int64_t Size;
+    bool Constant = false;
+    if (Tight[D].isBounded()) {
+      Expr Min = Hull[D].isBounded() ? Hull[D].Min : Tight[D].Min;
+      Constant = ir::constantUpperBound(Tight[D].Max - Min + ir::makeInt(1), Context, Size) ||
+                 (Hull[D].isBounded() &&
+                  ir::constantUpperBound(Hull[D].Max - Min + ir::makeInt(1), Context, Size));
+    }
+    if (!Constant) {
+      ir::DType T = St.Cached->Shape[D]->Type;
+      Hull[D] = Tight[D] = ir::Interval{ir::makeInt(0, T), ir::makeInt(Whole - 1, T)};
+    }
+  }
   Clip = Tight;
   for (size_t D = 0; D < Rank; ++D) {
     std::string Dim = " in dimension " + std::to_string(D);

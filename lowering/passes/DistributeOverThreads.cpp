@@ -139,14 +139,6 @@ void collectPins(const Expr &Cond, std::vector<const ir::VarNode *> &Out) {
     Out.push_back(ir::as<ir::VarNode>(B->A));
 }
 
-/// `if (Cond) Body`, folding a guard directly inside into one condition
-/// (when that reads no memory, which the outer one may protect).
-Stmt guardWith(const Expr &Cond, const Stmt &Body) {
-  const auto *Inner = ir::as<ir::IfThenElseNode>(Body);
-  if (Inner && !Inner->Else && !ir::dependsOnMemory(Inner->Cond))
-    return ir::makeIf(ir::makeBinary(ir::BinOp::And, Cond, Inner->Cond), Inner->Then);
-  return ir::makeIf(Cond, Body);
-}
 
 class Distributor : public ir::IRMutator {
 public:

@@ -29,9 +29,17 @@
 // A barrier is never put under thread-divergent control flow (an if or a loop
 // bound that depends on the thread, including the `if (tx < 32)` guards
 // WidenThreadLoops adds): such a statement is treated as a whole by the
-// enclosing sequence, so its barriers land at the nearest uniform point; a
-// dependence that only a barrier inside it could satisfy is an error naming
-// the buffer. So are the hand-offs no barrier can order: between blocks on a
+// enclosing sequence, so its barriers land at the nearest uniform point.
+// Where a dependence needs a barrier inside a divergent `if` (no else, a
+// condition that reads no memory: a tile guard `if (io*8 + ii < M)` around a
+// producer and its consumer), the guard is sunk one level at a time (into
+// each statement of a sequence, into a loop, a let or an allocation) until
+// the barrier stands at a uniform point between two guarded statements:
+// every thread reaches it, and each runs the same statements as before (the
+// condition's value cannot change in between). Planning then starts over.
+// A dependence that only a barrier under a guard that cannot be sunk (a loop
+// bound or a condition that depends on the thread and on memory) could
+// satisfy is an error naming the buffer. So are the hand-offs no barrier can order: between blocks on a
 // global buffer (blocks cannot be synchronized within a kernel;
 // ir::mayConflictAcrossBlocks), and between threads on a local buffer (each
 // thread has its own copy; PromoteToShared has made the nest's arrays that
@@ -54,6 +62,7 @@
 #include "passes/PassUtil.h"
 #include "passes/Passes.h"
 
+#include <algorithm>
 #include <cassert>
 #include <map>
 #include <set>
@@ -85,6 +94,50 @@ struct SyncPlan {
   std::set<const ir::ForNode *> AtBodyEnd;  // a barrier at the end of the loop's body
 };
 
+/// Whether `if (Cond) Body` may become Body with Cond sunk one level into it
+/// (sinkGuard) without changing which statements run or what they read:
+/// Cond reads no memory (so its value is the same wherever it is evaluated),
+/// and the construct it moves into evaluates nothing that Cond protects.
+bool guardSinks(const ir::Expr &Cond, const ir::Stmt &Body) {
+  if (ir::dependsOnMemory(Cond))
+    return false;
+  switch (Body->Kind) {
+  case ir::StmtKind::Seq:
+  case ir::StmtKind::Allocate:
+    return true;
+  case ir::StmtKind::For: {
+    const auto *F = static_cast<const ir::ForNode *>(Body.get());
+    return !ir::dependsOnMemory(F->Min) && !ir::dependsOnMemory(F->Extent);
+  }
+  case ir::StmtKind::LetStmt:
+    return !ir::dependsOnMemory(static_cast<const ir::LetStmtNode *>(Body.get())->Value);
+  case ir::StmtKind::IfThenElse: {
+    const auto *I = static_cast<const ir::IfThenElseNode *>(Body.get());
+    return !I->Else && !ir::dependsOnMemory(I->Cond);
+  }
+  default:
+    return false;
+  }
+}
+
+/// Body with `if (Cond)` sunk one level into it (guardSinks(Cond, Body)).
+ir::Stmt sinkGuard(const ir::Expr &Cond, const ir::Stmt &Body) {
+  if (const auto *Seq = ir::as<ir::SeqNode>(Body)) {
+    std::vector<ir::Stmt> Guarded;
+    for (const ir::Stmt &Child : Seq->Stmts)
+      Guarded.push_back(guardWith(Cond, Child));
+    return ir::makeSeq(Guarded);
+  }
+  if (const auto *A = ir::as<ir::AllocateNode>(Body))
+    return ir::makeAllocate(A->Buf, guardWith(Cond, A->Body));
+  if (const auto *F = ir::as<ir::ForNode>(Body))
+    return ir::makeFor(F->LoopVar, F->Min, F->Extent, guardWith(Cond, F->Body), F->LoopKind,
+                       F->ThreadTag, F->IsReduction);
+  if (const auto *L = ir::as<ir::LetStmtNode>(Body))
+    return ir::makeLet(L->LetVar, L->Value, guardWith(Cond, L->Body));
+  return guardWith(Cond, Body); // an if: one condition
+}
+
 /// Plans the barriers: one walk, summarizing each statement (Result).
 class SyncPlanner : public ir::IRVisitor {
 public:
@@ -92,6 +145,9 @@ public:
       : Extent(Ctx.blockExtents()), Diags(Diags) {}
 
   SyncPlan Plan;
+  /// Divergent guards to sink before planning again: set when a barrier is
+  /// needed under them (the plan is then incomplete and no error is given).
+  std::set<const ir::IfThenElseNode *> Sink;
 
   /// S's summary (and S's barriers planned).
   Summary summarize(const ir::Stmt &S) {
@@ -137,7 +193,8 @@ protected:
     unsigned Mask = Dependence.enter(N);
     bool DivergentBounds = !isThreadIdxLoop(N) && Mask != 0;
     if (DivergentBounds)
-      Divergent.push_back("loop '" + N->LoopVar->Name + "' with bounds that depend on the thread");
+      Divergent.push_back({"loop '" + N->LoopVar->Name + "' with bounds that depend on the thread",
+                           nullptr});
     Loops.push_back(N);
     Summary Body = summarize(N->Body);
     Loops.pop_back();
@@ -174,7 +231,8 @@ protected:
     ir::Expr Cond = ir::substitute(N->Cond, Lets);
     bool IsDivergent = Dependence.of(N->Cond) != 0;
     if (IsDivergent)
-      Divergent.push_back("if " + ir::print(N->Cond));
+      Divergent.push_back({"if " + ir::print(N->Cond),
+                           !N->Else && guardSinks(N->Cond, N->Then) ? N : nullptr});
     Guards.push_back(Cond);
     Summary Then = summarize(N->Then);
     Guards.back() = ir::makeUnary(ir::UnOp::Not, Cond);
@@ -235,7 +293,13 @@ private:
   std::vector<ir::Expr> Guards;
   std::map<const ir::VarNode *, ir::Expr> Lets;
   ThreadDependence Dependence;
-  std::vector<std::string> Divergent; // the divergent constructs we are inside
+  /// A divergent construct we are inside, and the if itself where its
+  /// guard could be sunk (guardSinks).
+  struct DivergentScope {
+    std::string What;
+    const ir::IfThenElseNode *Sinkable;
+  };
+  std::vector<DivergentScope> Divergent;
   std::set<std::string> Reported;
   Summary Result;
   ir::Stmt Current; // the statement summarize() is visiting
@@ -273,13 +337,20 @@ private:
   bool canPlaceBarrier(const ir::BufferNode *Buf) {
     if (Divergent.empty())
       return true;
+    // Every divergent scope here an if whose guard sinks: sink the outermost
+    // (the next plan sees the one inside it, or the barrier's uniform place).
+    if (std::all_of(Divergent.begin(), Divergent.end(),
+                    [](const DivergentScope &D) { return D.Sinkable != nullptr; })) {
+      Sink.insert(Divergent.front().Sinkable);
+      return false;
+    }
     if (Reported.insert(Buf->Name).second) {
       Diag D;
       D.Message = std::string(Buf->MemScope == ir::Scope::Shared ? "shared" : "global") +
                   " buffer '" + Buf->Name +
                   "' needs a barrier between accesses by different threads, but they are "
                   "under thread-divergent control flow (" +
-                  Divergent.back() +
+                  Divergent.back().What +
                   ") where not every thread would reach it; make the condition uniform "
                   "or move the accesses out of it";
       Diags.push_back(D);
@@ -331,6 +402,24 @@ private:
   }
 };
 
+/// Sinks the guards the planner chose one level (sinkGuard).
+class DivergentGuardSinker : public ir::IRMutator {
+public:
+  explicit DivergentGuardSinker(const std::set<const ir::IfThenElseNode *> &Sink) : Sink(Sink) {}
+
+protected:
+  ir::Stmt mutateIfThenElse(const ir::Stmt &S, const ir::IfThenElseNode *N) override {
+    ir::Stmt Out = ir::IRMutator::mutateIfThenElse(S, N);
+    if (!Sink.count(N))
+      return Out;
+    const auto *I = ir::as<ir::IfThenElseNode>(Out);
+    return sinkGuard(I->Cond, I->Then);
+  }
+
+private:
+  const std::set<const ir::IfThenElseNode *> &Sink;
+};
+
 /// The hand-offs no barrier can order, reported as errors naming the
 /// buffer: an element of a global buffer one block writes and another block
 /// touches, and a value of a local buffer written by one thread and read by
@@ -380,10 +469,25 @@ ir::LoopNest injectThreadSync(const ir::LoopNest &Nest, const KernelContext &Ctx
   // The plan is keyed by statement: each must stand in one place only.
   Out.Body = unshareStatements(Nest.Body);
   checkUnorderableHandOffs(Nest, Ctx, Diags);
-  SyncPlanner Planner(Ctx, Diags);
-  Planner.summarize(Out.Body);
-  Out.Body = SyncInserter(Planner.Plan).mutate(Out.Body);
-  return Out;
+  // Each round sinks at least one guard one level, so the rounds are
+  // bounded by the nest's depth; the bound below only guards against a bug.
+  for (int Round = 0;; ++Round) {
+    std::vector<Diag> PlanDiags;
+    SyncPlanner Planner(Ctx, PlanDiags);
+    Planner.summarize(Out.Body);
+    if (Planner.Sink.empty() || Round == 64) {
+      Diags.insert(Diags.end(), PlanDiags.begin(), PlanDiags.end());
+      if (!Planner.Sink.empty()) {
+        Diag D;
+        D.Message = "cannot place the barriers the block's dependences need: guards kept "
+                    "moving without reaching a uniform point";
+        Diags.push_back(D);
+      }
+      Out.Body = SyncInserter(Planner.Plan).mutate(Out.Body);
+      return Out;
+    }
+    Out.Body = DivergentGuardSinker(Planner.Sink).mutate(Out.Body);
+  }
 }
 
 } // namespace passes

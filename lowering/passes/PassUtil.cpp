@@ -119,6 +119,13 @@ private:
 
 ir::Stmt unshareStatements(const ir::Stmt &S) { return Unsharer().mutate(S); }
 
+ir::Stmt guardWith(const ir::Expr &Cond, const ir::Stmt &Body) {
+  const auto *Inner = ir::as<ir::IfThenElseNode>(Body);
+  if (Inner && !Inner->Else && !ir::dependsOnMemory(Inner->Cond))
+    return ir::makeIf(ir::makeBinary(ir::BinOp::And, Cond, Inner->Cond), Inner->Then);
+  return ir::makeIf(Cond, Body);
+}
+
 bool isThreadIdxLoop(const ir::ForNode *N) {
   return N->LoopKind == ir::ForKind::ThreadBound && ir::isThreadIdxTag(N->ThreadTag);
 }

@@ -56,6 +56,10 @@ bool isBarrierCall(const ir::Expr &E);
 /// plans by statement.
 ir::Stmt unshareStatements(const ir::Stmt &S);
 
+/// `if (Cond) Body`, folding a guard directly inside into one condition
+/// (when that reads no memory, which the outer one may protect).
+ir::Stmt guardWith(const ir::Expr &Cond, const ir::Stmt &Body);
+
 /// A loop bound to threadIdx.{x,y,z}.
 bool isThreadIdxLoop(const ir::ForNode *N);
 

@@ -37,13 +37,16 @@ enum class Op : uint8_t {
   AddI32, SubI32, MulI32, AddI64, SubI64, MulI64,
   DivI, ModI, MinI, MaxI, NegI,
   WrapInt,       // R[D] = R[A] wrapped to dtype Aux
+  IntOp,         // R[D] = R[A] (BinOp Aux) R[B] in dtype Type, by ir::evalIntBinary:
+                 // bitwise operators, shifts, unsigned 64-bit comparisons and min/max
   // Float arithmetic in double; *F32 round the result to float.
   AddF, SubF, MulF, DivF, ModF, MinF, MaxF, NegF,
   AddF32, SubF32, MulF32, DivF32,
   RoundF32, RoundF16,
   // Comparisons and logic (results 0/1).
   LtI, LeI, EqI, NeI, LtF, LeF, EqF, NeF, Not, ToBoolI, ToBoolF,
-  // Conversions. IntToF rounds to float dtype Aux; FToInt converts to int dtype Aux.
+  // Conversions. IntToF rounds integer dtype Type to float dtype Aux; FToInt
+  // converts to int dtype Aux.
   IntToF, FToInt,
   // Math: R[D] = ir::mathFunctions()[Aux] applied to R[A], R[A + 1], ... (its
   // arity), by the host libm function; exact in the function's type.

@@ -253,7 +253,7 @@ private:
     if (isFloat(To)) {
       if (!isFloat(From)) {
         D = temp();
-        emit(Op::IntToF, D, R, 0, static_cast<int32_t>(To));
+        emit(Op::IntToF, D, R, 0, static_cast<int32_t>(To), static_cast<uint8_t>(From));
         return D;
       }
       if (To == DType::Float64 || (To == DType::Float32 && From == DType::Float16))
@@ -267,8 +267,8 @@ private:
       emit(Op::FToInt, D, R, 0, static_cast<int32_t>(To));
       return D;
     }
-    if (To == DType::Int64 || From == DType::Bool)
-      return R; // int64 holds every value; a bool is 0/1 in every type
+    if (To == DType::Int64 || To == DType::UInt64 || From == DType::Bool)
+      return R; // 64 bits hold every value (uint64 as its bits); a bool is 0/1 in every type
     D = temp();
     emit(Op::WrapInt, D, R, 0, static_cast<int32_t>(To));
     return D;
@@ -330,14 +330,20 @@ private:
       fail("binary operator with a missing operand");
       return 0;
     }
-    DType T = arithmeticType(B->A->Type, B->B->Type);
+    // A shift computes in its promoted left operand's type, whatever the
+    // count's type; every other operator in the operands' common type.
+    bool Shift = B->Op == BinOp::Shl || B->Op == BinOp::Shr;
+    DType T = Shift ? promotedType(B->A->Type) : arithmeticType(B->A->Type, B->B->Type);
     int32_t X = compileAs(B->A, T);
-    int32_t Y = compileAs(B->B, T);
+    int32_t Y = compileAs(B->B, Shift ? promotedType(B->B->Type) : T);
     if (Failed)
       return 0;
     int32_t D = temp();
     if (isComparison(B->Op)) {
-      emitComparison(B->Op, isFloat(T), D, X, Y);
+      if (T == DType::UInt64) // the only type whose values do not all fit int64
+        emit(Op::IntOp, D, X, Y, static_cast<int32_t>(B->Op), static_cast<uint8_t>(T));
+      else
+        emitComparison(B->Op, isFloat(T), D, X, Y);
       return convert(D, DType::Bool, B->Type);
     }
     if (isFloat(T))
@@ -365,7 +371,11 @@ private:
   }
 
   void emitIntArith(BinOp O, DType T, int32_t D, int32_t X, int32_t Y) {
-    bool Wide = T == DType::Int64;
+    bool Wide = dtypeBytes(T) == 8;
+    if (isBitwise(O) || (T == DType::UInt64 && (O == BinOp::Min || O == BinOp::Max))) {
+      emit(Op::IntOp, D, X, Y, static_cast<int32_t>(O), static_cast<uint8_t>(T));
+      return;
+    }
     switch (O) {
     case BinOp::Add: emit(Wide ? Op::AddI64 : Op::AddI32, D, X, Y); break;
     case BinOp::Sub: emit(Wide ? Op::SubI64 : Op::SubI32, D, X, Y); break;
@@ -375,8 +385,7 @@ private:
     case BinOp::Min: emit(Op::MinI, D, X, Y); break;
     default: emit(Op::MaxI, D, X, Y); break;
     }
-    if (T != DType::Int32 && T != DType::Int64 &&
-        (O == BinOp::Add || O == BinOp::Sub || O == BinOp::Mul))
+    if (T != DType::Int32 && !Wide && (O == BinOp::Add || O == BinOp::Sub || O == BinOp::Mul))
       emit(Op::WrapInt, D, D, 0, static_cast<int32_t>(T));
   }
 
@@ -410,11 +419,14 @@ private:
     DType T = arithmeticType(U->A->Type, U->A->Type); // -int8 computes in int, like C
     int32_t X = compileAs(U->A, T);
     int32_t D = temp();
-    if (isFloat(T)) {
+    if (U->Op == UnOp::BitNot) { // ~x is x ^ all ones
+      emit(Op::IntOp, D, X, intConst(wrapToType(-1, T)), static_cast<int32_t>(BinOp::BitXor),
+           static_cast<uint8_t>(T));
+    } else if (isFloat(T)) {
       emit(Op::NegF, D, X);
     } else {
       emit(Op::NegI, D, X);
-      if (T != DType::Int64)
+      if (dtypeBytes(T) != 8)
         emit(Op::WrapInt, D, D, 0, static_cast<int32_t>(T));
     }
     return keepPromoted(T, U->Type) ? D : convert(D, T, U->Type);

@@ -128,13 +128,27 @@ int64_t floatToInt(double V, DType T) {
   case DType::UInt8: Lo = 0; Hi = 255; break;
   case DType::Int16: Lo = -32768; Hi = 32767; break;
   case DType::Int32: Lo = -2147483648.0; Hi = 2147483647.0; break;
+  case DType::UInt16: Lo = 0; Hi = 65535; break;
+  case DType::UInt32: Lo = 0; Hi = 4294967295.0; break;
+  case DType::UInt64: // held as its bits
+    V = std::trunc(std::min(std::max(V, 0.0), 18446744073709549568.0));
+    return static_cast<int64_t>(static_cast<uint64_t>(V));
   default: Lo = -9223372036854775808.0; Hi = 9223372036854774784.0; break;
   }
   V = std::trunc(V);
   return static_cast<int64_t>(std::min(std::max(V, Lo), Hi));
 }
 
-double intToFloat(int64_t V, DType T) {
+/// V (of integer dtype From) rounded to float dtype T, once, like C.
+double intToFloat(int64_t V, DType From, DType T) {
+  if (From == DType::UInt64) {
+    uint64_t U = static_cast<uint64_t>(V);
+    if (T == DType::Float32)
+      return static_cast<float>(U);
+    if (T == DType::Float16)
+      return roundToHalf(static_cast<double>(static_cast<float>(U)));
+    return static_cast<double>(U);
+  }
   if (T == DType::Float32)
     return static_cast<float>(V);
   if (T == DType::Float16)
@@ -406,6 +420,12 @@ private:
          " but the launch has only " + std::to_string(Size) + " there: iterations would be lost");
   }
 
+  /// The only IntOp C leaves undefined: a shift count outside [0, bits).
+  void shiftOutOfRange(int32_t T, int32_t, int64_t Count, DType Type) {
+    fail("shift count " + std::to_string(Count) + " out of range for " + dtypeName(Type) +
+         " in block " + blockText() + ", thread " + threadText(T));
+  }
+
   void divisionByZero(int32_t T, int32_t Pc) {
     fail("integer division by zero in block " + blockText() + ", thread " + threadText(T));
   }
@@ -539,9 +559,20 @@ private:
         }
         int64_t V = Y == -1 ? (I.Opcode == Op::DivI ? int64_t(0 - uint64_t(X)) : 0)
                             : (I.Opcode == Op::DivI ? X / Y : X % Y);
+        if (static_cast<DType>(I.Type) == DType::UInt64) // values held as bits
+          V = int64_t(I.Opcode == Op::DivI ? uint64_t(X) / uint64_t(Y) : uint64_t(X) % uint64_t(Y));
         R[I.D].I = wrapToType(V, static_cast<DType>(I.Type));
         break;
       }
+      case Op::IntOp:
+        if (!evalIntBinary(static_cast<BinOp>(I.Aux), static_cast<DType>(I.Type), R[I.A].I,
+                           R[I.B].I, R[I.D].I)) {
+          shiftOutOfRange(T, Pc, R[I.B].I, static_cast<DType>(I.Type));
+          TS.Status = ThreadStatus::Failed;
+          Stats.Instructions += Count;
+          return;
+        }
+        break;
       case Op::MinI: R[I.D].I = std::min(R[I.A].I, R[I.B].I); break;
       case Op::MaxI: R[I.D].I = std::max(R[I.A].I, R[I.B].I); break;
       case Op::NegI: R[I.D].I = int64_t(0 - uint64_t(R[I.A].I)); break;
@@ -572,7 +603,9 @@ private:
       case Op::Not: R[I.D].I = R[I.A].I == 0; break;
       case Op::ToBoolI: R[I.D].I = R[I.A].I != 0; break;
       case Op::ToBoolF: R[I.D].I = R[I.A].F != 0; break;
-      case Op::IntToF: R[I.D].F = intToFloat(R[I.A].I, static_cast<DType>(I.Aux)); break;
+      case Op::IntToF:
+        R[I.D].F = intToFloat(R[I.A].I, static_cast<DType>(I.Type), static_cast<DType>(I.Aux));
+        break;
       case Op::FToInt: R[I.D].I = floatToInt(R[I.A].F, static_cast<DType>(I.Aux)); break;
       case Op::Math: {
         const ir::MathFunction &Fn = ir::mathFunctions()[I.Aux];
@@ -681,6 +714,9 @@ private:
     case DType::Int16: S.I = reinterpret_cast<const int16_t *>(Base)[Index]; break;
     case DType::Int8: S.I = reinterpret_cast<const int8_t *>(Base)[Index]; break;
     case DType::UInt8: S.I = reinterpret_cast<const uint8_t *>(Base)[Index]; break;
+    case DType::UInt16: S.I = reinterpret_cast<const uint16_t *>(Base)[Index]; break;
+    case DType::UInt32: S.I = reinterpret_cast<const uint32_t *>(Base)[Index]; break;
+    case DType::UInt64: S.I = int64_t(reinterpret_cast<const uint64_t *>(Base)[Index]); break;
     case DType::Bool: S.I = reinterpret_cast<const uint8_t *>(Base)[Index] != 0; break;
     }
     return S;
@@ -700,6 +736,9 @@ private:
     case DType::Int16: reinterpret_cast<int16_t *>(Base)[Index] = int16_t(S.I); break;
     case DType::Int8: reinterpret_cast<int8_t *>(Base)[Index] = int8_t(S.I); break;
     case DType::UInt8: reinterpret_cast<uint8_t *>(Base)[Index] = uint8_t(S.I); break;
+    case DType::UInt16: reinterpret_cast<uint16_t *>(Base)[Index] = uint16_t(S.I); break;
+    case DType::UInt32: reinterpret_cast<uint32_t *>(Base)[Index] = uint32_t(S.I); break;
+    case DType::UInt64: reinterpret_cast<uint64_t *>(Base)[Index] = uint64_t(S.I); break;
     case DType::Bool: reinterpret_cast<uint8_t *>(Base)[Index] = S.I != 0; break;
     }
   }

@@ -14,6 +14,10 @@ void forms(float *A, std::size_t n, long m, unsigned u, int t) {
 }
 // CHECK-LABEL: func sched_
 // CHECK-NEXT: for (i, 0, (t + 1)) {
-// CHECK-NEXT:   for (j, 0:int64, n) {
+// Unsigned loops count in int64 from the first value to the bound as the
+// comparison sees them; uses of the counter convert it to the declared type
+// (an index in int64 arithmetic needs no conversion).
+// CHECK-NEXT:   for (j, 0:int64, int64(n)) {
 // CHECK-NEXT:     for (k, 1:int64, (m - 1:int64)) {
-// CHECK-NEXT:       for (l, 0, u) {
+// CHECK-NEXT:       for (l, 0:int64, int64(u)) {
+// CHECK-NEXT:         A[l] = 0.0f

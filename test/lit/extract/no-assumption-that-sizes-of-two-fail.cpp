@@ -25,3 +25,16 @@ void clear(float P[400], int n) {
       P[r * 20 + c] = 0.f;
 }
 // CHECK-LABEL: func sched_{{.*}}(P: float32*[20, 20] global, n: int32) target=gpu assume((n <= 20)) {
+
+// Rows of a run-time length are the caller's to size: every second column of
+// a leading dimension (`G[i*ld + 2*k]`, k < M) needs 2*M - 1 <= ld, which
+// equal sizes fail but a caller who passes ld = 2*M does not (fuzzer seed
+// 1462).
+void everySecondColumn(float *G, const float *E, int M, int ld) {
+#pragma sched target(gpu)
+  for (int i = 0; i < 8; ++i)
+    for (int k = 0; k < M; ++k)
+      G[i * ld + 2 * k] = E[i];
+}
+// CHECK-LABEL: func sched_{{.*}}(G: float32*[8, ld] global, E: float32*[8] global, M: int32, ld: int32) target=gpu assume({{.*}}) {
+// CHECK:         G[i, (k*2)] = E[i]
