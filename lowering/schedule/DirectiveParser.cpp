@@ -140,7 +140,7 @@ private:
   void consume() { Tok = Lex.next(); }
 
   bool error(int Loc, const std::string &Msg) {
-    Diags.push_back({Diag::Level::Error, Loc, Msg});
+    Diags.push_back({Diag::Level::Error, Loc, Msg, {}});
     HadError = true;
     return false;
   }

@@ -23,7 +23,7 @@ namespace schedule {
 using namespace ir;
 
 bool ScheduleState::error(int Loc, const std::string &Msg) {
-  Diags.push_back({Diag::Level::Error, Loc, Msg});
+  Diags.push_back({Diag::Level::Error, Loc, Msg, {}});
   return false;
 }
 

@@ -35,6 +35,9 @@ struct Diag {
   enum class Level { Error, Warning, Remark } Severity = Level::Error;
   int Loc = -1;
   std::string Message;
+  /// A warning's flag without -W (`sched-ignored`; see the plugin's
+  /// Diagnostics.h for the groups), so `-Wno-…` can silence it.
+  std::string Flag;
 };
 
 /// Applies Dirs to Nest in order. `target(...)` sets Nest.Target. Returns
