@@ -197,9 +197,11 @@ public:
   int64_t SharedBytes = 0;
   bool SharedBytesKnown = true; // every shared allocation has a constant size
   unsigned Barriers = 0;
+  std::map<std::string, ir::Scope> Scopes; // of each allocation, by name
 
 protected:
   void visitAllocate(const ir::AllocateNode *N) override {
+    Scopes[N->Buf->Name] = N->Buf->MemScope;
     if (N->Buf->MemScope == ir::Scope::Shared) {
       int64_t Bytes = ir::dtypeBytes(N->Buf->Type);
       for (const ir::Expr &Dim : N->Buf->Shape) {
@@ -233,8 +235,12 @@ std::string describeKernel(const ir::LoopNest &Scheduled, const LoweredKernel &K
   KernelSummary Summary;
   Summary.visit(K.Kernel.Body);
   std::string Stages;
-  for (const ir::StageRegion &St : Scheduled.Stages)
+  for (const ir::StageRegion &St : Scheduled.Stages) {
     Stages += (Stages.empty() ? "" : ", ") + St.Name;
+    auto Scope = Summary.Scopes.find(St.Name);
+    if (Scope != Summary.Scopes.end())
+      Stages += std::string(" (") + ir::scopeName(Scope->second) + ")";
+  }
   return "sched: nest became kernel '" + K.Kernel.Name + "': grid " +
          shapeText(K.Geometry.Grid) + ", block " + shapeText(K.Geometry.Block) + ", " +
          (Summary.SharedBytesKnown ? std::to_string(Summary.SharedBytes)
