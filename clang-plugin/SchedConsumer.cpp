@@ -180,6 +180,38 @@ std::string joinMessages(const std::vector<Diag> &Diags) {
   return Out.empty() ? "no reason given" : Out;
 }
 
+/// The loops of a nest the extractor could not translate, for checking its
+/// directives anyway: each `for` that declares its variable becomes a loop of
+/// that name over a symbolic extent; statements are left out.
+ir::Stmt loopSkeleton(const Stmt *S) {
+  if (!S)
+    return nullptr;
+  std::vector<ir::Stmt> Inner;
+  auto Add = [&](const Stmt *Child) {
+    if (ir::Stmt L = loopSkeleton(Child))
+      Inner.push_back(L);
+  };
+  if (const auto *F = dyn_cast<ForStmt>(S)) {
+    Add(F->getBody());
+    const auto *Init = dyn_cast_or_null<DeclStmt>(F->getInit());
+    const auto *IV = Init && Init->isSingleDecl() ? dyn_cast<VarDecl>(Init->getSingleDecl())
+                                                   : nullptr;
+    if (!IV)
+      return Inner.empty() ? nullptr : ir::makeSeq(Inner);
+    std::string Name = IV->getNameAsString();
+    return ir::makeFor(ir::makeVar(Name), ir::makeInt(0), ir::makeVar(Name + ".extent"),
+                       Inner.empty() ? ir::makeEvaluate(ir::makeInt(0)) : ir::makeSeq(Inner));
+  }
+  if (const auto *C = dyn_cast<CompoundStmt>(S)) {
+    for (const Stmt *Child : C->body())
+      Add(Child);
+  } else if (const auto *If = dyn_cast<IfStmt>(S)) {
+    Add(If->getThen());
+    Add(If->getElse());
+  }
+  return Inner.empty() ? nullptr : ir::makeSeq(Inner);
+}
+
 /// Where a lowering failure is reported: at the directive the first error
 /// names (a stage's compute_at), else at the nest's `for`.
 SourceLocation loweringErrorLoc(const LocationTable &Locs, const std::vector<Diag> &Diags,
@@ -413,8 +445,13 @@ void SchedConsumer::handleNest(Decl *Root, const FoundNest &Found) {
   LocationTable Locs(Group);
 
   ExtractedNest Ex;
-  if (!extractNest(Found.Loop, Name, Ctx, *Diagnostics, Ex))
-    return; // extractNest said why
+  if (!extractNest(Found.Loop, Name, Ctx, *Diagnostics, Ex)) {
+    // extractNest said why; the directives still get their errors.
+    std::vector<Diag> Diags;
+    checkDirectivesOnLoops(loopSkeleton(Found.Loop), Locs.Directives, Diags);
+    report(Locs, Diags);
+    return;
+  }
   PresumedLoc P = CI.getSourceManager().getPresumedLoc(ForLoc);
   if (Ex.Nest.SourceFile.empty() && P.isValid()) {
     Ex.Nest.SourceFile = P.getFilename();

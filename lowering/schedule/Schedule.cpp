@@ -191,8 +191,21 @@ bool checkArity(ScheduleState &S, const Directive &D, const DirectiveSpec &Spec)
 
 } // namespace
 
-/// Levenshtein distance over bytes (a UTF-8 letter counts as its bytes).
-static size_t editDistance(const std::string &A, const std::string &B) {
+/// The characters of a UTF-8 string, each as its bytes (names may be `α`).
+static std::vector<std::string> characters(const std::string &S) {
+  std::vector<std::string> Out;
+  for (char C : S) {
+    bool Continues = (static_cast<unsigned char>(C) & 0xC0) == 0x80;
+    if (Continues && !Out.empty())
+      Out.back() += C;
+    else
+      Out.push_back(std::string(1, C));
+  }
+  return Out;
+}
+
+/// Levenshtein distance over characters.
+static size_t editDistance(const std::vector<std::string> &A, const std::vector<std::string> &B) {
   std::vector<size_t> Row(B.size() + 1);
   for (size_t J = 0; J <= B.size(); ++J)
     Row[J] = J;
@@ -210,12 +223,14 @@ static size_t editDistance(const std::string &A, const std::string &B) {
 
 std::string didYouMean(const std::string &Name, const std::vector<std::string> &Candidates) {
   const std::string *Best = nullptr;
+  std::vector<std::string> Chars = characters(Name);
   // Clang's typo-correction bound: a third of the length, rounded up.
-  size_t BestDistance = (Name.size() + 2) / 3 + 1;
+  size_t BestDistance = (Chars.size() + 2) / 3 + 1;
   for (const std::string &C : Candidates) {
-    size_t D = editDistance(Name, C);
-    // A name all of whose letters must change suggests nothing (`q` for `i`).
-    if (D < BestDistance && D < Name.size() && C != Name) {
+    std::vector<std::string> CandidateChars = characters(C);
+    size_t D = editDistance(Chars, CandidateChars);
+    // A candidate that shares no letter suggests nothing (`q` for `i`).
+    if (D < BestDistance && D < std::max(Chars.size(), CandidateChars.size()) && C != Name) {
       Best = &C;
       BestDistance = D;
     }
@@ -382,7 +397,7 @@ bool finishStages(ScheduleState &S) {
   }
   // Bound inference takes it from here.
   for (const auto &[Name, Info] : S.Stages)
-    S.Nest.Stages.push_back({Name, Info.Cached, Info.IsWrite, Info.Mins, Info.Extents});
+    S.Nest.Stages.push_back({Name, Info.Cached, Info.IsWrite, Info.Mins, Info.Extents, Info.Loc});
   return true;
 }
 
@@ -430,20 +445,19 @@ static bool applyDirective(schedule::ScheduleState &S, const Directive &D) {
   return Apply(S, D);
 }
 
-bool applySchedule(ir::LoopNest &Nest, const std::vector<Directive> &Dirs,
-                   std::vector<Diag> &Diags) {
-  schedule::ScheduleState S{Nest, Diags};
-  if (!Nest.Body)
-    return S.error(-1, "the loop nest has no body");
-  // Every error of the schedule is reported, not only the first: a failed
-  // directive is skipped and the next ones applied. Later directives name
-  // loops and stages made by earlier ones, so the names a failed directive
-  // mentions are poisoned: a directive that mentions one is skipped too,
-  // silently, rather than report a cascade of missing names.
+/// Applies Dirs in order, all but those Skip says (which are treated as
+/// failed, silently). Every error is reported, not only the first: a failed
+/// directive is skipped and the next ones applied. Later directives name
+/// loops and stages made by earlier ones, so the names a failed directive
+/// mentions are poisoned: a directive that mentions one is skipped too,
+/// silently, rather than report a cascade of missing names. Returns whether
+/// every directive applied.
+static bool applyEach(schedule::ScheduleState &S, const std::vector<Directive> &Dirs,
+                      bool (*Skip)(const Directive &)) {
   std::set<std::string> Poisoned;
   bool Ok = true;
   for (const Directive &D : Dirs) {
-    bool MentionsPoisoned = false;
+    bool MentionsPoisoned = Skip && Skip(D);
     for (const DirectiveArg &A : D.Args)
       MentionsPoisoned |= Poisoned.count(A.Text) != 0 ||
                           Poisoned.count(A.Text.substr(0, A.Text.find('.'))) != 0;
@@ -452,7 +466,36 @@ bool applySchedule(ir::LoopNest &Nest, const std::vector<Directive> &Dirs,
     Ok = false;
     poisonNames(D, Poisoned);
   }
-  return Ok && schedule::finishStages(S);
+  return Ok;
+}
+
+bool applySchedule(ir::LoopNest &Nest, const std::vector<Directive> &Dirs,
+                   std::vector<Diag> &Diags) {
+  schedule::ScheduleState S{Nest, Diags};
+  if (!Nest.Body)
+    return S.error(-1, "the loop nest has no body");
+  return applyEach(S, Dirs, nullptr) && schedule::finishStages(S);
+}
+
+/// Directives a nest's loops alone cannot check: they name its tensors or
+/// stages, or their legality depends on its accesses beyond what a nest
+/// without statements has.
+static bool needsAccesses(const Directive &D) {
+  static const char *const LoopOnly[] = {"target", "split",  "tile",      "reorder",
+                                         "fuse",   "bind",   "unroll",    "vectorize"};
+  for (const char *Name : LoopOnly)
+    if (D.Name == Name)
+      return false;
+  return true;
+}
+
+void checkDirectivesOnLoops(const ir::Stmt &Loops, const std::vector<Directive> &Dirs,
+                            std::vector<Diag> &Diags) {
+  ir::LoopNest Nest;
+  Nest.Body = Loops;
+  schedule::ScheduleState S{Nest, Diags};
+  if (Loops)
+    applyEach(S, Dirs, needsAccesses);
 }
 
 } // namespace sched

@@ -46,6 +46,14 @@ struct Diag {
 bool applySchedule(ir::LoopNest &Nest, const std::vector<Directive> &Dirs,
                    std::vector<Diag> &Diags);
 
+/// Checks Dirs against a nest known only by its loops (Loops: the nest's
+/// `for`s with no statements, where the frontend could not translate the
+/// nest itself): directives that name only loops are applied, the others
+/// (and those that name what they make) skipped. Appends every problem found
+/// to Diags, as applySchedule would have.
+void checkDirectivesOnLoops(const ir::Stmt &Loops, const std::vector<Directive> &Dirs,
+                            std::vector<Diag> &Diags);
+
 /// The directive names applySchedule understands (for the parser's
 /// "unknown directive" diagnostic and its arity table).
 bool isKnownDirective(const std::string &Name);

@@ -64,6 +64,7 @@ struct StageInfo {
   int DoubleBufferLoc = -1;
   bool DoubleBufferApplied = false; // the leading copy dimension exists
   int64_t AlignFactor = 0, AlignOffset = 0; // storage_align (0: none)
+  int Loc = -1; // the directive that placed it: cache_read/cache_write, then compute_at
 };
 
 /// The nest being scheduled and the diagnostics of this run.
