@@ -34,6 +34,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Extractor.h"
+#include "Diagnostics.h"
 #include "ExtractLayout.h"
 
 #include "ir/Affine.h"
@@ -394,13 +395,13 @@ private:
 
 class NestExtractor {
 public:
-  NestExtractor(ASTContext &Ctx, DiagnosticsEngine &Diags) : Ctx(Ctx), Diags(Diags) {}
+  NestExtractor(ASTContext &Ctx, SchedDiagnostics &Diags) : Ctx(Ctx), Diags(Diags) {}
 
   bool run(const ForStmt *Loop, const std::string &NestName, ExtractedNest &Out);
 
 private:
   ASTContext &Ctx;
-  DiagnosticsEngine &Diags;
+  SchedDiagnostics &Diags;
   bool Failed = false;
 
   // Declarations of the nest.
@@ -472,11 +473,9 @@ private:
 };
 
 bool NestExtractor::fail(SourceLocation Loc, const std::string &What) {
-  if (!Failed) {
-    unsigned ID = Diags.getCustomDiagID(
-        DiagnosticsEngine::Warning, "cannot schedule this nest: %0; the loop stays as written");
-    Diags.Report(Loc, ID) << What;
-  }
+  if (!Failed)
+    Diags.warn(WarnGroup::Fallback, Loc,
+               "cannot schedule this nest: " + What + "; the loop stays as written");
   Failed = true;
   return false;
 }
@@ -1698,7 +1697,7 @@ bool NestExtractor::run(const ForStmt *Loop, const std::string &NestName, Extrac
 } // namespace
 
 bool extractNest(const ForStmt *Loop, const std::string &NestName, ASTContext &Ctx,
-                 DiagnosticsEngine &Diags, ExtractedNest &Out) {
+                 SchedDiagnostics &Diags, ExtractedNest &Out) {
   if (!Loop)
     return false;
   NestExtractor Extractor(Ctx, Diags);

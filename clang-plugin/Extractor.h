@@ -15,12 +15,13 @@
 
 namespace clang {
 class ASTContext;
-class DiagnosticsEngine;
 class ForStmt;
 class ValueDecl;
 } // namespace clang
 
 namespace sched {
+
+class SchedDiagnostics;
 
 /// Where the value of one kernel parameter comes from in the C++ program.
 struct ParamBinding {
@@ -41,7 +42,7 @@ struct ExtractedNest {
 /// Extracts Loop. NestName is the unique kernel name to use. On failure emits
 /// the warning(s) through Diags and returns false.
 bool extractNest(const clang::ForStmt *Loop, const std::string &NestName,
-                 clang::ASTContext &Ctx, clang::DiagnosticsEngine &Diags,
+                 clang::ASTContext &Ctx, SchedDiagnostics &Diags,
                  ExtractedNest &Out);
 
 } // namespace sched

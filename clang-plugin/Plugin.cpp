@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Diagnostics.h"
 #include "PluginOptions.h"
 #include "PragmaHandler.h"
 #include "SchedConsumer.h"
@@ -67,7 +68,9 @@ protected:
     auto Records = std::make_shared<PragmaRecords>();
     // The Preprocessor owns (and deletes) the handler.
     CI.getPreprocessor().AddPragmaHandler(createSchedPragmaHandler(Records).release());
-    return createSchedConsumer(CI, Opts, Records);
+    auto Diagnostics = std::make_shared<SchedDiagnostics>(CI);
+    Diagnostics->trackPragmas(CI.getPreprocessor());
+    return createSchedConsumer(CI, Opts, Records, Diagnostics);
   }
 
   bool ParseArgs(const CompilerInstance &CI, const std::vector<std::string> &Args) override {

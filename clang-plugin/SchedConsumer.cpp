@@ -15,12 +15,14 @@
 //===----------------------------------------------------------------------===//
 
 #include "SchedConsumer.h"
+#include "Diagnostics.h"
 #include "Extractor.h"
 #include "NestReplacer.h"
 
 #include "Pipeline.h"
 #include "codegen/CodeGenCUDA.h"
 #include "codegen/LaunchDescriptor.h"
+#include "ir/IRVisitor.h"
 #include "ir/Printer.h"
 #include "passes/PassUtil.h"
 #include "schedule/Schedule.h"
@@ -54,7 +56,7 @@ struct FoundNest {
 /// Collects the annotated loops of one declaration, outside dependent code.
 class NestFinder : public RecursiveASTVisitor<NestFinder> {
 public:
-  NestFinder(PragmaRecords &Records, DiagnosticsEngine &Diags)
+  NestFinder(PragmaRecords &Records, SchedDiagnostics &Diags)
       : Records(Records), Diags(Diags) {}
 
   bool TraverseDecl(Decl *D) {
@@ -102,11 +104,9 @@ public:
     PragmaGroup *Group = Records.groupForLoop(Loop->getForLoc());
     if (Group && !Group->Reported) {
       Group->Matched = Group->Reported = true;
-      Diags.Report(Loop->getForLoc(),
-                Diags.getCustomDiagID(DiagnosticsEngine::Warning,
-                                   "'#pragma sched' cannot schedule a range-based for "
-                                   "loop; write it as 'for (int i = 0; i < n; ++i)'; "
-                                   "ignored"));
+      Diags.warn(WarnGroup::Ignored, Loop->getForLoc(),
+                 "'#pragma sched' cannot schedule a range-based for loop; write it as "
+                 "'for (int i = 0; i < n; ++i)'; ignored");
     }
     return true;
   }
@@ -119,7 +119,7 @@ private:
   void markPatternLoops(Decl *D);
 
   PragmaRecords &Records;
-  DiagnosticsEngine &Diags;
+  SchedDiagnostics &Diags;
   const DeclContext *Function = nullptr;
 };
 
@@ -172,15 +172,6 @@ private:
   SourceLocation Fallback;
 };
 
-DiagnosticsEngine::Level levelOf(Diag::Level L) {
-  switch (L) {
-  case Diag::Level::Error: return DiagnosticsEngine::Error;
-  case Diag::Level::Warning: return DiagnosticsEngine::Warning;
-  case Diag::Level::Remark: return DiagnosticsEngine::Remark;
-  }
-  return DiagnosticsEngine::Error;
-}
-
 /// Joins the messages of Diags for a one-line reason.
 std::string joinMessages(const std::vector<Diag> &Diags) {
   std::string Out;
@@ -189,11 +180,141 @@ std::string joinMessages(const std::vector<Diag> &Diags) {
   return Out.empty() ? "no reason given" : Out;
 }
 
+/// The loops of a nest the extractor could not translate, for checking its
+/// directives anyway: each `for` that declares its variable becomes a loop of
+/// that name over a symbolic extent; statements are left out.
+ir::Stmt loopSkeleton(const Stmt *S) {
+  if (!S)
+    return nullptr;
+  std::vector<ir::Stmt> Inner;
+  auto Add = [&](const Stmt *Child) {
+    if (ir::Stmt L = loopSkeleton(Child))
+      Inner.push_back(L);
+  };
+  if (const auto *F = dyn_cast<ForStmt>(S)) {
+    Add(F->getBody());
+    const auto *Init = dyn_cast_or_null<DeclStmt>(F->getInit());
+    const auto *IV = Init && Init->isSingleDecl() ? dyn_cast<VarDecl>(Init->getSingleDecl())
+                                                   : nullptr;
+    if (!IV)
+      return Inner.empty() ? nullptr : ir::makeSeq(Inner);
+    std::string Name = IV->getNameAsString();
+    return ir::makeFor(ir::makeVar(Name), ir::makeInt(0), ir::makeVar(Name + ".extent"),
+                       Inner.empty() ? ir::makeEvaluate(ir::makeInt(0)) : ir::makeSeq(Inner));
+  }
+  if (const auto *C = dyn_cast<CompoundStmt>(S)) {
+    for (const Stmt *Child : C->body())
+      Add(Child);
+  } else if (const auto *If = dyn_cast<IfStmt>(S)) {
+    Add(If->getThen());
+    Add(If->getElse());
+  }
+  return Inner.empty() ? nullptr : ir::makeSeq(Inner);
+}
+
+/// Where a lowering failure is reported: at the directive the first error
+/// names (a stage's compute_at), else at the nest's `for`.
+SourceLocation loweringErrorLoc(const LocationTable &Locs, const std::vector<Diag> &Diags,
+                                SourceLocation ForLoc) {
+  for (const Diag &D : Diags)
+    if (D.Severity == Diag::Level::Error && D.Loc >= 0)
+      return Locs.get(D.Loc);
+  return ForLoc;
+}
+
+/// What the remark says about a kernel besides its geometry: the bytes of
+/// shared memory its allocations take and how many barriers it has.
+class KernelSummary : public ir::IRVisitor {
+public:
+  int64_t SharedBytes = 0;
+  bool SharedBytesKnown = true; // every shared allocation has a constant size
+  unsigned Barriers = 0;
+  std::map<std::string, ir::Scope> Scopes; // of each allocation, by name
+
+protected:
+  void visitAllocate(const ir::AllocateNode *N) override {
+    Scopes[N->Buf->Name] = N->Buf->MemScope;
+    if (N->Buf->MemScope == ir::Scope::Shared) {
+      int64_t Bytes = ir::dtypeBytes(N->Buf->Type);
+      for (const ir::Expr &Dim : N->Buf->Shape) {
+        int64_t Extent;
+        if (!ir::getConstInt(Dim, Extent))
+          SharedBytesKnown = false;
+        else
+          Bytes *= Extent;
+      }
+      SharedBytes += Bytes;
+    }
+    ir::IRVisitor::visitAllocate(N);
+  }
+  void visitEvaluate(const ir::EvaluateNode *N) override {
+    if (passes::isBarrierCall(N->Value))
+      ++Barriers;
+    ir::IRVisitor::visitEvaluate(N);
+  }
+};
+
+/// `(E0, E1, E2)` of a grid or block.
+std::string shapeText(const ir::Expr (&Dims)[3]) {
+  std::string Out = "(";
+  for (int D = 0; D < 3; ++D)
+    Out += (D ? ", " : "") + (Dims[D] ? ir::print(Dims[D]) : std::string("1"));
+  return Out + ")";
+}
+
+/// The -Rpass=sched remark of a nest that became a kernel.
+std::string describeKernel(const ir::LoopNest &Scheduled, const LoweredKernel &K) {
+  KernelSummary Summary;
+  Summary.visit(K.Kernel.Body);
+  std::string Stages;
+  for (const ir::StageRegion &St : Scheduled.Stages) {
+    Stages += (Stages.empty() ? "" : ", ") + St.Name;
+    auto Scope = Summary.Scopes.find(St.Name);
+    if (Scope != Summary.Scopes.end())
+      Stages += std::string(" (") + ir::scopeName(Scope->second) + ")";
+  }
+  return "sched: nest became kernel '" + K.Kernel.Name + "': grid " +
+         shapeText(K.Geometry.Grid) + ", block " + shapeText(K.Geometry.Block) + ", " +
+         (Summary.SharedBytesKnown ? std::to_string(Summary.SharedBytes)
+                                   : std::string("run-time")) +
+         " bytes of shared memory, stages: " + (Stages.empty() ? "none" : Stages) +
+         ", barriers: " + std::to_string(Summary.Barriers);
+}
+
+/// Whether some loop of S is bound to blockIdx or threadIdx: without one
+/// a GPU kernel runs on a single thread.
+class GPUBindingFinder : public ir::IRVisitor {
+public:
+  bool Found = false;
+
+protected:
+  void visitFor(const ir::ForNode *L) override {
+    Found |= L->LoopKind == ir::ForKind::ThreadBound &&
+             (ir::isBlockTag(L->ThreadTag) || ir::isThreadIdxTag(L->ThreadTag));
+    ir::IRVisitor::visitFor(L);
+  }
+};
+
+bool bindsToGPU(const ir::Stmt &S) {
+  GPUBindingFinder Finder;
+  Finder.visit(S);
+  return Finder.Found;
+}
+
+/// The location of the nest's `target` directive, else its first pragma.
+SourceLocation targetLoc(const LocationTable &Locs) {
+  for (const Directive &D : Locs.Directives)
+    if (D.Name == "target")
+      return Locs.get(D.Loc);
+  return Locs.get(-1);
+}
+
 class SchedConsumer : public SemaConsumer {
 public:
   SchedConsumer(CompilerInstance &CI, const PluginOptions &Opts,
-                std::shared_ptr<PragmaRecords> Records)
-      : CI(CI), Opts(Opts), Records(std::move(Records)) {}
+                std::shared_ptr<PragmaRecords> Records,
+                std::shared_ptr<SchedDiagnostics> Diagnostics)
+      : CI(CI), Opts(Opts), Records(std::move(Records)), Diagnostics(std::move(Diagnostics)) {}
 
   void InitializeSema(Sema &S) override { SemaRef = &S; }
   void ForgetSema() override { SemaRef = nullptr; }
@@ -219,21 +340,17 @@ private:
                  const std::string &Text, SourceLocation Loc);
   void warnUnusedPragmas();
 
-  template <unsigned N>
-  unsigned customID(DiagnosticsEngine::Level L, const char (&Format)[N]) {
-    return CI.getDiagnostics().getCustomDiagID(L, Format);
-  }
-
   CompilerInstance &CI;
   PluginOptions Opts;
   std::shared_ptr<PragmaRecords> Records;
+  std::shared_ptr<SchedDiagnostics> Diagnostics;
   Sema *SemaRef = nullptr;
   std::set<const ForStmt *> Done;          // each loop is handled once
   std::map<std::string, unsigned> NameUses; // base name -> times used
 };
 
 void SchedConsumer::handleDecl(Decl *D) {
-  NestFinder Finder(*Records, CI.getDiagnostics());
+  NestFinder Finder(*Records, *Diagnostics);
   Finder.TraverseDecl(D);
   for (const FoundNest &Found : Finder.Found)
     if (Done.insert(Found.Loop).second)
@@ -258,9 +375,24 @@ void SchedConsumer::dump(const std::string &Name, const std::string &Stage,
 }
 
 void SchedConsumer::report(const LocationTable &Locs, const std::vector<Diag> &Diags) {
-  for (const Diag &D : Diags)
-    CI.getDiagnostics().Report(Locs.get(D.Loc), customID(levelOf(D.Severity), "%0"))
-        << D.Message;
+  for (const Diag &D : Diags) {
+    SourceLocation Loc = Locs.get(D.Loc);
+    WarnGroup Group = WarnGroup::Ignored;
+    switch (D.Severity) {
+    case Diag::Level::Error:
+      Diagnostics->error(Loc, D.Message);
+      break;
+    case Diag::Level::Warning:
+      // A library warning names its flag; one that does not is about a
+      // directive without effect, the only kind the library gives today.
+      groupOfFlag(D.Flag, Group);
+      Diagnostics->warn(Group, Loc, D.Message);
+      break;
+    case Diag::Level::Remark:
+      Diagnostics->remark(Loc, D.Message);
+      break;
+    }
+  }
 }
 
 bool SchedConsumer::buildArgs(const LoweredKernel &K, const ExtractedNest &Ex,
@@ -274,11 +406,9 @@ bool SchedConsumer::buildArgs(const LoweredKernel &K, const ExtractedNest &Ex,
       if (Ex.Nest.Params[I].name() == P.name())
         Binding = &Ex.Bindings[I];
     if (!Binding || !Binding->Decl) {
-      CI.getDiagnostics().Report(
-          Loc, customID(DiagnosticsEngine::Warning,
-                        "sched: cannot lower nest: kernel parameter '%0' has no "
-                        "variable in the program; the loop stays as written"))
-          << P.name();
+      Diagnostics->warn(WarnGroup::Fallback, Loc,
+                        "sched: cannot lower nest: kernel parameter '" + P.name() +
+                            "' has no variable in the program; the loop stays as written");
       return false;
     }
     Kinds.push_back(Binding->Kind);
@@ -299,9 +429,7 @@ void SchedConsumer::emitFiles(const std::string &Name, const LaunchDescriptor &D
         OS << Contents;
     }
     if (EC)
-      CI.getDiagnostics().Report(Loc, customID(DiagnosticsEngine::Error,
-                                               "sched: cannot write '%0': %1"))
-          << Path.str() << EC.message();
+      Diagnostics->error(Loc, "sched: cannot write '" + Path.str().str() + "': " + EC.message());
   };
   Write(".cu", Desc.CUDASource);
   Write(".desc", Text);
@@ -317,8 +445,13 @@ void SchedConsumer::handleNest(Decl *Root, const FoundNest &Found) {
   LocationTable Locs(Group);
 
   ExtractedNest Ex;
-  if (!extractNest(Found.Loop, Name, Ctx, CI.getDiagnostics(), Ex))
-    return; // extractNest said why
+  if (!extractNest(Found.Loop, Name, Ctx, *Diagnostics, Ex)) {
+    // extractNest said why; the directives still get their errors.
+    std::vector<Diag> Diags;
+    checkDirectivesOnLoops(loopSkeleton(Found.Loop), Locs.Directives, Diags);
+    report(Locs, Diags);
+    return;
+  }
   PresumedLoc P = CI.getSourceManager().getPresumedLoc(ForLoc);
   if (Ex.Nest.SourceFile.empty() && P.isValid()) {
     Ex.Nest.SourceFile = P.getFilename();
@@ -346,13 +479,17 @@ void SchedConsumer::handleNest(Decl *Root, const FoundNest &Found) {
   Diags.clear();
   bool Lowered = lower(Scheduled, PipeOpts, Desc.Kernel, Diags);
   if (!Lowered) {
-    CI.getDiagnostics().Report(ForLoc, customID(DiagnosticsEngine::Warning,
-                                                "sched: cannot lower nest: %0; the "
-                                                "loop stays as written"))
-        << joinMessages(Diags);
+    Diagnostics->warn(WarnGroup::Fallback, loweringErrorLoc(Locs, Diags, ForLoc),
+                      "sched: cannot lower nest: " + joinMessages(Diags) +
+                          "; the loop stays as written");
     return;
   }
   report(Locs, Diags); // remarks and warnings of a successful lowering
+  if (Scheduled.Target == "gpu" && !bindsToGPU(Scheduled.Body))
+    Diagnostics->warn(WarnGroup::Unbound, targetLoc(Locs),
+                      "target(gpu) nest binds no loop to blockIdx or threadIdx, so its "
+                      "kernel runs on a single GPU thread; did you forget to bind?");
+  Diagnostics->remark(ForLoc, describeKernel(Scheduled, Desc.Kernel));
   if (Opts.DumpLowered || Opts.PrintAfterAll)
     dump(Name, "lowered", ir::print(Desc.Kernel.Kernel));
 
@@ -362,10 +499,8 @@ void SchedConsumer::handleNest(Decl *Root, const FoundNest &Found) {
 
   std::string Error;
   if (!checkLaunchExprs(Desc.Kernel, Error)) {
-    CI.getDiagnostics().Report(ForLoc, customID(DiagnosticsEngine::Warning,
-                                                "sched: internal error: %0; the loop "
-                                                "stays as written"))
-        << Error;
+    Diagnostics->warn(WarnGroup::Fallback, ForLoc,
+                      "sched: internal error: " + Error + "; the loop stays as written");
     return;
   }
   std::vector<ParamBinding> Args;
@@ -376,27 +511,26 @@ void SchedConsumer::handleNest(Decl *Root, const FoundNest &Found) {
     emitFiles(Name, Desc, Text, ForLoc);
 
   if (!replaceNestWithLaunch(*SemaRef, Root, Found.Loop, Found.Function, Text, Args, Error))
-    CI.getDiagnostics().Report(ForLoc, customID(DiagnosticsEngine::Warning,
-                                                "sched: cannot replace nest '%0': %1; "
-                                                "the loop stays as written"))
-        << Name << Error;
+    Diagnostics->warn(WarnGroup::Fallback, ForLoc,
+                      "sched: cannot replace nest '" + Name + "': " + Error +
+                          "; the loop stays as written");
 }
 
 void SchedConsumer::warnUnusedPragmas() {
   for (const auto &Group : Records->groups())
     if (!Group->Matched)
-      CI.getDiagnostics().Report(
-          Group->Lines.front()->IntroducerLoc,
-          customID(DiagnosticsEngine::Warning,
-                   "'#pragma sched' must be followed by a for loop; ignored"));
+      Diagnostics->warn(WarnGroup::Ignored, Group->Lines.front()->IntroducerLoc,
+                        "'#pragma sched' must be followed by a for loop; ignored");
 }
 
 } // namespace
 
 std::unique_ptr<ASTConsumer> createSchedConsumer(CompilerInstance &CI,
                                                  const PluginOptions &Opts,
-                                                 std::shared_ptr<PragmaRecords> Records) {
-  return std::make_unique<SchedConsumer>(CI, Opts, std::move(Records));
+                                                 std::shared_ptr<PragmaRecords> Records,
+                                                 std::shared_ptr<SchedDiagnostics> Diagnostics) {
+  return std::make_unique<SchedConsumer>(CI, Opts, std::move(Records),
+                                         std::move(Diagnostics));
 }
 
 } // namespace sched

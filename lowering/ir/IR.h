@@ -323,6 +323,10 @@ struct StageRegion {
   Buffer Cached;      // the tensor it copies
   bool IsWrite = false; // cache_write: the nest writes the stage, a write-back copies it out
   std::vector<Var> Mins, Extents;
+  /// The directive that placed the stage (its compute_at, else its
+  /// cache_read/cache_write), a Directive location id: lowering errors about
+  /// the stage are reported there. -1 when unknown.
+  int Loc = -1;
 };
 
 struct LoopNest {

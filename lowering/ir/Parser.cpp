@@ -34,9 +34,14 @@ struct Token {
   int Line, Col;
 };
 
-bool isIdentStart(char C) { return std::isalpha(static_cast<unsigned char>(C)) || C == '_'; }
+// Names come from C++ identifiers, which may hold UTF-8 letters (`α`): every
+// byte of a multi-byte sequence (0x80 and up) is part of a name.
+bool isIdentStart(char C) {
+  unsigned char U = static_cast<unsigned char>(C);
+  return std::isalpha(U) || C == '_' || U >= 0x80;
+}
 bool isIdentChar(char C) {
-  return std::isalnum(static_cast<unsigned char>(C)) || C == '_' || C == '.';
+  return isIdentStart(C) || std::isdigit(static_cast<unsigned char>(C)) || C == '.';
 }
 bool isDigit(char C) { return std::isdigit(static_cast<unsigned char>(C)); }
 

@@ -214,6 +214,7 @@ private:
 
   bool fail(const std::string &Message) {
     Diags.push_back(errorAt(Message));
+    Diags.back().Loc = St.Loc; // at the stage's compute_at
     return false;
   }
   std::string stageName() const { return "stage '" + St.Name + "'"; }

@@ -80,6 +80,7 @@ bool applyComputeAt(ScheduleState &S, const Directive &D) {
                             makeFor(Loop->LoopVar, Loop->Min, Loop->Extent, NewBody,
                                     Loop->LoopKind, Loop->ThreadTag, Loop->IsReduction));
   Info.ComputedAt = true;
+  Info.Loc = D.Loc;
   Info.Parity = simplify((Expr(Loop->LoopVar) - Loop->Min) % makeInt(2));
   // A double_buffer given before compute_at takes effect now that the loop
   // whose iterations alternate the copies is known.

@@ -54,6 +54,13 @@ const DirectiveSpec *lookupDirectiveSpec(const std::string &Name) {
   return nullptr;
 }
 
+std::vector<std::string> directiveNames() {
+  std::vector<std::string> Names;
+  for (const DirectiveSpec &Spec : DirectiveSpecs)
+    Names.push_back(Spec.Name);
+  return Names;
+}
+
 bool isValidThreadTag(const std::string &Tag) {
   return ir::isBlockTag(Tag) || ir::isThreadIdxTag(Tag) || ir::isVirtualThreadTag(Tag);
 }
@@ -85,7 +92,7 @@ public:
     if (Pos >= Text.size())
       return {TokKind::End, "", Start};
     unsigned char C = static_cast<unsigned char>(Text[Pos]);
-    if (std::isalpha(C) || C == '_')
+    if (isIdentStart(C))
       return {TokKind::Ident, takeWhile(isIdentChar), Start};
     if (std::isdigit(C))
       return {TokKind::Integer, takeWhile(isDigit), Start};
@@ -101,7 +108,11 @@ public:
   }
 
 private:
-  static bool isIdentChar(unsigned char C) { return std::isalnum(C) || C == '_'; }
+  // Bytes of a UTF-8 sequence (0x80 and up) belong to identifiers: C++
+  // accepts `α` as a loop variable, so a directive must name it. Clang has
+  // already checked that the variable's name is a valid identifier.
+  static bool isIdentStart(unsigned char C) { return std::isalpha(C) || C == '_' || C >= 0x80; }
+  static bool isIdentChar(unsigned char C) { return isIdentStart(C) || std::isdigit(C); }
   static bool isDigit(unsigned char C) { return std::isdigit(C) != 0; }
 
   template <typename Pred> std::string takeWhile(Pred P) {
@@ -132,15 +143,31 @@ public:
   bool parseAll() {
     while (Tok.Kind != TokKind::End)
       if (!parseDirective())
-        return false; // no reliable recovery after a syntax error
+        recover();
     return !HadError;
   }
 
 private:
   void consume() { Tok = Lex.next(); }
 
+  /// Whether the token after the current one is '(': a name followed by '('
+  /// starts the next directive (the ')' before it is what is missing).
+  bool nextIsLParen() const {
+    Lexer Ahead = Lex;
+    return Ahead.next().Kind == TokKind::LParen;
+  }
+
+  /// After a syntax error: skip to the end of the directive (past its ')'),
+  /// so the directives after it are still parsed and checked.
+  void recover() {
+    while (Tok.Kind != TokKind::End && Tok.Kind != TokKind::RParen)
+      consume();
+    if (Tok.Kind == TokKind::RParen)
+      consume();
+  }
+
   bool error(int Loc, const std::string &Msg) {
-    Diags.push_back({Diag::Level::Error, Loc, Msg});
+    Diags.push_back({Diag::Level::Error, Loc, Msg, {}});
     HadError = true;
     return false;
   }
@@ -169,6 +196,12 @@ private:
         if (!parseArg(A))
           return false;
         Args.push_back(A);
+        // `split(i io, ...)`: an argument right after another is a missing
+        // comma; say so and read on as if it were there.
+        if ((Tok.Kind == TokKind::Ident || Tok.Kind == TokKind::Integer) && !nextIsLParen()) {
+          error(Tok.Loc, "expected ',' between the arguments of '" + D.Name + "'");
+          continue;
+        }
         if (Tok.Kind != TokKind::Comma)
           break;
         consume();
@@ -223,7 +256,8 @@ private:
   bool checkDirective(const Directive &D, const std::vector<ParsedArg> &Args, int CloseLoc) {
     const DirectiveSpec *Spec = schedule::lookupDirectiveSpec(D.Name);
     if (!Spec)
-      return error(D.Loc, "unknown directive '" + D.Name + "'");
+      return error(D.Loc, "unknown directive '" + D.Name + "'" +
+                              schedule::didYouMean(D.Name, schedule::directiveNames()));
     size_t Fixed = std::strlen(Spec->ArgKinds);
     bool CountOk = Spec->Variadic ? Args.size() >= Spec->MinArgs : Args.size() == Fixed;
     if (!CountOk) {

@@ -51,7 +51,7 @@ bool checkDoubleBufferLoop(ScheduleState &S, StageInfo &Info) {
                            "alternate with '" + L->LoopVar->Name + "', which is " +
                            describeLoopKind(L) +
                            " (the loop a double-buffered stage is computed at must be serial); "
-                           "the stage keeps one copy"});
+                           "the stage keeps one copy", "sched-ignored"});
         Info.DoubleBuffer = false;
         return rebuildStage(S, Info, Info.DoubleBufferLoc);
       }

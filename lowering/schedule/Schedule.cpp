@@ -15,6 +15,7 @@
 #include "ir/Simplify.h"
 #include "schedule/ScheduleImpl.h"
 
+#include <algorithm>
 #include <set>
 
 namespace sched {
@@ -23,7 +24,7 @@ namespace schedule {
 using namespace ir;
 
 bool ScheduleState::error(int Loc, const std::string &Msg) {
-  Diags.push_back({Diag::Level::Error, Loc, Msg});
+  Diags.push_back({Diag::Level::Error, Loc, Msg, {}});
   return false;
 }
 
@@ -190,6 +191,53 @@ bool checkArity(ScheduleState &S, const Directive &D, const DirectiveSpec &Spec)
 
 } // namespace
 
+/// The characters of a UTF-8 string, each as its bytes (names may be `α`).
+static std::vector<std::string> characters(const std::string &S) {
+  std::vector<std::string> Out;
+  for (char C : S) {
+    bool Continues = (static_cast<unsigned char>(C) & 0xC0) == 0x80;
+    if (Continues && !Out.empty())
+      Out.back() += C;
+    else
+      Out.push_back(std::string(1, C));
+  }
+  return Out;
+}
+
+/// Levenshtein distance over characters.
+static size_t editDistance(const std::vector<std::string> &A, const std::vector<std::string> &B) {
+  std::vector<size_t> Row(B.size() + 1);
+  for (size_t J = 0; J <= B.size(); ++J)
+    Row[J] = J;
+  for (size_t I = 1; I <= A.size(); ++I) {
+    size_t Diagonal = Row[0];
+    Row[0] = I;
+    for (size_t J = 1; J <= B.size(); ++J) {
+      size_t Above = Row[J];
+      Row[J] = std::min({Row[J] + 1, Row[J - 1] + 1, Diagonal + (A[I - 1] != B[J - 1])});
+      Diagonal = Above;
+    }
+  }
+  return Row[B.size()];
+}
+
+std::string didYouMean(const std::string &Name, const std::vector<std::string> &Candidates) {
+  const std::string *Best = nullptr;
+  std::vector<std::string> Chars = characters(Name);
+  // Clang's typo-correction bound: a third of the length, rounded up.
+  size_t BestDistance = (Chars.size() + 2) / 3 + 1;
+  for (const std::string &C : Candidates) {
+    std::vector<std::string> CandidateChars = characters(C);
+    size_t D = editDistance(Chars, CandidateChars);
+    // A candidate that shares no letter suggests nothing (`q` for `i`).
+    if (D < BestDistance && D < std::max(Chars.size(), CandidateChars.size()) && C != Name) {
+      Best = &C;
+      BestDistance = D;
+    }
+  }
+  return Best ? "; did you mean '" + *Best + "'?" : "";
+}
+
 std::vector<const ForNode *> collectLoops(const Stmt &S) {
   LoopCollector C;
   C.visit(S);
@@ -207,8 +255,15 @@ const ForNode *findLoop(ScheduleState &S, const DirectiveArg &Arg) {
     }
   if (Count == 1)
     return Match;
-  if (Count == 0)
-    S.error(Arg.Loc, "no loop named '" + Arg.Text + "'; loops are: " + joinLoopNames(All));
+  if (Count == 0) {
+    std::vector<std::string> Names;
+    for (const ForNode *L : All)
+      Names.push_back(L->LoopVar->Name);
+    std::string Suggestion = didYouMean(Arg.Text, Names);
+    S.error(Arg.Loc, "no loop named '" + Arg.Text + "'" +
+                         (Suggestion.empty() ? "; loops are: " + joinLoopNames(All)
+                                             : Suggestion));
+  }
   else
     S.error(Arg.Loc, "loop name '" + Arg.Text + "' is ambiguous: " + std::to_string(Count) +
                          " loops have it (a reorder copied it)");
@@ -342,7 +397,7 @@ bool finishStages(ScheduleState &S) {
   }
   // Bound inference takes it from here.
   for (const auto &[Name, Info] : S.Stages)
-    S.Nest.Stages.push_back({Name, Info.Cached, Info.IsWrite, Info.Mins, Info.Extents});
+    S.Nest.Stages.push_back({Name, Info.Cached, Info.IsWrite, Info.Mins, Info.Extents, Info.Loc});
   return true;
 }
 
@@ -362,28 +417,85 @@ bool isKnownDirective(const std::string &Name) {
   return schedule::lookupDirectiveSpec(Name) != nullptr;
 }
 
+/// Adds the loop, tensor and stage names D mentions to Poisoned (not its
+/// factors, thread tags, scopes or targets, which later directives share).
+static void poisonNames(const Directive &D, std::set<std::string> &Poisoned) {
+  const schedule::DirectiveSpec *Spec = schedule::lookupDirectiveSpec(D.Name);
+  size_t Fixed = Spec ? std::string(Spec->ArgKinds).size() : 0;
+  for (size_t I = 0; I < D.Args.size(); ++I) {
+    char Kind = Fixed ? Spec->ArgKinds[I < Fixed ? I : Fixed - 1] : 'A';
+    ir::Scope Scope;
+    if ((Kind == 'L' || Kind == 'A') && !ir::parseScope(D.Args[I].Text, Scope))
+      Poisoned.insert(D.Args[I].Text);
+  }
+}
+
+/// Checks and applies one directive; false (after reporting) if it failed.
+static bool applyDirective(schedule::ScheduleState &S, const Directive &D) {
+  const schedule::DirectiveSpec *Spec = schedule::lookupDirectiveSpec(D.Name);
+  if (!Spec)
+    return S.error(D.Loc, "unknown directive '" + D.Name + "'");
+  if (!Spec->Implemented)
+    return S.error(D.Loc, "'" + D.Name + "' is not supported yet");
+  if (!schedule::checkArity(S, D, *Spec))
+    return false;
+  schedule::PrimitiveFn Apply = schedule::lookupPrimitive(D.Name);
+  if (!Apply)
+    return S.error(D.Loc, "'" + D.Name + "' is not supported yet");
+  return Apply(S, D);
+}
+
+/// Applies Dirs in order, all but those Skip says (which are treated as
+/// failed, silently). Every error is reported, not only the first: a failed
+/// directive is skipped and the next ones applied. Later directives name
+/// loops and stages made by earlier ones, so the names a failed directive
+/// mentions are poisoned: a directive that mentions one is skipped too,
+/// silently, rather than report a cascade of missing names. Returns whether
+/// every directive applied.
+static bool applyEach(schedule::ScheduleState &S, const std::vector<Directive> &Dirs,
+                      bool (*Skip)(const Directive &)) {
+  std::set<std::string> Poisoned;
+  bool Ok = true;
+  for (const Directive &D : Dirs) {
+    bool MentionsPoisoned = Skip && Skip(D);
+    for (const DirectiveArg &A : D.Args)
+      MentionsPoisoned |= Poisoned.count(A.Text) != 0 ||
+                          Poisoned.count(A.Text.substr(0, A.Text.find('.'))) != 0;
+    if (!MentionsPoisoned && applyDirective(S, D))
+      continue;
+    Ok = false;
+    poisonNames(D, Poisoned);
+  }
+  return Ok;
+}
+
 bool applySchedule(ir::LoopNest &Nest, const std::vector<Directive> &Dirs,
                    std::vector<Diag> &Diags) {
   schedule::ScheduleState S{Nest, Diags};
   if (!Nest.Body)
     return S.error(-1, "the loop nest has no body");
-  for (const Directive &D : Dirs) {
-    const schedule::DirectiveSpec *Spec = schedule::lookupDirectiveSpec(D.Name);
-    if (!Spec)
-      return S.error(D.Loc, "unknown directive '" + D.Name + "'");
-    if (!Spec->Implemented)
-      return S.error(D.Loc, "'" + D.Name + "' is not supported yet");
-    if (!schedule::checkArity(S, D, *Spec))
+  return applyEach(S, Dirs, nullptr) && schedule::finishStages(S);
+}
+
+/// Directives a nest's loops alone cannot check: they name its tensors or
+/// stages, or their legality depends on its accesses beyond what a nest
+/// without statements has.
+static bool needsAccesses(const Directive &D) {
+  static const char *const LoopOnly[] = {"target", "split",  "tile",      "reorder",
+                                         "fuse",   "bind",   "unroll",    "vectorize"};
+  for (const char *Name : LoopOnly)
+    if (D.Name == Name)
       return false;
-    // Later directives name loops made by earlier ones: stop at the first
-    // failure rather than report a cascade of missing names.
-    schedule::PrimitiveFn Apply = schedule::lookupPrimitive(D.Name);
-    if (!Apply)
-      return S.error(D.Loc, "'" + D.Name + "' is not supported yet");
-    if (!Apply(S, D))
-      return false;
-  }
-  return schedule::finishStages(S);
+  return true;
+}
+
+void checkDirectivesOnLoops(const ir::Stmt &Loops, const std::vector<Directive> &Dirs,
+                            std::vector<Diag> &Diags) {
+  ir::LoopNest Nest;
+  Nest.Body = Loops;
+  schedule::ScheduleState S{Nest, Diags};
+  if (Loops)
+    applyEach(S, Dirs, needsAccesses);
 }
 
 } // namespace sched

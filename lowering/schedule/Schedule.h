@@ -35,6 +35,9 @@ struct Diag {
   enum class Level { Error, Warning, Remark } Severity = Level::Error;
   int Loc = -1;
   std::string Message;
+  /// A warning's flag without -W (`sched-ignored`; see the plugin's
+  /// Diagnostics.h for the groups), so `-Wno-…` can silence it.
+  std::string Flag;
 };
 
 /// Applies Dirs to Nest in order. `target(...)` sets Nest.Target. Returns
@@ -42,6 +45,14 @@ struct Diag {
 /// is appended to Diags.
 bool applySchedule(ir::LoopNest &Nest, const std::vector<Directive> &Dirs,
                    std::vector<Diag> &Diags);
+
+/// Checks Dirs against a nest known only by its loops (Loops: the nest's
+/// `for`s with no statements, where the frontend could not translate the
+/// nest itself): directives that name only loops are applied, the others
+/// (and those that name what they make) skipped. Appends every problem found
+/// to Diags, as applySchedule would have.
+void checkDirectivesOnLoops(const ir::Stmt &Loops, const std::vector<Directive> &Dirs,
+                            std::vector<Diag> &Diags);
 
 /// The directive names applySchedule understands (for the parser's
 /// "unknown directive" diagnostic and its arity table).

@@ -35,6 +35,13 @@ struct DirectiveSpec {
 /// The spec of Name, or nullptr for an unknown directive.
 const DirectiveSpec *lookupDirectiveSpec(const std::string &Name);
 
+/// The names of every directive, for suggestions.
+std::vector<std::string> directiveNames();
+
+/// `; did you mean 'x'?` for the candidate closest to Name (at most a third
+/// of its length in edits, rounded up), or "" when none is close.
+std::string didYouMean(const std::string &Name, const std::vector<std::string> &Candidates);
+
 /// True for blockIdx.{x,y,z}, threadIdx.{x,y,z}, vthread and cthread (the
 /// predicates for each kind are ir::isBlockTag and its siblings).
 bool isValidThreadTag(const std::string &Tag);
@@ -57,6 +64,7 @@ struct StageInfo {
   int DoubleBufferLoc = -1;
   bool DoubleBufferApplied = false; // the leading copy dimension exists
   int64_t AlignFactor = 0, AlignOffset = 0; // storage_align (0: none)
+  int Loc = -1; // the directive that placed it: cache_read/cache_write, then compute_at
 };
 
 /// The nest being scheduled and the diagnostics of this run.

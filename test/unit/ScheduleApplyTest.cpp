@@ -81,11 +81,31 @@ TEST(ScheduleApply, SplitReplacesLoopByTwoNamedLoops) {
   EXPECT_EQ(Inner->LoopVar->Name, "ii");
 }
 
-TEST(ScheduleApply, FirstFailureStopsLaterDirectives) {
+TEST(ScheduleApply, EveryFailedDirectiveIsReported) {
   LoopNest Nest = makeCopyNest();
   std::vector<Diag> Diags;
   EXPECT_FALSE(applySchedule(Nest, parseOrFail("unroll(x) unroll(y)"), Diags));
-  EXPECT_EQ(Diags.size(), 1u);
+  ASSERT_EQ(Diags.size(), 2u);
+  EXPECT_EQ(Diags[1].Message, "no loop named 'y'; loops are: i, j");
+}
+
+TEST(ScheduleApply, NamesOfAFailedDirectiveSkipLaterOnesSilently) {
+  LoopNest Nest = makeCopyNest();
+  std::vector<Diag> Diags;
+  // qo never exists because the split failed: only the split's error.
+  EXPECT_FALSE(applySchedule(
+      Nest, parseOrFail("split(q, qo, qi, 2) unroll(qo) split(j, jo, ji, 2) unroll(z)"), Diags));
+  ASSERT_EQ(Diags.size(), 2u);
+  EXPECT_EQ(Diags[0].Message, "no loop named 'q'; loops are: i, j");
+  EXPECT_EQ(Diags[1].Message, "no loop named 'z'; loops are: i, jo, ji");
+}
+
+TEST(ScheduleApply, MisspeltLoopNameSuggestsTheClosest) {
+  LoopNest Nest = makeCopyNest();
+  std::vector<Diag> Diags;
+  EXPECT_FALSE(applySchedule(Nest, parseOrFail("split(i, io, ii, 2) unroll(iii)"), Diags));
+  ASSERT_EQ(Diags.size(), 1u);
+  EXPECT_EQ(Diags[0].Message, "no loop named 'iii'; did you mean 'ii'?");
 }
 
 } // namespace

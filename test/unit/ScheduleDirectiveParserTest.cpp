@@ -106,7 +106,7 @@ TEST(ScheduleDirectiveParser, EmptyTextIsNoDirectives) {
 
 TEST(ScheduleDirectiveParser, UnknownDirectiveAtItsName) {
   Diag D = onlyError("target(gpu) splt(i, io, ii, 4)");
-  EXPECT_EQ(D.Message, "unknown directive 'splt'");
+  EXPECT_EQ(D.Message, "unknown directive 'splt'; did you mean 'split'?");
   EXPECT_EQ(D.Loc, 12);
 }
 
@@ -136,6 +136,30 @@ TEST(ScheduleDirectiveParser, MissingCloseParen) {
   Diag D = onlyError("split(i, io, ii, 4 bind(io, blockIdx.x)");
   EXPECT_EQ(D.Message, "expected ')'");
   EXPECT_EQ(D.Loc, 19);
+}
+
+TEST(ScheduleDirectiveParser, MissingCommaIsExpectedComma) {
+  ParseResult R = parse("split(i io, ii, 4)");
+  EXPECT_FALSE(R.Ok);
+  ASSERT_EQ(R.Diags.size(), 1u);
+  EXPECT_EQ(R.Diags[0].Message, "expected ',' between the arguments of 'split'");
+  EXPECT_EQ(R.Diags[0].Loc, 8);
+}
+
+TEST(ScheduleDirectiveParser, SyntaxErrorDoesNotHideLaterDirectivesErrors) {
+  ParseResult R = parse("split(i, io ii, 4) unroll(ii)  splt(j, jo, ji, 2)");
+  EXPECT_FALSE(R.Ok);
+  ASSERT_EQ(R.Diags.size(), 2u);
+  EXPECT_EQ(R.Diags[1].Message, "unknown directive 'splt'; did you mean 'split'?");
+  ASSERT_EQ(R.Dirs.size(), 2u); // the split, read as if the comma were there, and unroll
+  EXPECT_EQ(R.Dirs[1].Name, "unroll");
+}
+
+TEST(ScheduleDirectiveParser, NonASCIILoopNamesAreIdentifiers) {
+  ParseResult R = parse("split(\u03b1, \u03b1o, \u03b1i, 4)");
+  ASSERT_TRUE(R.Ok);
+  ASSERT_EQ(R.Dirs.size(), 1u);
+  EXPECT_EQ(R.Dirs[0].Args[1].Text, "\u03b1o");
 }
 
 TEST(ScheduleDirectiveParser, MissingOpenParen) {
