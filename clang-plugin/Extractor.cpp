@@ -1254,6 +1254,12 @@ ir::Expr NestExtractor::translateCall(const CallExpr *Call) {
       ir::Expr A = translate(Call->getArg(0)), B = translate(Call->getArg(1));
       if (!A || !B)
         return nullptr;
+      // On floating point, exactly as the standard defines them (for NaN
+      // and signed zeros too): min is `b < a ? b : a`, max `a < b ? b : a`.
+      // IR Min/Max are fmin/fmax there, which differ for NaN.
+      if (ir::isFloat(A->Type))
+        return Name == "min" ? ir::makeSelect(ir::makeBinary(ir::BinOp::LT, B, A), B, A)
+                             : ir::makeSelect(ir::makeBinary(ir::BinOp::LT, A, B), B, A);
       return ir::makeBinary(Name == "min" ? ir::BinOp::Min : ir::BinOp::Max, A, B);
     }
     // std::clamp(v, lo, hi) as the standard defines it (libstdc++'s code,
