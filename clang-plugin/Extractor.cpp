@@ -1173,10 +1173,14 @@ FreeBuffer *NestExtractor::freeBuffer(const ValueDecl *D, const Expr *Use, bool 
       T = Parm->getOriginalType();
   QualType Elem;
   if (Ctx.getAsConstantArrayType(T) || T->isIncompleteArrayType()) {
-    FB.Kind = isa<ParmVarDecl>(D) ? LaunchDescriptor::ArgKind::Pointer
-                                  : LaunchDescriptor::ArgKind::Array;
+    // An array parameter is a pointer (the launcher gets the pointer's
+    // address); a reference to an array is the array itself (its address is
+    // the first element's), and may name the same array as another one.
+    bool IsReference = D->getType()->isReferenceType();
+    FB.Kind = isa<ParmVarDecl>(D) && !IsReference ? LaunchDescriptor::ArgKind::Pointer
+                                                  : LaunchDescriptor::ArgKind::Array;
     FB.FirstDimKnown = !T->isIncompleteArrayType();
-    FB.NoAlias = !isa<ParmVarDecl>(D);
+    FB.NoAlias = !isa<ParmVarDecl>(D) && !IsReference;
     Elem = T;
     if (T->isIncompleteArrayType())
       Elem = Ctx.getAsArrayType(T)->getElementType();
