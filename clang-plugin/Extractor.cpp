@@ -1308,9 +1308,9 @@ bool NestExtractor::finishBuffers(std::vector<extract::FlatLayout> &Layouts,
     } else if (FB.isFlat()) {
       // An array's size is known: its indices need no bounding (an index
       // outside it is out of bounds in the loop as written, too).
+      // A pointer may be indexed below zero (it may point into the middle
+      // of an array): the launcher's copy region then starts below it.
       ir::Expr DeclaredSize = FB.FirstDimKnown ? FB.DeclaredShape[0] : nullptr;
-      if (!DeclaredSize && extract::someIndexIsNegative(FB.FlatIndices, LoopRanges))
-        return fail(FB.FirstUse, "an index of '" + FB.Name + "' is negative");
       Layouts.emplace_back();
       if (!extract::FlatLayout::choose(FB.FlatIndices, LoopRanges, DeclaredSize,
                                        Layouts.back()))
