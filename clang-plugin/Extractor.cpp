@@ -142,6 +142,30 @@ const FieldDecl *thisFieldOf(const Expr *E) {
   return dyn_cast<FieldDecl>(Member->getMemberDecl());
 }
 
+/// Whether S may change VD after its declaration: an assignment, compound
+/// assignment or increment of it, its address taken, or a reference bound to
+/// it. (A local the nest never changes is a name for its initializer.)
+bool mayModify(const Stmt *S, const VarDecl *VD) {
+  if (!S)
+    return false;
+  if (const auto *B = dyn_cast<BinaryOperator>(S))
+    if (B->isAssignmentOp() && varOf(B->getLHS()) == VD)
+      return true;
+  if (const auto *U = dyn_cast<UnaryOperator>(S))
+    if ((U->isIncrementDecrementOp() || U->getOpcode() == UO_AddrOf) &&
+        varOf(U->getSubExpr()) == VD)
+      return true;
+  if (const auto *DS = dyn_cast<DeclStmt>(S))
+    for (const Decl *D : DS->decls())
+      if (const auto *Other = dyn_cast<VarDecl>(D))
+        if (Other->getType()->isReferenceType() && varOf(Other->getInit()) == VD)
+          return true;
+  for (const Stmt *Child : S->children())
+    if (mayModify(Child, VD))
+      return true;
+  return false;
+}
+
 //===----------------------------------------------------------------------===//
 // Small IR queries
 //===----------------------------------------------------------------------===//
@@ -225,6 +249,24 @@ protected:
 private:
   const ir::VarNode *LoopVar;
   std::set<const ir::BufferNode *> Private;
+};
+
+/// The first load in an expression of one of the given local buffers.
+class LocalReads : public ir::IRVisitor {
+public:
+  explicit LocalReads(const std::map<const ir::BufferNode *, std::string> &Locals)
+      : Locals(Locals) {}
+  const ir::LoadNode *First = nullptr;
+
+protected:
+  void visitLoad(const ir::LoadNode *N) override {
+    if (!First && Locals.count(N->Buf.get()))
+      First = N;
+    ir::IRVisitor::visitLoad(N);
+  }
+
+private:
+  const std::map<const ir::BufferNode *, std::string> &Locals;
 };
 
 //===----------------------------------------------------------------------===//
@@ -317,6 +359,9 @@ private:
   ir::VarRanges LoopRanges;
   std::map<const VarDecl *, ir::Buffer> Locals;
   std::map<const VarDecl *, ir::Expr> ConstLocals;
+  /// Integer locals kept in memory, and why they are not a name for their
+  /// initializer (for the message of an index that reads one).
+  std::map<const ir::BufferNode *, std::string> NotSubstituted;
   std::set<std::string> UsedLoopNames, UsedLocalNames;
 
   // Free variables.
@@ -511,11 +556,20 @@ ir::Stmt NestExtractor::translateLocalDecls(ArrayRef<const VarDecl *> Vars,
       return nullptr;
   }
   // `const int row = i * K;` names an index expression: substitute it, so
-  // that accesses through it stay affine.
-  if (Init && T.isConstQualified() && ir::isInt(DT)) {
+  // that accesses through it stay affine. So does an integer local the rest
+  // of its scope never changes (`int p = i - 1; y[i] = x[p];`): its value is
+  // its initializer's wherever it is used (loop variables and parameters
+  // cannot change inside the nest; what reads memory is not substituted).
+  bool Modified =
+      std::any_of(Rest.begin(), Rest.end(), [&](const Stmt *S) { return mayModify(S, VD); }) ||
+      std::any_of(Vars.begin() + 1, Vars.end(),
+                  [&](const VarDecl *Next) { return mayModify(Next->getInit(), VD); });
+  bool ReadsMemory = false;
+  if (Init && ir::isInt(DT) && (T.isConstQualified() || !Modified)) {
     ExprScan Scan;
     Scan.visit(Init);
-    if (!Scan.HasLoad) {
+    ReadsMemory = Scan.HasLoad;
+    if (!ReadsMemory) {
       ConstLocals[VD] = Init->Type == DT ? Init : ir::makeCast(DT, Init);
       return translateLocalDecls(Vars.drop_front(), Rest);
     }
@@ -523,6 +577,10 @@ ir::Stmt NestExtractor::translateLocalDecls(ArrayRef<const VarDecl *> Vars,
   ir::Buffer Buf = ir::makeBuffer(uniqueName(VD->getNameAsString(), UsedLocalNames), DT,
                                   {ir::makeInt(1)}, ir::Scope::Local);
   Locals[VD] = Buf;
+  if (ir::isInt(DT))
+    NotSubstituted[Buf.get()] = !Init        ? "is declared without an initializer"
+                                : Modified   ? "is assigned after its declaration"
+                                             : "is computed from memory (an indirect index)";
   std::vector<ir::Stmt> Body;
   if (Init)
     Body.push_back(ir::makeStore(Buf, {ir::makeInt(0)},
@@ -1140,8 +1198,19 @@ ir::Expr NestExtractor::translateIndex(const Expr *Index) {
     return fail(Index->getBeginLoc(), "non-integer index '" + sourceText(Index) + "'"), nullptr;
   ExprScan Scan;
   Scan.visit(I);
-  if (Scan.HasLoad)
+  if (Scan.HasLoad) {
+    LocalReads Reads(NotSubstituted);
+    Reads.visit(I);
+    if (Reads.First)
+      return fail(Index->getBeginLoc(),
+                  "index '" + sourceText(Index) + "' reads local '" + Reads.First->Buf->Name +
+                      "', which " + NotSubstituted[Reads.First->Buf.get()] +
+                      " (an integer local is substituted into an index only when it is "
+                      "initialized from loop variables and parameters and never assigned "
+                      "again)"),
+             nullptr;
     return fail(Index->getBeginLoc(), "indirect index '" + sourceText(Index) + "'"), nullptr;
+  }
   ir::AffineForm Form;
   auto IsLoopVar = [&](const ir::VarNode *V) { return LoopVarNodes.count(V) != 0; };
   if (!ir::toAffine(I, IsLoopVar, Form))
