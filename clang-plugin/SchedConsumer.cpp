@@ -346,7 +346,15 @@ void SchedConsumer::handleNest(Decl *Root, const FoundNest &Found) {
   Diags.clear();
   bool Lowered = lower(Scheduled, PipeOpts, Desc.Kernel, Diags);
   if (!Lowered) {
-    CI.getDiagnostics().Report(ForLoc, customID(DiagnosticsEngine::Warning,
+    // The caret goes to the directive an error names (a cache stage whose
+    // region cannot be bounded: its cache_read), else to the loop.
+    SourceLocation Where = ForLoc;
+    for (const Diag &D : Diags)
+      if (D.Loc >= 0) {
+        Where = Locs.get(D.Loc);
+        break;
+      }
+    CI.getDiagnostics().Report(Where, customID(DiagnosticsEngine::Warning,
                                                 "sched: cannot lower nest: %0; the "
                                                 "loop stays as written"))
         << joinMessages(Diags);

@@ -298,6 +298,7 @@ struct StageRegion {
   Buffer Cached;      // the tensor it copies
   bool IsWrite = false; // cache_write: the nest writes the stage, a write-back copies it out
   std::vector<Var> Mins, Extents;
+  int Loc = -1; // the cache_read / cache_write directive (a Diag location id)
 };
 
 struct LoopNest {

@@ -206,8 +206,10 @@ private:
   std::vector<Expr> Origin, Extent;
   ir::Region Clip; // the guard-tightened region, in tensor coordinates
 
+  /// An error about the stage, located at the directive that made it.
   bool fail(const std::string &Message) {
     Diags.push_back(errorAt(Message));
+    Diags.back().Loc = St.Loc;
     return false;
   }
   std::string stageName() const { return "stage '" + St.Name + "'"; }

@@ -138,6 +138,7 @@ bool makeCacheStage(ScheduleState &S, const Directive &D, bool IsWrite) {
     return Out;
   });
   S.Nest.Body = makeAllocate(Stage, IsWrite ? makeSeq({Rest, Copy}) : makeSeq({Copy, Rest}));
+  Info.Loc = D.Loc;
   S.Stages[NameArg.Text] = Info;
   return true;
 }

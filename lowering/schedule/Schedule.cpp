@@ -342,7 +342,8 @@ bool finishStages(ScheduleState &S) {
   }
   // Bound inference takes it from here.
   for (const auto &[Name, Info] : S.Stages)
-    S.Nest.Stages.push_back({Name, Info.Cached, Info.IsWrite, Info.Mins, Info.Extents});
+    S.Nest.Stages.push_back(
+        {Name, Info.Cached, Info.IsWrite, Info.Mins, Info.Extents, Info.Loc});
   return true;
 }
 

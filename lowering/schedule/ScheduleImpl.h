@@ -51,6 +51,7 @@ struct StageInfo {
   std::string Name;  // the stage buffer's name (its node changes as it is rebuilt)
   bool IsWrite = false;
   std::vector<ir::Var> Mins, Extents; // placeholders, one per dimension of Cached
+  int Loc = -1; // the cache_read / cache_write directive, for lowering's errors
   bool ComputedAt = false;
   ir::Expr Parity; // (attach loop var - min) % 2, set by compute_at
   bool DoubleBuffer = false; // requested by double_buffer
