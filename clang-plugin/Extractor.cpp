@@ -166,6 +166,67 @@ bool mayModify(const Stmt *S, const VarDecl *VD) {
   return false;
 }
 
+using MemberSteps = std::vector<ParamBinding::MemberStep>;
+
+/// A chain of member accesses on a variable or on `*this` (`p.x`, `p->n`,
+/// `s.in.v`, `this->s.n`): its root and its steps, outermost first. False for
+/// anything else, for a plain `this->field` (thisFieldOf's), and through a
+/// bit-field (it has no address to pass).
+bool memberChain(const Expr *E, const ValueDecl *&Root, bool &RootCapture, MemberSteps &Steps) {
+  Steps.clear();
+  const auto *Member = dyn_cast_or_null<MemberExpr>(stripTransparent(E));
+  if (!Member)
+    return false;
+  while (true) {
+    const auto *Field = dyn_cast<FieldDecl>(Member->getMemberDecl());
+    if (!Field || Field->isBitField())
+      return false;
+    Steps.push_back({Field, Member->isArrow(), Member->getType()});
+    const Expr *Base = Member->getBase()->IgnoreParenImpCasts();
+    if (isa<CXXThisExpr>(Base)) {
+      Root = Field; // `this->s`: the launcher builds it as for a member of *this
+      RootCapture = false;
+      Steps.pop_back();
+      break;
+    }
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(Base)) {
+      Root = Ref->getDecl();
+      RootCapture = Ref->refersToEnclosingVariableOrCapture();
+      if (!isa<VarDecl>(Root))
+        return false;
+      break;
+    }
+    if (!(Member = dyn_cast<MemberExpr>(Base)))
+      return false;
+  }
+  std::reverse(Steps.begin(), Steps.end());
+  return !Steps.empty();
+}
+
+/// Identifies a free variable: the declaration, then each member step.
+std::string freeKey(const ValueDecl *Root, const MemberSteps &Steps) {
+  std::string Key = std::to_string(reinterpret_cast<uintptr_t>(Root));
+  for (const ParamBinding::MemberStep &S : Steps)
+    Key += (S.IsArrow ? "->" : ".") + std::to_string(reinterpret_cast<uintptr_t>(S.Field));
+  return Key;
+}
+
+/// The kernel parameter name of a free variable (`p_x` for `p->x`).
+std::string freeName(const ValueDecl *Root, const MemberSteps &Steps) {
+  std::string Name = Root->getNameAsString();
+  for (const ParamBinding::MemberStep &S : Steps)
+    Name += "_" + S.Field->getNameAsString();
+  return Name;
+}
+
+/// How a free variable is written in the source, for messages.
+std::string freeSpelling(const ValueDecl *Root, const MemberSteps &Steps) {
+  std::string Text = Root->getNameAsString();
+  for (const ParamBinding::MemberStep &S : Steps)
+    Text += (S.IsArrow ? "->" : ".") + S.Field->getNameAsString();
+  return Text;
+}
+
 //===----------------------------------------------------------------------===//
 // Small IR queries
 //===----------------------------------------------------------------------===//
@@ -276,6 +337,7 @@ private:
 /// A buffer the nest uses but does not declare.
 struct FreeBuffer {
   const ValueDecl *Decl = nullptr;
+  MemberSteps Members; // a struct member: the steps from Decl
   LaunchDescriptor::ArgKind Kind = LaunchDescriptor::ArgKind::Pointer;
   bool RefersToCapture = false;
   SourceLocation FirstUse;
@@ -301,6 +363,7 @@ struct FreeBuffer {
 /// A scalar the nest reads but does not declare.
 struct FreeScalar {
   const ValueDecl *Decl = nullptr;
+  MemberSteps Members;
   bool RefersToCapture = false;
   SourceLocation FirstUse;
   size_t Order = 0;
@@ -366,9 +429,9 @@ private:
 
   // Free variables.
   std::vector<FreeBuffer> Buffers;
-  std::map<const ValueDecl *, size_t> BufferIndex;
+  std::map<std::string, size_t> BufferIndex; // by freeKey
   std::vector<FreeScalar> Scalars;
-  std::map<const ValueDecl *, size_t> ScalarIndex;
+  std::map<std::string, size_t> ScalarIndex; // by freeKey
 
   // Diagnostics.
   bool fail(SourceLocation Loc, const std::string &What);
@@ -404,9 +467,11 @@ private:
   };
   bool translatePlace(const Expr *LValue, bool IsWrite, Place &Out);
   bool translateSubscript(const ArraySubscriptExpr *ASE, Place &Out);
-  FreeBuffer *freeBuffer(const ValueDecl *D, const Expr *Use, bool RefersToCapture);
+  FreeBuffer *freeBuffer(const ValueDecl *D, const Expr *Use, bool RefersToCapture,
+                         const MemberSteps &Members);
   ir::Expr translateIndex(const Expr *Index);
-  ir::Var freeScalar(const ValueDecl *D, const Expr *Use, bool RefersToCapture);
+  ir::Var freeScalar(const ValueDecl *D, const Expr *Use, bool RefersToCapture,
+                     const MemberSteps &Members = {});
 
   // Finishing.
   bool checkDerivedPointers();
@@ -790,6 +855,12 @@ bool NestExtractor::translatePlace(const Expr *LValue, bool IsWrite, Place &Out)
   if (D && IsWrite && !D->getType()->isArrayType() && !D->getType()->isPointerType())
     return fail(E->getBeginLoc(),
                 "nest writes scalar '" + D->getNameAsString() + "' declared outside it");
+  const ValueDecl *Root = nullptr;
+  bool Capture = false;
+  MemberSteps Steps;
+  if (IsWrite && memberChain(E, Root, Capture, Steps))
+    return fail(E->getBeginLoc(),
+                "nest writes member '" + freeSpelling(Root, Steps) + "' declared outside it");
   if (const auto *U = dyn_cast<UnaryOperator>(E))
     if (U->getOpcode() == UO_Deref)
       return fail(E->getBeginLoc(), "pointer dereference '" + sourceText(E) + "'");
@@ -904,7 +975,17 @@ ir::Expr NestExtractor::translate(const Expr *E) {
   if (const auto *Member = dyn_cast<MemberExpr>(E)) {
     if (const FieldDecl *Field = thisFieldOf(Member))
       return translateDeclRef(Member, Field, false);
-    return fail(E->getBeginLoc(), "member access '" + sourceText(E) + "'"), nullptr;
+    const ValueDecl *Root = nullptr;
+    bool Capture = false;
+    MemberSteps Steps;
+    if (!memberChain(Member, Root, Capture, Steps))
+      return fail(E->getBeginLoc(), "member access '" + sourceText(E) + "'"), nullptr;
+    QualType T = Steps.back().Type.getNonReferenceType();
+    if (T->isPointerType() || T->isArrayType())
+      return fail(E->getBeginLoc(), "pointer arithmetic or address use of '" +
+                                        freeSpelling(Root, Steps) + "'"),
+             nullptr;
+    return freeScalar(Root, Member, Capture, Steps);
   }
   if (isa<ArraySubscriptExpr>(E)) {
     Place P;
@@ -1147,11 +1228,14 @@ bool NestExtractor::translateSubscript(const ArraySubscriptExpr *ASE, Place &Out
 
   const ValueDecl *D = nullptr;
   bool Capture = false;
+  MemberSteps Steps;
   if (const auto *Ref = dyn_cast<DeclRefExpr>(Base)) {
     D = Ref->getDecl();
     Capture = Ref->refersToEnclosingVariableOrCapture();
   } else if (const FieldDecl *Field = thisFieldOf(Base)) {
     D = Field;
+  } else if (!memberChain(Base, D, Capture, Steps)) {
+    D = nullptr;
   }
   if (!D) {
     if (isa<BinaryOperator>(Base) || isa<UnaryOperator>(Base) || isa<CastExpr>(Base))
@@ -1160,18 +1244,18 @@ bool NestExtractor::translateSubscript(const ArraySubscriptExpr *ASE, Place &Out
   }
 
   size_t Expected = 0;
-  if (const auto *VD = dyn_cast<VarDecl>(D); VD && Locals.count(VD)) {
+  if (const auto *VD = dyn_cast<VarDecl>(D); VD && Steps.empty() && Locals.count(VD)) {
     Out.Buf = Locals[VD];
     Expected = Out.Buf->Shape.size();
   } else {
-    FreeBuffer *FB = freeBuffer(D, Base, Capture);
+    FreeBuffer *FB = freeBuffer(D, Base, Capture, Steps);
     if (!FB)
       return false;
     Out.Buf = FB->Placeholder;
     Expected = FB->DeclaredShape.size() + (FB->FirstDimKnown ? 0 : 1);
   }
   if (Subscripts.size() != Expected)
-    return fail(ASE->getBeginLoc(), "partial subscript of '" + D->getNameAsString() + "'");
+    return fail(ASE->getBeginLoc(), "partial subscript of '" + freeSpelling(D, Steps) + "'");
   Out.Indices.clear();
   for (const Expr *Sub : Subscripts) {
     ir::Expr Index = translateIndex(Sub);
@@ -1179,7 +1263,7 @@ bool NestExtractor::translateSubscript(const ArraySubscriptExpr *ASE, Place &Out
       return false;
     Out.Indices.push_back(Index);
   }
-  auto It = BufferIndex.find(D);
+  auto It = BufferIndex.find(freeKey(D, Steps));
   if (It != BufferIndex.end()) {
     FreeBuffer &FB = Buffers[It->second];
     if (FB.isFlat())
@@ -1218,8 +1302,10 @@ ir::Expr NestExtractor::translateIndex(const Expr *Index) {
   return I;
 }
 
-FreeBuffer *NestExtractor::freeBuffer(const ValueDecl *D, const Expr *Use, bool Capture) {
-  auto It = BufferIndex.find(D);
+FreeBuffer *NestExtractor::freeBuffer(const ValueDecl *D, const Expr *Use, bool Capture,
+                                      const MemberSteps &Members) {
+  std::string Key = freeKey(D, Members);
+  auto It = BufferIndex.find(Key);
   if (It != BufferIndex.end()) {
     FreeBuffer &FB = Buffers[It->second];
     FB.RefersToCapture = FB.RefersToCapture || Capture;
@@ -1231,7 +1317,8 @@ FreeBuffer *NestExtractor::freeBuffer(const ValueDecl *D, const Expr *Use, bool 
   FB.Decl = D;
   FB.RefersToCapture = Capture;
   FB.FirstUse = Use->getBeginLoc();
-  FB.Name = D->getNameAsString();
+  FB.Name = freeName(D, Members);
+  FB.Members = Members;
   const auto *VD = dyn_cast<VarDecl>(D);
   if (VD && VD->isStaticLocal())
     return fail(Use->getBeginLoc(), "function-local static variable '" + FB.Name + "'"), nullptr;
@@ -1240,16 +1327,21 @@ FreeBuffer *NestExtractor::freeBuffer(const ValueDecl *D, const Expr *Use, bool 
   if (const auto *Parm = dyn_cast<ParmVarDecl>(D))
     if (Ctx.getAsConstantArrayType(Parm->getOriginalType()))
       T = Parm->getOriginalType();
+  if (!Members.empty())
+    T = Members.back().Type.getNonReferenceType();
   QualType Elem;
   if (Ctx.getAsConstantArrayType(T) || T->isIncompleteArrayType()) {
     // An array parameter is a pointer (the launcher gets the pointer's
     // address); a reference to an array is the array itself (its address is
-    // the first element's), and may name the same array as another one.
+    // the first element's), and may name the same array as another one. So
+    // may an array member (its struct may be reached through two pointers).
     bool IsReference = D->getType()->isReferenceType();
-    FB.Kind = isa<ParmVarDecl>(D) && !IsReference ? LaunchDescriptor::ArgKind::Pointer
-                                                  : LaunchDescriptor::ArgKind::Array;
+    bool IsMember = !Members.empty();
+    FB.Kind = isa<ParmVarDecl>(D) && !IsReference && !IsMember
+                  ? LaunchDescriptor::ArgKind::Pointer
+                  : LaunchDescriptor::ArgKind::Array;
     FB.FirstDimKnown = !T->isIncompleteArrayType();
-    FB.NoAlias = !isa<ParmVarDecl>(D) && !IsReference;
+    FB.NoAlias = !isa<ParmVarDecl>(D) && !IsReference && !IsMember;
     Elem = T;
     if (T->isIncompleteArrayType())
       Elem = Ctx.getAsArrayType(T)->getElementType();
@@ -1272,13 +1364,15 @@ FreeBuffer *NestExtractor::freeBuffer(const ValueDecl *D, const Expr *Use, bool 
            nullptr;
   FB.Placeholder = ir::makeBuffer(FB.Name, FB.Type, {});
   FB.Order = Buffers.size();
-  BufferIndex[D] = Buffers.size();
+  BufferIndex[Key] = Buffers.size();
   Buffers.push_back(FB);
   return &Buffers.back();
 }
 
-ir::Var NestExtractor::freeScalar(const ValueDecl *D, const Expr *Use, bool Capture) {
-  auto It = ScalarIndex.find(D);
+ir::Var NestExtractor::freeScalar(const ValueDecl *D, const Expr *Use, bool Capture,
+                                  const MemberSteps &Members) {
+  std::string Key = freeKey(D, Members);
+  auto It = ScalarIndex.find(Key);
   if (It != ScalarIndex.end()) {
     FreeScalar &S = Scalars[It->second];
     S.RefersToCapture = S.RefersToCapture || Capture;
@@ -1287,17 +1381,19 @@ ir::Var NestExtractor::freeScalar(const ValueDecl *D, const Expr *Use, bool Capt
     return S.Value;
   }
   ir::DType DT;
-  if (!dtypeOf(D->getType(), Ctx, true, DT))
-    return fail(Use->getBeginLoc(), "'" + D->getNameAsString() + "' has unsupported type '" +
-                                        D->getType().getAsString() + "'"),
+  QualType T = Members.empty() ? D->getType() : Members.back().Type;
+  if (!dtypeOf(T, Ctx, true, DT))
+    return fail(Use->getBeginLoc(), "'" + freeSpelling(D, Members) +
+                                        "' has unsupported type '" + T.getAsString() + "'"),
            nullptr;
   FreeScalar S;
   S.Decl = D;
+  S.Members = Members;
   S.RefersToCapture = Capture;
   S.FirstUse = Use->getBeginLoc();
-  S.Value = ir::makeVar(D->getNameAsString(), DT);
+  S.Value = ir::makeVar(freeName(D, Members), DT);
   S.Order = Scalars.size();
-  ScalarIndex[D] = Scalars.size();
+  ScalarIndex[Key] = Scalars.size();
   Scalars.push_back(S);
   return S.Value;
 }
@@ -1422,15 +1518,23 @@ bool NestExtractor::run(const ForStmt *Loop, const std::string &NestName, Extrac
     P.ParamKind = ir::Param::Kind::Buffer;
     P.Buf = Rewriter.Targets[FB.Placeholder.get()].Final;
     Out.Nest.Params.push_back(P);
-    Out.Bindings.push_back({FB.Decl, FB.Kind, FB.RefersToCapture});
+    Out.Bindings.push_back({FB.Decl, FB.Members, FB.Kind, FB.RefersToCapture});
   }
   for (const FreeScalar &S : Scalars) {
     ir::Param P;
     P.ParamKind = ir::Param::Kind::Scalar;
     P.Scalar = S.Value;
     Out.Nest.Params.push_back(P);
-    Out.Bindings.push_back({S.Decl, LaunchDescriptor::ArgKind::Scalar, S.RefersToCapture});
+    Out.Bindings.push_back(
+        {S.Decl, S.Members, LaunchDescriptor::ArgKind::Scalar, S.RefersToCapture});
   }
+  // Parameters are matched by name: a member's name (`p_x` for `p->x`) must
+  // not be another variable's.
+  std::set<std::string> Names;
+  for (const ir::Param &P : Out.Nest.Params)
+    if (!Names.insert(P.name()).second)
+      return fail(Loop->getBeginLoc(), "two values the nest uses would both be parameter '" +
+                                           P.name() + "'");
   Out.Nest.Name = NestName;
   Out.Nest.Body = Body;
   PresumedLoc PLoc = Ctx.getSourceManager().getPresumedLoc(Loop->getBeginLoc());
