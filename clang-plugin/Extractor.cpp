@@ -28,8 +28,11 @@
 // Other documented choices: two loops with the same induction variable name
 // in one nest are named `j`, `j_1`, ... in source order; `const` integer
 // locals with a loop-variable initializer are substituted (so `const int row
-// = i * K; A[row + k]` stays affine); index lower bounds that depend on
-// parameters are assumed non-negative.
+// = i * K; A[row + k]` stays affine), and so are integer locals the rest of
+// their scope never changes; a pointer may be indexed below zero (the
+// launcher's copy region then starts below it, passes/ComputeBufferRegions);
+// members of structs (`p.x`, `p->n`) are free variables like any other, the
+// launcher passes the member's address.
 //
 //===----------------------------------------------------------------------===//
 
