@@ -214,20 +214,19 @@ std::string freeKey(const ValueDecl *Root, const MemberSteps &Steps) {
   return Key;
 }
 
-/// The kernel parameter name of a free variable (`p_x` for `p->x`).
-std::string freeName(const ValueDecl *Root, const MemberSteps &Steps) {
-  std::string Name = Root->getNameAsString();
-  for (const ParamBinding::MemberStep &S : Steps)
-    Name += "_" + S.Field->getNameAsString();
-  return Name;
-}
-
-/// How a free variable is written in the source, for messages.
-std::string freeSpelling(const ValueDecl *Root, const MemberSteps &Steps) {
+/// A free variable's path: as the source spells it (`p->x`, for messages)
+/// or as a kernel parameter name (`p_x`).
+std::string memberPath(const ValueDecl *Root, const MemberSteps &Steps, bool AsSpelled) {
   std::string Text = Root->getNameAsString();
   for (const ParamBinding::MemberStep &S : Steps)
-    Text += (S.IsArrow ? "->" : ".") + S.Field->getNameAsString();
+    Text += (!AsSpelled ? "_" : S.IsArrow ? "->" : ".") + S.Field->getNameAsString();
   return Text;
+}
+std::string freeName(const ValueDecl *Root, const MemberSteps &Steps) {
+  return memberPath(Root, Steps, false);
+}
+std::string freeSpelling(const ValueDecl *Root, const MemberSteps &Steps) {
+  return memberPath(Root, Steps, true);
 }
 
 //===----------------------------------------------------------------------===//
