@@ -28,8 +28,11 @@
 // Other documented choices: two loops with the same induction variable name
 // in one nest are named `j`, `j_1`, ... in source order; `const` integer
 // locals with a loop-variable initializer are substituted (so `const int row
-// = i * K; A[row + k]` stays affine); index lower bounds that depend on
-// parameters are assumed non-negative.
+// = i * K; A[row + k]` stays affine), and so are integer locals the rest of
+// their scope never changes; a pointer may be indexed below zero (the
+// launcher's copy region then starts below it, passes/ComputeBufferRegions);
+// members of structs (`p.x`, `p->n`) are free variables like any other, the
+// launcher passes the member's address.
 //
 //===----------------------------------------------------------------------===//
 
@@ -171,6 +174,90 @@ bool isExcessArith(const Expr *E, const ASTContext &Ctx) {
   return false;
 }
 
+/// Whether S may change VD after its declaration: an assignment, compound
+/// assignment or increment of it, its address taken, or a reference bound to
+/// it. (A local the nest never changes is a name for its initializer.)
+bool mayModify(const Stmt *S, const VarDecl *VD) {
+  if (!S)
+    return false;
+  if (const auto *B = dyn_cast<BinaryOperator>(S))
+    if (B->isAssignmentOp() && varOf(B->getLHS()) == VD)
+      return true;
+  if (const auto *U = dyn_cast<UnaryOperator>(S))
+    if ((U->isIncrementDecrementOp() || U->getOpcode() == UO_AddrOf) &&
+        varOf(U->getSubExpr()) == VD)
+      return true;
+  if (const auto *DS = dyn_cast<DeclStmt>(S))
+    for (const Decl *D : DS->decls())
+      if (const auto *Other = dyn_cast<VarDecl>(D))
+        if (Other->getType()->isReferenceType() && varOf(Other->getInit()) == VD)
+          return true;
+  for (const Stmt *Child : S->children())
+    if (mayModify(Child, VD))
+      return true;
+  return false;
+}
+
+using MemberSteps = std::vector<ParamBinding::MemberStep>;
+
+/// A chain of member accesses on a variable or on `*this` (`p.x`, `p->n`,
+/// `s.in.v`, `this->s.n`): its root and its steps, outermost first. False for
+/// anything else, for a plain `this->field` (thisFieldOf's), and through a
+/// bit-field (it has no address to pass).
+bool memberChain(const Expr *E, const ValueDecl *&Root, bool &RootCapture, MemberSteps &Steps) {
+  Steps.clear();
+  const auto *Member = dyn_cast_or_null<MemberExpr>(stripTransparent(E));
+  if (!Member)
+    return false;
+  while (true) {
+    const auto *Field = dyn_cast<FieldDecl>(Member->getMemberDecl());
+    if (!Field || Field->isBitField())
+      return false;
+    Steps.push_back({Field, Member->isArrow(), Member->getType()});
+    const Expr *Base = Member->getBase()->IgnoreParenImpCasts();
+    if (isa<CXXThisExpr>(Base)) {
+      Root = Field; // `this->s`: the launcher builds it as for a member of *this
+      RootCapture = false;
+      Steps.pop_back();
+      break;
+    }
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(Base)) {
+      Root = Ref->getDecl();
+      RootCapture = Ref->refersToEnclosingVariableOrCapture();
+      if (!isa<VarDecl>(Root))
+        return false;
+      break;
+    }
+    if (!(Member = dyn_cast<MemberExpr>(Base)))
+      return false;
+  }
+  std::reverse(Steps.begin(), Steps.end());
+  return !Steps.empty();
+}
+
+/// Identifies a free variable: the declaration, then each member step.
+std::string freeKey(const ValueDecl *Root, const MemberSteps &Steps) {
+  std::string Key = std::to_string(reinterpret_cast<uintptr_t>(Root));
+  for (const ParamBinding::MemberStep &S : Steps)
+    Key += (S.IsArrow ? "->" : ".") + std::to_string(reinterpret_cast<uintptr_t>(S.Field));
+  return Key;
+}
+
+/// A free variable's path: as the source spells it (`p->x`, for messages)
+/// or as a kernel parameter name (`p_x`).
+std::string memberPath(const ValueDecl *Root, const MemberSteps &Steps, bool AsSpelled) {
+  std::string Text = Root->getNameAsString();
+  for (const ParamBinding::MemberStep &S : Steps)
+    Text += (!AsSpelled ? "_" : S.IsArrow ? "->" : ".") + S.Field->getNameAsString();
+  return Text;
+}
+std::string freeName(const ValueDecl *Root, const MemberSteps &Steps) {
+  return memberPath(Root, Steps, false);
+}
+std::string freeSpelling(const ValueDecl *Root, const MemberSteps &Steps) {
+  return memberPath(Root, Steps, true);
+}
+
 //===----------------------------------------------------------------------===//
 // Small IR queries
 //===----------------------------------------------------------------------===//
@@ -271,6 +358,24 @@ private:
   std::set<const ir::BufferNode *> Private;
 };
 
+/// The first load in an expression of one of the given local buffers.
+class LocalReads : public ir::IRVisitor {
+public:
+  explicit LocalReads(const std::map<const ir::BufferNode *, std::string> &Locals)
+      : Locals(Locals) {}
+  const ir::LoadNode *First = nullptr;
+
+protected:
+  void visitLoad(const ir::LoadNode *N) override {
+    if (!First && Locals.count(N->Buf.get()))
+      First = N;
+    ir::IRVisitor::visitLoad(N);
+  }
+
+private:
+  const std::map<const ir::BufferNode *, std::string> &Locals;
+};
+
 //===----------------------------------------------------------------------===//
 // Free variables of the nest
 //===----------------------------------------------------------------------===//
@@ -278,6 +383,7 @@ private:
 /// A buffer the nest uses but does not declare.
 struct FreeBuffer {
   const ValueDecl *Decl = nullptr;
+  MemberSteps Members; // a struct member: the steps from Decl
   LaunchDescriptor::ArgKind Kind = LaunchDescriptor::ArgKind::Pointer;
   bool RefersToCapture = false;
   SourceLocation FirstUse;
@@ -303,6 +409,7 @@ struct FreeBuffer {
 /// A scalar the nest reads but does not declare.
 struct FreeScalar {
   const ValueDecl *Decl = nullptr;
+  MemberSteps Members;
   bool RefersToCapture = false;
   SourceLocation FirstUse;
   size_t Order = 0;
@@ -414,13 +521,16 @@ private:
   ir::VarRanges LoopRanges;
   std::map<const VarDecl *, ir::Buffer> Locals;
   std::map<const VarDecl *, ir::Expr> ConstLocals;
+  /// Integer locals kept in memory, and why they are not a name for their
+  /// initializer (for the message of an index that reads one).
+  std::map<const ir::BufferNode *, std::string> NotSubstituted;
   std::set<std::string> UsedLoopNames, UsedLocalNames;
 
   // Free variables.
   std::vector<FreeBuffer> Buffers;
-  std::map<const ValueDecl *, size_t> BufferIndex;
+  std::map<std::string, size_t> BufferIndex; // by freeKey
   std::vector<FreeScalar> Scalars;
-  std::map<const ValueDecl *, size_t> ScalarIndex;
+  std::map<std::string, size_t> ScalarIndex; // by freeKey
 
   // Diagnostics.
   bool fail(SourceLocation Loc, const std::string &What);
@@ -462,9 +572,11 @@ private:
   };
   bool translatePlace(const Expr *LValue, bool IsWrite, Place &Out);
   bool translateSubscript(const ArraySubscriptExpr *ASE, Place &Out);
-  FreeBuffer *freeBuffer(const ValueDecl *D, const Expr *Use, bool RefersToCapture);
+  FreeBuffer *freeBuffer(const ValueDecl *D, const Expr *Use, bool RefersToCapture,
+                         const MemberSteps &Members);
   ir::Expr translateIndex(const Expr *Index);
-  ir::Var freeScalar(const ValueDecl *D, const Expr *Use, bool RefersToCapture);
+  ir::Var freeScalar(const ValueDecl *D, const Expr *Use, bool RefersToCapture,
+                     const MemberSteps &Members = {});
 
   // Finishing.
   bool checkDerivedPointers();
@@ -612,11 +724,20 @@ ir::Stmt NestExtractor::translateLocalDecls(ArrayRef<const VarDecl *> Vars,
       return nullptr;
   }
   // `const int row = i * K;` names an index expression: substitute it, so
-  // that accesses through it stay affine.
-  if (Init && T.isConstQualified() && ir::isInt(DT)) {
+  // that accesses through it stay affine. So does an integer local the rest
+  // of its scope never changes (`int p = i - 1; y[i] = x[p];`): its value is
+  // its initializer's wherever it is used (loop variables and parameters
+  // cannot change inside the nest; what reads memory is not substituted).
+  bool Modified =
+      std::any_of(Rest.begin(), Rest.end(), [&](const Stmt *S) { return mayModify(S, VD); }) ||
+      std::any_of(Vars.begin() + 1, Vars.end(),
+                  [&](const VarDecl *Next) { return mayModify(Next->getInit(), VD); });
+  bool ReadsMemory = false;
+  if (Init && ir::isInt(DT) && (T.isConstQualified() || !Modified)) {
     ExprScan Scan;
     Scan.visit(Init);
-    if (!Scan.HasLoad) {
+    ReadsMemory = Scan.HasLoad;
+    if (!ReadsMemory) {
       ConstLocals[VD] = Init->Type == DT ? Init : ir::makeCast(DT, Init);
       return translateLocalDecls(Vars.drop_front(), Rest);
     }
@@ -624,6 +745,10 @@ ir::Stmt NestExtractor::translateLocalDecls(ArrayRef<const VarDecl *> Vars,
   ir::Buffer Buf = ir::makeBuffer(uniqueName(VD->getNameAsString(), UsedLocalNames), DT,
                                   {ir::makeInt(1)}, ir::Scope::Local);
   Locals[VD] = Buf;
+  if (ir::isInt(DT))
+    NotSubstituted[Buf.get()] = !Init        ? "is declared without an initializer"
+                                : Modified   ? "is assigned after its declaration"
+                                             : "is computed from memory (an indirect index)";
   std::vector<ir::Stmt> Body;
   if (Init)
     Body.push_back(ir::makeStore(Buf, {ir::makeInt(0)},
@@ -886,6 +1011,12 @@ bool NestExtractor::translatePlace(const Expr *LValue, bool IsWrite, Place &Out)
   if (D && IsWrite && !D->getType()->isArrayType() && !D->getType()->isPointerType())
     return fail(E->getBeginLoc(),
                 "nest writes scalar '" + D->getNameAsString() + "' declared outside it");
+  const ValueDecl *Root = nullptr;
+  bool Capture = false;
+  MemberSteps Steps;
+  if (IsWrite && memberChain(E, Root, Capture, Steps))
+    return fail(E->getBeginLoc(),
+                "nest writes member '" + freeSpelling(Root, Steps) + "' declared outside it");
   if (const auto *U = dyn_cast<UnaryOperator>(E))
     if (U->getOpcode() == UO_Deref)
       return fail(E->getBeginLoc(), "pointer dereference '" + sourceText(E) + "'");
@@ -1011,7 +1142,17 @@ ir::Expr NestExtractor::translate(const Expr *E) {
   if (const auto *Member = dyn_cast<MemberExpr>(E)) {
     if (const FieldDecl *Field = thisFieldOf(Member))
       return translateDeclRef(Member, Field, false);
-    return fail(E->getBeginLoc(), "member access '" + sourceText(E) + "'"), nullptr;
+    const ValueDecl *Root = nullptr;
+    bool Capture = false;
+    MemberSteps Steps;
+    if (!memberChain(Member, Root, Capture, Steps))
+      return fail(E->getBeginLoc(), "member access '" + sourceText(E) + "'"), nullptr;
+    QualType T = Steps.back().Type.getNonReferenceType();
+    if (T->isPointerType() || T->isArrayType())
+      return fail(E->getBeginLoc(), "pointer arithmetic or address use of '" +
+                                        freeSpelling(Root, Steps) + "'"),
+             nullptr;
+    return freeScalar(Root, Member, Capture, Steps);
   }
   if (isa<ArraySubscriptExpr>(E)) {
     Place P;
@@ -1412,11 +1553,14 @@ bool NestExtractor::translateSubscript(const ArraySubscriptExpr *ASE, Place &Out
 
   const ValueDecl *D = nullptr;
   bool Capture = false;
+  MemberSteps Steps;
   if (const auto *Ref = dyn_cast<DeclRefExpr>(Base)) {
     D = Ref->getDecl();
     Capture = Ref->refersToEnclosingVariableOrCapture();
   } else if (const FieldDecl *Field = thisFieldOf(Base)) {
     D = Field;
+  } else if (!memberChain(Base, D, Capture, Steps)) {
+    D = nullptr;
   }
   if (!D) {
     if (isa<BinaryOperator>(Base) || isa<UnaryOperator>(Base) || isa<CastExpr>(Base))
@@ -1425,18 +1569,18 @@ bool NestExtractor::translateSubscript(const ArraySubscriptExpr *ASE, Place &Out
   }
 
   size_t Expected = 0;
-  if (const auto *VD = dyn_cast<VarDecl>(D); VD && Locals.count(VD)) {
+  if (const auto *VD = dyn_cast<VarDecl>(D); VD && Steps.empty() && Locals.count(VD)) {
     Out.Buf = Locals[VD];
     Expected = Out.Buf->Shape.size();
   } else {
-    FreeBuffer *FB = freeBuffer(D, Base, Capture);
+    FreeBuffer *FB = freeBuffer(D, Base, Capture, Steps);
     if (!FB)
       return false;
     Out.Buf = FB->Placeholder;
     Expected = FB->DeclaredShape.size() + (FB->FirstDimKnown ? 0 : 1);
   }
   if (Subscripts.size() != Expected)
-    return fail(ASE->getBeginLoc(), "partial subscript of '" + D->getNameAsString() + "'");
+    return fail(ASE->getBeginLoc(), "partial subscript of '" + freeSpelling(D, Steps) + "'");
   Out.Indices.clear();
   for (const Expr *Sub : Subscripts) {
     ir::Expr Index = translateIndex(Sub);
@@ -1444,7 +1588,7 @@ bool NestExtractor::translateSubscript(const ArraySubscriptExpr *ASE, Place &Out
       return false;
     Out.Indices.push_back(Index);
   }
-  auto It = BufferIndex.find(D);
+  auto It = BufferIndex.find(freeKey(D, Steps));
   if (It != BufferIndex.end()) {
     FreeBuffer &FB = Buffers[It->second];
     if (FB.isFlat())
@@ -1463,8 +1607,19 @@ ir::Expr NestExtractor::translateIndex(const Expr *Index) {
     return fail(Index->getBeginLoc(), "non-integer index '" + sourceText(Index) + "'"), nullptr;
   ExprScan Scan;
   Scan.visit(I);
-  if (Scan.HasLoad)
+  if (Scan.HasLoad) {
+    LocalReads Reads(NotSubstituted);
+    Reads.visit(I);
+    if (Reads.First)
+      return fail(Index->getBeginLoc(),
+                  "index '" + sourceText(Index) + "' reads local '" + Reads.First->Buf->Name +
+                      "', which " + NotSubstituted[Reads.First->Buf.get()] +
+                      " (an integer local is substituted into an index only when it is "
+                      "initialized from loop variables and parameters and never assigned "
+                      "again)"),
+             nullptr;
     return fail(Index->getBeginLoc(), "indirect index '" + sourceText(Index) + "'"), nullptr;
+  }
   if (Scan.HasUnsigned) {
     IndexWidener Widen;
     I = Widen.mutate(I);
@@ -1481,8 +1636,10 @@ ir::Expr NestExtractor::translateIndex(const Expr *Index) {
   return I;
 }
 
-FreeBuffer *NestExtractor::freeBuffer(const ValueDecl *D, const Expr *Use, bool Capture) {
-  auto It = BufferIndex.find(D);
+FreeBuffer *NestExtractor::freeBuffer(const ValueDecl *D, const Expr *Use, bool Capture,
+                                      const MemberSteps &Members) {
+  std::string Key = freeKey(D, Members);
+  auto It = BufferIndex.find(Key);
   if (It != BufferIndex.end()) {
     FreeBuffer &FB = Buffers[It->second];
     FB.RefersToCapture = FB.RefersToCapture || Capture;
@@ -1494,7 +1651,8 @@ FreeBuffer *NestExtractor::freeBuffer(const ValueDecl *D, const Expr *Use, bool 
   FB.Decl = D;
   FB.RefersToCapture = Capture;
   FB.FirstUse = Use->getBeginLoc();
-  FB.Name = D->getNameAsString();
+  FB.Name = freeName(D, Members);
+  FB.Members = Members;
   const auto *VD = dyn_cast<VarDecl>(D);
   if (VD && VD->isStaticLocal())
     return fail(Use->getBeginLoc(), "function-local static variable '" + FB.Name + "'"), nullptr;
@@ -1503,12 +1661,21 @@ FreeBuffer *NestExtractor::freeBuffer(const ValueDecl *D, const Expr *Use, bool 
   if (const auto *Parm = dyn_cast<ParmVarDecl>(D))
     if (Ctx.getAsConstantArrayType(Parm->getOriginalType()))
       T = Parm->getOriginalType();
+  if (!Members.empty())
+    T = Members.back().Type.getNonReferenceType();
   QualType Elem;
   if (Ctx.getAsConstantArrayType(T) || T->isIncompleteArrayType()) {
-    FB.Kind = isa<ParmVarDecl>(D) ? LaunchDescriptor::ArgKind::Pointer
-                                  : LaunchDescriptor::ArgKind::Array;
+    // An array parameter is a pointer (the launcher gets the pointer's
+    // address); a reference to an array is the array itself (its address is
+    // the first element's), and may name the same array as another one. So
+    // may an array member (its struct may be reached through two pointers).
+    bool IsReference = D->getType()->isReferenceType();
+    bool IsMember = !Members.empty();
+    FB.Kind = isa<ParmVarDecl>(D) && !IsReference && !IsMember
+                  ? LaunchDescriptor::ArgKind::Pointer
+                  : LaunchDescriptor::ArgKind::Array;
     FB.FirstDimKnown = !T->isIncompleteArrayType();
-    FB.NoAlias = !isa<ParmVarDecl>(D);
+    FB.NoAlias = !isa<ParmVarDecl>(D) && !IsReference && !IsMember;
     Elem = T;
     if (T->isIncompleteArrayType())
       Elem = Ctx.getAsArrayType(T)->getElementType();
@@ -1531,13 +1698,15 @@ FreeBuffer *NestExtractor::freeBuffer(const ValueDecl *D, const Expr *Use, bool 
            nullptr;
   FB.Placeholder = ir::makeBuffer(FB.Name, FB.Type, {});
   FB.Order = Buffers.size();
-  BufferIndex[D] = Buffers.size();
+  BufferIndex[Key] = Buffers.size();
   Buffers.push_back(FB);
   return &Buffers.back();
 }
 
-ir::Var NestExtractor::freeScalar(const ValueDecl *D, const Expr *Use, bool Capture) {
-  auto It = ScalarIndex.find(D);
+ir::Var NestExtractor::freeScalar(const ValueDecl *D, const Expr *Use, bool Capture,
+                                  const MemberSteps &Members) {
+  std::string Key = freeKey(D, Members);
+  auto It = ScalarIndex.find(Key);
   if (It != ScalarIndex.end()) {
     FreeScalar &S = Scalars[It->second];
     S.RefersToCapture = S.RefersToCapture || Capture;
@@ -1546,17 +1715,19 @@ ir::Var NestExtractor::freeScalar(const ValueDecl *D, const Expr *Use, bool Capt
     return S.Value;
   }
   ir::DType DT;
-  if (!dtypeOf(D->getType(), Ctx, DT))
-    return fail(Use->getBeginLoc(), "'" + D->getNameAsString() + "' has unsupported type '" +
-                                        D->getType().getAsString() + "'"),
+  QualType T = Members.empty() ? D->getType() : Members.back().Type;
+  if (!dtypeOf(T, Ctx, DT))
+    return fail(Use->getBeginLoc(), "'" + freeSpelling(D, Members) +
+                                        "' has unsupported type '" + T.getAsString() + "'"),
            nullptr;
   FreeScalar S;
   S.Decl = D;
+  S.Members = Members;
   S.RefersToCapture = Capture;
   S.FirstUse = Use->getBeginLoc();
-  S.Value = ir::makeVar(D->getNameAsString(), DT);
+  S.Value = ir::makeVar(freeName(D, Members), DT);
   S.Order = Scalars.size();
-  ScalarIndex[D] = Scalars.size();
+  ScalarIndex[Key] = Scalars.size();
   Scalars.push_back(S);
   return S.Value;
 }
@@ -1636,9 +1807,9 @@ bool NestExtractor::finishBuffers(std::vector<extract::FlatLayout> &Layouts,
     } else if (FB.isFlat()) {
       // An array's size is known: its indices need no bounding (an index
       // outside it is out of bounds in the loop as written, too).
+      // A pointer may be indexed below zero (it may point into the middle
+      // of an array): the launcher's copy region then starts below it.
       ir::Expr DeclaredSize = FB.FirstDimKnown ? FB.DeclaredShape[0] : nullptr;
-      if (!DeclaredSize && extract::someIndexIsNegative(FB.FlatIndices, LoopRanges))
-        return fail(FB.FirstUse, "an index of '" + FB.Name + "' is negative");
       Layouts.emplace_back();
       if (!extract::FlatLayout::choose(FB.FlatIndices, LoopRanges, DeclaredSize,
                                        Layouts.back()))
@@ -1681,15 +1852,23 @@ bool NestExtractor::run(const ForStmt *Loop, const std::string &NestName, Extrac
     P.ParamKind = ir::Param::Kind::Buffer;
     P.Buf = Rewriter.Targets[FB.Placeholder.get()].Final;
     Out.Nest.Params.push_back(P);
-    Out.Bindings.push_back({FB.Decl, FB.Kind, FB.RefersToCapture});
+    Out.Bindings.push_back({FB.Decl, FB.Members, FB.Kind, FB.RefersToCapture});
   }
   for (const FreeScalar &S : Scalars) {
     ir::Param P;
     P.ParamKind = ir::Param::Kind::Scalar;
     P.Scalar = S.Value;
     Out.Nest.Params.push_back(P);
-    Out.Bindings.push_back({S.Decl, LaunchDescriptor::ArgKind::Scalar, S.RefersToCapture});
+    Out.Bindings.push_back(
+        {S.Decl, S.Members, LaunchDescriptor::ArgKind::Scalar, S.RefersToCapture});
   }
+  // Parameters are matched by name: a member's name (`p_x` for `p->x`) must
+  // not be another variable's.
+  std::set<std::string> Names;
+  for (const ir::Param &P : Out.Nest.Params)
+    if (!Names.insert(P.name()).second)
+      return fail(Loop->getBeginLoc(), "two values the nest uses would both be parameter '" +
+                                           P.name() + "'");
   Out.Nest.Name = NestName;
   Out.Nest.Body = Body;
   PresumedLoc PLoc = Ctx.getSourceManager().getPresumedLoc(Loop->getBeginLoc());

@@ -13,8 +13,12 @@
 #include "codegen/LaunchDescriptor.h"
 #include "ir/IR.h"
 
+#include "clang/AST/Type.h"
+
 namespace clang {
 class ASTContext;
+class DiagnosticsEngine;
+class FieldDecl;
 class ForStmt;
 class ValueDecl;
 } // namespace clang
@@ -28,6 +32,15 @@ struct ParamBinding {
   /// The VarDecl / ParmVarDecl named in the nest, or a FieldDecl when the nest
   /// uses a member of `*this` (the launcher passes &this->field).
   const clang::ValueDecl *Decl = nullptr;
+  /// A member of a struct the nest uses (`p.x`, `p->n`, `s.in.v`): the
+  /// member accesses applied to Decl, outermost first, with the type of each
+  /// access as the nest has it. The launcher passes the address of the last.
+  struct MemberStep {
+    const clang::FieldDecl *Field = nullptr;
+    bool IsArrow = false;
+    clang::QualType Type;
+  };
+  std::vector<MemberStep> Members;
   LaunchDescriptor::ArgKind Kind = LaunchDescriptor::ArgKind::Scalar;
   /// The nest's DeclRefExprs to Decl had refersToEnclosingVariableOrCapture()
   /// (a lambda capture): the launcher's DeclRefExpr must say so too.

@@ -95,9 +95,28 @@ QualType thisTypeFor(ASTContext &Ctx, const DeclContext *Context, const FieldDec
   return Ctx.getPointerType(Ctx.getRecordType(Field->getParent()));
 }
 
-/// The lvalue the binding names: the variable, or `this->field`.
+Expr *buildRootRef(ASTContext &Ctx, const DeclContext *Context, const ParamBinding &B,
+                   SourceLocation Loc);
+
+/// The lvalue the binding names: the variable, `this->field`, or a member of
+/// either (`p.x`, `p->n`).
 Expr *buildBindingRef(ASTContext &Ctx, const DeclContext *Context, const ParamBinding &B,
                       SourceLocation Loc) {
+  Expr *Ref = buildRootRef(Ctx, Context, B, Loc);
+  for (const ParamBinding::MemberStep &Step : B.Members) {
+    if (Step.IsArrow)
+      Ref = ImplicitCastExpr::Create(Ctx, Ref->getType(), CK_LValueToRValue, Ref, nullptr,
+                                     VK_PRValue, FPOptionsOverride());
+    Ref = MemberExpr::CreateImplicit(Ctx, Ref, Step.IsArrow,
+                                     const_cast<FieldDecl *>(Step.Field), Step.Type, VK_LValue,
+                                     OK_Ordinary);
+  }
+  return Ref;
+}
+
+/// The variable, or `this->field`, a binding starts from.
+Expr *buildRootRef(ASTContext &Ctx, const DeclContext *Context, const ParamBinding &B,
+                   SourceLocation Loc) {
   auto *D = const_cast<ValueDecl *>(B.Decl);
   if (auto *Field = dyn_cast<FieldDecl>(D)) {
     auto *This = CXXThisExpr::Create(Ctx, Loc, thisTypeFor(Ctx, Context, Field),

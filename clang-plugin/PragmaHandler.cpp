@@ -39,6 +39,16 @@ PragmaGroup *PragmaRecords::groupForLoop(SourceLocation ForLoc) {
   for (auto &Group : Groups)
     if (Group->ForLoc.isValid() && Group->ForLoc == ForLoc)
       return Group.get();
+  if (!SM || !ForLoc.isMacroID())
+    return nullptr;
+  // The `for` follows the pragma in the same expansion: it is spelled after
+  // the `_Pragma` (in the macro's body or in an argument).
+  SourceLocation Expansion = SM->getExpansionLoc(ForLoc);
+  for (auto &Group : Groups)
+    if (Group->MacroExpansionLoc.isValid() && Group->MacroExpansionLoc == Expansion &&
+        SM->isBeforeInTranslationUnit(SM->getSpellingLoc(Group->Lines.back()->IntroducerLoc),
+                                      SM->getSpellingLoc(ForLoc)))
+      return Group.get();
   return nullptr;
 }
 
@@ -55,6 +65,9 @@ void PragmaRecords::regroup() {
     PragmaGroup *Last = Groups.empty() ? nullptr : Groups.back().get();
     bool Continues = Last && Last->Lines.back()->NextIsHash &&
                      Last->Lines.back()->NextTokenLoc == Line->IntroducerLoc;
+    // `_Pragma`s of one macro expansion form one schedule.
+    Continues = Continues || (Last && Line->MacroExpansionLoc.isValid() &&
+                              Last->MacroExpansionLoc == Line->MacroExpansionLoc);
     if (!Continues) {
       Groups.push_back(std::make_unique<PragmaGroup>());
       Last = Groups.back().get();
@@ -62,6 +75,7 @@ void PragmaRecords::regroup() {
     Last->Lines.push_back(Line);
     Last->Parsed = Last->Parsed && Line->Parsed;
     Last->ForLoc = Line->NextIsFor ? Line->NextTokenLoc : SourceLocation();
+    Last->MacroExpansionLoc = Line->MacroExpansionLoc;
   }
 }
 
@@ -151,7 +165,9 @@ public:
     reportParseDiags(PP, Line, Diags);
     if (std::optional<SourceLocation> End = lastPragmaToken(PP, Introducer, LastTok))
       recordNextToken(PP, *End, Line);
-    Records->add(std::move(Line));
+    if (Introducer.Loc.isMacroID())
+      Line.MacroExpansionLoc = PP.getSourceManager().getExpansionLoc(Introducer.Loc);
+    Records->add(std::move(Line), PP.getSourceManager());
   }
 
 private:

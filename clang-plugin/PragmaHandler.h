@@ -12,6 +12,7 @@
 
 #include "schedule/Schedule.h"
 #include "clang/Basic/SourceLocation.h"
+#include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Pragma.h"
 #include <memory>
 #include <string>
@@ -33,6 +34,10 @@ struct PragmaLine {
   clang::SourceLocation NextTokenLoc;
   bool NextIsFor = false;
   bool NextIsHash = false;
+  /// For a `_Pragma("sched ...")` a macro expands: where that expansion
+  /// starts. The `for` the same macro expands (`#define GPU_FOR(v, n)
+  /// _Pragma(...) for (...)`) starts there too.
+  clang::SourceLocation MacroExpansionLoc;
   std::vector<Directive> Directives; // Locs are byte offsets into Text
   bool Parsed = false;               // the text parsed without errors
 
@@ -44,6 +49,9 @@ struct PragmaLine {
 struct PragmaGroup {
   std::vector<const PragmaLine *> Lines;
   clang::SourceLocation ForLoc; // invalid when no `for` follows
+  /// Lines of a macro expansion: its start (the first `for` after them in
+  /// that expansion is the nest); invalid otherwise.
+  clang::SourceLocation MacroExpansionLoc;
   bool Parsed = true;           // every line parsed
   bool Matched = false;         // some ForStmt at ForLoc was seen
   bool Reported = false;        // a diagnostic about the whole group was given
@@ -53,9 +61,14 @@ struct PragmaGroup {
 /// the pragma handler (which the Preprocessor owns) and the consumer.
 class PragmaRecords {
 public:
-  void add(PragmaLine Line) { Lines.push_back(std::make_unique<PragmaLine>(std::move(Line))); }
+  void add(PragmaLine Line, const clang::SourceManager &SourceMgr) {
+    Lines.push_back(std::make_unique<PragmaLine>(std::move(Line)));
+    SM = &SourceMgr;
+  }
 
-  /// The group whose lines are followed by the `for` at ForLoc, or null.
+  /// The group whose lines are followed by the `for` at ForLoc, or null. In
+  /// a macro expansion that holds pragma lines, every `for` matches their
+  /// group: the caller takes the outermost.
   PragmaGroup *groupForLoop(clang::SourceLocation ForLoc);
 
   /// All groups formed so far, in source order.
@@ -67,6 +80,7 @@ private:
   std::vector<std::unique_ptr<PragmaLine>> Lines;
   std::vector<std::unique_ptr<PragmaGroup>> Groups;
   size_t GroupedLines = 0; // Lines already assigned to Groups
+  const clang::SourceManager *SM = nullptr;
 };
 
 /// Creates the handler for `#pragma sched`, recording into Records.

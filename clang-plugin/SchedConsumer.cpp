@@ -90,8 +90,24 @@ public:
     return Result;
   }
 
+  /// A pragma in a macro expansion matches every `for` of that expansion
+  /// after it: the nest is the outermost one, so the loops inside it are not
+  /// matched again. (No data-recursion queue: the children are traversed
+  /// before Outer is restored.)
+  bool TraverseForStmt(ForStmt *Loop) {
+    PragmaGroup *Group = Records.groupForLoop(Loop->getForLoc());
+    bool Inner = Group && Outer.count(Group);
+    if (Group && !Inner)
+      Outer[Group] = Loop;
+    bool Result = RecursiveASTVisitor::TraverseForStmt(Loop);
+    if (Group && !Inner)
+      Outer.erase(Group);
+    return Result;
+  }
+
   bool VisitForStmt(ForStmt *Loop) {
-    if (PragmaGroup *Group = Records.groupForLoop(Loop->getForLoc())) {
+    PragmaGroup *Group = Records.groupForLoop(Loop->getForLoc());
+    if (Group && Outer[Group] == Loop) {
       Group->Matched = true;
       Found.push_back({Loop, Group, Function});
     }
@@ -121,6 +137,7 @@ private:
   PragmaRecords &Records;
   SchedDiagnostics &Diags;
   const DeclContext *Function = nullptr;
+  std::map<const PragmaGroup *, const ForStmt *> Outer; // loops being traversed
 };
 
 /// Marks the pragma groups whose loops lie in a dependent declaration.

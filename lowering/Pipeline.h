@@ -22,10 +22,15 @@ struct LaunchGeometry {
 };
 
 /// What the launcher must move for one buffer parameter: elements
-/// [0, Extent) of the flattened buffer (Extent over scalar parameters), and
-/// whether the kernel reads and/or writes them.
+/// [Min, Min + Extent) of the flattened buffer (both over scalar
+/// parameters), and whether the kernel reads and/or writes them.
 struct BufferRegion {
   std::string Param;
+  /// The region is the flat elements [Min, Min + Extent) of the argument.
+  /// Min is null for 0; it is negative where the kernel reads or writes below
+  /// the pointer it was given (`x[i + off]` with off < 0: legal C++ for a
+  /// pointer into the middle of an array).
+  ir::Expr Min;
   ir::Expr Extent;
   bool Read = false, Written = false;
 };

@@ -79,7 +79,8 @@ std::string accessFlags(const BufferRegion &R) {
   return "-";
 }
 
-/// Grid, block, then the region extents: the order of the expression slots.
+/// Grid, block, the region extents, then the region origins (a null origin,
+/// 0, stores nothing): the order of the expression slots.
 std::vector<ir::Expr> launchExprs(const LoweredKernel &K) {
   std::vector<ir::Expr> Exprs;
   for (const ir::Expr &E : K.Geometry.Grid)
@@ -88,6 +89,8 @@ std::vector<ir::Expr> launchExprs(const LoweredKernel &K) {
     Exprs.push_back(E);
   for (const BufferRegion &R : K.Regions)
     Exprs.push_back(R.Extent);
+  for (const BufferRegion &R : K.Regions)
+    Exprs.push_back(R.Min);
   return Exprs;
 }
 
@@ -293,8 +296,10 @@ bool checkLaunchExprs(const LoweredKernel &K, std::string &Error) {
     Named.push_back({std::string("grid extent in ") + Axis[D], K.Geometry.Grid[D]});
     Named.push_back({std::string("block extent in ") + Axis[D], K.Geometry.Block[D]});
   }
-  for (const BufferRegion &R : K.Regions)
+  for (const BufferRegion &R : K.Regions) {
     Named.push_back({"copy region of '" + R.Param + "'", R.Extent});
+    Named.push_back({"copy region origin of '" + R.Param + "'", R.Min});
+  }
   for (const ir::Expr &A : K.Kernel.Assumptions)
     Named.push_back({"run-time assumption", A});
   for (const auto &Entry : Named)
@@ -350,7 +355,7 @@ bool parseDescriptor(const std::string &Text, LaunchDescriptor &Out, std::string
   Ok = Ok && (K.Kernel.Name == Name || R.fail("kernel name does not match its ir")) &&
        (Out.ArgKinds.size() == K.Kernel.Params.size() ||
         R.fail("argument count does not match the kernel's parameters")) &&
-       parseLaunchExprs(R, ExprsText, K.Kernel, 6 + K.Regions.size(), Slots);
+       parseLaunchExprs(R, ExprsText, K.Kernel, 6 + 2 * K.Regions.size(), Slots);
   if (!Ok) {
     Error = R.Error;
     return false;
@@ -359,8 +364,10 @@ bool parseDescriptor(const std::string &Text, LaunchDescriptor &Out, std::string
     K.Geometry.Grid[D] = Slots[D];
     K.Geometry.Block[D] = Slots[3 + D];
   }
-  for (size_t I = 0; I < K.Regions.size(); ++I)
+  for (size_t I = 0; I < K.Regions.size(); ++I) {
     K.Regions[I].Extent = Slots[6 + I];
+    K.Regions[I].Min = Slots[6 + K.Regions.size() + I];
+  }
   return true;
 }
 

@@ -212,6 +212,7 @@ private:
   std::vector<Expr> Origin, Extent;
   ir::Region Clip; // the guard-tightened region, in tensor coordinates
 
+  /// An error about the stage, located at the directive that placed it.
   bool fail(const std::string &Message) {
     Diags.push_back(errorAt(Message));
     Diags.back().Loc = St.Loc; // at the stage's compute_at

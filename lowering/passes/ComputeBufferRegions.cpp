@@ -13,6 +13,13 @@
 // buffer. Read and Written come from the access analysis (ir/Access.h), so
 // intrinsics count through their operand declarations.
 //
+// A pointer parameter may be indexed below zero (`x[i + off]` with off < 0 on
+// a pointer into the middle of an array is legal C++): the region then starts
+// at Min, the smallest index touched where that may be negative
+// (min(off, 0)), and Extent counts from there. Where the smallest index is
+// unknown the region starts at 0, as it does when it is provably
+// non-negative (the copy then starts at the pointer, as before).
+//
 // The launcher evaluates each extent on the host before the kernel runs, from
 // the scalar arguments alone: an extent must never read memory (the kernel's
 // buffers are not there yet, and memory may change while it runs). The bound
@@ -41,17 +48,51 @@ ir::Expr bufferSize(const ir::Buffer &B) {
   return ir::simplify(Size);
 }
 
+/// The flat interval of B that S reads (or writes); a bound is null when
+/// unknown or not a launch expression. False when S does not access B that
+/// way or the region is not flat.
+bool touched(const ir::LoopNest &Nest, const ir::Buffer &B, bool Reads, ir::GuardUse Guards,
+             ir::Interval &Out) {
+  ir::Region R;
+  if (!ir::regionTouched(Nest.Body, B, Reads, ir::VarRanges(), R, Guards) || R.size() != 1)
+    return false;
+  Out = R[0];
+  if (Out.Min && !isLaunchExpr(Out.Min, Nest))
+    Out.Min = nullptr;
+  if (Out.Max && !isLaunchExpr(Out.Max, Nest))
+    Out.Max = nullptr;
+  return true;
+}
+
 /// One past the largest flat index of B that S reads (or writes), or null
-/// when unknown, not a launch expression, or when S does not access B that
-/// way.
+/// when unknown.
 ir::Expr touchedEnd(const ir::LoopNest &Nest, const ir::Buffer &B, bool Reads,
                     ir::GuardUse Guards) {
-  ir::Region R;
-  if (!ir::regionTouched(Nest.Body, B, Reads, ir::VarRanges(), R, Guards) || R.size() != 1 ||
-      !R[0].Max)
+  ir::Interval I;
+  if (!touched(Nest, B, Reads, Guards, I) || !I.Max)
     return nullptr;
-  ir::Expr End = ir::simplify(R[0].Max + ir::makeInt(1));
-  return isLaunchExpr(End, Nest) ? End : nullptr;
+  return ir::simplify(I.Max + ir::makeInt(1));
+}
+
+/// The smallest flat index of B the kernel may touch where that may be below
+/// zero, min(first index, 0); null (0) where it is provably non-negative or
+/// unknown. The guards tighten it where they can.
+ir::Expr regionMin(const ir::LoopNest &Nest, const ir::Buffer &B, bool Read, bool Written) {
+  ir::Expr Min = ir::makeInt(0);
+  for (bool Reads : {true, false}) {
+    if (Reads ? !Read : !Written)
+      continue;
+    ir::Interval I;
+    if (!(touched(Nest, B, Reads, ir::GuardUse::Tighten, I) && I.Min) &&
+        !(touched(Nest, B, Reads, ir::GuardUse::Ignore, I) && I.Min))
+      return nullptr;
+    Min = ir::makeBinary(ir::BinOp::Min, Min, I.Min);
+  }
+  Min = ir::simplify(Min);
+  int64_t Known;
+  if (ir::getConstInt(Min, Known) && Known >= 0)
+    return nullptr;
+  return Min;
 }
 
 /// Loops that run zero times (`j < n - 3` with n = 0) can put the largest
@@ -66,7 +107,9 @@ ir::Expr clampedAtZero(const ir::Expr &Extent) {
   return ir::makeBinary(ir::BinOp::Max, Extent, ir::makeInt(0, Extent->Type));
 }
 
-ir::Expr regionExtent(const ir::LoopNest &Nest, const ir::Buffer &B, bool Read, bool Written) {
+/// The number of elements from Min (null: 0) the kernel may touch.
+ir::Expr regionExtent(const ir::LoopNest &Nest, const ir::Buffer &B, bool Read, bool Written,
+                      const ir::Expr &Min) {
   ir::Expr Size = bufferSize(B);
   ir::Expr End;
   for (bool Reads : {true, false}) {
@@ -81,7 +124,8 @@ ir::Expr regionExtent(const ir::LoopNest &Nest, const ir::Buffer &B, bool Read, 
   }
   if (!End)
     return ir::makeInt(0);
-  return clampedAtZero(ir::simplify(ir::makeBinary(ir::BinOp::Min, End, Size)));
+  End = ir::makeBinary(ir::BinOp::Min, End, Size);
+  return clampedAtZero(ir::simplify(Min ? End - Min : End));
 }
 
 } // namespace
@@ -102,7 +146,8 @@ std::vector<BufferRegion> computeBufferRegions(const ir::LoopNest &Nest) {
     for (const ir::Access &A : Accesses)
       if (A.Buf == P.Buf)
         (A.IsWrite ? R.Written : R.Read) = true;
-    R.Extent = regionExtent(Nest, P.Buf, R.Read, R.Written);
+    R.Min = regionMin(Nest, P.Buf, R.Read, R.Written);
+    R.Extent = regionExtent(Nest, P.Buf, R.Read, R.Written, R.Min);
     Regions.push_back(R);
   }
   return Regions;

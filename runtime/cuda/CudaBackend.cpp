@@ -101,6 +101,7 @@ struct Staged {
   size_t Param = 0;
   CUdeviceptr Dev = 0;
   size_t Bytes = 0;
+  int64_t Offset = 0; // bytes from the argument to the region's start
   bool CopyOut = false;
 };
 
@@ -178,7 +179,7 @@ bool launch(const LaunchDescriptor &D, KernelCache &Cache, const std::vector<voi
       continue;
     }
     KernelArgs[I] = &DevPtrs[I];
-    if (isDevicePointer(*A, ParamData[I])) {
+    if (ParamData[I] && isDevicePointer(*A, ParamData[I])) {
       DevPtrs[I] = reinterpret_cast<CUdeviceptr>(ParamData[I]);
       continue;
     }
@@ -187,13 +188,21 @@ bool launch(const LaunchDescriptor &D, KernelCache &Cache, const std::vector<voi
       continue; // the kernel does not touch it: pass null
     int64_t Extent = 0;
     std::string Why;
-    if (!runtime::evalInt(Region->Extent, Env, Extent, Why) || Extent < 0) {
+    int64_t Min = 0;
+    if (!runtime::evalInt(Region->Extent, Env, Extent, Why) || Extent < 0 ||
+        (Region->Min && !runtime::evalInt(Region->Min, Env, Min, Why))) {
       Error = "cannot evaluate the region of '" + P.Buf->Name + "': " + Why;
+      return false;
+    }
+    if (!ParamData[I] && Extent > 0) {
+      Error = "argument for parameter '" + P.Buf->Name + "' is null, but the kernel touches " +
+              std::to_string(Extent) + " of its elements";
       return false;
     }
     Staged S;
     S.Param = I;
     S.Bytes = static_cast<size_t>(Extent) * ir::dtypeBytes(P.Buf->Type);
+    S.Offset = Min * static_cast<int64_t>(ir::dtypeBytes(P.Buf->Type));
     S.CopyOut = Region->Written;
     if ((R = A->cuMemAlloc(&S.Dev, S.Bytes ? S.Bytes : 1)) != CUDA_SUCCESS) {
       Error = driverError("cuMemAlloc", R) + " for '" + P.Buf->Name + "' (" +
@@ -201,10 +210,12 @@ bool launch(const LaunchDescriptor &D, KernelCache &Cache, const std::vector<voi
       return false;
     }
     Staging.Buffers.push_back(S);
-    DevPtrs[I] = S.Dev;
+    // The kernel indexes from the argument: element Min sits at S.Dev.
+    DevPtrs[I] = S.Dev - static_cast<CUdeviceptr>(S.Offset);
     // Written regions are copied in too: a kernel may write only part of one.
     if ((Region->Read || Region->Written) && S.Bytes &&
-        (R = A->cuMemcpyHtoD(S.Dev, ParamData[I], S.Bytes)) != CUDA_SUCCESS) {
+        (R = A->cuMemcpyHtoD(S.Dev, static_cast<char *>(ParamData[I]) + S.Offset, S.Bytes)) !=
+            CUDA_SUCCESS) {
       Error = driverError("cuMemcpyHtoD", R) + " for '" + P.Buf->Name + "'";
       return false;
     }
@@ -238,7 +249,8 @@ bool launch(const LaunchDescriptor &D, KernelCache &Cache, const std::vector<voi
   }
   for (const Staged &S : Staging.Buffers)
     if (S.CopyOut && S.Bytes &&
-        (R = A->cuMemcpyDtoH(ParamData[S.Param], S.Dev, S.Bytes)) != CUDA_SUCCESS) {
+        (R = A->cuMemcpyDtoH(static_cast<char *>(ParamData[S.Param]) + S.Offset, S.Dev,
+                             S.Bytes)) != CUDA_SUCCESS) {
       Error = driverError("cuMemcpyDtoH", R) + " for '" + N.Params[S.Param].name() + "'";
       return false;
     }

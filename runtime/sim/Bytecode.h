@@ -77,6 +77,8 @@ struct BufferInfo {
   ir::Scope MemScope;
   int ParamIndex = -1;        // global parameter: its index in Params
   ir::Expr SizeExpr;          // elements: the region extent / allocation size
+  ir::Expr MinExpr;           // first element of the region (null: 0); may
+                              // be negative for a pointer parameter
   bool Writable = true;       // false: the region says the kernel only reads it
 };
 

@@ -188,6 +188,7 @@ private:
       for (const BufferRegion &R : K.Regions)
         if (R.Param == Pm.Buf->Name) {
           Info.SizeExpr = R.Extent;
+          Info.MinExpr = R.Min;
           Info.Writable = R.Written;
         }
       Bufs.push_back({Pm.Buf.get(), addBuffer(Info)});

@@ -53,7 +53,9 @@ enum class RaceCheck : uint8_t {
 struct RtBuffer {
   char *Base = nullptr;     // global/shared: the data; local: null
   int64_t LocalOffset = 0;  // local: byte offset in a thread's local memory
-  int64_t Extent = 0;       // elements, for the bounds check
+  int64_t Min = 0;          // first valid index (a parameter's region may
+                            // start below its pointer)
+  int64_t Extent = 0;       // elements from Min, for the bounds check
   int64_t ShadowBase = -1;  // shared: first race-detector cell; global: its
                             // GlobalShadow
   bool IsLocal = false;
@@ -194,8 +196,10 @@ private:
     if (ParamData.size() != N.Params.size())
       return fail("the kernel has " + std::to_string(N.Params.size()) + " parameters but " +
                   std::to_string(ParamData.size()) + " arguments were given");
+    // A buffer argument may be null when the kernel touches none of it
+    // (`v.data()` of an empty vector): setUpBuffers checks its region.
     for (size_t I = 0; I < ParamData.size(); ++I)
-      if (!ParamData[I])
+      if (!ParamData[I] && N.Params[I].ParamKind == Param::Kind::Scalar)
         return fail("argument for parameter '" + N.Params[I].name() + "' is null");
     Env.bindParams(N, ParamData);
     return setUpGeometry() && setUpBuffers() && setUpPresets();
@@ -243,9 +247,14 @@ private:
         return fail("cannot evaluate the size of buffer '" + Info.Name + "': " + Why);
       if (B.Extent < 0)
         return fail("buffer '" + Info.Name + "' has negative size " + std::to_string(B.Extent));
+      if (Info.MinExpr && !runtime::evalInt(Info.MinExpr, Env, B.Min, Why))
+        return fail("cannot evaluate the first index of buffer '" + Info.Name + "': " + Why);
       int64_t Bytes = (B.Extent * dtypeBytes(Info.Type) + 15) / 16 * 16;
       if (Info.ParamIndex >= 0) {
         B.Base = static_cast<char *>(ParamData[Info.ParamIndex]);
+        if (!B.Base && B.Extent > 0)
+          return fail("argument for parameter '" + Info.Name + "' is null, but the kernel " +
+                      "touches " + std::to_string(B.Extent) + " of its elements");
       } else if (Info.MemScope == Scope::Local) {
         B.IsLocal = true;
         B.LocalOffset = LocalBytes;
@@ -499,7 +508,8 @@ private:
 
   /// Records a global access; false (with Error set) on a race.
   bool checkGlobal(int32_t Buf, int64_t Index, int32_t T, int32_t Pc, bool IsWrite) {
-    GlobalCell &C = GlobalShadows[Bufs[Buf].ShadowBase].cell(Index);
+    // One cell per element of the region, which starts at Min.
+    GlobalCell &C = GlobalShadows[Bufs[Buf].ShadowBase].cell(Index - Bufs[Buf].Min);
     // The common case of a thread updating its own element: after its own
     // write in this phase, nothing another access could conflict with is
     // missing from the write record.
@@ -663,7 +673,7 @@ private:
         const RtBuffer &B = Bufs[I.Aux];
         bool IsStore = I.Opcode == Op::Store;
         int64_t Index = R[I.A].I;
-        if (static_cast<uint64_t>(Index) >= static_cast<uint64_t>(B.Extent)) {
+        if (static_cast<uint64_t>(Index - B.Min) >= static_cast<uint64_t>(B.Extent)) {
           outOfBounds(T, Pc, IsStore, Index);
           TS.Status = ThreadStatus::Failed;
           Stats.Instructions += Count;

@@ -9,6 +9,7 @@
 #include "LoweringTestUtil.h"
 #include "codegen/CodeGenCUDA.h"
 #include "codegen/LaunchDescriptor.h"
+#include "ir/IRVisitor.h"
 #include "ir/Printer.h"
 
 #include <gtest/gtest.h>
@@ -72,8 +73,25 @@ TEST(CodeGenDescriptorTest, RoundTripsEveryField) {
     EXPECT_EQ(P.Kernel.Regions[I].Read, D.Kernel.Regions[I].Read);
     EXPECT_EQ(P.Kernel.Regions[I].Written, D.Kernel.Regions[I].Written);
     EXPECT_EQ(ir::print(P.Kernel.Regions[I].Extent), ir::print(D.Kernel.Regions[I].Extent));
+    EXPECT_EQ(P.Kernel.Regions[I].Min == nullptr, D.Kernel.Regions[I].Min == nullptr);
   }
   EXPECT_EQ(serializeDescriptor(P), Text);
+}
+
+/// A region that starts below its pointer keeps its first index, over the
+/// kernel's own parameters; one that starts at 0 keeps none.
+TEST(CodeGenDescriptorTest, RoundTripsRegionOrigins) {
+  LaunchDescriptor D = makeDescriptor();
+  ASSERT_EQ(D.Kernel.Regions.size(), 2u);
+  ir::Var K = D.Kernel.Kernel.Params[3].Scalar;
+  D.Kernel.Regions[0].Min = ir::makeBinary(ir::BinOp::Min, ir::makeInt(0), K - ir::makeInt(4));
+  LaunchDescriptor P;
+  std::string Error;
+  ASSERT_TRUE(parseDescriptor(serializeDescriptor(D), P, Error)) << Error;
+  ASSERT_TRUE(P.Kernel.Regions[0].Min);
+  EXPECT_EQ(ir::print(P.Kernel.Regions[0].Min), ir::print(D.Kernel.Regions[0].Min));
+  EXPECT_TRUE(ir::usesVar(P.Kernel.Regions[0].Min, P.Kernel.Kernel.Params[3].Scalar.get()));
+  EXPECT_FALSE(P.Kernel.Regions[1].Min);
 }
 
 TEST(CodeGenDescriptorTest, LaunchExpressionsUseTheKernelsParameters) {

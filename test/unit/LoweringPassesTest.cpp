@@ -235,6 +235,28 @@ TEST(ComputeBufferRegionsTest, ExtentNeverExceedsTheBuffer) {
   EXPECT_EQ(evalAt(Regions[0].Extent, Nest, {{"N", 100}}), 100);
 }
 
+// x[i + off] with off < 0 reads below the pointer: the region starts at
+// min(off, 0) and counts its elements from there; a region of indices that
+// are never negative has no origin (it starts at the pointer).
+TEST(ComputeBufferRegionsTest, RegionStartsBelowThePointerForNegativeOffsets) {
+  ir::LoopNest Nest = parseNest("func f(y: float32*[N] global, x: float32*[(N + off)] global, "
+                                "N: int32, off: int32) target=gpu {\n"
+                                "  for (i, 0, N) {\n"
+                                "    y[i] = x[(i + off)]\n"
+                                "  }\n"
+                                "}\n");
+  std::vector<BufferRegion> Regions = passes::computeBufferRegions(Nest);
+  ASSERT_EQ(Regions.size(), 2u);
+  EXPECT_FALSE(Regions[0].Min);
+  ASSERT_TRUE(Regions[1].Min);
+  EXPECT_EQ(evalAt(Regions[1].Min, Nest, {{"N", 20}, {"off", -5}}), -5);
+  EXPECT_EQ(evalAt(Regions[1].Extent, Nest, {{"N", 20}, {"off", -5}}), 20);
+  EXPECT_EQ(evalAt(Regions[1].Min, Nest, {{"N", 20}, {"off", 3}}), 0);
+  EXPECT_EQ(evalAt(Regions[1].Extent, Nest, {{"N", 20}, {"off", 3}}), 23);
+  // A loop that runs zero times touches nothing, whatever the origin.
+  EXPECT_EQ(evalAt(Regions[1].Extent, Nest, {{"N", 0}, {"off", -5}}), 0);
+}
+
 // A guard whose bound is not over scalar parameters (x here is no
 // parameter) must not reach the region: the launcher could not evaluate it.
 // The guard-free region is used instead.

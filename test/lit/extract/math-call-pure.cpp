@@ -1,5 +1,6 @@
 // Pure math calls become IR calls, float or double variant by type;
-// std::min / std::max become min / max.
+// std::min / std::max on integers become min / max; on floating point the
+// standard's comparison (std::max(a, b) is a < b ? b : a).
 // RUN: %sched_cc -fsyntax-only -fplugin-arg-sched-dump=ir %s | FileCheck %s
 #include <algorithm>
 #include <cmath>
@@ -12,5 +13,5 @@ void act(float *y, const float *x, double *z, int n) {
   }
 }
 // CHECK-LABEL: func sched_
-// CHECK: y[i] = ((sqrtf(x[i]) + expf(x[i])) + max(x[i], 0.0f))
+// CHECK: y[i] = ((sqrtf(x[i]) + expf(x[i])) + select((x[i] < 0.0f), 0.0f, x[i]))
 // CHECK: z[i] = sqrt(z[i])
