@@ -509,23 +509,60 @@ private:
         if (M.size() == 2 && (M[0] == P) != (M[1] == P))
           G = std::gcd(G, C < 0 ? -C : C);
       LinearExpr U;
+      std::map<int, int64_t> UCoef;
       Poly Rest;
       for (const auto &[M, C] : E) {
-        if (M.size() == 2 && (M[0] == P) != (M[1] == P))
+        if (M.size() == 2 && (M[0] == P) != (M[1] == P)) {
           U += LinearExpr::variable(M[0] == P ? M[1] : M[0], C / G);
-        else
+          UCoef[M[0] == P ? M[1] : M[0]] += C / G;
+        } else {
           Rest[M] = C;
+        }
       }
-      LinearExpr R = linear(Rest), GP = LinearExpr::variable(P, G);
-      if (U.Overflow || R.Overflow || GP.Overflow)
-        continue;
-      if (provablyEmptyWith(R - GP) && provablyEmptyWith(LinearExpr::constant(0) - R - GP)) {
-        Sys.addEquality(U);
-        addEquation(Rest);
-        return true;
+      // The stride may be g*P + c (rows of M + 1: (M + 1)*(j - j') + l - l'
+      // with l, l' < M): R = c*U + R', and -(g*P + c) < R' < g*P + c.
+      std::vector<int64_t> Offsets = {0};
+      if (int64_t C = offsetOf(UCoef, Rest))
+        Offsets.push_back(C);
+      for (int64_t Offset : Offsets) {
+        Poly RestLeft = Rest;
+        for (const auto &[V, C] : UCoef)
+          if (Offset != 0 && (RestLeft[Monomial{V}] -= Offset * C) == 0)
+            RestLeft.erase(Monomial{V});
+        LinearExpr R = linear(RestLeft),
+                   Stride = LinearExpr::variable(P, G) + LinearExpr::constant(Offset);
+        if (U.Overflow || R.Overflow || Stride.Overflow)
+          continue;
+        if (provablyEmptyWith(R - Stride) &&
+            provablyEmptyWith(LinearExpr::constant(0) - R - Stride)) {
+          Sys.addEquality(U);
+          addEquation(RestLeft);
+          return true;
+        }
       }
     }
     return false;
+  }
+
+  /// The c with Rest's linear term in each variable of U equal to c times
+  /// its coefficient in U (0 when there is none or they disagree).
+  static int64_t offsetOf(const std::map<int, int64_t> &UCoef, const Poly &Rest) {
+    int64_t Offset = 0;
+    bool First = true;
+    for (const auto &[V, C] : UCoef) {
+      if (C == 0)
+        return 0;
+      auto It = Rest.find(Monomial{V});
+      int64_t R = It == Rest.end() ? 0 : It->second;
+      if (R % C != 0)
+        return 0;
+      if (First)
+        Offset = R / C;
+      else if (R / C != Offset)
+        return 0;
+      First = false;
+    }
+    return Offset;
   }
 
   void addEquation(const Poly &E) {

@@ -63,6 +63,20 @@ TEST(DependenceTest, FlatRecurrenceWithRunTimeRowLengthLeavesRowsParallel) {
   EXPECT_FALSE(X.parallel("j"));
 }
 
+TEST(DependenceTest, FlatRowsOfASizePlusAConstantAreParallel) {
+  // a[(C + 1)*i + j + 1], j < C: rows of C + 1 hold columns 1..C, so
+  // different rows never meet (fuzzer seed 906: a stride that is a sum).
+  Nest X(R"(func f(a: float32*[1000] global, R: int32, C: int32) target=gpu {
+  for (i, 0, R) {
+    for (j, 0, C) {
+      a[((((C + 1)*i) + j) + 1)] = (a[((((C + 1)*i) + j) + 1)]*2.0f)
+    }
+  }
+})");
+  std::string Why;
+  EXPECT_TRUE(X.parallel("i", &Why)) << Why;
+}
+
 TEST(DependenceTest, FlatAccessWithShortRowStrideIsNotParallel) {
   // Rows of length C overlap when the stride is C - 1.
   Nest X(R"(func f(a: float32*[1000] global, R: int32, C: int32) target=gpu {
