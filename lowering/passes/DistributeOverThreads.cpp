@@ -362,13 +362,20 @@ private:
     return runOnce(S, Redundant);
   }
 
-  /// Outer is a perfect nest of parallel serial loops with uniform bounds.
+  /// Outer is a perfect nest of parallel serial loops with uniform bounds,
+  /// more than one iteration in all (a nest of one iteration goes to one
+  /// thread whole: spread over the threads, what it holds that does not use
+  /// its loops would sit under a guard only thread 0 passes, `f < 1`).
   bool isDistributable(const ir::ForNode *Outer) const {
-    for (const ir::ForNode *L = Outer; L; L = ir::as<ir::ForNode>(L->Body))
+    bool OneIteration = true;
+    for (const ir::ForNode *L = Outer; L; L = ir::as<ir::ForNode>(L->Body)) {
       if (L->LoopKind != ir::ForKind::Serial || Dependence.of(L->Min) ||
           Dependence.of(L->Extent) || !ir::isParallelLoop(L) || allocatesShared(L->Body))
         return false;
-    return Outer != nullptr;
+      int64_t Trips;
+      OneIteration = OneIteration && ir::getConstInt(L->Extent, Trips) && Trips == 1;
+    }
+    return Outer != nullptr && !OneIteration;
   }
 
   /// A distributable nest that writes global or shared memory lies
