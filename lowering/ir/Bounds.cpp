@@ -43,7 +43,7 @@ bool usesRanged(const Expr &E, const VarRanges &R) {
 
 class IntervalEval {
 public:
-  explicit IntervalEval(const VarRanges &R) : Ranges(R) {}
+  IntervalEval(const VarRanges &R, const NonNegativeFacts &F) : Ranges(R), Facts(F) {}
 
   Interval eval(const Expr &E, int Depth = 0) {
     if (!E || Depth > 64)
@@ -76,6 +76,37 @@ public:
 
 private:
   const VarRanges &Ranges;
+  const NonNegativeFacts &Facts;
+
+  /// +1 when the unranged F is provably >= 0, -1 when <= 0, 0 when unknown:
+  /// a constant, a sum or product of parts of known sign, or a constant
+  /// away from a fact (K is K - 1 + 1 >= 1).
+  int signOf(const Expr &F, int Depth = 0) const {
+    int64_t K;
+    if (constOf(F, K))
+      return K > 0 ? 1 : K < 0 ? -1 : 0;
+    for (const Expr &Fact : Facts) {
+      if (constOf(canonicalize(makeBinary(BinOp::Sub, F, Fact)), K) && K >= 0)
+        return 1;
+      if (constOf(canonicalize(makeBinary(BinOp::Add, F, Fact)), K) && K <= 0)
+        return -1;
+    }
+    if (Depth > 8)
+      return 0;
+    if (const auto *U = as<UnaryNode>(F))
+      return U->Op == UnOp::Neg ? -signOf(U->A, Depth + 1) : 0;
+    const auto *B = as<BinaryNode>(F);
+    if (!B || !isInt(F->Type))
+      return 0;
+    int SA = signOf(B->A, Depth + 1), SB = signOf(B->B, Depth + 1);
+    if (B->Op == BinOp::Mul)
+      return SA * SB;
+    if (B->Op == BinOp::Add && SA == SB)
+      return SA;
+    if (B->Op == BinOp::Sub && SA == -SB)
+      return SA;
+    return 0;
+  }
 
   static Interval hull(const Interval &A, const Interval &B) {
     return {binOrNull(BinOp::Min, A.Min, B.Min), binOrNull(BinOp::Max, A.Max, B.Max)};
@@ -117,6 +148,14 @@ private:
       return scale(A, B->B, K);
     if (constOf(B->A, K))
       return scale(C, B->A, K);
+    // A size times a ranged value (`(i - 1)*K`): monotone in the ranged
+    // value once the size's sign is known.
+    if (!usesRanged(B->B, Ranges))
+      if (int Sign = signOf(B->B))
+        return scale(A, B->B, Sign);
+    if (!usesRanged(B->A, Ranges))
+      if (int Sign = signOf(B->A))
+        return scale(C, B->A, Sign);
     if (constOf(A.Min, A0) && constOf(A.Max, A1) && constOf(C.Min, C0) && constOf(C.Max, C1)) {
       int64_t P[4];
       if (__builtin_mul_overflow(A0, C0, &P[0]) || __builtin_mul_overflow(A0, C1, &P[1]) ||
@@ -276,20 +315,49 @@ bool usesAnyOf(const Expr &E, const VarRanges &R) {
 
 } // namespace
 
-Interval boundsOf(const Expr &E, const VarRanges &Ranges) {
-  IntervalEval Eval(Ranges);
+Interval boundsOf(const Expr &E, const VarRanges &Ranges, const NonNegativeFacts &Facts) {
+  IntervalEval Eval(Ranges, Facts);
   Interval I = Eval.eval(canonicalize(E));
   return {simplifiedOrNull(I.Min), simplifiedOrNull(I.Max)};
 }
 
 Region boxOf(const std::vector<Expr> &Indices, const std::vector<Expr> &Guards,
-             const VarRanges &Ranges, GuardUse Use) {
+             const VarRanges &Ranges, GuardUse Use, const NonNegativeFacts &Facts) {
   Region R;
   for (const Expr &Index : Indices)
     R.push_back(Use == GuardUse::Tighten
-                    ? tightenByGuards(boundsOf(Index, Ranges), Index, Guards, Ranges)
-                    : boundsOf(Index, Ranges));
+                    ? tightenByGuards(boundsOf(Index, Ranges, Facts), Index, Guards, Ranges)
+                    : boundsOf(Index, Ranges, Facts));
   return R;
+}
+
+NonNegativeFacts accessFacts(const std::vector<Expr> &Guards, const VarRanges &Ranges) {
+  // Each fact holds for some values in the ranges, so its largest value
+  // over them is >= 0: an expression of the unranged variables alone.
+  NonNegativeFacts Out;
+  auto Add = [&](const Expr &NonNeg) {
+    if (Expr Max = boundsOf(NonNeg, Ranges).Max)
+      if (!usesRanged(Max, Ranges))
+        Out.push_back(Max);
+  };
+  for (const auto &[V, R] : Ranges)
+    if (R.isBounded())
+      Add(makeBinary(BinOp::Sub, R.Max, R.Min));
+  std::vector<Expr> Conds;
+  for (const Expr &G : Guards)
+    conjuncts(G, Conds);
+  for (const Expr &C : Conds) {
+    const auto *B = as<BinaryNode>(C);
+    if (!B || !isComparison(B->Op) || B->Op == BinOp::EQ || B->Op == BinOp::NE ||
+        !isInt(B->A->Type) || dependsOnMemory(C))
+      continue;
+    bool Swap = B->Op == BinOp::GT || B->Op == BinOp::GE;
+    const Expr &Lo = Swap ? B->B : B->A, &Hi = Swap ? B->A : B->B;
+    bool Strict = B->Op == BinOp::LT || B->Op == BinOp::GT;
+    Expr Gap = makeBinary(BinOp::Sub, Hi, Lo); // Lo < Hi: Hi - Lo - 1 >= 0
+    Add(Strict ? makeBinary(BinOp::Sub, Gap, makeInt(1, Gap->Type)) : Gap);
+  }
+  return Out;
 }
 
 bool regionTouched(const Stmt &S, const Buffer &Buf, bool Reads, const VarRanges &Outer,
@@ -304,7 +372,8 @@ bool regionTouched(const Stmt &S, const Buffer &Buf, bool Reads, const VarRanges
       Ranges[L->LoopVar.get()] = {
           L->Min, canonicalize(makeBinary(BinOp::Sub, makeBinary(BinOp::Add, L->Min, L->Extent),
                                           makeInt(1, L->Min->Type)))};
-    Region R = boxOf(A.Indices, A.Guards, Ranges, Guards);
+    // Where the access happens its loops run and its guards hold.
+    Region R = boxOf(A.Indices, A.Guards, Ranges, Guards, accessFacts(A.Guards, Ranges));
     if (!Found) {
       Result = R;
       Found = true;

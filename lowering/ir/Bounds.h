@@ -28,10 +28,17 @@ struct Interval {
 /// treated as symbols (their interval is the point {v, v}).
 using VarRanges = std::map<const VarNode *, Interval>;
 
+/// Expressions over unranged variables known to be >= 0 where an expression
+/// is evaluated: an access happens only where its loops run (`for (k, 0, K)`
+/// gives K - 1 >= 0) and its guards hold. They give the sign of a size that
+/// multiplies a ranged variable, so `(i - 1)*K` is bounded below by -K.
+using NonNegativeFacts = std::vector<Expr>;
+
 /// The interval of E over Ranges. Exact for affine expressions (sum of
-/// terms coef*var); conservative (possibly unbounded) otherwise. Results are
-/// simplified.
-Interval boundsOf(const Expr &E, const VarRanges &Ranges);
+/// terms coef*var); conservative (possibly unbounded) otherwise. A product
+/// of a ranged value and an unranged factor is bounded where Facts prove the
+/// factor's sign. Results are simplified.
+Interval boundsOf(const Expr &E, const VarRanges &Ranges, const NonNegativeFacts &Facts = {});
 
 /// Region of a buffer: one Interval per dimension.
 using Region = std::vector<Interval>;
@@ -52,9 +59,16 @@ bool regionTouched(const Stmt &S, const Buffer &Buf, bool Reads, const VarRanges
 
 /// The region an index tuple takes under Guards when the variables in Ranges
 /// range (regionTouched's per-access step). Dimensions whose bound is unknown
-/// come back unbounded.
+/// come back unbounded. Facts: what holds where the access happens (see
+/// accessFacts).
 Region boxOf(const std::vector<Expr> &Indices, const std::vector<Expr> &Guards,
-             const VarRanges &Ranges, GuardUse Use);
+             const VarRanges &Ranges, GuardUse Use, const NonNegativeFacts &Facts = {});
+
+/// What holds where an access under Guards happens, its variables over
+/// Ranges: each ranged variable's range is non-empty (its loop runs: Max -
+/// Min >= 0) and each comparison guard holds somewhere in the ranges (`ko*8 +
+/// ki < K` gives K - 1 >= 0).
+NonNegativeFacts accessFacts(const std::vector<Expr> &Guards, const VarRanges &Ranges);
 
 /// Whether the index tuple takes every value in boxOf(Indices, Guards,
 /// Ranges, Tighten): each dimension a dense mixed-radix sum of ranged

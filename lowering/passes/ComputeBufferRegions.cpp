@@ -14,7 +14,8 @@
 // intrinsics count through their operand declarations.
 //
 // A pointer parameter may be indexed below zero (`x[i + off]` with off < 0 on
-// a pointer into the middle of an array is legal C++): the region then starts
+// a pointer into the middle of an array, or `A[(i - 1)*K + k]` with K >= 1
+// wherever the k loop runs, is legal C++): the region then starts
 // at Min, the smallest index touched where that may be negative
 // (min(off, 0)), and Extent counts from there. Where the smallest index is
 // unknown the region starts at 0, as it does when it is provably

@@ -80,6 +80,19 @@ TEST(IRBoundsTest, ProductsOfUnknownSignAreUnbounded) {
   EXPECT_EQ(show(boundsOf(I * K, R)), "[-inf, +inf]");
 }
 
+// (i - 1)*K with K - 1 >= 0 (the k loop runs where the access happens):
+// the size's sign is known, so the product is bounded; without the fact it
+// is not.
+TEST(IRBoundsTest, ProductsWithASizeOfKnownSignAreBounded) {
+  Var I = makeVar("i"), K = makeVar("K"), M = makeVar("M");
+  VarRanges R = {{I.get(), {makeInt(0), M - makeInt(1)}}};
+  Expr E = (I - makeInt(1)) * K;
+  EXPECT_EQ(show(boundsOf(E, R)), "[-inf, +inf]");
+  Interval B = boundsOf(E, R, {K - makeInt(1)});
+  ASSERT_TRUE(B.isBounded()) << show(B);
+  EXPECT_EQ(print(simplify(B.Min + K)), "0");
+}
+
 TEST(IRBoundsTest, LoadsOfRangedIndicesAreUnbounded) {
   Var I = makeVar("i");
   Buffer Idx = makeBuffer("idx", DType::Int32, {makeInt(10)});

@@ -257,6 +257,28 @@ TEST(ComputeBufferRegionsTest, RegionStartsBelowThePointerForNegativeOffsets) {
   EXPECT_EQ(evalAt(Regions[1].Extent, Nest, {{"N", 0}, {"off", -5}}), 0);
 }
 
+// A[(i - 1)*K + k]: the smallest index is a product with a size, -K at
+// i = 0, bounded because K >= 1 wherever the k loop runs. The region starts
+// there (before, it started at the pointer and the kernel read below it).
+TEST(ComputeBufferRegionsTest, RegionStartsBelowThePointerForProductIndices) {
+  ir::LoopNest Nest = parseNest("func f(B: float32*[(M*K)] global, A: float32*[((M - 1)*K)] global, "
+                                "M: int32, K: int32) target=gpu {\n"
+                                "  for (i, 0, M) bind(blockIdx.x) {\n"
+                                "    for (k, 0, K) bind(threadIdx.x) {\n"
+                                "      B[((i*K) + k)] = A[(((i - 1)*K) + k)]\n"
+                                "    }\n"
+                                "  }\n"
+                                "}\n");
+  std::vector<BufferRegion> Regions = passes::computeBufferRegions(Nest);
+  ASSERT_EQ(Regions.size(), 2u);
+  EXPECT_FALSE(Regions[0].Min);
+  ASSERT_TRUE(Regions[1].Min);
+  EXPECT_EQ(evalAt(Regions[1].Min, Nest, {{"M", 5}, {"K", 6}}), -6);
+  EXPECT_EQ(evalAt(Regions[1].Extent, Nest, {{"M", 5}, {"K", 6}}), 30);
+  EXPECT_EQ(evalAt(Regions[1].Min, Nest, {{"M", 1}, {"K", 1}}), -1);
+  EXPECT_EQ(evalAt(Regions[1].Extent, Nest, {{"M", 1}, {"K", 1}}), 1);
+}
+
 // A guard whose bound is not over scalar parameters (x here is no
 // parameter) must not reach the region: the launcher could not evaluate it.
 // The guard-free region is used instead.
