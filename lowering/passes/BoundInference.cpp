@@ -393,47 +393,43 @@ bool StageResolver::inferRegion() {
     }
   if (First)
     return fail(stageName() + " is not used " + Where);
-  // A read stage may copy a whole dimension of constant extent where the
-  // accesses have no bound or no constant-size one there (`C[(ijo*8 + iji)/M]`
-  // of a `float C[2][24]`): every index of a valid program lies inside it, so
-  // the copy reads only elements of the tensor, and covers every read.
-  // (A write-back may not: it would store what the nest never wrote.)
+  // The origin is the unclipped region's first index (a simple expression,
+  // io*64 rather than max(io*64, ...)); the size covers the clipped region.
+  auto ConstantSize = [&](size_t D, Expr &Min, int64_t &Size) {
+    if (!Tight[D].isBounded())
+      return false;
+    Min = Hull[D].isBounded() ? Hull[D].Min : Tight[D].Min;
+    return ir::constantUpperBound(Tight[D].Max - Min + ir::makeInt(1), Context, Size) ||
+           (Hull[D].isBounded() &&
+            ir::constantUpperBound(Hull[D].Max - Min + ir::makeInt(1), Context, Size));
+  };
   for (size_t D = 0; D < Rank; ++D) {
-    int64_t Whole;
-    if (St.IsWrite || D >= St.Cached->Shape.size() || !ir::getConstInt(St.Cached->Shape[D], Whole) ||
-        Whole <= 0)
-      continue;
-    int64_t Size;
-    bool Constant = false;
-    if (Tight[D].isBounded()) {
-      Expr Min = Hull[D].isBounded() ? Hull[D].Min : Tight[D].Min;
-      Constant = ir::constantUpperBound(Tight[D].Max - Min + ir::makeInt(1), Context, Size) ||
-                 (Hull[D].isBounded() &&
-                  ir::constantUpperBound(Hull[D].Max - Min + ir::makeInt(1), Context, Size));
-    }
-    if (!Constant) {
+    Expr Min;
+    int64_t Size, Whole;
+    if (!ConstantSize(D, Min, Size)) {
+      // A read stage may copy a whole dimension of constant extent there
+      // (`C[(ijo*8 + iji)/M]` of a `float C[2][24]`): every index of a valid
+      // program lies inside it, so the copy reads only elements of the
+      // tensor, and covers every read. (A write-back may not: it would store
+      // what the nest never wrote.)
+      std::string Dim = " in dimension " + std::to_string(D);
+      if (St.IsWrite || D >= St.Cached->Shape.size() ||
+          !ir::getConstInt(St.Cached->Shape[D], Whole) || Whole <= 0) {
+        if (!Tight[D].isBounded())
+          return fail("cannot bound the region of " + stageName() + " " + Where + Dim);
+        return fail("the region of " + stageName() + " " + Where + " has no constant size" + Dim +
+                    " (it spans " + ir::print(Tight[D].Min) + " to " + ir::print(Tight[D].Max) +
+                    "); compute it at an inner loop");
+      }
       ir::DType T = St.Cached->Shape[D]->Type;
       Hull[D] = Tight[D] = ir::Interval{ir::makeInt(0, T), ir::makeInt(Whole - 1, T)};
+      Min = Hull[D].Min;
+      Size = Whole;
     }
-  }
-  Clip = Tight;
-  for (size_t D = 0; D < Rank; ++D) {
-    std::string Dim = " in dimension " + std::to_string(D);
-    if (!Tight[D].isBounded())
-      return fail("cannot bound the region of " + stageName() + " " + Where + Dim);
-    // The origin is the unclipped region's first index (a simple expression,
-    // io*64 rather than max(io*64, ...)); the size covers the clipped region.
-    Expr Min = Hull[D].isBounded() ? Hull[D].Min : Tight[D].Min;
-    int64_t Size;
-    if (!ir::constantUpperBound(Tight[D].Max - Min + ir::makeInt(1), Context, Size) &&
-        !(Hull[D].isBounded() &&
-          ir::constantUpperBound(Hull[D].Max - Min + ir::makeInt(1), Context, Size)))
-      return fail("the region of " + stageName() + " " + Where + " has no constant size" + Dim +
-                  " (it spans " + ir::print(Tight[D].Min) + " to " + ir::print(Tight[D].Max) +
-                  "); compute it at an inner loop");
     Origin.push_back(Min);
     Extent.push_back(ir::makeInt(std::max<int64_t>(Size, 1)));
   }
+  Clip = Tight;
   return true;
 }
 
