@@ -508,17 +508,17 @@ private:
       for (const auto &[M, C] : E)
         if (M.size() == 2 && (M[0] == P) != (M[1] == P))
           G = std::gcd(G, C < 0 ? -C : C);
-      LinearExpr U;
-      std::map<int, int64_t> UCoef;
+      std::map<int, int64_t> UCoef; // U, the cofactor of g*P
       Poly Rest;
       for (const auto &[M, C] : E) {
-        if (M.size() == 2 && (M[0] == P) != (M[1] == P)) {
-          U += LinearExpr::variable(M[0] == P ? M[1] : M[0], C / G);
+        if (M.size() == 2 && (M[0] == P) != (M[1] == P))
           UCoef[M[0] == P ? M[1] : M[0]] += C / G;
-        } else {
+        else
           Rest[M] = C;
-        }
       }
+      LinearExpr U;
+      for (const auto &[V, C] : UCoef)
+        U += LinearExpr::variable(V, C);
       // The stride may be g*P + c (rows of M + 1: (M + 1)*(j - j') + l - l'
       // with l, l' < M): R = c*U + R', and -(g*P + c) < R' < g*P + c.
       std::vector<int64_t> Offsets = {0};

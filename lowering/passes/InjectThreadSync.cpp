@@ -39,11 +39,12 @@
 // condition's value cannot change in between). Planning then starts over.
 // A dependence that only a barrier under a guard that cannot be sunk (a loop
 // bound or a condition that depends on the thread and on memory) could
-// satisfy is an error naming the buffer. So are the hand-offs no barrier can order: between blocks on a
-// global buffer (blocks cannot be synchronized within a kernel;
-// ir::mayConflictAcrossBlocks), and between threads on a local buffer (each
-// thread has its own copy; PromoteToShared has made the nest's arrays that
-// threads exchange values through shared, so this is a backstop).
+// satisfy is an error naming the buffer. So are the hand-offs no barrier can
+// order: between blocks on a global buffer (blocks cannot be synchronized
+// within a kernel; ir::mayConflictAcrossBlocks), and between threads on a
+// local buffer (each thread has its own copy; PromoteToShared has made the
+// nest's arrays that threads exchange values through shared, so this is a
+// backstop).
 //
 // Runs after Simplify (indices are canonical, which the affine dependence
 // test wants) and before StorageFlatten: a cooperative fetch writes its stage
@@ -101,23 +102,15 @@ struct SyncPlan {
 bool guardSinks(const ir::Expr &Cond, const ir::Stmt &Body) {
   if (ir::dependsOnMemory(Cond))
     return false;
-  switch (Body->Kind) {
-  case ir::StmtKind::Seq:
-  case ir::StmtKind::Allocate:
+  if (ir::as<ir::SeqNode>(Body) || ir::as<ir::AllocateNode>(Body))
     return true;
-  case ir::StmtKind::For: {
-    const auto *F = static_cast<const ir::ForNode *>(Body.get());
+  if (const auto *F = ir::as<ir::ForNode>(Body))
     return !ir::dependsOnMemory(F->Min) && !ir::dependsOnMemory(F->Extent);
-  }
-  case ir::StmtKind::LetStmt:
-    return !ir::dependsOnMemory(static_cast<const ir::LetStmtNode *>(Body.get())->Value);
-  case ir::StmtKind::IfThenElse: {
-    const auto *I = static_cast<const ir::IfThenElseNode *>(Body.get());
+  if (const auto *L = ir::as<ir::LetStmtNode>(Body))
+    return !ir::dependsOnMemory(L->Value);
+  if (const auto *I = ir::as<ir::IfThenElseNode>(Body))
     return !I->Else && !ir::dependsOnMemory(I->Cond);
-  }
-  default:
-    return false;
-  }
+  return false;
 }
 
 /// Body with `if (Cond)` sunk one level into it (guardSinks(Cond, Body)).
