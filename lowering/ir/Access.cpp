@@ -38,10 +38,11 @@ protected:
       }
       for (const Expr &Index : BufArg->Indices)
         visit(Index);
+      TileDecl Tile = Info->tile(I);
       if (Role == OperandRole::ReadBuffer || Role == OperandRole::ReadWriteBuffer)
-        record(BufArg->Buf, BufArg->Indices, false);
+        recordOperand(N, Tile, BufArg, false);
       if (Role == OperandRole::WriteBuffer || Role == OperandRole::ReadWriteBuffer)
-        record(BufArg->Buf, BufArg->Indices, true);
+        recordOperand(N, Tile, BufArg, true);
     }
   }
 
@@ -98,6 +99,43 @@ private:
     StatementScope(const StmtNode *&S, const StmtNode *N) : Slot(S), Saved(S) { Slot = N; }
     ~StatementScope() { Slot = Saved; }
   };
+
+  /// A buffer operand: its element, or every element of its tile.
+  void recordOperand(const CallNode *Call, const TileDecl &Tile, const LoadNode *Arg,
+                     bool IsWrite) {
+    int64_t Rows, Cols, Layout = 0;
+    auto Operand = [&](int I) { return I >= 0 && size_t(I) < Call->Args.size() ? Call->Args[I] : Expr(); };
+    if (!Tile.isTile() || !getConstInt(Operand(Tile.RowsFrom), Rows) ||
+        !getConstInt(Operand(Tile.ColsFrom), Cols) ||
+        (Tile.LayoutFrom >= 0 && !getConstInt(Operand(Tile.LayoutFrom), Layout)) ||
+        Arg->Indices.empty()) {
+      record(Arg->Buf, Arg->Indices, IsWrite);
+      return;
+    }
+    // Loops over the tile's rows and columns, innermost; (r, c) is element
+    // (c, r) of a column-major tile's memory.
+    Var R = makeVar(Arg->Buf->Name + ".row"), C = makeVar(Arg->Buf->Name + ".col");
+    Expr Major = Layout == WmmaColMajor ? Expr(C) : Expr(R);
+    Expr Minor = Layout == WmmaColMajor ? Expr(R) : Expr(C);
+    std::vector<Expr> Indices = Arg->Indices;
+    if (Indices.size() >= 2) {
+      Indices[Indices.size() - 2] = Indices[Indices.size() - 2] + Major;
+      Indices.back() = Indices.back() + Minor;
+    } else {
+      Expr Stride = Tile.StrideFrom >= 0 ? Operand(Tile.StrideFrom)
+                                         : makeInt(Layout == WmmaColMajor ? Rows : Cols);
+      Indices.back() = Indices.back() + Major * Stride + Minor;
+    }
+    Stmt Leaf = makeEvaluate(makeInt(0));
+    Stmt ColLoop = makeFor(C, makeInt(0), makeInt(Cols), Leaf);
+    Stmt RowLoop = makeFor(R, makeInt(0), makeInt(Rows), ColLoop);
+    Loops.push_back(as<ForNode>(RowLoop));
+    Loops.push_back(as<ForNode>(ColLoop));
+    record(Arg->Buf, Indices, IsWrite);
+    Loops.pop_back();
+    Loops.pop_back();
+    Accesses.back().TileLoops = {RowLoop, ColLoop};
+  }
 
   void record(const Buffer &B, const std::vector<Expr> &Indices, bool IsWrite) {
     Access A;

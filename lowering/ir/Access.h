@@ -29,10 +29,14 @@ struct Access {
   const StmtNode *Statement = nullptr; // the Store / Evaluate holding the access
   Stmt Root; // the statement collected from: keeps Loops and Statement alive
              // when it was a temporary (collectAccesses(inlineLets(S)))
+  /// An intrinsic's tile operand (Intrinsics.h, TileDecl) is one access per
+  /// element of the tile: Indices run over it with two loops of their own,
+  /// innermost in Loops (rows, then columns), which this keeps alive.
+  std::vector<Stmt> TileLoops;
 };
 
 /// All accesses in S, in program order (for a store: its loads first, then
-/// the write).
+/// the write; an intrinsic's operands in the order of its arguments).
 std::vector<Access> collectAccesses(const Stmt &S);
 
 /// How diagnostics name an access: "C[i, (j - 1)] (read)", "C[i, j] (written)".

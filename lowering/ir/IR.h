@@ -329,6 +329,17 @@ struct StageRegion {
   int Loc = -1;
 };
 
+/// `tensorize(x, intrinsic)`: the region under loop Loop is to become calls
+/// of Intrinsic (wmma.load, wmma.mma, wmma.store). The schedule records it;
+/// the lowering pass that knows the intrinsic (passes/TensorizeWmma.cpp)
+/// matches the region once bound inference has made it concrete. Prints
+/// after the loop's kind: `for (i, 0, 16) tensorize(wmma.mma) {`.
+struct TensorizeMark {
+  Var Loop;
+  std::string Intrinsic;
+  int Loc = -1; // the directive's location id (lowering errors are reported there)
+};
+
 struct LoopNest {
   std::string Name;            // unique, deterministic: sched_<file stem>_<line>
   std::string SourceFile;      // for diagnostics and runtime error messages
@@ -341,6 +352,7 @@ struct LoopNest {
   std::vector<Expr> Assumptions;
   Stmt Body;
   std::vector<StageRegion> Stages; // cache stages awaiting bound inference
+  std::vector<TensorizeMark> Tensorize; // regions awaiting their intrinsics
 };
 
 //===----------------------------------------------------------------------===//

@@ -26,6 +26,63 @@ IntrinsicInfo pureMath(const std::string &Name, unsigned Arity, DType T) {
   return Info;
 }
 
+const char *const WmmaNames[] = {"wmma.fill", "wmma.load_a", "wmma.load_b",
+                                 "wmma.load_c", "wmma.store", "wmma.mma"};
+
+/// Operand positions of m, n, k: the last three operands of every wmma call.
+int shapeOperand(WmmaOp Op, char Which) {
+  int First = Op == WmmaOp::Fill ? 2 : 4;
+  return First + (Which == 'm' ? 0 : Which == 'n' ? 1 : 2);
+}
+
+/// The tile of a fragment or memory operand that is Rows x Cols of the
+/// operation's m, n, k (e.g. "mk" for matrix_a).
+TileDecl wmmaTile(WmmaOp Op, const char *Shape, bool IsFragment, int Stride = -1,
+                  int Layout = -1) {
+  TileDecl T;
+  T.RowsFrom = shapeOperand(Op, Shape[0]);
+  T.ColsFrom = shapeOperand(Op, Shape[1]);
+  T.StrideFrom = Stride;
+  T.LayoutFrom = Layout;
+  T.IsFragment = IsFragment;
+  return T;
+}
+
+IntrinsicInfo wmmaIntrinsic(WmmaOp Op) {
+  using R = OperandRole;
+  IntrinsicInfo Info;
+  Info.Name = wmmaIntrinsicName(Op);
+  Info.IsWarpCollective = true;
+  TileDecl None;
+  switch (Op) {
+  case WmmaOp::Fill:
+    Info.Operands = {R::WriteBuffer, R::Value, R::Value, R::Value, R::Value};
+    Info.Tiles = {wmmaTile(Op, "mn", true), None, None, None, None};
+    break;
+  case WmmaOp::LoadA:
+  case WmmaOp::LoadB:
+  case WmmaOp::LoadC: {
+    const char *Shape = Op == WmmaOp::LoadA ? "mk" : Op == WmmaOp::LoadB ? "kn" : "mn";
+    Info.Operands = {R::WriteBuffer, R::ReadBuffer, R::Value, R::Value, R::Value, R::Value, R::Value};
+    Info.Tiles = {wmmaTile(Op, Shape, true), wmmaTile(Op, Shape, false, 2, 3), None, None, None,
+                  None, None};
+    break;
+  }
+  case WmmaOp::Store:
+    Info.Operands = {R::WriteBuffer, R::ReadBuffer, R::Value, R::Value, R::Value, R::Value, R::Value};
+    Info.Tiles = {wmmaTile(Op, "mn", false, 2, 3), wmmaTile(Op, "mn", true), None, None, None,
+                  None, None};
+    break;
+  case WmmaOp::Mma:
+    Info.Operands = {R::WriteBuffer, R::ReadBuffer, R::ReadBuffer, R::ReadBuffer,
+                     R::Value,       R::Value,      R::Value};
+    Info.Tiles = {wmmaTile(Op, "mn", true), wmmaTile(Op, "mk", true), wmmaTile(Op, "kn", true),
+                  wmmaTile(Op, "mn", true), None, None, None};
+    break;
+  }
+  return Info;
+}
+
 std::map<std::string, IntrinsicInfo> builtinIntrinsics() {
   std::map<std::string, IntrinsicInfo> Table;
   IntrinsicInfo Barrier;
@@ -35,6 +92,9 @@ std::map<std::string, IntrinsicInfo> builtinIntrinsics() {
 
   for (const MathFunction &M : mathFunctions())
     Table[M.Name] = pureMath(M.Name, M.Arity, M.Type);
+  for (WmmaOp Op : {WmmaOp::Fill, WmmaOp::LoadA, WmmaOp::LoadB, WmmaOp::LoadC, WmmaOp::Store,
+                    WmmaOp::Mma})
+    Table[wmmaIntrinsicName(Op)] = wmmaIntrinsic(Op);
   return Table;
 }
 
@@ -66,6 +126,77 @@ void registerIntrinsic(const IntrinsicInfo &Info) {
 DType intrinsicResultType(const std::string &Name) {
   const IntrinsicInfo *Info = lookupIntrinsic(Name);
   return Info ? Info->ResultType : DType::Int32;
+}
+
+const char *wmmaIntrinsicName(WmmaOp Op) { return WmmaNames[static_cast<int>(Op)]; }
+
+static bool wmmaOpOf(const std::string &Name, WmmaOp &Out) {
+  for (int I = 0; I < 6; ++I)
+    if (Name == WmmaNames[I]) {
+      Out = static_cast<WmmaOp>(I);
+      return true;
+    }
+  return false;
+}
+
+bool decodeWmma(const CallNode *Call, WmmaCall &Out) {
+  WmmaOp Op;
+  if (!Call || !wmmaOpOf(Call->Name, Op))
+    return false;
+  size_t Arity = Op == WmmaOp::Fill ? 5 : 7;
+  if (Call->Args.size() != Arity)
+    return false;
+  Out = WmmaCall();
+  Out.Op = Op;
+  const std::vector<Expr> &A = Call->Args;
+  if (!getConstInt(A[shapeOperand(Op, 'm')], Out.M) || !getConstInt(A[shapeOperand(Op, 'n')], Out.N) ||
+      !getConstInt(A[shapeOperand(Op, 'k')], Out.K))
+    return false;
+  auto Buf = [&](size_t I) { return as<LoadNode>(A[I]); };
+  switch (Op) {
+  case WmmaOp::Fill:
+    Out.Frag = Buf(0);
+    Out.Value = A[1];
+    return Out.Frag != nullptr;
+  case WmmaOp::LoadA:
+  case WmmaOp::LoadB:
+  case WmmaOp::LoadC:
+  case WmmaOp::Store:
+    Out.Frag = Buf(Op == WmmaOp::Store ? 1 : 0);
+    Out.Memory = Buf(Op == WmmaOp::Store ? 0 : 1);
+    Out.Stride = A[2];
+    return Out.Frag && Out.Memory && getConstInt(A[3], Out.Layout) &&
+           (Out.Layout == WmmaRowMajor || Out.Layout == WmmaColMajor);
+  case WmmaOp::Mma:
+    Out.D = Buf(0);
+    Out.A = Buf(1);
+    Out.B = Buf(2);
+    Out.C = Buf(3);
+    return Out.D && Out.A && Out.B && Out.C;
+  }
+  return false;
+}
+
+bool isWmmaCall(const Expr &E) {
+  WmmaCall Ignored;
+  return decodeWmma(as<CallNode>(E), Ignored);
+}
+
+void wmmaFragmentShape(Scope Sc, int64_t M, int64_t N, int64_t K, int64_t &Rows, int64_t &Cols) {
+  Rows = Sc == Scope::WmmaMatrixB ? K : M;
+  Cols = Sc == Scope::WmmaMatrixA ? K : N;
+}
+
+Expr makeWmmaCall(WmmaOp Op, std::vector<Expr> Operands, int64_t M, int64_t N, int64_t K) {
+  for (int64_t V : {M, N, K})
+    Operands.push_back(makeInt(V));
+  return makeCall(wmmaIntrinsicName(Op), std::move(Operands), DType::Int32);
+}
+
+bool isWarpCollectiveCall(const Expr &E) {
+  const auto *Call = as<CallNode>(E);
+  const IntrinsicInfo *Info = Call ? lookupIntrinsic(Call->Name) : nullptr;
+  return Info && Info->IsWarpCollective;
 }
 
 } // namespace ir

@@ -26,13 +26,89 @@ enum class OperandRole : unsigned char {
   FragmentIndex  // indexes the fragment of the preceding buffer operand
 };
 
+/// A buffer operand that names a whole tile, not one element: the operand
+/// is a Load of the tile's first element, and the intrinsic touches the
+/// Rows x Cols elements from there. Rows and Cols are the constant values of
+/// the operands RowsFrom and ColsFrom. Before StorageFlatten the tile spans
+/// the operand's last two indices (element (r, c) at [..., i + r, j + c],
+/// [..., i + c, j + r] when column-major); after it, element (r, c) lies at
+/// p + r*ld + c (row-major) or p + c*ld + r (column-major), with ld the value
+/// of operand StrideFrom, or Cols when StrideFrom is -1 (a dense tile).
+/// LayoutFrom is the operand holding the layout (WmmaRowMajor or
+/// WmmaColMajor), -1 for always row-major.
+struct TileDecl {
+  int RowsFrom = -1, ColsFrom = -1; // -1 in both: the operand is one element
+  int StrideFrom = -1;
+  int LayoutFrom = -1;
+  bool IsFragment = false; // the operand is a tensor-core fragment (a buffer in a wmma scope)
+  bool isTile() const { return RowsFrom >= 0; }
+};
+
 struct IntrinsicInfo {
   std::string Name;
   std::vector<OperandRole> Operands;
+  /// Per operand (empty, or as long as Operands): the tile a buffer operand
+  /// covers.
+  std::vector<TileDecl> Tiles;
   bool IsBarrier = false;   // orders memory between the threads of a block
   bool IsPure = false;      // math: no memory effects at all
+  /// Executed by a whole warp together: every one of its 32 lanes calls it
+  /// at the same point with the same arguments, and it runs once for the
+  /// warp. A pass never guards it on a lane, distributes it over threads or
+  /// gives lanes different arguments.
+  bool IsWarpCollective = false;
   DType ResultType = DType::Int32; // the type of a call (Int32 for "void")
+
+  TileDecl tile(size_t Operand) const { return Operand < Tiles.size() ? Tiles[Operand] : TileDecl(); }
 };
+
+/// The layouts a tile operand's LayoutFrom holds.
+enum : int64_t { WmmaRowMajor = 0, WmmaColMajor = 1 };
+
+/// The tensor-core (wmma) intrinsics, all warp-collective. m, n, k are the
+/// shape (constant operands); a fragment F is passed as a Load of the first
+/// element of its tile in a wmma-scope buffer, a memory operand P as a Load
+/// of the tile's first element in global or shared memory:
+///   wmma.fill(F, value, m, n, k)              accumulator F (m x n) = value
+///   wmma.load_a(F, P, ld, layout, m, n, k)    matrix_a F (m x k) from P
+///   wmma.load_b(F, P, ld, layout, m, n, k)    matrix_b F (k x n) from P
+///   wmma.load_c(F, P, ld, layout, m, n, k)    accumulator F (m x n) from P
+///   wmma.store(P, F, ld, layout, m, n, k)     accumulator F (m x n) to P
+///   wmma.mma(D, A, B, C, m, n, k)             D = A*B + C
+/// The fragments' element types and their wmma scopes must agree with the
+/// operation (checked by VerifyKernel). A matrix_a or matrix_b fragment
+/// buffer is loaded with one layout throughout (it is part of its CUDA type).
+enum class WmmaOp { Fill, LoadA, LoadB, LoadC, Store, Mma };
+const char *wmmaIntrinsicName(WmmaOp Op);
+
+/// A wmma call taken apart (decodeWmma). Operands that the operation does
+/// not have are null.
+struct WmmaCall {
+  WmmaOp Op;
+  const LoadNode *Frag = nullptr;   // fill, load_*: the fragment written; store: the one read
+  const LoadNode *Memory = nullptr; // load_*, store: the memory tile
+  Expr Value;                       // fill: the value
+  Expr Stride;                      // load_*, store: ld
+  int64_t Layout = WmmaRowMajor;    // load_*, store
+  const LoadNode *D = nullptr, *A = nullptr, *B = nullptr, *C = nullptr; // mma
+  int64_t M = 0, N = 0, K = 0;
+};
+
+/// Whether E is a call to a wmma intrinsic; fills Out if so. False for a
+/// malformed call (wrong arity, a non-constant shape or layout, an operand
+/// that is not a Load).
+bool isWmmaCall(const Expr &E);
+bool decodeWmma(const CallNode *Call, WmmaCall &Out);
+
+/// The rows x cols of the fragment of kind Sc in an m x n x k operation
+/// (matrix_a: m x k, matrix_b: k x n, accumulator: m x n).
+void wmmaFragmentShape(Scope Sc, int64_t M, int64_t N, int64_t K, int64_t &Rows, int64_t &Cols);
+
+/// Builds a wmma call (the caller's operands in the order listed above).
+Expr makeWmmaCall(WmmaOp Op, std::vector<Expr> Operands, int64_t M, int64_t N, int64_t K);
+
+/// Whether E is a call to an intrinsic declared warp-collective.
+bool isWarpCollectiveCall(const Expr &E);
 
 /// The declaration of intrinsic Name, or nullptr when unknown (an unknown
 /// call is treated as reading and writing everything).

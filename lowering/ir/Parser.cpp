@@ -209,6 +209,7 @@ public:
     Out.Body = parseBlock();
     if (!Out.Body)
       return false;
+    Out.Tensorize = Marks;
     if (cur().Kind != Tok::End)
       return fail("unexpected '" + cur().Text + "' after the function");
     return true;
@@ -217,6 +218,7 @@ public:
 private:
   std::vector<Token> Toks;
   size_t Pos = 0;
+  std::vector<TensorizeMark> Marks; // tensorize(...) marks of the loops parsed so far
   std::string &Error;
   ScopeStack<Var> Vars;
   ScopeStack<Buffer> Bufs;
@@ -470,6 +472,14 @@ private:
     if (!parseLoopAnnotations(Kind, Tag, Reduce))
       return nullptr;
     Var V = makeVar(Name, isInt(Min->Type) ? Min->Type : DType::Int32);
+    if (isKeyword("tensorize")) {
+      ++Pos;
+      TensorizeMark M;
+      M.Loop = V;
+      if (!expect("(") || !expectIdent(M.Intrinsic, "intrinsic name") || !expect(")"))
+        return nullptr;
+      Marks.push_back(M);
+    }
     Stmt Body = parseScopedBlock(V, nullptr);
     if (!Body)
       return nullptr;

@@ -114,6 +114,9 @@ public:
       OS << ")";
     }
     OS << " {\n";
+    for (const TensorizeMark &M : Nest.Tensorize)
+      if (M.Loop)
+        Marks[M.Loop.get()] = M.Intrinsic;
     printStmt(OS, Nest.Body, 1);
     OS << "}\n";
     return OS.str();
@@ -121,6 +124,7 @@ public:
 
 private:
   UniqueNamer<VarNode> VarNames;
+  std::map<const VarNode *, std::string> Marks; // the nest's tensorize marks
   UniqueNamer<BufferNode> BufNames;
 
   void printList(std::ostream &OS, const std::vector<Expr> &Es) {
@@ -272,6 +276,9 @@ private:
     OS << forKindSuffix(N->LoopKind);
     if (N->IsReduction)
       OS << " reduce";
+    auto Mark = Marks.find(N->LoopVar.get());
+    if (Mark != Marks.end())
+      OS << " tensorize(" << Mark->second << ")";
     printBlock(OS, N->Body, Indent);
     OS << "\n";
   }
