@@ -502,7 +502,7 @@ void SchedConsumer::handleNest(Decl *Root, const FoundNest &Found) {
     return;
   }
   report(Locs, Diags); // remarks and warnings of a successful lowering
-  if (Scheduled.Target == "gpu" && !bindsToGPU(Scheduled.Body))
+  if (Scheduled.Target == "gpu" && !bindsToGPU(Scheduled.Body) && Scheduled.Tensorize.empty())
     Diagnostics->warn(WarnGroup::Unbound, targetLoc(Locs),
                       "target(gpu) nest binds no loop to blockIdx or threadIdx, so its "
                       "kernel runs on a single GPU thread; did you forget to bind?");

@@ -39,10 +39,12 @@ protected:
       for (const Expr &Index : BufArg->Indices)
         visit(Index);
       TileDecl Tile = Info->tile(I);
+      ByWarp = Info->IsWarpCollective;
       if (Role == OperandRole::ReadBuffer || Role == OperandRole::ReadWriteBuffer)
         recordOperand(N, Tile, BufArg, false);
       if (Role == OperandRole::WriteBuffer || Role == OperandRole::ReadWriteBuffer)
         recordOperand(N, Tile, BufArg, true);
+      ByWarp = false;
     }
   }
 
@@ -137,6 +139,8 @@ private:
     Accesses.back().TileLoops = {RowLoop, ColLoop};
   }
 
+  bool ByWarp = false; // recording a warp-collective intrinsic's operand
+
   void record(const Buffer &B, const std::vector<Expr> &Indices, bool IsWrite) {
     Access A;
     A.Buf = B;
@@ -145,6 +149,7 @@ private:
     A.Loops = Loops;
     A.Guards = Guards;
     A.Statement = Current;
+    A.ByWarp = ByWarp;
     Accesses.push_back(std::move(A));
   }
 };

@@ -33,6 +33,9 @@ struct Access {
   /// element of the tile: Indices run over it with two loops of their own,
   /// innermost in Loops (rows, then columns), which this keeps alive.
   std::vector<Stmt> TileLoops;
+  /// An operand of a warp-collective intrinsic: the warp's lanes make the
+  /// access together (ordered among one warp's collectives by program order).
+  bool ByWarp = false;
 };
 
 /// All accesses in S, in program order (for a store: its loads first, then

@@ -1114,7 +1114,8 @@ namespace {
 /// Whether A and B can meet with the coordinates of some tag among Differ
 /// different and those of every tag in Same equal.
 bool conflictAcross(const Access &A, const Access &B, const std::map<std::string, int64_t> &Extent,
-                    bool (*Differs)(const std::string &), bool (*Same)(const std::string &)) {
+                    bool (*Differs)(const std::string &), bool (*Same)(const std::string &),
+                    const std::string &OneAgent = "") {
   if (!mayConflict(A, B))
     return false;
   std::map<std::string, int64_t> Tags = Extent;
@@ -1130,7 +1131,7 @@ bool conflictAcross(const Access &A, const Access &B, const std::map<std::string
   if (!P.feasible(Base))
     return false; // they never meet at all
   for (const auto &Entry : Tags) {
-    if (!Differs(Entry.first) || Entry.second == 1)
+    if (!Differs(Entry.first) || Entry.second == 1 || Entry.first == OneAgent)
       continue;
     for (Relation R : {Relation::Less, Relation::Greater}) {
       std::vector<std::tuple<int, int, Relation>> Rel = Base;
@@ -1152,7 +1153,10 @@ bool mayConflictAcrossThreads(const Access &A, const Access &B,
   for (const auto &Entry : BlockExtent)
     if (isThreadIdxTag(Entry.first))
       Extent.insert(Entry);
-  return conflictAcross(A, B, Extent, isThreadIdxTag, isBlockTag);
+  // Two warp collectives of one warp (its threadIdx.x is the lane: warp
+  // collectives never depend on it) are one agent, ordered by program order.
+  return conflictAcross(A, B, Extent, isThreadIdxTag, isBlockTag,
+                        A.ByWarp && B.ByWarp ? "threadIdx.x" : "");
 }
 
 bool mayConflictAcrossBlocks(const Access &A, const Access &B,

@@ -98,6 +98,9 @@ bool distributionIsLegal(const ForNode *A, const SeqNode *Seq,
 /// gives each thread tag's launch extent (a tag missing from it has extent 1; a
 /// negative extent is unknown). Serial loop variables are free on each side
 /// (two threads may be at different iterations when nothing orders them).
+/// A warp collective's operand (Access::ByWarp) is touched by every lane of
+/// its warp; two of them are made by different threads only when their warps
+/// differ (threadIdx.x, the lane, does not count).
 bool mayConflictAcrossThreads(const Access &A, const Access &B,
                               const std::map<std::string, int64_t> &BlockExtent);
 

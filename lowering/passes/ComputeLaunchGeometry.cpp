@@ -9,7 +9,8 @@
 // compute over 32) share one launch extent, the max of theirs (WidenThreadLoops
 // then makes every such loop run over it). A threadIdx loop inside a loop of
 // its own tag names that loop's threads again and is no launch dimension.
-// Unused dimensions are 1.
+// Unused dimensions are 1, but for threadIdx.x in a kernel with warp
+// collectives (tensor-core operations): that is the lane, 32 threads.
 //
 // Runs after VerifyThreadBindings (tags are known and nest properly) and
 // InjectVirtualThread (no virtual-thread loop is left, and none is a launch
@@ -18,6 +19,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ir/IRVisitor.h"
+#include "ir/Printer.h"
 #include "ir/Simplify.h"
 #include "passes/PassUtil.h"
 #include "passes/Passes.h"
@@ -131,6 +133,22 @@ bool computeLaunchGeometry(const ir::LoopNest &Nest, KernelContext &Out,
   std::set<const ir::VarNode *> Params = scalarParams(Nest);
   GeometryCollector Collector(Params, Out, Diags);
   Collector.visit(Nest.Body);
+  // A warp collective needs whole warps: threadIdx.x is the lane, 32 of
+  // them (one warp when nothing binds threadIdx.x).
+  if (hasWarpCollective(Nest.Body)) {
+    int64_t X;
+    if (!Out.Geometry.Block[0])
+      Out.Geometry.Block[0] = ir::makeInt(32);
+    else if (!ir::getConstInt(Out.Geometry.Block[0], X) || X != 32) {
+      Diag D;
+      D.Message = "the kernel runs tensor-core operations, which the 32 lanes of a warp execute "
+                  "together along threadIdx.x, but threadIdx.x has launch extent " +
+                  ir::print(Out.Geometry.Block[0]) +
+                  "; bind warps to threadIdx.y and threadIdx.z";
+      Diags.push_back(D);
+      Collector.Failed = true;
+    }
+  }
   for (int D = 0; D < 3; ++D) {
     if (!Out.Geometry.Grid[D])
       Out.Geometry.Grid[D] = ir::makeInt(1);

@@ -62,6 +62,7 @@
 #include "ir/Access.h"
 #include "ir/Bounds.h"
 #include "ir/Dependence.h"
+#include "ir/Intrinsics.h"
 #include "ir/IRMutator.h"
 #include "ir/IRVisitor.h"
 #include "ir/Printer.h"
@@ -102,7 +103,9 @@ protected:
     ir::IRVisitor::visitFor(N);
   }
   void visitEvaluate(const ir::EvaluateNode *N) override {
-    Barrier |= isBarrierCall(N->Value);
+    // A warp collective runs on every lane of its warp: never given to one
+    // thread or spread over threads.
+    Barrier |= isBarrierCall(N->Value) || ir::isWarpCollectiveCall(N->Value);
     ir::IRVisitor::visitEvaluate(N);
   }
   void visitAllocate(const ir::AllocateNode *N) override {

@@ -76,7 +76,10 @@ namespace {
 using ir::Access;
 
 /// Whether the threads of a block share B (local memory is per thread).
-bool sharedByThreads(const ir::BufferNode *B) { return B->MemScope != ir::Scope::Local; }
+bool sharedByThreads(const ir::BufferNode *B) {
+  // A tensor-core fragment belongs to one warp, whose collectives are ordered.
+  return B->MemScope == ir::Scope::Global || B->MemScope == ir::Scope::Shared;
+}
 
 /// What the enclosing sequence needs to know about a statement.
 struct Summary {

@@ -126,6 +126,22 @@ ir::Stmt guardWith(const ir::Expr &Cond, const ir::Stmt &Body) {
   return ir::makeIf(Cond, Body);
 }
 
+bool hasWarpCollective(const ir::Stmt &S) {
+  class Finder : public ir::IRVisitor {
+  public:
+    bool Found = false;
+
+  protected:
+    void visitCall(const ir::CallNode *N) override {
+      const ir::IntrinsicInfo *Info = ir::lookupIntrinsic(N->Name);
+      Found |= Info && Info->IsWarpCollective;
+      ir::IRVisitor::visitCall(N);
+    }
+  } F;
+  F.visit(S);
+  return F.Found;
+}
+
 bool isThreadIdxLoop(const ir::ForNode *N) {
   return N->LoopKind == ir::ForKind::ThreadBound && ir::isThreadIdxTag(N->ThreadTag);
 }

@@ -60,6 +60,9 @@ ir::Stmt unshareStatements(const ir::Stmt &S);
 /// (when that reads no memory, which the outer one may protect).
 ir::Stmt guardWith(const ir::Expr &Cond, const ir::Stmt &Body);
 
+/// Whether S calls an intrinsic declared warp-collective.
+bool hasWarpCollective(const ir::Stmt &S);
+
 /// A loop bound to threadIdx.{x,y,z}.
 bool isThreadIdxLoop(const ir::ForNode *N);
 

@@ -74,6 +74,12 @@ ir::LoopNest normalizeLoops(const ir::LoopNest &Nest);
 /// stage whose region has no constant size or cannot be written back.
 ir::LoopNest inferBounds(const ir::LoopNest &Nest, std::vector<Diag> &Diags);
 
+/// Replaces the regions marked tensorize(x, wmma.*) by wmma intrinsic calls,
+/// the accumulator's initialisation by fills, and reshapes every fragment
+/// buffer to [tiles..., rows, cols]; an error at the directive names the
+/// loop or access that does not match.
+ir::LoopNest tensorizeWmma(const ir::LoopNest &Nest, std::vector<Diag> &Diags);
+
 /// Checks thread bindings: known tags, no tag twice on a nesting path (but
 /// for a threadIdx loop that names its enclosing loop's threads again), no
 /// block loop inside a thread loop. Returns false (with errors) when one is

@@ -57,9 +57,11 @@ public:
       for (const auto *List : {&Stage.Mins, &Stage.Extents})
         for (const ir::Var &V : *List)
           Vars.insert(V.get());
+    // A warp collective runs on every lane (threadIdx.x) by design, and a
+    // fragment belongs to its warp.
     for (const ir::Access &A : ir::collectAccesses(Nest.Body))
-      if (A.IsWrite && A.Buf->MemScope != ir::Scope::Local)
-        NonLocalWrite.emplace(A.Statement, A.Buf);
+      if (A.IsWrite && (A.Buf->MemScope == ir::Scope::Global || A.Buf->MemScope == ir::Scope::Shared))
+        (A.ByWarp ? WarpWrite : NonLocalWrite).emplace(A.Statement, A.Buf);
     if (has(FormGeometryKnown)) {
       if (!Ctx.Known)
         error("the kernel context is not filled in");
@@ -158,6 +160,7 @@ private:
   std::set<const ir::BufferNode *> Buffers;
   std::set<std::string> OpenTags; // tags of the enclosing thread-bound loops
   std::map<const ir::StmtNode *, ir::Buffer> NonLocalWrite; // statement -> a buffer it writes
+  std::map<const ir::StmtNode *, ir::Buffer> WarpWrite; // the same, by a warp collective
   ThreadDependence Dependence;
   bool Divergent = false;       // under an if or loop bound that depends on the thread
   unsigned InsideDims = 0;      // threadIdx dimensions of the enclosing thread loops
@@ -195,9 +198,16 @@ private:
   /// of a dimension it is outside of.
   void checkRunsOncePerThread(const ir::StmtNode *Statement) {
     auto It = NonLocalWrite.find(Statement);
-    if (!has(FormDistributed) || It == NonLocalWrite.end())
+    unsigned Lanes = 0;
+    if (It == NonLocalWrite.end()) {
+      It = WarpWrite.find(Statement);
+      if (It == WarpWrite.end())
+        return;
+      Lanes = 1u; // threadIdx.x
+    }
+    if (!has(FormDistributed))
       return;
-    if (BlockThreadDims & ~InsideDims)
+    if (BlockThreadDims & ~InsideDims & ~Lanes)
       error("a write to '" + It->second->Name +
             "' lies outside the loop of a thread dimension of the block, so every "
             "thread of that dimension would run it");

@@ -11,6 +11,10 @@
 //    subtree does not use the outer variable names the same threads again
 //    (a cache stage spread over the compute's threads); it is no launch
 //    dimension of its own, and DistributeOverThreads lowers it.
+// A warp collective (a tensor-core operation) is executed by the 32 lanes
+// of a warp with the same arguments: threadIdx.x is the lane, so no loop
+// bound to threadIdx.x may decide a collective's arguments or whether it
+// runs (bind warps to threadIdx.y and threadIdx.z).
 // Virtual-thread loops (vthread, cthread) are not launch dimensions: they may
 // sit anywhere and are left as they are for InjectVirtualThread, which runs
 // next. The launch extents are ComputeLaunchGeometry's (the kernel context);
@@ -20,6 +24,8 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ir/IRVisitor.h"
+#include "ir/Intrinsics.h"
+#include "ir/Printer.h"
 #include "passes/Passes.h"
 
 namespace sched {
@@ -53,9 +59,59 @@ protected:
     Path.pop_back();
   }
 
+  void visitIfThenElse(const ir::IfThenElseNode *N) override {
+    Conditions.push_back(N->Cond);
+    ir::IRVisitor::visitIfThenElse(N);
+    Conditions.pop_back();
+  }
+
+  void visitLetStmt(const ir::LetStmtNode *N) override {
+    Lets.push_back(N);
+    ir::IRVisitor::visitLetStmt(N);
+    Lets.pop_back();
+  }
+
+  void visitEvaluate(const ir::EvaluateNode *N) override {
+    if (ir::isWarpCollectiveCall(N->Value))
+      checkCollective(N->Value);
+    ir::IRVisitor::visitEvaluate(N);
+  }
+
 private:
   std::vector<Diag> &Diags;
   std::vector<const ir::ForNode *> Path; // enclosing thread-bound loops
+  std::vector<ir::Expr> Conditions;      // enclosing if conditions
+  std::vector<const ir::LetStmtNode *> Lets; // enclosing lets
+  bool ReportedLane = false;
+
+  /// Whether E depends on V, through the enclosing lets too.
+  bool dependsOn(const ir::Expr &E, const ir::VarNode *V) const {
+    std::set<const ir::VarNode *> Vars = ir::varsOf(E);
+    for (size_t I = Lets.size(); I-- > 0;)
+      if (Vars.count(Lets[I]->LetVar.get()))
+        for (const ir::VarNode *U : ir::varsOf(Lets[I]->Value))
+          Vars.insert(U);
+    return Vars.count(V) != 0;
+  }
+
+  void checkCollective(const ir::Expr &Call) {
+    for (const ir::ForNode *L : Path) {
+      if (ReportedLane || L->ThreadTag != "threadIdx.x")
+        continue;
+      std::string Why;
+      if (dependsOn(Call, L->LoopVar.get()))
+        Why = "its arguments depend on loop '" + L->LoopVar->Name + "'";
+      for (const ir::Expr &C : Conditions)
+        if (Why.empty() && dependsOn(C, L->LoopVar.get()))
+          Why = "it runs under `" + ir::print(C) + "`";
+      if (Why.empty())
+        continue;
+      ReportedLane = true;
+      error("the tensor-core operation `" + ir::print(Call) + "` would differ between the lanes " +
+            "of a warp: " + Why + ", bound to threadIdx.x, which is the lane of the warp that " +
+            "executes it (bind warps to threadIdx.y and threadIdx.z)");
+    }
+  }
 
   void error(std::string Message) {
     Diags.push_back(makeDiag(Diag::Level::Error, std::move(Message)));

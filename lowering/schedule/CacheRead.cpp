@@ -36,6 +36,24 @@ bool parseCacheScope(ScheduleState &S, const DirectiveArg &Arg, Scope &Out) {
   return S.error(Arg.Loc, "unknown scope '" + Arg.Text + "'; expected global, shared or local");
 }
 
+bool parseStageScope(ScheduleState &S, const DirectiveArg &Arg, bool IsWrite, Scope &Out) {
+  // A tensor-core fragment holds an operand (read stages) or the
+  // accumulator (the write stage); TVM's tensor-core schedules use the same.
+  Scope Sc;
+  if (!parseScope(Arg.Text, Sc) ||
+      (Sc != Scope::WmmaMatrixA && Sc != Scope::WmmaMatrixB && Sc != Scope::WmmaAccumulator))
+    return parseCacheScope(S, Arg, Out);
+  if (IsWrite != (Sc == Scope::WmmaAccumulator))
+    return S.error(Arg.Loc, std::string(IsWrite ? "cache_write" : "cache_read") + " to '" +
+                                Arg.Text + "': " +
+                                (IsWrite ? "the output of a matrix multiply is cached in "
+                                           "wmma.accumulator"
+                                         : "an operand is cached in wmma.matrix_a or "
+                                           "wmma.matrix_b"));
+  Out = Sc;
+  return true;
+}
+
 Stmt makeStageLoops(const StageInfo &Info, const Buffer &Stage) {
   size_t Rank = Info.Extents.size();
   std::vector<Var> Vars;
@@ -107,7 +125,7 @@ bool makeCacheStage(ScheduleState &S, const Directive &D, bool IsWrite) {
                                       "': it is declared inside the nest (use set_scope to "
                                       "change its memory)");
   Scope Sc;
-  if (!parseCacheScope(S, ScopeArg, Sc))
+  if (!parseStageScope(S, ScopeArg, IsWrite, Sc))
     return false;
   if (!isFreshName(S, NameArg.Text) || S.Stages.count(NameArg.Text))
     return S.error(NameArg.Loc, "name '" + NameArg.Text + "' already exists");
@@ -140,6 +158,8 @@ bool makeCacheStage(ScheduleState &S, const Directive &D, bool IsWrite) {
   S.Nest.Body = makeAllocate(Stage, IsWrite ? makeSeq({Rest, Copy}) : makeSeq({Copy, Rest}));
   Info.Loc = D.Loc;
   S.Stages[NameArg.Text] = Info;
+  if (Sc == Scope::WmmaAccumulator)
+    foldAccumulatorIntoStage(S, Stage);
   return true;
 }
 

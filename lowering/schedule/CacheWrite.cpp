@@ -9,14 +9,168 @@
 // computation writes there, and the stage starts from C's values where the
 // computation reads an element before writing it.
 //
+// cache_write(C, wmma.accumulator, Cf) caches the output in tensor-core
+// accumulator fragments. A fragment is the accumulator itself, so where the
+// nest accumulates in a local array (`float acc = 0; for k: acc += ...;
+// C[..] = acc`, as the extractor gives the usual way of writing a
+// reduction) the computation accumulates in Cf instead: `Cf[..] = 0; for k:
+// Cf[..] = Cf[..] + ...` (foldAccumulatorIntoStage). Its initialisation then
+// becomes a fill and its update an mma (passes/TensorizeWmma.cpp).
+//
 //===----------------------------------------------------------------------===//
 
+#include "ir/IRMutator.h"
+#include "ir/IRVisitor.h"
+#include "ir/Simplify.h"
 #include "schedule/ScheduleImpl.h"
 
 namespace sched {
 namespace schedule {
 
+using namespace ir;
+
 bool applyCacheWrite(ScheduleState &S, const Directive &D) { return makeCacheStage(S, D, true); }
+
+namespace {
+
+/// The stores into Stage, with the loops around each (outermost first).
+class StageStores : public IRVisitor {
+public:
+  explicit StageStores(const BufferNode *Stage) : Stage(Stage) {}
+  struct Found {
+    const StoreNode *Store;
+    std::vector<const ForNode *> Loops;
+  };
+  std::vector<Found> Stores;
+
+protected:
+  void visitFor(const ForNode *N) override {
+    Loops.push_back(N);
+    IRVisitor::visitFor(N);
+    Loops.pop_back();
+  }
+  void visitStore(const StoreNode *N) override {
+    if (N->Buf.get() == Stage)
+      Stores.push_back({N, Loops});
+    IRVisitor::visitStore(N);
+  }
+
+private:
+  const BufferNode *Stage;
+  std::vector<const ForNode *> Loops;
+};
+
+/// Rewrites acc[e] into Stage[Target(e)], drops acc's allocation and the
+/// copy nest (the loop or store Copy) that moved acc into Stage.
+class AccumulatorFolder : public IRMutator {
+public:
+  AccumulatorFolder(const BufferNode *Acc, Buffer Stage, const StmtNode *Copy,
+                    std::function<std::vector<Expr>(const std::vector<Expr> &)> Target)
+      : Acc(Acc), Stage(std::move(Stage)), Copy(Copy), Target(std::move(Target)) {}
+
+protected:
+  Expr mutateLoad(const Expr &E, const LoadNode *N) override {
+    Expr Out = IRMutator::mutateLoad(E, N);
+    const auto *L = as<LoadNode>(Out);
+    if (!L || L->Buf.get() != Acc)
+      return Out;
+    return makeLoad(Stage, Target(L->Indices));
+  }
+  Stmt mutateStore(const Stmt &S, const StoreNode *N) override {
+    if (N == Copy)
+      return makeSeq({});
+    Stmt Out = IRMutator::mutateStore(S, N);
+    const auto *St = as<StoreNode>(Out);
+    if (!St || St->Buf.get() != Acc)
+      return Out;
+    return makeStore(Stage, Target(St->Indices), St->Value);
+  }
+  Stmt mutateFor(const Stmt &S, const ForNode *N) override {
+    if (N == Copy)
+      return makeSeq({});
+    return IRMutator::mutateFor(S, N);
+  }
+  Stmt mutateAllocate(const Stmt &S, const AllocateNode *N) override {
+    if (N->Buf.get() == Acc)
+      return mutate(N->Body);
+    return IRMutator::mutateAllocate(S, N);
+  }
+
+private:
+  const BufferNode *Acc;
+  Buffer Stage;
+  const StmtNode *Copy;
+  std::function<std::vector<Expr>(const std::vector<Expr> &)> Target;
+};
+
+} // namespace
+
+void foldAccumulatorIntoStage(ScheduleState &S, const Buffer &Stage) {
+  StageStores Finder(Stage.get());
+  Finder.visit(S.Nest.Body);
+  if (Finder.Stores.size() != 1)
+    return;
+  const StageStores::Found &Copy = Finder.Stores[0];
+  const auto *Value = as<LoadNode>(Copy.Store->Value);
+  if (!Value || Value->Buf->MemScope != Scope::Local || Value->Buf->Type != Stage->Type)
+    return;
+  const BufferNode *Acc = Value->Buf.get();
+  // The copy `Stage[g] = acc[h]`: each index of acc a distinct loop of the
+  // copy nest (those loops enclosing nothing else), or a constant every
+  // access of acc uses (a scalar acc[0]).
+  std::vector<const ForNode *> CopyLoops;
+  std::map<const VarNode *, size_t> DimOfVar;
+  for (size_t D = 0; D < Value->Indices.size(); ++D) {
+    const auto *V = as<VarNode>(Value->Indices[D]);
+    int64_t C;
+    if (!V && !getConstInt(Value->Indices[D], C))
+      return;
+    if (V && !DimOfVar.emplace(V, D).second)
+      return;
+  }
+  // The copy nest is the innermost loops around the store over acc's
+  // index variables, each holding only the next.
+  const StmtNode *CopyRoot = Copy.Store;
+  for (size_t I = Copy.Loops.size(); I-- > 0;) {
+    const ForNode *L = Copy.Loops[I];
+    if (!DimOfVar.count(L->LoopVar.get()) || L->Body.get() != CopyRoot)
+      break;
+    CopyRoot = L;
+    CopyLoops.push_back(L);
+  }
+  if (CopyLoops.size() != DimOfVar.size())
+    return;
+  const AllocateNode *AccAlloc = findAllocate(S.Nest.Body, Value->Buf.get());
+  if (!AccAlloc)
+    return;
+  std::vector<Expr> CopyIdx = Value->Indices;
+  std::vector<Expr> StageIdx = Copy.Store->Indices;
+  // Stage's index may use the copy loops (replaced by acc's index at each
+  // access) and variables defined outside acc, which every access sees.
+  for (const ForNode *L : collectLoops(AccAlloc->Body))
+    if (!DimOfVar.count(L->LoopVar.get()))
+      for (const Expr &E : StageIdx)
+        if (usesVar(E, L->LoopVar.get()))
+          return;
+  bool Consistent = true;
+  auto Target = [&](const std::vector<Expr> &AccIdx) {
+    std::map<const VarNode *, Expr> Map;
+    for (size_t D = 0; D < AccIdx.size() && D < CopyIdx.size(); ++D) {
+      if (const auto *V = as<VarNode>(CopyIdx[D]))
+        Map[V] = AccIdx[D];
+      else if (!structurallyEqual(simplify(CopyIdx[D]), simplify(AccIdx[D])))
+        Consistent = false;
+    }
+    std::vector<Expr> Out;
+    for (const Expr &E : StageIdx)
+      Out.push_back(simplify(substitute(E, Map)));
+    return Out;
+  };
+  AccumulatorFolder Folder(Acc, Stage, CopyRoot, Target);
+  Stmt Folded = Folder.mutate(S.Nest.Body);
+  if (Consistent)
+    S.Nest.Body = Folded;
+}
 
 } // namespace schedule
 } // namespace sched

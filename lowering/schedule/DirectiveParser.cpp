@@ -42,7 +42,7 @@ static const DirectiveSpec DirectiveSpecs[] = {
     {"set_scope", "AA", 2, false, true},
     {"storage_align", "ALIN", 4, false, true},
     {"double_buffer", "A", 1, false, true},
-    {"tensorize", "LA", 2, false, false},
+    {"tensorize", "LA", 2, false, true},
     {"tensorcore", "A", 1, false, false},
     {"pragma", "LA", 2, false, false},
 };

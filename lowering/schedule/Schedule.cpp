@@ -169,6 +169,7 @@ PrimitiveFn lookupPrimitive(const std::string &Name) {
       {"cache_read", applyCacheRead}, {"cache_write", applyCacheWrite},
       {"compute_at", applyComputeAt}, {"set_scope", applySetScope},
       {"storage_align", applyStorageAlign}, {"double_buffer", applyDoubleBuffer},
+      {"tensorize", applyTensorize},
   };
   for (const auto &P : Primitives)
     if (Name == P.Name)
@@ -255,6 +256,18 @@ const ForNode *findLoop(ScheduleState &S, const DirectiveArg &Arg) {
     }
   if (Count == 1)
     return Match;
+  // TVM's name for a loop of the computation a write stage caches: Cf.i.
+  size_t Dot = Arg.Text.find('.');
+  if (Count == 0 && Dot != std::string::npos) {
+    auto Stage = S.Stages.find(Arg.Text.substr(0, Dot));
+    if (Stage != S.Stages.end() && Stage->second.IsWrite) {
+      DirectiveArg Inner = Arg;
+      Inner.Text = Arg.Text.substr(Dot + 1);
+      for (const ForNode *L : All)
+        if (L->LoopVar->Name == Inner.Text)
+          return findLoop(S, Inner);
+    }
+  }
   if (Count == 0) {
     std::vector<std::string> Names;
     for (const ForNode *L : All)

@@ -175,6 +175,18 @@ bool finishStages(ScheduleState &S);
 /// Parses a cache scope (global, shared or local); reports at Arg otherwise.
 bool parseCacheScope(ScheduleState &S, const DirectiveArg &Arg, ir::Scope &Out);
 
+/// Parses a stage's scope: global, shared or local, or a tensor-core
+/// fragment scope (wmma.matrix_a/b for a read stage, wmma.accumulator for a
+/// write stage); reports at Arg otherwise.
+bool parseStageScope(ScheduleState &S, const DirectiveArg &Arg, bool IsWrite, ir::Scope &Out);
+
+/// A write stage in a fragment scope: where the computation accumulates in
+/// a local array of its own (`float acc = 0; ... acc += ...; C[..] = acc`)
+/// and copies it into Stage, it accumulates in Stage instead (the fragment
+/// is the accumulator, as in TVM's tensor-core schedules, and its
+/// initialisation becomes a fill). Leaves the nest as it is otherwise.
+void foldAccumulatorIntoStage(ScheduleState &S, const ir::Buffer &Stage);
+
 /// Creates a cache stage named by D.Args[2] for the tensor D.Args[0].
 bool makeCacheStage(ScheduleState &S, const Directive &D, bool IsWrite);
 
@@ -199,6 +211,7 @@ bool applyComputeAt(ScheduleState &S, const Directive &D);
 bool applySetScope(ScheduleState &S, const Directive &D);
 bool applyStorageAlign(ScheduleState &S, const Directive &D);
 bool applyDoubleBuffer(ScheduleState &S, const Directive &D);
+bool applyTensorize(ScheduleState &S, const Directive &D);
 
 } // namespace schedule
 } // namespace sched

@@ -40,7 +40,7 @@ TEST(LoweringPipelineTest, CallsAfterPassForEachPassInOrder) {
   std::vector<Diag> Diags;
   ASSERT_TRUE(lower(Nest, Opts, K, Diags));
   std::vector<std::string> Expected = {"NormalizeLoops",        "BoundInference",
-                                       "VerifyThreadBindings",  "InjectVirtualThread",
+                                       "TensorizeWmma",         "VerifyThreadBindings",  "InjectVirtualThread",
                                        "ComputeLaunchGeometry", "WidenThreadLoops",
                                        "PromoteToShared",       "DistributeOverThreads",
                                        "Simplify",              "InjectThreadSync",
@@ -110,7 +110,7 @@ TEST(LoweringPipelineTest, VerifyEachAcceptsWhatEveryPassProduces) {
   LoweredKernel K;
   std::vector<Diag> Diags;
   EXPECT_TRUE(lower(Nest, Opts, K, Diags)) << (Diags.empty() ? "" : Diags[0].Message);
-  EXPECT_EQ(Passes, 13u);
+  EXPECT_EQ(Passes, 14u);
 }
 
 } // namespace
