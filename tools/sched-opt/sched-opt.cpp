@@ -1,7 +1,7 @@
 //===- sched-opt.cpp - Schedule and lower textual IR outside a compile ---===//
 //
 //   sched-opt FILE.ir [--schedule='split(i, io, ii, 4) bind(io, blockIdx.x)']
-//             [--print-scheduled] [--lower] [--print-after-all]
+//             [--print-scheduled] [--lower] [--print-after-all] [--print-after=PASS]
 //             [--verify-each] [--emit=ir|cuda|descriptor]
 //
 // Reads one nest in the textual IR (ir/IR.h), applies a schedule, and prints
@@ -47,13 +47,14 @@ struct Options {
   bool PrintScheduled = false;
   bool Lower = false;
   bool PrintAfterAll = false;
+  std::string PrintAfter; // --print-after=PASS: the nest after that pass only
   bool VerifyEach = false;
   std::string Emit; // "", "ir", "cuda", "descriptor"
 };
 
 void printUsage() {
   std::cerr << "usage: sched-opt FILE.ir [--schedule=DIRECTIVES] [--print-scheduled] [--lower]\n"
-               "                 [--print-after-all] [--verify-each] [--emit=ir|cuda|descriptor]\n";
+               "                 [--print-after-all] [--print-after=PASS] [--verify-each] [--emit=ir|cuda|descriptor]\n";
 }
 
 bool startsWith(const std::string &S, const std::string &Prefix) {
@@ -75,6 +76,8 @@ bool parseOptions(int Argc, char **Argv, Options &Opts) {
       Opts.Lower = true;
     } else if (Arg == "--print-after-all") {
       Opts.PrintAfterAll = true;
+    } else if (startsWith(Arg, "--print-after=")) {
+      Opts.PrintAfter = Arg.substr(14);
     } else if (Arg == "--verify-each") {
       Opts.VerifyEach = true;
     } else if (startsWith(Arg, "--emit=")) {
@@ -209,9 +212,10 @@ int emitLowered(const Options &Opts, const ir::LoopNest &Scheduled, const std::s
                 const ScheduleText &Schedule) {
   PipelineOptions PO;
   PO.VerifyEach = Opts.VerifyEach;
-  if (Opts.PrintAfterAll)
-    PO.AfterPass = [](const std::string &Pass, const ir::LoopNest &N) {
-      std::cout << "// *** IR after " << Pass << " ***\n" << ir::print(N) << "\n";
+  if (Opts.PrintAfterAll || !Opts.PrintAfter.empty())
+    PO.AfterPass = [&Opts](const std::string &Pass, const ir::LoopNest &N) {
+      if (Opts.PrintAfterAll || Pass == Opts.PrintAfter)
+        std::cout << "// *** IR after " << Pass << " ***\n" << ir::print(N) << "\n";
     };
   LoweredKernel K;
   std::vector<Diag> Diags;
@@ -277,7 +281,7 @@ int main(int Argc, char **Argv) {
   if (!Ok)
     return 1;
 
-  bool WantsLowering = Opts.Lower || Opts.PrintAfterAll || Opts.VerifyEach || !Opts.Emit.empty();
+  bool WantsLowering = Opts.Lower || Opts.PrintAfterAll || !Opts.PrintAfter.empty() || Opts.VerifyEach || !Opts.Emit.empty();
   if (Opts.PrintScheduled || !WantsLowering)
     std::cout << ir::print(Nest);
   if (!WantsLowering)
