@@ -137,9 +137,10 @@ bool computeLaunchGeometry(const ir::LoopNest &Nest, KernelContext &Out,
   // them (one warp when nothing binds threadIdx.x).
   if (hasWarpCollective(Nest.Body)) {
     int64_t X;
-    if (!Out.Geometry.Block[0])
+    if (!Out.Geometry.Block[0]) {
       Out.Geometry.Block[0] = ir::makeInt(32);
-    else if (!ir::getConstInt(Out.Geometry.Block[0], X) || X != 32) {
+      Out.BoundTags.insert("threadIdx.x"); // the lanes: a stage spread over the block uses them
+    } else if (!ir::getConstInt(Out.Geometry.Block[0], X) || X != 32) {
       Diag D;
       D.Message = "the kernel runs tensor-core operations, which the 32 lanes of a warp execute "
                   "together along threadIdx.x, but threadIdx.x has launch extent " +

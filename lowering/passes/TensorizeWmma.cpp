@@ -171,6 +171,24 @@ const ir::LoadNode *factorLoad(const Expr &E, ir::DType T) {
 Stmt borrow(const ir::StmtNode *N) { return Stmt(N, [](const ir::StmtNode *) {}); }
 Expr borrow(const ir::ExprNode *N) { return Expr(N, [](const ir::ExprNode *) {}); }
 
+/// E / D when E is provably a multiple of D: an affine form whose constant
+/// and coefficients are all multiples of D. Null otherwise.
+Expr divideExactly(const Expr &E, int64_t D) {
+  ir::AffineForm F;
+  if (!ir::toAffine(E, [](const ir::VarNode *) { return true; }, F))
+    return nullptr;
+  int64_t C;
+  if (!ir::getConstInt(ir::simplify(F.Constant), C) || C % D)
+    return nullptr;
+  F.Constant = ir::makeInt(C / D, E->Type);
+  for (auto &[V, Coef] : F.Coefs) {
+    if (!ir::getConstInt(ir::simplify(Coef), C) || C % D)
+      return nullptr;
+    Coef = ir::makeInt(C / D, E->Type);
+  }
+  return ir::fromAffine(F);
+}
+
 std::string loopName(const ir::ForNode *L) { return "'" + L->LoopVar->Name + "'"; }
 
 std::string accessText(const ir::Expr &Load) { return "`" + ir::print(Load) + "`"; }
@@ -535,31 +553,43 @@ private:
                             ir::dtypeName(MemLoad->Buf->Type) + " but the fragment is " +
                             ir::dtypeName(FragLoad->Buf->Type) +
                             "; a tile is copied without conversion");
-    const std::vector<const ir::ForNode *> &Loops = Site.Loops;
-    if (Loops.size() < 2)
-      return error(Loc, Directive + ": the copy needs a loop over the tile's rows and one over its "
-                                    "columns");
+    // The region is a perfect nest from X down to the copy; among its loops,
+    // one runs over the tile's rows (it indexes F's row dimension as `r +
+    // ...`) and one over its columns; the others (over whole tiles, or
+    // unused) stay, in their order, around the call. The copy writes each
+    // element once, so its loops may run in any order.
+    std::vector<const ir::ForNode *> Loops;
+    for (size_t I = 0; I < Site.Loops.size(); ++I)
+      if (Site.Loops[I] == X)
+        Loops.assign(Site.Loops.begin() + I, Site.Loops.end());
     std::set<const ir::VarNode *> RegionVars;
     for (const ir::ForNode *L : Loops)
       RegionVars.insert(L->LoopVar.get());
-    const ir::ForNode *Outer = Loops[Loops.size() - 2], *Inner = Loops.back();
     const ir::ForNode *RowL = nullptr, *ColL = nullptr;
-    for (const ir::ForNode *L : {Outer, Inner}) {
+    for (size_t I = 0; I < Loops.size(); ++I) {
+      const ir::ForNode *L = Loops[I];
+      const ir::StmtNode *Next = I + 1 < Loops.size() ? static_cast<const ir::StmtNode *>(Loops[I + 1])
+                                                      : St;
+      if (L->Body.get() != Next)
+        return error(Loc, Directive + ": loop " + loopName(L) +
+                              " holds more than the copy; the region must be a perfect nest of "
+                              "loops around it");
+      if (L->LoopKind != ir::ForKind::Serial)
+        return error(Loc, Directive + ": loop " + loopName(L) + " is " +
+                              (L->LoopKind == ir::ForKind::ThreadBound ? "bound to " + L->ThreadTag
+                                                                       : std::string("unrolled or vectorized")) +
+                              "; the loops of a tensorized region stay serial");
       bool Unit;
       std::vector<int> D = dimsUsing(FragLoad->Indices, L->LoopVar.get(), Unit, RegionVars);
       if (D.size() == 1 && Unit && D[0] == F.RowDim && !RowL)
         RowL = L;
       else if (D.size() == 1 && Unit && D[0] == F.ColDim && !ColL)
         ColL = L;
-      else
-        return error(Loc, Directive + ": loop " + loopName(L) +
-                              " is one of the two innermost loops of the copy but does not run "
-                              "over the rows or the columns of the tile in " +
-                              accessText(FragExpr));
     }
-    if (Outer->Body.get() != Inner || Inner->Body.get() != St)
-      return error(Loc, Directive + ": loops " + loopName(Outer) + " and " + loopName(Inner) +
-                            " must nest perfectly around the copy");
+    if (!RowL || !ColL)
+      return error(Loc, Directive + ": no loop of the region runs over the " +
+                            (RowL ? "columns" : "rows") + " of the tile in " +
+                            accessText(FragExpr) + " one element at a time");
     int64_t RowExt, ColExt;
     if (!ir::getConstInt(RowL->Extent, RowExt) || !ir::getConstInt(ColL->Extent, ColExt) ||
         RowExt % F.Rows != 0 || ColExt % F.Cols != 0)
@@ -617,8 +647,11 @@ private:
     for (size_t I = TileLoops.size(); I-- > 0;)
       Out = ir::makeFor(TileLoops[I].first, ir::makeInt(0, TileLoops[I].first->Type),
                         ir::makeInt(TileLoops[I].second, TileLoops[I].first->Type), Out);
-    replace(Outer, Out);
-    (void)X;
+    for (size_t I = Loops.size(); I-- > 0;)
+      if (Loops[I] != RowL && Loops[I] != ColL)
+        Out = ir::makeFor(Loops[I]->LoopVar, Loops[I]->Min, Loops[I]->Extent, Out,
+                          Loops[I]->LoopKind, Loops[I]->ThreadTag, Loops[I]->IsReduction);
+    replace(X, Out);
     return true;
   }
 
@@ -687,14 +720,21 @@ private:
       int Loc = Frags[Found->Store->Buf.get()].Loc;
       std::string What = "the initialisation `" +
                          ir::print(borrow(Found->Store)) + "`";
-      const ir::ForNode *Root = Found->Loops.size() >= 2 ? Found->Loops[Found->Loops.size() - 2]
-                                                         : nullptr;
+      // The fill's region: the perfect nest of loops around it that index
+      // the fragment.
+      const ir::ForNode *Root = nullptr;
+      const ir::StmtNode *Inner = Found->Store;
+      for (size_t I = Found->Loops.size(); I-- > 0;) {
+        const ir::ForNode *L = Found->Loops[I];
+        if (L->Body.get() != Inner || !ir::usesVar(makeLoadExpr(Found->Store), L->LoopVar.get()))
+          break;
+        Root = L;
+        Inner = L;
+      }
       if (!Root)
         return error(Loc, What + " of the accumulator fragment sets single elements; it must "
                                  "run over whole tiles to become a fill");
-      StoreSite Inside = *Found;
-      Inside.Loops.assign(Found->Loops.end() - 2, Found->Loops.end());
-      if (!matchCopy(Root, Inside, false, Loc, What))
+      if (!matchCopy(Root, *Found, false, Loc, What))
         return false;
     }
   }
@@ -762,17 +802,17 @@ private:
           if (int(D) != F.RowDim && int(D) != F.ColDim)
             Out.push_back(Idx[D]);
         Expr R = Idx[F.RowDim], C = Idx[F.ColDim];
-        Expr RI = ir::simplify(R % ir::makeInt(F.Rows, R->Type));
-        Expr CI = ir::simplify(C % ir::makeInt(F.Cols, C->Type));
-        int64_t Z;
-        if (!ir::getConstInt(RI, Z) || Z != 0 || !ir::getConstInt(CI, Z) || Z != 0) {
+        Expr RQ = divideExactly(R, F.Rows), CQ = divideExactly(C, F.Cols);
+        if (!RQ || !CQ) {
           Aligned = false;
           Misaligned = ir::print(R) + ", " + ir::print(C);
+          RQ = ir::simplify(R / ir::makeInt(F.Rows, R->Type));
+          CQ = ir::simplify(C / ir::makeInt(F.Cols, C->Type));
         }
-        Out.push_back(ir::simplify(R / ir::makeInt(F.Rows, R->Type)));
-        Out.push_back(ir::simplify(C / ir::makeInt(F.Cols, C->Type)));
-        Out.push_back(RI);
-        Out.push_back(CI);
+        Out.push_back(RQ);
+        Out.push_back(CQ);
+        Out.push_back(ir::makeInt(0, R->Type));
+        Out.push_back(ir::makeInt(0, C->Type));
         return Out;
       });
       if (!Aligned)

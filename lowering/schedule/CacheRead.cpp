@@ -19,6 +19,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ir/Bounds.h"
 #include "ir/IRMutator.h"
 #include "ir/Simplify.h"
 #include "schedule/ScheduleImpl.h"
@@ -113,11 +114,68 @@ bool rebuildStage(ScheduleState &S, StageInfo &Info, int Loc) {
   return true;
 }
 
+/// cache_read(As, scope, Af) of a read stage As of tensor A: Af is a stage
+/// of A too (its region, placeholders and consumers' offsets in A's
+/// indices, so bound inference resolves it before As, whose consumers it
+/// holds), filled from As inside As's allocation, after As's copy:
+///   allocate As { As's copy; allocate Af {
+///     for (Af.ax0 ...) Af[Af.ax0, ..] = As[(Af.min0 + Af.ax0 - As.min0), ..]
+///     ... Af[(i - Af.min0), ..] ... } }
+/// As TVM's tensor-core schedules do: shared, then fragments.
+static bool makeStageOfStage(ScheduleState &S, const Directive &D, StageInfo &Outer, Scope Sc) {
+  const DirectiveArg &NameArg = D.Args[2];
+  Buffer OuterBuf = findBufferByName(S, Outer.Name);
+  const AllocateNode *OuterAlloc = OuterBuf ? findAllocate(S.Nest.Body, OuterBuf.get()) : nullptr;
+  const auto *Seq = OuterAlloc ? as<SeqNode>(OuterAlloc->Body) : nullptr;
+  if (!Seq || Seq->Stmts.size() < 2 || !writesBuffer(Seq->Stmts[0], OuterBuf.get()))
+    return S.error(D.Args[0].Loc, "stage '" + Outer.Name + "' no longer has the form of a stage "
+                                  "(its copy, then its consumers)");
+  StageInfo Info;
+  Info.Cached = Outer.Cached;
+  Info.Name = NameArg.Text;
+  for (size_t Dm = 0; Dm < Info.Cached->Shape.size(); ++Dm) {
+    Info.Mins.push_back(makeVar(Info.Name + ".min" + std::to_string(Dm)));
+    Info.Extents.push_back(makeVar(Info.Name + ".ext" + std::to_string(Dm)));
+  }
+  Buffer Stage = makeStageBuffer(Info, Sc);
+  // The copy reads the outer stage at the tensor's index minus its origin.
+  Stmt Copy = makeStageLoops(Info, Stage);
+  Copy = remapBuffer(Copy, Info.Cached.get(), OuterBuf, [&](const std::vector<Expr> &Idx) {
+    std::vector<Expr> Out;
+    for (size_t Dm = 0; Dm < Idx.size(); ++Dm)
+      Out.push_back(Idx[Dm] - Expr(Outer.Mins[Dm]));
+    return Out;
+  });
+  std::vector<Stmt> Consumers(Seq->Stmts.begin() + 1, Seq->Stmts.end());
+  Stmt Rest = remapBuffer(makeSeq(Consumers), OuterBuf.get(), Stage, [&](const std::vector<Expr> &Idx) {
+    std::vector<Expr> Out;
+    for (size_t Dm = 0; Dm < Idx.size(); ++Dm)
+      Out.push_back(simplify(Idx[Dm] + Expr(Outer.Mins[Dm]) - Expr(Info.Mins[Dm])));
+    return Out;
+  });
+  Stmt Inner = makeAllocate(Stage, makeSeq({Copy, Rest}));
+  S.Nest.Body = replaceStmt(S.Nest.Body, OuterAlloc,
+                            makeAllocate(OuterBuf, makeSeq({Seq->Stmts[0], Inner})));
+  Info.Loc = D.Loc;
+  S.Stages[NameArg.Text] = Info;
+  return true;
+}
+
 bool makeCacheStage(ScheduleState &S, const Directive &D, bool IsWrite) {
   const DirectiveArg &TensorArg = D.Args[0], &ScopeArg = D.Args[1], &NameArg = D.Args[2];
   Buffer Cached = findBufferByName(S, TensorArg.Text);
   if (!Cached)
     return S.error(TensorArg.Loc, "no buffer named '" + TensorArg.Text + "'");
+  auto OuterStage = S.Stages.find(TensorArg.Text);
+  if (!IsWrite && OuterStage != S.Stages.end() && !OuterStage->second.IsWrite &&
+      !OuterStage->second.DoubleBufferApplied) {
+    Scope Sc;
+    if (!parseStageScope(S, ScopeArg, IsWrite, Sc))
+      return false;
+    if (!isFreshName(S, NameArg.Text) || S.Stages.count(NameArg.Text))
+      return S.error(NameArg.Loc, "name '" + NameArg.Text + "' already exists");
+    return makeStageOfStage(S, D, OuterStage->second, Sc);
+  }
   // The root form of a stage lies outside an array declared in the nest, and
   // its copy would run before the array's producers: only tensors passed in.
   if (findAllocate(S.Nest.Body, Cached.get()))
