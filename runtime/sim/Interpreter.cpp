@@ -12,7 +12,7 @@
 // Every access is bounds-checked; shared and global accesses also go through
 // the race detector. Shared: per element, the last writer and up to two
 // readers of the current barrier phase. Global: per element of every buffer
-// the kernel writes, the last write and one read (GlobalCell), kept for the
+// the kernel writes, the last write and two reads (GlobalCell), kept for the
 // whole launch (blocks run one after another, and no two blocks are ordered)
 // in pages allocated on first touch. Local memory is private to a thread and
 // buffers the kernel only reads cannot race, so neither is tracked.
