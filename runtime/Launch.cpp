@@ -202,11 +202,15 @@ LaunchResult runSim(LaunchSite &S, const std::vector<void *> &Data, std::string 
   sim::SimStats Stats;
   if (!sim::runKernel(*Program, Data, sim::SimOptions(), Error, &Stats))
     return LaunchResult::Failed;
-  if (verbose())
-    std::fprintf(stderr, "sched: %s: ran on sim (%llu blocks, %llu threads, %llu barriers)\n",
+  if (verbose()) {
+    std::string Collectives; // only kernels with wmma calls mention them
+    if (Stats.Collectives)
+      Collectives = ", " + std::to_string(Stats.Collectives) + " warp collectives";
+    std::fprintf(stderr, "sched: %s: ran on sim (%llu blocks, %llu threads, %llu barriers%s)\n",
                  S.Where.c_str(), static_cast<unsigned long long>(Stats.Blocks),
                  static_cast<unsigned long long>(Stats.Threads),
-                 static_cast<unsigned long long>(Stats.Barriers));
+                 static_cast<unsigned long long>(Stats.Barriers), Collectives.c_str());
+  }
   return LaunchResult::RanOnBackend;
 }
 

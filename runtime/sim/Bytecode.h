@@ -18,6 +18,7 @@
 #define SCHED_RUNTIME_SIM_BYTECODE_H
 
 #include "Simulator.h"
+#include "ir/Intrinsics.h"
 
 #include <cstdint>
 #include <string>
@@ -59,6 +60,14 @@ enum class Op : uint8_t {
   // Memory: R[D] = Buf[Aux][R[A]] / Buf[Aux][R[A]] = R[B], typed by the buffer.
   Load, Store,
   Barrier,
+  // A warp collective (a wmma intrinsic): the lane suspends with its pc on
+  // this instruction and its evaluated arguments in R[A], R[A + 1], ...
+  // (CollectiveSite::NumArgs); the block scheduler runs Collectives[Aux]
+  // once when all 32 lanes of the warp wait here with equal arguments.
+  Collective,
+  // Entry to the allocation of fragment buffer Aux: its copy for the
+  // lane's warp becomes undefined (done by the warp's first lane).
+  FragmentScope,
   Halt
 };
 
@@ -80,6 +89,26 @@ struct BufferInfo {
   ir::Expr MinExpr;           // first element of the region (null: 0); may
                               // be negative for a pointer parameter
   bool Writable = true;       // false: the region says the kernel only reads it
+  /// A wmma-scope buffer: per-warp fragment storage, touched only by
+  /// collectives.
+  bool isFragment() const {
+    return MemScope == ir::Scope::WmmaMatrixA || MemScope == ir::Scope::WmmaMatrixB ||
+           MemScope == ir::Scope::WmmaAccumulator;
+  }
+};
+
+/// A wmma call site. Its lane arguments (registers from Inst::A), by
+/// operation: fill: fragment index, value; load_*: fragment index, memory
+/// index, ld; store: fragment index, memory index, ld; mma: the fragment
+/// indices of D, A, B, C. Fragment and memory indices are flat element
+/// indices into the buffers below.
+struct CollectiveSite {
+  ir::WmmaOp Op = ir::WmmaOp::Fill;
+  int64_t M = 0, N = 0, K = 0;
+  int64_t Layout = ir::WmmaRowMajor; // load_*, store
+  int32_t Frag[4] = {-1, -1, -1, -1}; // buffer ids: fill/load/store: [0]; mma: D, A, B, C
+  int32_t Memory = -1;                // load_*, store: the memory buffer id
+  int NumArgs = 0;
 };
 
 /// The tags a ThreadLoop binds (Aux), in preset-slot order.
@@ -90,7 +119,8 @@ enum ThreadTagIndex { BlockX, BlockY, BlockZ, ThreadX, ThreadY, ThreadZ, NumThre
 struct AccessSite {
   ir::Expr Load;       // a Load
   ir::Stmt Statement;  // a Store (for a Load: the Store it is part of, if any),
-                       // or the For of a ThreadLoop
+                       // the For of a ThreadLoop, or the Evaluate of a
+                       // Collective
 };
 
 class SimProgram {
@@ -105,6 +135,7 @@ public:
   /// then Constants.
   std::vector<int> ScalarParams;
   std::vector<Slot> Constants;
+  std::vector<CollectiveSite> Collectives; // indexed by a Collective's Aux
   bool HasBarrier = false;
 
   int numRegs() const {

@@ -6,6 +6,9 @@
 // block/thread indices live in preset registers filled at thread start.
 // Conditions, selects and && / || compile to jumps, so a guarded load is
 // never executed when its guard is false (as in the CUDA code).
+// A wmma call becomes one Collective instruction whose shape, scopes and
+// types are checked here, once; wmma-scope buffers are reachable through
+// wmma calls only.
 //
 //===----------------------------------------------------------------------===//
 
@@ -308,7 +311,7 @@ private:
       return compileAs(C->Value, C->Type);
     }
     case ExprKind::Load: return compileLoad(E);
-    case ExprKind::Call: return compileCall(as<CallNode>(E));
+    case ExprKind::Call: return compileCall(E);
     }
     fail("unknown expression kind");
     return 0;
@@ -473,6 +476,10 @@ private:
       return 0;
     }
     lookupBuffer(L->Buf.get(), Id);
+    if (!Failed && P.Buffers[Id].isFragment()) {
+      fragmentAccess(Id, "load from");
+      return 0;
+    }
     int32_t Index = compileIndex(L->Buf, L->Indices);
     if (Failed)
       return 0;
@@ -484,8 +491,17 @@ private:
     return convert(D, BufType, E->Type);
   }
 
-  int32_t compileCall(const CallNode *C) {
-    if (isBarrierCall(C)) {
+  /// Fragments are opaque (their lane layout is unspecified): only the
+  /// wmma intrinsics may touch them.
+  void fragmentAccess(int32_t Id, const char *What) {
+    const BufferInfo &Info = P.Buffers[Id];
+    fail(std::string("plain ") + What + " '" + Info.Name + "', a " + scopeName(Info.MemScope) +
+         " fragment: fragments are touched only by wmma intrinsics");
+  }
+
+  int32_t compileCall(const Expr &E) {
+    const auto *C = as<CallNode>(E);
+    if (isBarrierCall(C) || isWarpCollectiveCall(E)) {
       fail("'" + C->Name + "' used as a value");
       return 0;
     }
@@ -535,7 +551,7 @@ private:
       break;
     case StmtKind::IfThenElse: compileIf(as<IfThenElseNode>(S)); break;
     case StmtKind::LetStmt: compileLet(as<LetStmtNode>(S)); break;
-    case StmtKind::Evaluate: compileEvaluate(as<EvaluateNode>(S)); break;
+    case StmtKind::Evaluate: compileEvaluate(S); break;
     }
     Top = SavedTop;
   }
@@ -589,6 +605,10 @@ private:
     if (!lookupBuffer(St->Buf.get(), Id))
       return;
     const BufferInfo &Info = P.Buffers[Id];
+    if (Info.isFragment()) {
+      fragmentAccess(Id, "store to");
+      return;
+    }
     if (!Info.Writable) {
       fail("the kernel writes '" + Info.Name +
            "' but its launch region marks it read-only (it would not be copied back)");
@@ -608,18 +628,21 @@ private:
       fail("allocation of a missing buffer");
       return;
     }
-    Scope Sc = A->Buf->MemScope;
-    if (Sc != Scope::Local && Sc != Scope::Shared && Sc != Scope::Global) {
+    BufferInfo Info;
+    Info.Name = A->Buf->Name;
+    Info.Type = A->Buf->Type;
+    Info.MemScope = A->Buf->MemScope;
+    Info.SizeExpr = shapeSize(A->Buf);
+    Scope Sc = Info.MemScope;
+    if (Sc != Scope::Local && Sc != Scope::Shared && Sc != Scope::Global && !Info.isFragment()) {
       fail("the simulator does not support '" + std::string(scopeName(Sc)) +
            "' buffers yet ('" + A->Buf->Name + "')");
       return;
     }
-    BufferInfo Info;
-    Info.Name = A->Buf->Name;
-    Info.Type = A->Buf->Type;
-    Info.MemScope = Sc;
-    Info.SizeExpr = shapeSize(A->Buf);
-    Bufs.push_back({A->Buf.get(), addBuffer(Info)});
+    int32_t Id = addBuffer(Info);
+    if (Info.isFragment()) // a fresh fragment each time the allocation is entered
+      emit(Op::FragmentScope, 0, 0, 0, Id);
+    Bufs.push_back({A->Buf.get(), Id});
     compileStmt(A->Body);
     Bufs.pop_back();
   }
@@ -650,15 +673,143 @@ private:
     Vars.pop_back();
   }
 
-  void compileEvaluate(const EvaluateNode *E) {
+  void compileEvaluate(const Stmt &S) {
+    const auto *E = as<EvaluateNode>(S);
     if (const auto *C = as<CallNode>(E->Value)) {
       if (isBarrierCall(C)) {
         emit(Op::Barrier);
         P.HasBarrier = true;
         return;
       }
+      if (isWarpCollectiveCall(E->Value)) {
+        compileCollective(C, S);
+        return;
+      }
     }
     compileExpr(E->Value); // pure: evaluated for its errors only
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Warp collectives (wmma)
+  //===--------------------------------------------------------------------===//
+
+  /// The fragment operand F of a wmma call: its buffer must be a fragment of
+  /// scope Sc. Returns the buffer id and sets Index to the flat index
+  /// register, or -1.
+  int32_t fragmentOperand(const CallNode *C, const LoadNode *F, Scope Sc, int32_t &Index) {
+    int32_t Id = -1;
+    if (!F->Buf || !lookupBuffer(F->Buf.get(), Id))
+      return -1;
+    const BufferInfo &Info = P.Buffers[Id];
+    if (Info.MemScope != Sc) {
+      fail("'" + C->Name + "' takes a " + scopeName(Sc) + " fragment, but '" + Info.Name +
+           "' is " + scopeName(Info.MemScope));
+      return -1;
+    }
+    Index = compileIndex(F->Buf, F->Indices);
+    return Failed ? -1 : Id;
+  }
+
+  /// The type pairings of a wmma operation the simulator (and sm_80) runs:
+  /// fp16 A/B with fp32 accumulators, int8 or uint8 A/B with int32 ones.
+  static bool isAccumulatorType(DType T) { return T == DType::Float32 || T == DType::Int32; }
+  static DType accumulatorFor(DType AB) {
+    return AB == DType::Float16 ? DType::Float32 : DType::Int32;
+  }
+  static bool isMultiplicandType(DType T) {
+    return T == DType::Float16 || T == DType::Int8 || T == DType::UInt8;
+  }
+
+  void compileCollective(const CallNode *C, const Stmt &S) {
+    WmmaCall W;
+    if (!decodeWmma(C, W)) {
+      fail("the simulator does not support warp collective '" + C->Name +
+           "' (or the call is malformed)");
+      return;
+    }
+    bool ShapeOk = (W.M == 16 && W.N == 16 && W.K == 16) || (W.M == 32 && W.N == 8 && W.K == 16) ||
+                   (W.M == 8 && W.N == 32 && W.K == 16);
+    if (!ShapeOk) {
+      fail("'" + C->Name + "' has shape m" + std::to_string(W.M) + "n" + std::to_string(W.N) +
+           "k" + std::to_string(W.K) + "; wmma supports m16n16k16, m32n8k16 and m8n32k16");
+      return;
+    }
+    CollectiveSite Site;
+    Site.Op = W.Op;
+    Site.M = W.M;
+    Site.N = W.N;
+    Site.K = W.K;
+    Site.Layout = W.Layout;
+    std::vector<int32_t> Args;
+    int32_t Index = 0;
+    auto TypeError = [&](const std::string &What) {
+      fail("unsupported wmma type pairing in '" + C->Name + "': " + What +
+           " (fp16 with fp32 accumulators, int8 or uint8 with int32 accumulators)");
+    };
+    if (W.Op == WmmaOp::Mma) {
+      const LoadNode *Ops[4] = {W.D, W.A, W.B, W.C};
+      const Scope Scopes[4] = {Scope::WmmaAccumulator, Scope::WmmaMatrixA, Scope::WmmaMatrixB,
+                               Scope::WmmaAccumulator};
+      for (int I = 0; I < 4; ++I) {
+        Site.Frag[I] = fragmentOperand(C, Ops[I], Scopes[I], Index);
+        if (Failed)
+          return;
+        Args.push_back(Index);
+      }
+      DType D = P.Buffers[Site.Frag[0]].Type, A = P.Buffers[Site.Frag[1]].Type,
+            B = P.Buffers[Site.Frag[2]].Type, Acc = P.Buffers[Site.Frag[3]].Type;
+      if (A != B || !isMultiplicandType(A) || D != Acc || Acc != accumulatorFor(A))
+        return TypeError(std::string("A ") + dtypeName(A) + ", B " + dtypeName(B) + ", C " +
+                         dtypeName(Acc) + ", D " + dtypeName(D));
+    } else {
+      Scope Sc = W.Op == WmmaOp::LoadA   ? Scope::WmmaMatrixA
+                 : W.Op == WmmaOp::LoadB ? Scope::WmmaMatrixB
+                                         : Scope::WmmaAccumulator;
+      Site.Frag[0] = fragmentOperand(C, W.Frag, Sc, Index);
+      if (Failed)
+        return;
+      Args.push_back(Index);
+      DType FT = P.Buffers[Site.Frag[0]].Type;
+      if (Sc == Scope::WmmaAccumulator ? !isAccumulatorType(FT) : !isMultiplicandType(FT))
+        return TypeError(std::string("a ") + scopeName(Sc) + " fragment of " + dtypeName(FT));
+      if (W.Op == WmmaOp::Fill) {
+        Args.push_back(compileAs(W.Value, FT));
+      } else {
+        if (!W.Memory->Buf || !lookupBuffer(W.Memory->Buf.get(), Site.Memory))
+          return;
+        const BufferInfo &Mem = P.Buffers[Site.Memory];
+        if (Mem.MemScope != Scope::Global && Mem.MemScope != Scope::Shared) {
+          fail("'" + C->Name + "' accesses '" + Mem.Name + "' in " + scopeName(Mem.MemScope) +
+               " memory; wmma loads and stores take global or shared memory only");
+          return;
+        }
+        if (Mem.Type != FT) {
+          fail("'" + C->Name + "' moves " + dtypeName(FT) + " fragment '" +
+               P.Buffers[Site.Frag[0]].Name + "' from/to " + dtypeName(Mem.Type) + " buffer '" +
+               Mem.Name + "': the element types must be equal");
+          return;
+        }
+        if (W.Op == WmmaOp::Store && !Mem.Writable) {
+          fail("the kernel writes '" + Mem.Name +
+               "' but its launch region marks it read-only (it would not be copied back)");
+          return;
+        }
+        Args.push_back(compileIndex(W.Memory->Buf, W.Memory->Indices));
+        Args.push_back(compileAs(W.Stride, DType::Int64));
+      }
+    }
+    if (Failed)
+      return;
+    // The arguments in consecutive registers, compared across the warp.
+    int32_t First = temp();
+    for (size_t I = 1; I < Args.size(); ++I)
+      temp();
+    for (size_t I = 0; I < Args.size(); ++I)
+      emit(Op::Mov, First + static_cast<int32_t>(I), Args[I]);
+    Site.NumArgs = static_cast<int>(Args.size());
+    emit(Op::Collective, 0, First, 0, static_cast<int32_t>(P.Collectives.size()));
+    P.Sites.back().Statement = S;
+    P.Collectives.push_back(Site);
   }
 
   const LoweredKernel &K;

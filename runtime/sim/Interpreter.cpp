@@ -12,10 +12,22 @@
 // Every access is bounds-checked; shared and global accesses also go through
 // the race detector. Shared: per element, the last writer and up to two
 // readers of the current barrier phase. Global: per element of every buffer
-// the kernel writes, the last write and one read (GlobalCell), kept for the
+// the kernel writes, the last write and two reads (GlobalCell), kept for the
 // whole launch (blocks run one after another, and no two blocks are ordered)
 // in pages allocated on first touch. Local memory is private to a thread and
 // buffers the kernel only reads cannot race, so neither is tracked.
+//
+// Warp collectives (the wmma intrinsics): a lane reaching one suspends with
+// its pc on it, like a barrier but for its warp (32 consecutive linear thread
+// ids). Once every running thread has stopped, each warp whose lanes all
+// wait at the same collective with equal arguments runs it once and its
+// lanes go on; a warp with only some lanes there (others at a barrier, at
+// another collective, or finished) is an error, as the hardware would hang or
+// be undefined. Fragments (wmma-scope buffers) are per-warp matrices of
+// values with a defined flag per element; a collective's memory tile is
+// bounds-checked per element and recorded by the race detector as accessed
+// by the whole warp (an accessor id after the block's threads), so a write
+// by any thread that no barrier orders against it is a race.
 //
 // The epoch names a (block, barrier phase) pair: the block's position in the
 // launch in the high bits, its phase in the low bits. So one comparison tells
@@ -58,8 +70,10 @@ struct RtBuffer {
   int64_t Extent = 0;       // elements from Min, for the bounds check
   int64_t ShadowBase = -1;  // shared: first race-detector cell; global: its
                             // GlobalShadow
+  int64_t FragOffset = 0;   // fragment: first cell in FragValues (warp 0's copy)
   bool IsLocal = false;
   bool IsShared = false;
+  bool IsFragment = false;
   RaceCheck Check = RaceCheck::None; // one test per access on the hot path
 };
 
@@ -81,16 +95,18 @@ struct GlobalAccess {
   int32_t Pc = 0;
 };
 
-/// Race-detector state of one global element over a whole launch (32 bytes):
-/// the last write, and one read a later write may still conflict with - a
+/// Race-detector state of one global element over a whole launch (48 bytes):
+/// the last write, and the reads a later write may still conflict with - a
 /// read of an earlier block (kept for good: no later block is ordered after
-/// it), else the first read of the current phase. One read is enough because
-/// the threads of a phase run one after another (runBlock): a thread that
-/// writes after other threads' reads of the phase runs after all of them, so
-/// it is not the first reader unless it is the only one.
+/// it), else the first read of the current phase, and a second reader of the
+/// current phase. Two reads are needed because a lane waiting at a warp
+/// collective lets other threads run in the middle of its phase: it may
+/// read, wait while another thread reads, then write; any write conflicts
+/// with at least one of two distinct readers.
 struct GlobalCell {
   GlobalAccess Write;
   GlobalAccess Read;
+  GlobalAccess Read2; // of the current phase only, by another thread than Read
 };
 
 /// The shadow of one tracked global buffer: pages of cells, allocated when an
@@ -109,7 +125,9 @@ struct GlobalShadow {
   }
 };
 
-enum class ThreadStatus : uint8_t { Running, AtBarrier, Done, Failed };
+enum class ThreadStatus : uint8_t { Running, AtBarrier, AtCollective, Done, Failed };
+
+constexpr int64_t WarpSize = 32;
 
 struct ThreadState {
   int32_t Pc = 0;
@@ -236,7 +254,7 @@ private:
   }
 
   bool setUpBuffers() {
-    int64_t SharedBytes = 0, GlobalTempBytes = 0, ShadowCells = 0;
+    int64_t SharedBytes = 0, GlobalTempBytes = 0, ShadowCells = 0, FragCells = 0;
     Bufs.resize(P.Buffers.size());
     std::vector<int64_t> Offsets(P.Buffers.size(), 0);
     for (size_t I = 0; I < P.Buffers.size(); ++I) {
@@ -255,6 +273,10 @@ private:
         if (!B.Base && B.Extent > 0)
           return fail("argument for parameter '" + Info.Name + "' is null, but the kernel " +
                       "touches " + std::to_string(B.Extent) + " of its elements");
+      } else if (Info.isFragment()) {
+        B.IsFragment = true;
+        B.FragOffset = FragCells;
+        FragCells += B.Extent * numWarps();
       } else if (Info.MemScope == Scope::Local) {
         B.IsLocal = true;
         B.LocalOffset = LocalBytes;
@@ -273,7 +295,7 @@ private:
       }
       // Only a buffer the kernel writes can race (stores to one its region
       // marks read-only do not compile).
-      if (Opts.DetectRaces && !B.IsLocal && !B.IsShared && Info.Writable) {
+      if (Opts.DetectRaces && !B.IsLocal && !B.IsShared && !B.IsFragment && Info.Writable) {
         B.Check = RaceCheck::Global;
         B.ShadowBase = static_cast<int64_t>(GlobalShadows.size());
         GlobalShadows.emplace_back();
@@ -281,15 +303,17 @@ private:
             static_cast<size_t>((B.Extent + GlobalShadow::PageMask) >> GlobalShadow::PageBits));
       }
     }
-    if (LocalBytes * NumThreads + SharedBytes > (int64_t(1) << 32))
-      return fail("the kernel's local and shared memory do not fit the simulator");
+    if (LocalBytes * NumThreads + SharedBytes + FragCells * 9 > (int64_t(1) << 32))
+      return fail("the kernel's local, shared and fragment memory do not fit the simulator");
+    FragValues.assign(FragCells, Slot{0});
+    FragDefined.assign(FragCells, 0);
     Shared.assign(SharedBytes, 0);
     GlobalTemp.assign(GlobalTempBytes, 0);
     Local.assign(LocalBytes * NumThreads, 0);
     for (size_t I = 0; I < P.Buffers.size(); ++I) {
       if (Bufs[I].IsShared)
         Bufs[I].Base = Shared.data() + Offsets[I];
-      else if (P.Buffers[I].ParamIndex < 0 && !Bufs[I].IsLocal)
+      else if (P.Buffers[I].ParamIndex < 0 && !Bufs[I].IsLocal && !Bufs[I].IsFragment)
         Bufs[I].Base = GlobalTemp.data() + Offsets[I];
     }
     if (Opts.DetectRaces)
@@ -344,24 +368,36 @@ private:
       Threads[T] = ThreadState();
     }
     Stats.Threads += NumThreads;
+    // A block's fragments start undefined.
+    std::fill(FragDefined.begin(), FragDefined.end(), 0);
     for (;;) {
-      // One phase: each thread in turn runs to its barrier or end (the
-      // global race detector keeps one read per element because of this).
+      // One phase: each thread in turn runs to its barrier, a warp collective
+      // or its end; then the warps whose lanes all wait at a collective run
+      // it and go on, until every thread is at the barrier or done.
+      bool Resumed;
+      do {
+        for (int64_t T = 0; T < NumThreads; ++T) {
+          ThreadState &TS = Threads[T];
+          if (TS.Status != ThreadStatus::Running)
+            continue;
+          execute(static_cast<int32_t>(T), TS);
+          if (TS.Status == ThreadStatus::Failed)
+            return false;
+        }
+        Resumed = false;
+        if (!P.Collectives.empty() && !runWaitingCollectives(Resumed))
+          return false;
+      } while (Resumed);
       int32_t BarrierPc = -1;
       for (int64_t T = 0; T < NumThreads; ++T) {
-        ThreadState &TS = Threads[T];
-        if (TS.Status != ThreadStatus::Running)
+        const ThreadState &TS = Threads[T];
+        if (TS.Status != ThreadStatus::AtBarrier)
           continue;
-        execute(static_cast<int32_t>(T), TS);
-        if (TS.Status == ThreadStatus::Failed)
-          return false;
-        if (TS.Status == ThreadStatus::AtBarrier) {
-          if (BarrierPc >= 0 && BarrierPc != TS.Pc)
-            return fail("threads of block " + blockText() + " wait at different barriers "
-                        "(thread " + threadText(static_cast<int32_t>(T)) + " at another one "
-                        "than the threads before it): divergent __syncthreads");
-          BarrierPc = TS.Pc;
-        }
+        if (BarrierPc >= 0 && BarrierPc != TS.Pc)
+          return fail("threads of block " + blockText() + " wait at different barriers "
+                      "(thread " + threadText(static_cast<int32_t>(T)) + " at another one "
+                      "than the threads before it): divergent __syncthreads");
+        BarrierPc = TS.Pc;
       }
       if (BarrierPc < 0)
         return true; // every thread finished
@@ -379,6 +415,214 @@ private:
     }
   }
 
+  //===--------------------------------------------------------------------===//
+  // Warp collectives
+  //===--------------------------------------------------------------------===//
+
+  int64_t numWarps() const { return (NumThreads + WarpSize - 1) / WarpSize; }
+
+  /// With no thread running: runs the collective of each warp some lane of
+  /// which waits at one, after checking that the whole warp waits there with
+  /// equal arguments. Resumed is set when a warp went on.
+  bool runWaitingCollectives(bool &Resumed) {
+    for (int64_t W = 0; W < numWarps(); ++W) {
+      int64_t First = W * WarpSize, End = std::min(First + WarpSize, NumThreads);
+      int64_t Waiting = -1;
+      for (int64_t T = First; T < End && Waiting < 0; ++T)
+        if (Threads[T].Status == ThreadStatus::AtCollective)
+          Waiting = T;
+      if (Waiting < 0)
+        continue;
+      int32_t Pc = Threads[Waiting].Pc;
+      const Inst &I = P.Code[Pc];
+      const CollectiveSite &Site = P.Collectives[I.Aux];
+      std::string Where = " in block " + blockText() + ", warp " + std::to_string(W) + ": " +
+                          siteText(Pc);
+      if (NumThreads % WarpSize != 0)
+        return fail("warp collective with a partial warp: the block has " +
+                    std::to_string(NumThreads) + " threads, not a multiple of 32" + Where);
+      const Slot *Args = Regs.data() + Waiting * NumRegs + I.A;
+      for (int64_t T = First; T < End; ++T) {
+        const ThreadState &TS = Threads[T];
+        std::string Lane = "thread " + threadText(static_cast<int32_t>(T)) + " (lane " +
+                           std::to_string(T - First) + ")";
+        if (TS.Status == ThreadStatus::AtCollective && TS.Pc != Pc)
+          return fail("divergent warp at a collective: " + Lane + " waits at another one (" +
+                      siteText(TS.Pc) + ") than thread " +
+                      threadText(static_cast<int32_t>(Waiting)) + Where);
+        if (TS.Status != ThreadStatus::AtCollective)
+          return fail("partial warp at a collective: " + Lane +
+                      (TS.Status == ThreadStatus::Done ? " has finished"
+                                                       : " waits at a barrier") +
+                      " while thread " + threadText(static_cast<int32_t>(Waiting)) +
+                      " waits at the collective" + Where);
+        const Slot *Mine = Regs.data() + T * NumRegs + I.A;
+        for (int A = 0; A < Site.NumArgs; ++A)
+          if (Mine[A].I != Args[A].I)
+            return fail("non-uniform arguments at a collective: the " +
+                        collectiveArgName(Site, A) + " of " + Lane + " differs from thread " +
+                        threadText(static_cast<int32_t>(Waiting)) + "'s" + Where);
+      }
+      if (!runCollective(Site, Args, W, Pc))
+        return false;
+      ++Stats.Collectives;
+      for (int64_t T = First; T < End; ++T) {
+        Threads[T].Pc = Pc + 1;
+        Threads[T].Status = ThreadStatus::Running;
+      }
+      Resumed = true;
+    }
+    return true;
+  }
+
+  static std::string collectiveArgName(const CollectiveSite &S, int A) {
+    static const char *Fill[] = {"fragment index", "fill value"};
+    static const char *Move[] = {"fragment index", "memory index", "ld"};
+    static const char *Mma[] = {"D fragment index", "A fragment index", "B fragment index",
+                                "C fragment index"};
+    if (S.Op == WmmaOp::Fill)
+      return Fill[A];
+    return S.Op == WmmaOp::Mma ? Mma[A] : Move[A];
+  }
+
+  /// The bytes of one lane's part of a fragment (PTX "Matrix Storage for
+  /// WMMA": each row or column of a memory tile starts at a multiple of it):
+  /// fp16 A/B fragments hold 16 halves, accumulators 8 elements, int8 A/B
+  /// an even share of the tile.
+  static int64_t laneFragmentBytes(Scope Sc, DType T, int64_t Rows, int64_t Cols) {
+    if (Sc == Scope::WmmaAccumulator)
+      return 8 * dtypeBytes(T);
+    if (T == DType::Float16)
+      return 16 * 2;
+    return Rows * Cols / WarpSize * dtypeBytes(T);
+  }
+
+  /// Warp W's copy of fragment buffer Buf's fragment at flat index Index
+  /// (Rows x Cols): the offset of its first cell, or -1 (Error set).
+  int64_t fragmentCells(int32_t Buf, int64_t Index, int64_t Rows, int64_t Cols, int64_t W,
+                        const std::string &Where) {
+    const RtBuffer &B = Bufs[Buf];
+    int64_t Size = Rows * Cols;
+    if (Index < 0 || Index % Size != 0 || Index + Size > B.Extent) {
+      fail("fragment index " + std::to_string(Index) + " of '" + P.Buffers[Buf].Name +
+           "' (" + std::to_string(B.Extent) + " elements) is not the start of a whole " +
+           std::to_string(Rows) + "x" + std::to_string(Cols) + " fragment inside it" + Where);
+      return -1;
+    }
+    return B.FragOffset + W * B.Extent + Index;
+  }
+
+  bool checkDefined(int32_t Buf, int64_t Cells, int64_t Rows, int64_t Cols, int64_t Index,
+                    const std::string &Where) {
+    for (int64_t E = 0; E < Rows * Cols; ++E)
+      if (!FragDefined[Cells + E])
+        return fail("fragment '" + P.Buffers[Buf].Name + "' at index " + std::to_string(Index) +
+                    " is read before it is written (element (" + std::to_string(E / Cols) +
+                    ", " + std::to_string(E % Cols) + ") was never filled, loaded or computed)" +
+                    Where);
+    return true;
+  }
+
+  /// Runs one collective for warp W with the lanes' common arguments.
+  bool runCollective(const CollectiveSite &S, const Slot *Args, int64_t W, int32_t Pc) {
+    std::string Where =
+        " in block " + blockText() + ", warp " + std::to_string(W) + ": " + siteText(Pc);
+    if (S.Op == WmmaOp::Mma)
+      return runMma(S, Args, W, Where);
+    int32_t Frag = S.Frag[0];
+    int64_t Rows, Cols;
+    wmmaFragmentShape(P.Buffers[Frag].MemScope, S.M, S.N, S.K, Rows, Cols);
+    int64_t Cells = fragmentCells(Frag, Args[0].I, Rows, Cols, W, Where);
+    if (Cells < 0)
+      return false;
+    if (S.Op == WmmaOp::Fill) {
+      std::fill(FragValues.begin() + Cells, FragValues.begin() + Cells + Rows * Cols, Args[1]);
+      std::fill(FragDefined.begin() + Cells, FragDefined.begin() + Cells + Rows * Cols, 1);
+      return true;
+    }
+    bool IsStore = S.Op == WmmaOp::Store;
+    if (IsStore && !checkDefined(Frag, Cells, Rows, Cols, Args[0].I, Where))
+      return false;
+    // The memory tile: alignment and stride (CUDA guide and PTX), then each
+    // element bounds- and race-checked.
+    const BufferInfo &Info = P.Buffers[S.Memory];
+    const RtBuffer &B = Bufs[S.Memory];
+    int64_t Bytes = dtypeBytes(Info.Type), Ptr = Args[1].I, Ld = Args[2].I;
+    int64_t Offset = Ptr * Bytes;
+    if (((Offset % 32) + 32) % 32 != 0)
+      return fail("misaligned wmma tile: element " + std::to_string(Ptr) + " of '" + Info.Name +
+                  "' is " + std::to_string(Offset) + " bytes from its start, not a multiple " +
+                  "of 32" + Where);
+    int64_t LaneBytes = laneFragmentBytes(P.Buffers[Frag].MemScope, Info.Type, Rows, Cols);
+    int64_t RowLength = S.Layout == WmmaRowMajor ? Cols : Rows;
+    if ((Ld * Bytes) % 16 != 0 || (Ld * Bytes) % LaneBytes != 0 || Ld < RowLength)
+      return fail("bad ldm " + std::to_string(Ld) + " for a " + std::to_string(Rows) + "x" +
+                  std::to_string(Cols) + " " + dtypeName(Info.Type) + " tile of '" + Info.Name +
+                  "': it must be at least " + std::to_string(RowLength) +
+                  " and ldm*sizeof(T) a multiple of 16 bytes and of the " +
+                  std::to_string(LaneBytes) + "-byte per-lane fragment (PTX)" + Where);
+    int32_t Accessor = static_cast<int32_t>(NumThreads + W);
+    for (int64_t R = 0; R < Rows; ++R)
+      for (int64_t C = 0; C < Cols; ++C) {
+        int64_t Index = S.Layout == WmmaRowMajor ? Ptr + R * Ld + C : Ptr + C * Ld + R;
+        if (static_cast<uint64_t>(Index - B.Min) >= static_cast<uint64_t>(B.Extent))
+          return fail(std::string("out-of-bounds wmma tile ") + (IsStore ? "store to" : "load from") +
+                      " " + scopeName(Info.MemScope) + " buffer '" + Info.Name + "' at index " +
+                      std::to_string(Index) + " (extent " + std::to_string(B.Extent) +
+                      ", tile element (" + std::to_string(R) + ", " + std::to_string(C) + "))" +
+                      Where);
+        if (B.Check != RaceCheck::None &&
+            !(B.Check == RaceCheck::Shared ? checkShared(S.Memory, Index, Accessor, Pc, IsStore)
+                                           : checkGlobal(S.Memory, Index, Accessor, Pc, IsStore)))
+          return false;
+        int64_t Cell = Cells + R * Cols + C;
+        if (IsStore) {
+          storeElement(B.Base, Index, Info.Type, FragValues[Cell]);
+        } else {
+          FragValues[Cell] = loadElement(B.Base, Index, Info.Type);
+          FragDefined[Cell] = 1;
+        }
+      }
+    return true;
+  }
+
+  /// D = A*B + C, each (i, j) summed in ascending k: fp16 products are exact
+  /// in fp32 and each addition rounds to fp32 (the plain C++ loop's order),
+  /// int8 products are summed in int32 with two's complement wrap-around.
+  /// Computed into a temporary, as D may be C.
+  bool runMma(const CollectiveSite &S, const Slot *Args, int64_t W, const std::string &Where) {
+    int64_t Cells[4];
+    for (int O = 0; O < 4; ++O) {
+      int64_t Rows, Cols;
+      wmmaFragmentShape(P.Buffers[S.Frag[O]].MemScope, S.M, S.N, S.K, Rows, Cols);
+      Cells[O] = fragmentCells(S.Frag[O], Args[O].I, Rows, Cols, W, Where);
+      if (Cells[O] < 0 || (O > 0 && !checkDefined(S.Frag[O], Cells[O], Rows, Cols, Args[O].I, Where)))
+        return false;
+    }
+    const Slot *A = &FragValues[Cells[1]], *B = &FragValues[Cells[2]], *C = &FragValues[Cells[3]];
+    bool IsFloat = P.Buffers[S.Frag[3]].Type == DType::Float32;
+    std::vector<Slot> D(S.M * S.N);
+    for (int64_t I = 0; I < S.M; ++I)
+      for (int64_t J = 0; J < S.N; ++J) {
+        if (IsFloat) {
+          float Acc = static_cast<float>(C[I * S.N + J].F);
+          for (int64_t K = 0; K < S.K; ++K) {
+            float Product = static_cast<float>(A[I * S.K + K].F) * static_cast<float>(B[K * S.N + J].F);
+            Acc = Acc + Product;
+          }
+          D[I * S.N + J].F = Acc;
+        } else {
+          uint32_t Acc = static_cast<uint32_t>(C[I * S.N + J].I);
+          for (int64_t K = 0; K < S.K; ++K)
+            Acc += static_cast<uint32_t>(A[I * S.K + K].I * B[K * S.N + J].I);
+          D[I * S.N + J].I = wrap32(Acc);
+        }
+      }
+    std::copy(D.begin(), D.end(), FragValues.begin() + Cells[0]);
+    std::fill(FragDefined.begin() + Cells[0], FragDefined.begin() + Cells[0] + S.M * S.N, 1);
+    return true;
+  }
+
   std::string blockText() const { return tripleText(BlockIdx[0], BlockIdx[1], BlockIdx[2]); }
 
   /// The coordinates of the block an epoch belongs to.
@@ -390,6 +634,17 @@ private:
 
   std::string threadText(int32_t T) const {
     return tripleText(T % Block[0], (T / Block[0]) % Block[1], T / (Block[0] * Block[1]));
+  }
+
+  /// Who made an access the race detector recorded: a thread, or (an id
+  /// after the block's threads) a warp collective, which counts as all the
+  /// warp's lanes.
+  std::string accessorText(int32_t A) const {
+    if (A < NumThreads)
+      return "thread " + threadText(A);
+    int64_t W = A - NumThreads;
+    return "warp " + std::to_string(W) + " (threads " + threadText(int32_t(W * WarpSize)) +
+           " to " + threadText(int32_t(std::min((W + 1) * WarpSize, NumThreads) - 1)) + ")";
   }
 
   std::string siteText(int32_t Pc) const {
@@ -450,16 +705,16 @@ private:
                        Info.Name + "' at index " + std::to_string(Index) + " in kernel '" +
                        P.Kernel.Kernel.Name + "'";
     auto Access = [&](int32_t Thread, int32_t Pc, bool Writes) {
-      return threadText(Thread) + (Writes ? " writes" : " reads") + " it (" + siteText(Pc) + ")";
+      return accessorText(Thread) + (Writes ? " writes" : " reads") + " it (" + siteText(Pc) + ")";
     };
     if (FirstEpoch >= BlockEpoch) {
-      fail(Head + ", block " + blockText() + ": thread " +
-           Access(FirstThread, FirstPc, FirstWrites) + " and thread " +
-           Access(SecondThread, SecondPc, SecondWrites) + " with no barrier between them");
+      fail(Head + ", block " + blockText() + ": " + Access(FirstThread, FirstPc, FirstWrites) +
+           " and " + Access(SecondThread, SecondPc, SecondWrites) +
+           " with no barrier between them");
       return;
     }
-    fail(Head + ": block " + blockTextOf(FirstEpoch) + ", thread " +
-         Access(FirstThread, FirstPc, FirstWrites) + " and block " + blockText() + ", thread " +
+    fail(Head + ": block " + blockTextOf(FirstEpoch) + ", " +
+         Access(FirstThread, FirstPc, FirstWrites) + " and block " + blockText() + ", " +
          Access(SecondThread, SecondPc, SecondWrites) +
          "; threads of different blocks are never ordered within a launch");
   }
@@ -524,14 +779,21 @@ private:
         reportRace(Buf, Index, C.Read.Epoch, C.Read.Thread, C.Read.Pc, false, T, Pc, true);
         return false;
       }
+      if (C.Read2.Epoch == Epoch && C.Read2.Thread != T) {
+        reportRace(Buf, Index, Epoch, C.Read2.Thread, C.Read2.Pc, false, T, Pc, true);
+        return false;
+      }
       C.Write = {Epoch, T, Pc};
       return true;
     }
     // A read replaces the recorded one unless that is of an earlier block or
     // the first of this phase; one of an earlier phase of this block (or
-    // none) is ordered before everything from now on.
+    // none) is ordered before everything from now on. A second reader of
+    // this phase is kept beside the first.
     if (C.Read.Epoch >= BlockEpoch && C.Read.Epoch != Epoch)
       C.Read = {Epoch, T, Pc};
+    else if (C.Read.Epoch == Epoch && C.Read.Thread != T && C.Read2.Epoch != Epoch)
+      C.Read2 = {Epoch, T, Pc};
     return true;
   }
 
@@ -698,6 +960,20 @@ private:
         TS.Status = ThreadStatus::AtBarrier;
         Stats.Instructions += Count;
         return;
+      case Op::Collective: // runWaitingCollectives moves the lane past it
+        TS.Pc = Pc;
+        TS.Status = ThreadStatus::AtCollective;
+        Stats.Instructions += Count;
+        return;
+      case Op::FragmentScope:
+        // The lanes of a warp meet at every collective, so the first lane
+        // entering the allocation does it before any of them uses it.
+        if (T % WarpSize == 0) {
+          const RtBuffer &B = Bufs[I.Aux];
+          auto First = FragDefined.begin() + B.FragOffset + (T / WarpSize) * B.Extent;
+          std::fill(First, First + B.Extent, 0);
+        }
+        break;
       case Op::Halt:
         TS.Pc = Pc;
         TS.Status = ThreadStatus::Done;
@@ -773,6 +1049,8 @@ private:
   std::vector<GlobalShadow> GlobalShadows; // freed with the launch
   std::vector<Slot> Preset, Regs;
   std::vector<ThreadState> Threads;
+  std::vector<Slot> FragValues;      // fragments: per buffer, per warp, its elements
+  std::vector<uint8_t> FragDefined;  // parallel to FragValues
 };
 
 } // namespace

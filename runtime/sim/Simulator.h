@@ -31,7 +31,7 @@ struct SimOptions {
   /// Report two accesses by different threads to the same shared or global
   /// element, at least one a write, that nothing orders: threads of one block
   /// with no barrier between the accesses, or (global memory) threads of two
-  /// blocks. Global shadow state costs 32 bytes per element of each global
+  /// blocks. Global shadow state costs 48 bytes per element of each global
   /// buffer the kernel writes, in pages allocated on first touch and freed
   /// when the launch ends.
   bool DetectRaces = true;
@@ -43,6 +43,7 @@ struct SimStats {
   uint64_t Threads = 0;        // thread executions, over all blocks
   uint64_t Barriers = 0;       // barrier phases completed, over all blocks
   uint64_t Instructions = 0;   // bytecode instructions executed
+  uint64_t Collectives = 0;    // warp collectives (wmma) executed, once per warp each
 };
 
 class SimProgram; // the compiled kernel (opaque)
@@ -51,11 +52,15 @@ class SimProgram; // the compiled kernel (opaque)
 /// uses something the simulator does not support or is malformed.
 std::shared_ptr<const SimProgram> compileKernel(const LoweredKernel &K, std::string &Error);
 
-/// Runs a compiled kernel. ParamData has one pointer per kernel parameter, in
+/// Runs a compiled kernel. Warp collectives (the wmma intrinsics) run once
+/// per warp when its 32 lanes arrive with equal arguments, on per-warp
+/// fragment matrices; errors for divergent or partial warps, non-uniform
+/// arguments, misaligned tiles, bad strides and fragments read before they
+/// are written. ParamData has one pointer per kernel parameter, in
 /// Params order: a buffer's data for a buffer parameter, the address of the
 /// value (of the parameter's dtype) for a scalar. Returns false and sets Error
 /// (naming the buffer, index, block and thread) on an out-of-bounds access, a
-/// race, a division by zero, or a malformed launch.
+/// race, a division by zero, a misused collective, or a malformed launch.
 bool runKernel(const SimProgram &P, const std::vector<void *> &ParamData,
                const SimOptions &Opts, std::string &Error, SimStats *Stats = nullptr);
 
