@@ -193,6 +193,14 @@ std::string loopName(const ir::ForNode *L) { return "'" + L->LoopVar->Name + "'"
 
 std::string accessText(const ir::Expr &Load) { return "`" + ir::print(Load) + "`"; }
 
+/// A statement as a message quotes it: one line, no trailing newline.
+std::string stmtText(const ir::StmtNode *S) {
+  std::string Text = ir::print(borrow(S));
+  while (!Text.empty() && (Text.back() == '\n' || Text.back() == ' '))
+    Text.pop_back();
+  return Text;
+}
+
 class Tensorizer {
 public:
   Tensorizer(ir::LoopNest &Nest, std::vector<Diag> &Diags) : Nest(Nest), Diags(Diags) {}
@@ -260,7 +268,7 @@ private:
                               "loop inside its region may be bound to a thread");
     if (!Scan.Others.empty())
       return error(M.Loc, Directive + ": the region holds `" +
-                              ir::print(borrow(Scan.Others[0])) +
+                              stmtText(Scan.Others[0]) +
                               "`, which is no part of a tile operation");
     if (M.Intrinsic == "wmma.mma")
       return matchMma(X, Scan, M.Loc, Directive);
@@ -363,7 +371,7 @@ private:
         Init = &Site;
       } else {
         return error(Loc, Directive + ": `" +
-                              ir::print(borrow(Site.Store)) +
+                              stmtText(Site.Store) +
                               "` is not the update `F[..] = F[..] + A[..]*B[..]` of an "
                               "accumulator fragment F from fragments A (wmma.matrix_a) and B "
                               "(wmma.matrix_b)");
@@ -525,7 +533,7 @@ private:
       Frag = ir::as<ir::LoadNode>(St->Value);
       if (!Frag || Frag->Buf->MemScope != ir::Scope::WmmaAccumulator ||
           isFragmentScope(St->Buf->MemScope))
-        return error(Loc, Directive + ": `" + ir::print(borrow(St)) +
+        return error(Loc, Directive + ": `" + stmtText(St) +
                               "` does not copy an accumulator fragment to memory");
     } else if (isFragmentScope(St->Buf->MemScope) && isConstant(St->Value) &&
                St->Buf->MemScope == ir::Scope::WmmaAccumulator) {
@@ -533,7 +541,7 @@ private:
     } else {
       Mem = ir::as<ir::LoadNode>(St->Value);
       if (!isFragmentScope(St->Buf->MemScope) || !Mem || isFragmentScope(Mem->Buf->MemScope))
-        return error(Loc, Directive + ": `" + ir::print(borrow(St)) +
+        return error(Loc, Directive + ": `" + stmtText(St) +
                               "` does not copy memory into a fragment");
     }
     Expr FragExpr = IsStore ? makeLoadOf(Frag) : makeLoadExpr(St);
@@ -719,7 +727,7 @@ private:
         return true;
       int Loc = Frags[Found->Store->Buf.get()].Loc;
       std::string What = "the initialisation `" +
-                         ir::print(borrow(Found->Store)) + "`";
+                         stmtText(Found->Store) + "`";
       // The fill's region: the perfect nest of loops around it that index
       // the fragment.
       const ir::ForNode *Root = nullptr;
@@ -753,7 +761,7 @@ private:
       return error(FI == Frags.end() ? -1 : FI->second.Loc,
                    "'" + A.Buf->Name + "' (" + ir::scopeName(A.Buf->MemScope) +
                        ") is a tensor-core fragment, but `" +
-                       ir::print(borrow(A.Statement)) +
+                       stmtText(A.Statement) +
                        "` touches it element by element: " + Hint);
     }
     return true;
