@@ -17,6 +17,8 @@
 #include "ir/Intrinsics.h"
 #include "ir/Parser.h"
 #include "ir/Printer.h"
+#include "schedule/DirectiveParser.h"
+#include "schedule/Schedule.h"
 #include "sim/Simulator.h"
 
 #include <gtest/gtest.h>
@@ -458,5 +460,83 @@ INSTANTIATE_TEST_SUITE_P(Suite, ThreadSyncMutation, ::testing::ValuesIn(Suite),
                          [](const ::testing::TestParamInfo<SuiteKernel> &Info) {
                            return "Kernel" + std::to_string(Info.index);
                          });
+
+} // namespace
+
+namespace {
+
+// The tiled tensor-core GEMM of examples/wmma_gemm.cpp (smaller): shared
+// stages filled by all threads, then read by the warps' fragment loads. The
+// barriers thread sync inserts between them are each needed: deleting one
+// lets a stage's refill race a warp's wmma.load of it.
+const char *const WmmaGemm =
+    "func sched_wmma(A: float16*[128, 64] global, B: float16*[64, 64] global, "
+    "C: float32*[128, 64] global) target=gpu {\n"
+    "  for (i, 0, 128) {\n"
+    "    for (j, 0, 64) {\n"
+    "      allocate acc: float32[1] local {\n"
+    "        acc[0] = 0.0f\n"
+    "        for (k, 0, 64) reduce {\n"
+    "          acc[0] = (acc[0] + (float32(A[i, k])*float32(B[k, j])))\n"
+    "        }\n"
+    "        C[i, j] = acc[0]\n"
+    "      }\n"
+    "    }\n"
+    "  }\n"
+    "}\n";
+
+const char *const WmmaGemmSchedule =
+    "cache_write(C, wmma.accumulator, Cf) tile(i, j, io, jo, ii, ji, 64, 64) "
+    "split(k, ko, ki, 32) split(ki, kk, kt, 16) split(ii, wy, it, 32) split(ji, wz, jt, 32) "
+    "split(it, ti, i16, 16) split(jt, tj, j16, 16) "
+    "reorder(io, jo, wy, wz, ko, kk, ti, tj, i16, j16, kt) "
+    "bind(io, blockIdx.y) bind(jo, blockIdx.x) bind(wy, threadIdx.y) bind(wz, threadIdx.z) "
+    "cache_read(A, shared, As) compute_at(As, ko) cache_read(B, shared, Bs) compute_at(Bs, ko) "
+    "cache_read(As, wmma.matrix_a, Af) compute_at(Af, kk) "
+    "cache_read(Bs, wmma.matrix_b, Bf) compute_at(Bf, kk) compute_at(Cf, wz) "
+    "tensorize(Af.ax0, wmma.load) tensorize(Bf.ax0, wmma.load) "
+    "tensorize(i16, wmma.mma) tensorize(Cf.ax0, wmma.store)";
+
+std::string runWmmaGemm(const LoweredKernel &K) {
+  std::vector<uint16_t> A(128 * 64), B(64 * 64);
+  std::vector<float> C(128 * 64, 0.f);
+  for (size_t I = 0; I < A.size(); ++I)
+    A[I] = sim::floatToHalf(float(int(I * 7 + 3) % 9 - 4));
+  for (size_t I = 0; I < B.size(); ++I)
+    B[I] = sim::floatToHalf(float(int(I * 5 + 1) % 7 - 3));
+  std::vector<void *> Args = {A.data(), B.data(), C.data()};
+  sim::SimOptions Opts;
+  Opts.DetectRaces = true;
+  std::string Error;
+  if (!sim::simulate(K, Args, Opts, Error) && Error.empty())
+    Error = "simulation failed without a message";
+  return Error;
+}
+
+TEST(ThreadSyncMutation, TensorCoreGemmBarriersAroundSharedStagesAreEachNeeded) {
+  ir::LoopNest Nest;
+  std::string Error;
+  ASSERT_TRUE(ir::parseLoopNest(WmmaGemm, Nest, Error)) << Error;
+  std::vector<Directive> Dirs;
+  std::vector<Diag> Diags;
+  ASSERT_TRUE(parseDirectiveText(WmmaGemmSchedule, Dirs, Diags));
+  ASSERT_TRUE(applySchedule(Nest, Dirs, Diags))
+      << (Diags.empty() ? std::string() : Diags.front().Message);
+  LoweredKernel K;
+  ASSERT_TRUE(lower(Nest, PipelineOptions(), K, Diags))
+      << (Diags.empty() ? std::string() : Diags.front().Message);
+  std::vector<const ir::EvaluateNode *> Barriers = barriersOf(K.Kernel.Body);
+  ASSERT_EQ(Barriers.size(), 2u) << ir::print(K.Kernel);
+  std::string Clean = runWmmaGemm(K);
+  EXPECT_TRUE(Clean.empty()) << Clean << "\n" << ir::print(K.Kernel);
+  for (size_t I = 0; I < Barriers.size(); ++I) {
+    LoweredKernel Mutant = K;
+    Mutant.Kernel.Body = DeleteBarrier(Barriers[I]).mutate(K.Kernel.Body);
+    std::string Race = runWmmaGemm(Mutant);
+    EXPECT_NE(Race.find("race on"), std::string::npos)
+        << "deleting barrier #" << I << " went unnoticed: " << Race << "\n"
+        << ir::print(Mutant.Kernel);
+  }
+}
 
 } // namespace
