@@ -167,4 +167,134 @@ TEST(CodeGenCUDATest, GivesDistinctVariablesDistinctCIdentifiers) {
   EXPECT_TRUE(contains(CU, "A[(i * 8) + i_1] = As_ax0;")) << CU;
 }
 
+//===--- Tensor cores: what CUDA cannot express is an error ---------------===//
+
+/// The kernel of Body (a 32-lane warp around it) emitted as parsed: no
+/// lowering pass runs, so codegen alone must refuse it.
+LoweredKernel wmmaKernel(const std::string &Params, const std::string &Body) {
+  LoweredKernel K;
+  K.Kernel = parseNest("func sched_wmma_k(" + Params + ") target=gpu {\n"
+                       "  for (lane, 0, 32) bind(threadIdx.x) {\n" +
+                       Body + "  }\n}\n");
+  for (int D = 0; D < 3; ++D)
+    K.Geometry.Grid[D] = K.Geometry.Block[D] = ir::makeInt(1);
+  K.Geometry.Block[0] = ir::makeInt(32);
+  return K;
+}
+
+/// The first codegen error for K ("" when it emits).
+std::string wmmaError(const LoweredKernel &K) {
+  std::string Out;
+  std::vector<Diag> Diags;
+  bool Ok = emitCUDA(K, Out, Diags);
+  EXPECT_EQ(Ok, Diags.empty());
+  return Diags.empty() ? "" : Diags[0].Message;
+}
+
+TEST(CodeGenCUDATest, WmmaKernelEmitsWithoutErrors) {
+  LoweredKernel K = wmmaKernel("A: float16*[256] global, C: float32*[256] global",
+                               "allocate Af: float16[256] wmma.matrix_a {\n"
+                               "  allocate Cf: float32[256] wmma.accumulator {\n"
+                               "    eval wmma.load_a(Af[0], A[0], 16, 0, 16, 16, 16)\n"
+                               "    eval wmma.fill(Cf[0], 0.0f, 16, 16, 16)\n"
+                               "    eval wmma.store(C[0], Cf[0], 16, 0, 16, 16, 16)\n"
+                               "  }\n"
+                               "}\n");
+  EXPECT_EQ(wmmaError(K), "");
+}
+
+TEST(CodeGenCUDATest, WmmaElementAccessOfAFragmentIsAnError) {
+  LoweredKernel K = wmmaKernel("C: float32*[256] global",
+                               "allocate Cf: float32[256] wmma.accumulator {\n"
+                               "  eval wmma.fill(Cf[0], 0.0f, 16, 16, 16)\n"
+                               "  C[lane] = Cf[lane]\n"
+                               "}\n");
+  EXPECT_TRUE(contains(wmmaError(K), "fragment 'Cf' (wmma.accumulator) is accessed element by "
+                                     "element"))
+      << wmmaError(K);
+}
+
+TEST(CodeGenCUDATest, WmmaFragmentOfTheWrongScopeIsAnError) {
+  LoweredKernel K = wmmaKernel("A: float16*[256] global",
+                               "allocate Bf: float16[256] wmma.matrix_b {\n"
+                               "  eval wmma.load_a(Bf[0], A[0], 16, 0, 16, 16, 16)\n"
+                               "}\n");
+  EXPECT_TRUE(contains(wmmaError(K), "wmma.load_a uses 'Bf' (wmma.matrix_b) where a "
+                                     "wmma.matrix_a fragment is needed"))
+      << wmmaError(K);
+}
+
+TEST(CodeGenCUDATest, WmmaLdmNotAMultipleOf16BytesIsAnError) {
+  LoweredKernel K = wmmaKernel("A: float16*[512] global",
+                               "allocate Af: float16[256] wmma.matrix_a {\n"
+                               "  eval wmma.load_a(Af[0], A[0], 20, 0, 16, 16, 16)\n"
+                               "}\n");
+  EXPECT_TRUE(contains(wmmaError(K), "has ldm 20, which is not a positive multiple of 16 bytes"))
+      << wmmaError(K);
+}
+
+TEST(CodeGenCUDATest, WmmaShapeCudaLacksIsAnError) {
+  LoweredKernel K = wmmaKernel("C: float32*[256] global",
+                               "allocate Cf: float32[256] wmma.accumulator {\n"
+                               "  eval wmma.fill(Cf[0], 0.0f, 16, 16, 8)\n"
+                               "}\n");
+  EXPECT_TRUE(contains(wmmaError(K), "wmma.fill has shape m16n16k8, which CUDA's wmma does not "
+                                     "offer"))
+      << wmmaError(K);
+}
+
+TEST(CodeGenCUDATest, WmmaFragmentElementTypeCudaLacksIsAnError) {
+  LoweredKernel K = wmmaKernel("A: float32*[256] global",
+                               "allocate Af: float32[256] wmma.matrix_a {\n"
+                               "  eval wmma.load_a(Af[0], A[0], 16, 0, 16, 16, 16)\n"
+                               "}\n");
+  EXPECT_TRUE(contains(wmmaError(K), "fragment 'Af' has element type float32, which a "
+                                     "wmma.matrix_a fragment cannot hold"))
+      << wmmaError(K);
+}
+
+TEST(CodeGenCUDATest, WmmaOperandInsideAFragmentIsAnError) {
+  LoweredKernel K = wmmaKernel("C: float32*[512] global",
+                               "allocate Cf: float32[512] wmma.accumulator {\n"
+                               "  eval wmma.fill(Cf[128], 0.0f, 16, 16, 16)\n"
+                               "}\n");
+  EXPECT_TRUE(contains(wmmaError(K), "fragment 'Cf' is named at element 128, which does not "
+                                     "start a 16x16 fragment"))
+      << wmmaError(K);
+}
+
+TEST(CodeGenCUDATest, WmmaFragmentArrayOfPartialTilesIsAnError) {
+  LoweredKernel K = wmmaKernel("C: float32*[512] global",
+                               "allocate Cf: float32[384] wmma.accumulator {\n"
+                               "  eval wmma.fill(Cf[0], 0.0f, 16, 16, 16)\n"
+                               "}\n");
+  EXPECT_TRUE(contains(wmmaError(K), "fragment 'Cf' does not hold a whole number of 16x16 "
+                                     "fragments"))
+      << wmmaError(K);
+}
+
+TEST(CodeGenCUDATest, WmmaMemoryOperandInLocalMemoryIsAnError) {
+  LoweredKernel K = wmmaKernel("C: float32*[256] global",
+                               "allocate L: float32[256] local {\n"
+                               "  allocate Cf: float32[256] wmma.accumulator {\n"
+                               "    eval wmma.fill(Cf[0], 0.0f, 16, 16, 16)\n"
+                               "    eval wmma.store(L[0], Cf[0], 16, 0, 16, 16, 16)\n"
+                               "  }\n"
+                               "}\n");
+  EXPECT_TRUE(contains(wmmaError(K), "wmma.store accesses 'L' in local memory"))
+      << wmmaError(K);
+}
+
+TEST(CodeGenCUDATest, RefusedKernelTextIsErrorDirectivesOnly) {
+  LoweredKernel K = wmmaKernel("C: float32*[256] global",
+                               "allocate Cf: float32[256] wmma.accumulator {\n"
+                               "  eval wmma.fill(Cf[0], 0.0f, 16, 16, 8)\n"
+                               "}\n");
+  std::string CU = emitCUDA(K);
+  EXPECT_TRUE(contains(CU, "#error \"cannot emit CUDA for kernel 'sched_wmma_k': wmma.fill has "
+                           "shape m16n16k8"))
+      << CU;
+  EXPECT_FALSE(contains(CU, "__global__")) << CU;
+}
+
 } // namespace
