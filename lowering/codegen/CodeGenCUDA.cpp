@@ -713,6 +713,17 @@ private:
 
 } // namespace
 
+int minimumComputeCapability(const ir::LoopNest &Kernel) {
+  WmmaScan Scan;
+  Scan.visit(Kernel.Body);
+  if (!Scan.UsesWmma)
+    return 0;
+  for (const auto &Entry : Scan.Fragments)
+    if (Entry.first->Type == ir::DType::Int8 || Entry.first->Type == ir::DType::UInt8)
+      return 72;
+  return 70;
+}
+
 /// Text as the inside of a C string literal on one line.
 static std::string stringLiteralBody(const std::string &Text) {
   std::string S;

@@ -19,6 +19,11 @@ bool emitCUDA(const LoweredKernel &K, std::string &Out, std::vector<Diag> &Diags
 /// that compiling it fails with the reason and never runs a guess.
 std::string emitCUDA(const LoweredKernel &K);
 
+/// The oldest compute capability (major*10 + minor) the emitted kernel runs
+/// on: 70 for half wmma, 72 for 8-bit integer wmma, 0 when nothing in it
+/// needs a particular one.
+int minimumComputeCapability(const ir::LoopNest &Kernel);
+
 } // namespace sched
 
 #endif
