@@ -191,6 +191,14 @@ std::string wmmaError(const LoweredKernel &K) {
   return Diags.empty() ? "" : Diags[0].Message;
 }
 
+/// Emitting the kernel of Params and Body fails with an error holding
+/// Expected.
+void expectWmmaError(const std::string &Params, const std::string &Body,
+                     const std::string &Expected) {
+  std::string Error = wmmaError(wmmaKernel(Params, Body));
+  EXPECT_TRUE(contains(Error, Expected)) << Error;
+}
+
 TEST(CodeGenCUDATest, WmmaKernelEmitsWithoutErrors) {
   LoweredKernel K = wmmaKernel("A: float16*[256] global, C: float32*[256] global",
                                "allocate Af: float16[256] wmma.matrix_a {\n"
@@ -204,85 +212,76 @@ TEST(CodeGenCUDATest, WmmaKernelEmitsWithoutErrors) {
 }
 
 TEST(CodeGenCUDATest, WmmaElementAccessOfAFragmentIsAnError) {
-  LoweredKernel K = wmmaKernel("C: float32*[256] global",
-                               "allocate Cf: float32[256] wmma.accumulator {\n"
-                               "  eval wmma.fill(Cf[0], 0.0f, 16, 16, 16)\n"
-                               "  C[lane] = Cf[lane]\n"
-                               "}\n");
-  EXPECT_TRUE(contains(wmmaError(K), "fragment 'Cf' (wmma.accumulator) is accessed element by "
-                                     "element"))
-      << wmmaError(K);
+  expectWmmaError("C: float32*[256] global",
+                  "allocate Cf: float32[256] wmma.accumulator {\n"
+                  "  eval wmma.fill(Cf[0], 0.0f, 16, 16, 16)\n"
+                  "  C[lane] = Cf[lane]\n"
+                  "}\n",
+                  "fragment 'Cf' (wmma.accumulator) is accessed element by element");
 }
 
 TEST(CodeGenCUDATest, WmmaFragmentOfTheWrongScopeIsAnError) {
-  LoweredKernel K = wmmaKernel("A: float16*[256] global",
-                               "allocate Bf: float16[256] wmma.matrix_b {\n"
-                               "  eval wmma.load_a(Bf[0], A[0], 16, 0, 16, 16, 16)\n"
-                               "}\n");
-  EXPECT_TRUE(contains(wmmaError(K), "wmma.load_a uses 'Bf' (wmma.matrix_b) where a "
-                                     "wmma.matrix_a fragment is needed"))
-      << wmmaError(K);
+  expectWmmaError("A: float16*[256] global",
+                  "allocate Bf: float16[256] wmma.matrix_b {\n"
+                  "  eval wmma.load_a(Bf[0], A[0], 16, 0, 16, 16, 16)\n"
+                  "}\n",
+                  "wmma.load_a uses 'Bf' (wmma.matrix_b) where a "
+                  "wmma.matrix_a fragment is needed");
 }
 
 TEST(CodeGenCUDATest, WmmaLdmNotAMultipleOf16BytesIsAnError) {
-  LoweredKernel K = wmmaKernel("A: float16*[512] global",
-                               "allocate Af: float16[256] wmma.matrix_a {\n"
-                               "  eval wmma.load_a(Af[0], A[0], 20, 0, 16, 16, 16)\n"
-                               "}\n");
-  EXPECT_TRUE(contains(wmmaError(K), "has ldm 20, which is not a positive multiple of 16 bytes"))
-      << wmmaError(K);
+  expectWmmaError("A: float16*[512] global",
+                  "allocate Af: float16[256] wmma.matrix_a {\n"
+                  "  eval wmma.load_a(Af[0], A[0], 20, 0, 16, 16, 16)\n"
+                  "}\n",
+                  "has ldm 20, which is not a positive multiple of 16 bytes");
 }
 
 TEST(CodeGenCUDATest, WmmaShapeCudaLacksIsAnError) {
-  LoweredKernel K = wmmaKernel("C: float32*[256] global",
-                               "allocate Cf: float32[256] wmma.accumulator {\n"
-                               "  eval wmma.fill(Cf[0], 0.0f, 16, 16, 8)\n"
-                               "}\n");
-  EXPECT_TRUE(contains(wmmaError(K), "wmma.fill has shape m16n16k8, which CUDA's wmma does not "
-                                     "offer"))
-      << wmmaError(K);
+  expectWmmaError("C: float32*[256] global",
+                  "allocate Cf: float32[256] wmma.accumulator {\n"
+                  "  eval wmma.fill(Cf[0], 0.0f, 16, 16, 8)\n"
+                  "}\n",
+                  "wmma.fill has shape m16n16k8, which CUDA's wmma does not "
+                  "offer");
 }
 
 TEST(CodeGenCUDATest, WmmaFragmentElementTypeCudaLacksIsAnError) {
-  LoweredKernel K = wmmaKernel("A: float32*[256] global",
-                               "allocate Af: float32[256] wmma.matrix_a {\n"
-                               "  eval wmma.load_a(Af[0], A[0], 16, 0, 16, 16, 16)\n"
-                               "}\n");
-  EXPECT_TRUE(contains(wmmaError(K), "fragment 'Af' has element type float32, which a "
-                                     "wmma.matrix_a fragment cannot hold"))
-      << wmmaError(K);
+  expectWmmaError("A: float32*[256] global",
+                  "allocate Af: float32[256] wmma.matrix_a {\n"
+                  "  eval wmma.load_a(Af[0], A[0], 16, 0, 16, 16, 16)\n"
+                  "}\n",
+                  "fragment 'Af' has element type float32, which a "
+                  "wmma.matrix_a fragment cannot hold");
 }
 
 TEST(CodeGenCUDATest, WmmaOperandInsideAFragmentIsAnError) {
-  LoweredKernel K = wmmaKernel("C: float32*[512] global",
-                               "allocate Cf: float32[512] wmma.accumulator {\n"
-                               "  eval wmma.fill(Cf[128], 0.0f, 16, 16, 16)\n"
-                               "}\n");
-  EXPECT_TRUE(contains(wmmaError(K), "fragment 'Cf' is named at element 128, which does not "
-                                     "start a 16x16 fragment"))
-      << wmmaError(K);
+  expectWmmaError("C: float32*[512] global",
+                  "allocate Cf: float32[512] wmma.accumulator {\n"
+                  "  eval wmma.fill(Cf[128], 0.0f, 16, 16, 16)\n"
+                  "}\n",
+                  "fragment 'Cf' is named at element 128, which does not "
+                  "start a 16x16 fragment");
 }
 
 TEST(CodeGenCUDATest, WmmaFragmentArrayOfPartialTilesIsAnError) {
-  LoweredKernel K = wmmaKernel("C: float32*[512] global",
-                               "allocate Cf: float32[384] wmma.accumulator {\n"
-                               "  eval wmma.fill(Cf[0], 0.0f, 16, 16, 16)\n"
-                               "}\n");
-  EXPECT_TRUE(contains(wmmaError(K), "fragment 'Cf' does not hold a whole number of 16x16 "
-                                     "fragments"))
-      << wmmaError(K);
+  expectWmmaError("C: float32*[512] global",
+                  "allocate Cf: float32[384] wmma.accumulator {\n"
+                  "  eval wmma.fill(Cf[0], 0.0f, 16, 16, 16)\n"
+                  "}\n",
+                  "fragment 'Cf' does not hold a whole number of 16x16 "
+                  "fragments");
 }
 
 TEST(CodeGenCUDATest, WmmaMemoryOperandInLocalMemoryIsAnError) {
-  LoweredKernel K = wmmaKernel("C: float32*[256] global",
-                               "allocate L: float32[256] local {\n"
-                               "  allocate Cf: float32[256] wmma.accumulator {\n"
-                               "    eval wmma.fill(Cf[0], 0.0f, 16, 16, 16)\n"
-                               "    eval wmma.store(L[0], Cf[0], 16, 0, 16, 16, 16)\n"
-                               "  }\n"
-                               "}\n");
-  EXPECT_TRUE(contains(wmmaError(K), "wmma.store accesses 'L' in local memory"))
-      << wmmaError(K);
+  expectWmmaError("C: float32*[256] global",
+                  "allocate L: float32[256] local {\n"
+                  "  allocate Cf: float32[256] wmma.accumulator {\n"
+                  "    eval wmma.fill(Cf[0], 0.0f, 16, 16, 16)\n"
+                  "    eval wmma.store(L[0], Cf[0], 16, 0, 16, 16, 16)\n"
+                  "  }\n"
+                  "}\n",
+                  "wmma.store accesses 'L' in local memory");
 }
 
 TEST(CodeGenCUDATest, RefusedKernelTextIsErrorDirectivesOnly) {
