@@ -17,12 +17,24 @@
 //  - local allocations are arrays where they appear; shared allocations are
 //    per block and are hoisted to the top of the kernel;
 //  - every variable and buffer gets a C identifier that is unique in the
-//    kernel, so C scoping never matters.
+//    kernel, so C scoping never matters;
+//  - tensor cores (the wmma intrinsics of ir/Intrinsics.h): `#include
+//    <mma.h>`; a buffer in a wmma scope is an array of nvcuda::wmma::fragment
+//    whose shape and matrix_a/matrix_b layout come from the calls that name
+//    it (part of the CUDA type, so they must agree); a fragment operand is
+//    element number / (rows*cols) of that array (ir::wmmaFragmentNumber); a
+//    shared array that a wmma load or store reads or writes is 32-byte
+//    aligned, as load_matrix_sync/store_matrix_sync require. What CUDA
+//    cannot express (disagreeing shapes or layouts, an element access of a
+//    fragment, an ldm that is not a multiple of 16 bytes) is an error, never
+//    a guess.
 //
 //===----------------------------------------------------------------------===//
 #include "codegen/CodeGenCUDA.h"
+#include "ir/IRVisitor.h"
 #include "ir/Intrinsics.h"
 #include "ir/MathFunctions.h"
+#include "ir/Simplify.h"
 #include "passes/PassUtil.h"
 
 #include <cmath>
@@ -157,17 +169,190 @@ std::string wrap(const std::string &S) {
   return Simple || isWrapped(S) ? S : "(" + S + ")";
 }
 
+bool isWmmaScope(ir::Scope S) {
+  return S == ir::Scope::WmmaMatrixA || S == ir::Scope::WmmaMatrixB ||
+         S == ir::Scope::WmmaAccumulator;
+}
+
+/// The shapes CUDA's wmma offers for half and 8-bit operands.
+bool isWmmaShape(int64_t M, int64_t N, int64_t K) {
+  return K == 16 && ((M == 16 && N == 16) || (M == 32 && N == 8) || (M == 8 && N == 32));
+}
+
+/// The element type of a fragment in CUDA, or null when wmma has none for
+/// the scope: half or 8-bit integers for matrix_a/b, float, int or half for
+/// accumulators.
+const char *fragmentElementType(ir::Scope S, ir::DType T) {
+  if (S == ir::Scope::WmmaAccumulator)
+    return T == ir::DType::Float32 ? "float"
+           : T == ir::DType::Int32 ? "int"
+           : T == ir::DType::Float16 ? "half"
+                                     : nullptr;
+  return T == ir::DType::Float16 ? "half"
+         : T == ir::DType::Int8  ? "signed char"
+         : T == ir::DType::UInt8 ? "unsigned char"
+                                 : nullptr;
+}
+
+/// What a fragment buffer's CUDA type needs, gathered from every wmma call
+/// that names it: m, n, k and (matrix_a/b) the layout of its loads.
+struct FragmentUse {
+  int64_t M = 0, N = 0, K = 0; // 0: no call names the buffer
+  int64_t Layout = -1;         // -1: never loaded (row-major then)
+};
+
+/// Reads the wmma calls of a kernel before it is printed: the fragment
+/// buffers' shapes and layouts, the memory buffers the calls touch, and what
+/// CUDA cannot express (Errors).
+class WmmaScan : public ir::IRVisitor {
+public:
+  std::map<const ir::BufferNode *, FragmentUse> Fragments;
+  std::set<const ir::BufferNode *> Memory;
+  std::vector<std::string> Errors;
+  bool UsesWmma = false;
+
+protected:
+  void visitCall(const ir::CallNode *N) override {
+    ir::WmmaCall W;
+    if (!ir::decodeWmma(N, W)) {
+      if (!isWmmaName(N->Name))
+        return IRVisitor::visitCall(N);
+      Errors.push_back("malformed call to " + N->Name);
+      return;
+    }
+    UsesWmma = true;
+    if (!isWmmaShape(W.M, W.N, W.K))
+      Errors.push_back(N->Name + " has shape m" + std::to_string(W.M) + "n" + std::to_string(W.N) +
+                       "k" + std::to_string(W.K) +
+                       ", which CUDA's wmma does not offer (m16n16k16, m32n8k16, m8n32k16)");
+    using S = ir::Scope;
+    switch (W.Op) {
+    case ir::WmmaOp::Fill:
+      fragment(N, W, W.Frag, S::WmmaAccumulator);
+      visit(W.Value);
+      break;
+    case ir::WmmaOp::LoadA:
+    case ir::WmmaOp::LoadB:
+    case ir::WmmaOp::LoadC:
+    case ir::WmmaOp::Store: {
+      S Sc = W.Op == ir::WmmaOp::LoadA   ? S::WmmaMatrixA
+             : W.Op == ir::WmmaOp::LoadB ? S::WmmaMatrixB
+                                         : S::WmmaAccumulator;
+      fragment(N, W, W.Frag, Sc);
+      if (Sc != S::WmmaAccumulator)
+        layout(W.Frag, W.Layout);
+      memory(N, W);
+      visit(W.Stride);
+      break;
+    }
+    case ir::WmmaOp::Mma:
+      fragment(N, W, W.D, S::WmmaAccumulator);
+      fragment(N, W, W.A, S::WmmaMatrixA);
+      fragment(N, W, W.B, S::WmmaMatrixB);
+      fragment(N, W, W.C, S::WmmaAccumulator);
+      break;
+    }
+  }
+
+  void visitLoad(const ir::LoadNode *N) override {
+    if (N->Buf && isWmmaScope(N->Buf->MemScope))
+      elementAccess(N->Buf);
+    IRVisitor::visitLoad(N);
+  }
+
+  void visitStore(const ir::StoreNode *N) override {
+    if (N->Buf && isWmmaScope(N->Buf->MemScope))
+      elementAccess(N->Buf);
+    IRVisitor::visitStore(N);
+  }
+
+private:
+  static bool isWmmaName(const std::string &Name) { return Name.compare(0, 5, "wmma.") == 0; }
+
+  void elementAccess(const ir::Buffer &B) {
+    Errors.push_back("fragment '" + B->Name + "' (" + ir::scopeName(B->MemScope) +
+                     ") is accessed element by element; only wmma calls can use a fragment");
+  }
+
+  /// A fragment operand of a call: a wmma buffer of the scope its role needs,
+  /// whose shape agrees with every other call naming it.
+  void fragment(const ir::CallNode *N, const ir::WmmaCall &W, const ir::LoadNode *F,
+                ir::Scope Want) {
+    for (const ir::Expr &I : F->Indices)
+      visit(I);
+    const ir::Buffer &B = F->Buf;
+    if (B->MemScope != Want) {
+      Errors.push_back(N->Name + " uses '" + B->Name + "' (" + ir::scopeName(B->MemScope) +
+                       ") where a " + ir::scopeName(Want) + " fragment is needed");
+      return;
+    }
+    FragmentUse &U = Fragments[B.get()];
+    if (U.M == 0) {
+      U.M = W.M, U.N = W.N, U.K = W.K;
+    } else if (U.M != W.M || U.N != W.N || U.K != W.K) {
+      Errors.push_back("fragment '" + B->Name + "' is used with shapes " + shape(U.M, U.N, U.K) +
+                       " and " + shape(W.M, W.N, W.K) +
+                       "; one fragment buffer has one shape (it is part of its CUDA type)");
+      return;
+    }
+  }
+
+  void layout(const ir::LoadNode *F, int64_t Layout) {
+    if (F->Buf->MemScope == ir::Scope::WmmaAccumulator)
+      return;
+    FragmentUse &U = Fragments[F->Buf.get()];
+    if (U.Layout < 0)
+      U.Layout = Layout;
+    else if (U.Layout != Layout)
+      Errors.push_back("fragment '" + F->Buf->Name +
+                       "' is loaded both row-major and column-major; one fragment buffer has one "
+                       "layout (it is part of its CUDA type)");
+  }
+
+  /// The memory tile of a load or store: global or shared memory (all that
+  /// wmma reads and writes), with an ldm of a whole number of 16 bytes when
+  /// it is a constant.
+  void memory(const ir::CallNode *N, const ir::WmmaCall &W) {
+    for (const ir::Expr &I : W.Memory->Indices)
+      visit(I);
+    const ir::Buffer &B = W.Memory->Buf;
+    if (B->MemScope != ir::Scope::Global && B->MemScope != ir::Scope::Shared) {
+      Errors.push_back(N->Name + " accesses '" + B->Name + "' in " + ir::scopeName(B->MemScope) +
+                       " memory; wmma loads and stores use only global or shared memory");
+      return;
+    }
+    Memory.insert(B.get());
+    int64_t Ld;
+    int Bytes = ir::dtypeBytes(B->Type);
+    if (ir::getConstInt(W.Stride, Ld) && (Ld <= 0 || (Ld * Bytes) % 16 != 0))
+      Errors.push_back(N->Name + " on '" + B->Name + "' has ldm " + std::to_string(Ld) +
+                       ", which is not a positive multiple of 16 bytes (" +
+                       std::to_string(16 / Bytes) + " elements of " + ir::dtypeName(B->Type) +
+                       ")");
+  }
+
+  static std::string shape(int64_t M, int64_t N, int64_t K) {
+    return "m" + std::to_string(M) + "n" + std::to_string(N) + "k" + std::to_string(K);
+  }
+};
+
 class CUDAEmitter {
 public:
   explicit CUDAEmitter(const LoweredKernel &K) : K(K) {}
 
-  std::string emit() {
+  /// The translation unit; Errors lists what CUDA cannot express (then the
+  /// text is not a kernel to compile).
+  std::string emit(std::vector<std::string> &Errors) {
+    Wmma.visit(K.Kernel.Body);
     std::string Signature = signature();
     emitStmt(K.Kernel.Body, 1);
+    Errors = Wmma.Errors;
     std::ostringstream OS;
     OS << "// Generated by sched from " << describeSource() << ". Do not edit.\n";
     if (UsesHalf)
       OS << "#include <cuda_fp16.h>\n";
+    if (Wmma.UsesWmma)
+      OS << "#include <mma.h>\n";
     OS << "\n" << Signature << " {\n";
     for (const std::string &Decl : SharedDecls)
       OS << "  " << Decl << "\n";
@@ -181,6 +366,10 @@ private:
   std::ostringstream Body;
   std::vector<std::string> SharedDecls;
   bool UsesHalf = false;
+  WmmaScan Wmma;
+  /// The ranges of the loop and let variables around the statement being
+  /// printed: they let a fragment number simplify ((v*256)/256 is v).
+  ir::VarRanges Ranges;
 
   std::string describeSource() const {
     if (K.Kernel.SourceFile.empty())
@@ -289,6 +478,9 @@ private:
   }
 
   std::string call(const ir::CallNode *N) {
+    ir::WmmaCall W;
+    if (ir::decodeWmma(N, W))
+      return wmmaCall(W);
     const ir::IntrinsicInfo *Info = ir::lookupIntrinsic(N->Name);
     if (N->Name == "sched.syncthreads" || (Info && Info->IsBarrier))
       return "__syncthreads()";
@@ -306,6 +498,98 @@ private:
     for (size_t I = 0; I < N->Args.size(); ++I)
       S += (I ? ", " : "") + expr(N->Args[I]);
     return S + ")";
+  }
+
+  //===--- Tensor cores ------------------------------------------------===//
+
+  /// `Af[i]`: fragment i of its array, i = the operand's element / (rows*cols).
+  std::string fragmentOperand(const ir::LoadNode *F) {
+    std::string Name = bufName(F->Buf);
+    const FragmentUse &U = Wmma.Fragments[F->Buf.get()];
+    if (F->Indices.size() != 1 || U.M == 0)
+      return Name + "[0]"; // the scan reported the buffer (or the kernel is unflattened)
+    int64_t Rows, Cols;
+    ir::wmmaFragmentShape(F->Buf->MemScope, U.M, U.N, U.K, Rows, Cols);
+    int64_t Offset;
+    if (ir::getConstInt(F->Indices[0], Offset) && Offset % (Rows * Cols) != 0)
+      Wmma.Errors.push_back("fragment '" + F->Buf->Name + "' is named at element " +
+                            std::to_string(Offset) + ", which does not start a " +
+                            std::to_string(Rows) + "x" + std::to_string(Cols) + " fragment");
+    return Name + "[" + unwrap(expr(ir::wmmaFragmentNumber(F->Indices[0], Rows * Cols, &Ranges))) +
+           "]";
+  }
+
+  static std::string memLayout(int64_t Layout) {
+    return Layout == ir::WmmaColMajor ? "nvcuda::wmma::mem_col_major"
+                                      : "nvcuda::wmma::mem_row_major";
+  }
+
+  std::string wmmaCall(const ir::WmmaCall &W) {
+    const std::string NS = "nvcuda::wmma::";
+    auto Pointer = [&](const ir::LoadNode *P) { return "&" + access(P->Buf, P->Indices); };
+    switch (W.Op) {
+    case ir::WmmaOp::Fill: {
+      ir::DType T = W.Frag->Buf->Type;
+      ir::Expr Value = W.Value && W.Value->Type != T ? ir::makeCast(T, W.Value) : W.Value;
+      return NS + "fill_fragment(" + fragmentOperand(W.Frag) + ", " + unwrap(expr(Value)) + ")";
+    }
+    case ir::WmmaOp::LoadA:
+    case ir::WmmaOp::LoadB:
+      return NS + "load_matrix_sync(" + fragmentOperand(W.Frag) + ", " + Pointer(W.Memory) + ", " +
+             unwrap(expr(W.Stride)) + ")";
+    case ir::WmmaOp::LoadC:
+      return NS + "load_matrix_sync(" + fragmentOperand(W.Frag) + ", " + Pointer(W.Memory) + ", " +
+             unwrap(expr(W.Stride)) + ", " + memLayout(W.Layout) + ")";
+    case ir::WmmaOp::Store:
+      return NS + "store_matrix_sync(" + Pointer(W.Memory) + ", " + fragmentOperand(W.Frag) + ", " +
+             unwrap(expr(W.Stride)) + ", " + memLayout(W.Layout) + ")";
+    case ir::WmmaOp::Mma:
+      return NS + "mma_sync(" + fragmentOperand(W.D) + ", " + fragmentOperand(W.A) + ", " +
+             fragmentOperand(W.B) + ", " + fragmentOperand(W.C) + ")";
+    }
+    return "0";
+  }
+
+  /// `nvcuda::wmma::fragment<nvcuda::wmma::matrix_a, 16, 16, 16, half,
+  /// nvcuda::wmma::row_major> Af[2];` for a buffer of 2 matrix_a tiles.
+  void emitFragmentAllocate(const ir::AllocateNode *N, int Indent) {
+    const ir::Buffer &B = N->Buf;
+    auto It = Wmma.Fragments.find(B.get());
+    if (It == Wmma.Fragments.end() || It->second.M == 0) {
+      // No wmma call names it (nor anything else: the scan would have said).
+      line(Indent) << "// fragment '" << B->Name << "' is never used\n";
+      emitStmt(N->Body, Indent);
+      return;
+    }
+    const FragmentUse &U = It->second;
+    const char *Elem = fragmentElementType(B->MemScope, B->Type);
+    if (!Elem)
+      Wmma.Errors.push_back("fragment '" + B->Name + "' has element type " +
+                            ir::dtypeName(B->Type) + ", which a " + ir::scopeName(B->MemScope) +
+                            " fragment cannot hold");
+    UsesHalf |= B->Type == ir::DType::Float16;
+    int64_t Rows, Cols, Size = 1;
+    ir::wmmaFragmentShape(B->MemScope, U.M, U.N, U.K, Rows, Cols);
+    bool ConstSize = true;
+    for (const ir::Expr &Dim : B->Shape) {
+      int64_t D;
+      ConstSize &= ir::getConstInt(Dim, D);
+      Size *= ConstSize ? D : 1;
+    }
+    if (!ConstSize || Size <= 0 || Size % (Rows * Cols) != 0)
+      Wmma.Errors.push_back("fragment '" + B->Name + "' does not hold a whole number of " +
+                            std::to_string(Rows) + "x" + std::to_string(Cols) + " fragments");
+    const std::string NS = "nvcuda::wmma::";
+    std::string Use = B->MemScope == ir::Scope::WmmaMatrixA   ? "matrix_a"
+                      : B->MemScope == ir::Scope::WmmaMatrixB ? "matrix_b"
+                                                              : "accumulator";
+    std::string Layout;
+    if (B->MemScope != ir::Scope::WmmaAccumulator)
+      Layout = ", " + NS + (U.Layout == ir::WmmaColMajor ? "col_major" : "row_major");
+    line(Indent) << NS << "fragment<" << NS << Use << ", " << U.M << ", " << U.N << ", " << U.K
+                 << ", " << (Elem ? Elem : "void") << Layout << "> " << bufName(B) << "["
+                 << std::max<int64_t>(Size / (Rows * Cols), 1) << "];\n";
+    emitStmt(N->Body, Indent);
   }
 
   //===--- Statements ----------------------------------------------------===//
@@ -348,6 +632,7 @@ private:
       const auto *N = ir::as<ir::LetStmtNode>(S);
       line(Indent) << "const " << typeName(N->LetVar->Type) << " " << varName(N->LetVar.get())
                    << " = " << unwrap(expr(N->Value)) << ";\n";
+      RangeScope Scope(Ranges, N->LetVar.get(), ir::boundsOf(N->Value, Ranges));
       emitStmt(N->Body, Indent);
       return;
     }
@@ -357,7 +642,18 @@ private:
     }
   }
 
+  /// Ranges[Var] = I while it lives (variables are unique objects, so a
+  /// scope never hides an outer entry).
+  struct RangeScope {
+    ir::VarRanges &R;
+    const ir::VarNode *V;
+    RangeScope(ir::VarRanges &R, const ir::VarNode *V, ir::Interval I) : R(R), V(V) { R[V] = I; }
+    ~RangeScope() { R.erase(V); }
+  };
+
   void emitFor(const ir::ForNode *N, int Indent) {
+    RangeScope Scope(Ranges, N->LoopVar.get(),
+                     {N->Min, ir::simplify(N->Min + N->Extent - ir::makeInt(1, N->Min->Type))});
     const std::string &V = varName(N->LoopVar.get());
     std::string Type = typeName(N->LoopVar->Type);
     if (N->LoopKind == ir::ForKind::ThreadBound)
@@ -397,14 +693,18 @@ private:
   }
 
   void emitAllocate(const ir::AllocateNode *N, int Indent) {
+    if (isWmmaScope(N->Buf->MemScope))
+      return emitFragmentAllocate(N, Indent);
     std::string Size;
     for (const ir::Expr &Dim : N->Buf->Shape)
       Size += "[" + expr(Dim) + "]";
     if (N->Buf->Shape.empty())
       Size = "[1]";
     std::string Decl = typeName(N->Buf->Type) + " " + bufName(N->Buf) + Size + ";";
+    // load_matrix_sync and store_matrix_sync need 32-byte aligned tiles.
     if (N->Buf->MemScope == ir::Scope::Shared)
-      SharedDecls.push_back("__shared__ " + Decl);
+      SharedDecls.push_back(std::string("__shared__ ") +
+                            (Wmma.Memory.count(N->Buf.get()) ? "__align__(32) " : "") + Decl);
     else
       line(Indent) << Decl << "\n";
     emitStmt(N->Body, Indent);
@@ -413,6 +713,50 @@ private:
 
 } // namespace
 
-std::string emitCUDA(const LoweredKernel &K) { return CUDAEmitter(K).emit(); }
+int minimumComputeCapability(const ir::LoopNest &Kernel) {
+  WmmaScan Scan;
+  Scan.visit(Kernel.Body);
+  if (!Scan.UsesWmma)
+    return 0;
+  for (const auto &Entry : Scan.Fragments)
+    if (Entry.first->Type == ir::DType::Int8 || Entry.first->Type == ir::DType::UInt8)
+      return 72;
+  return 70;
+}
+
+/// Text as the inside of a C string literal on one line.
+static std::string stringLiteralBody(const std::string &Text) {
+  std::string S;
+  for (char C : Text)
+    S += C == '"'    ? std::string("\\\"")
+         : C == '\\' ? std::string("\\\\")
+         : C == '\n'  ? std::string(" ")
+                      : std::string(1, C);
+  return S;
+}
+
+bool emitCUDA(const LoweredKernel &K, std::string &Out, std::vector<Diag> &Diags) {
+  std::vector<std::string> Errors;
+  Out = CUDAEmitter(K).emit(Errors);
+  for (const std::string &Message : Errors) {
+    Diag D;
+    D.Message = "cannot emit CUDA for kernel '" + K.Kernel.Name + "': " + Message;
+    Diags.push_back(D);
+  }
+  return Errors.empty();
+}
+
+std::string emitCUDA(const LoweredKernel &K) {
+  std::string Out;
+  std::vector<Diag> Diags;
+  if (emitCUDA(K, Out, Diags))
+    return Out;
+  // A kernel CUDA cannot express must not compile: its errors become
+  // #error lines that nvcc and NVRTC print.
+  std::string Refused = "// Generated by sched: this kernel cannot be emitted as CUDA.\n";
+  for (const Diag &D : Diags)
+    Refused += "#error \"" + stringLiteralBody(D.Message) + "\"\n";
+  return Refused;
+}
 
 } // namespace sched

@@ -8,6 +8,7 @@
 
 #include "Intrinsics.h"
 #include "MathFunctions.h"
+#include "Simplify.h"
 
 #include <map>
 #include <mutex>
@@ -185,6 +186,10 @@ bool isWmmaCall(const Expr &E) {
 void wmmaFragmentShape(Scope Sc, int64_t M, int64_t N, int64_t K, int64_t &Rows, int64_t &Cols) {
   Rows = Sc == Scope::WmmaMatrixB ? K : M;
   Cols = Sc == Scope::WmmaMatrixA ? K : N;
+}
+
+Expr wmmaFragmentNumber(const Expr &FlatIndex, int64_t TileElems, const VarRanges *Ranges) {
+  return simplify(FlatIndex / makeInt(TileElems, FlatIndex->Type), Ranges);
 }
 
 Expr makeWmmaCall(WmmaOp Op, std::vector<Expr> Operands, int64_t M, int64_t N, int64_t K) {

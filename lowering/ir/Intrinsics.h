@@ -10,6 +10,7 @@
 #ifndef SCHED_IR_INTRINSICS_H
 #define SCHED_IR_INTRINSICS_H
 
+#include "Bounds.h"
 #include "IR.h"
 
 #include <string>
@@ -103,6 +104,13 @@ bool decodeWmma(const CallNode *Call, WmmaCall &Out);
 /// The rows x cols of the fragment of kind Sc in an m x n x k operation
 /// (matrix_a: m x k, matrix_b: k x n, accumulator: m x n).
 void wmmaFragmentShape(Scope Sc, int64_t M, int64_t N, int64_t K, int64_t &Rows, int64_t &Cols);
+
+/// The number of the fragment that a fragment operand names in its buffer:
+/// the flat index of the tile's first element divided by the tile's Rows *
+/// Cols elements (the tensorize pass passes multiples of it). Simplified over
+/// Ranges, so (v*256) with v >= 0 known gives v; where the simplifier cannot
+/// divide, the division itself. The one definition for every backend.
+Expr wmmaFragmentNumber(const Expr &FlatIndex, int64_t TileElems, const VarRanges *Ranges = nullptr);
 
 /// Builds a wmma call (the caller's operands in the order listed above).
 Expr makeWmmaCall(WmmaOp Op, std::vector<Expr> Operands, int64_t M, int64_t N, int64_t K);

@@ -179,12 +179,26 @@ std::string driverError(const char *Call, CUresult R) {
 }
 
 bool compileWithNvrtc(const std::string &Source, const std::string &Name, int Major, int Minor,
-                      CompiledImage &Out, std::string &Error) {
+                      CompiledImage &Out, std::string &Error, int MinArch) {
   const NvrtcApi *A = nvrtc(Error);
   if (!A)
     return false;
+  int Wanted = Major * 10 + Minor;
+  if (Wanted < MinArch) {
+    Error = "kernel '" + Name + "' uses tensor cores (wmma), which need sm_" +
+            std::to_string(MinArch) + " or newer; the device is sm_" + std::to_string(Wanted);
+    return false;
+  }
   bool Exact;
-  int Arch = supportedArch(*A, Major * 10 + Minor, Exact);
+  int Arch = supportedArch(*A, Wanted, Exact);
+  // An NVRTC that lacks the device's architecture falls back to an older
+  // one, which must still have the kernel's instructions.
+  if (Arch < MinArch) {
+    Error = "kernel '" + Name + "' uses tensor cores (wmma), which need sm_" +
+            std::to_string(MinArch) + " or newer; this NVRTC compiles sm_" +
+            std::to_string(Wanted) + " only as compute_" + std::to_string(Arch);
+    return false;
+  }
   // A real architecture gives a cubin; one NVRTC does not know gets PTX of
   // an older virtual one, which the driver JIT-compiles for the device.
   Out.Arch = (Exact ? "sm_" : "compute_") + std::to_string(Arch);

@@ -97,9 +97,12 @@ struct CompiledImage {
 
 /// Compiles Source (a self-contained .cu) for compute capability Major.Minor:
 /// sm_XY when NVRTC supports it, else PTX for the newest architecture it
-/// supports below that. False with Error (holding NVRTC's log) on failure.
+/// supports below that. MinArch (e.g. 72, from minimumComputeCapability):
+/// the oldest architecture the kernel can run on; a device or a chosen
+/// architecture older than that is an error, not a compile that fails in a
+/// header. False with Error (holding NVRTC's log) on failure.
 bool compileWithNvrtc(const std::string &Source, const std::string &Name, int Major, int Minor,
-                      CompiledImage &Out, std::string &Error);
+                      CompiledImage &Out, std::string &Error, int MinArch = 0);
 
 } // namespace cuda
 } // namespace sched

@@ -12,6 +12,7 @@
 #include "CudaBackend.h"
 #include "CudaApi.h"
 #include "ScalarEval.h"
+#include "codegen/CodeGenCUDA.h"
 
 namespace sched {
 namespace cuda {
@@ -73,7 +74,8 @@ std::shared_ptr<CompiledKernel> buildKernel(const DriverApi &A, const Device &De
     return K;
   }
   CompiledImage Image;
-  if (!compileWithNvrtc(D.CUDASource, Name, Dev.Major, Dev.Minor, Image, K->Error))
+  if (!compileWithNvrtc(D.CUDASource, Name, Dev.Major, Dev.Minor, Image, K->Error,
+                        minimumComputeCapability(D.Kernel.Kernel)))
     return K;
   if (!Image.IsCubin)
     Image.Image.push_back('\0'); // PTX is loaded as a C string

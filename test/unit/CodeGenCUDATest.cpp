@@ -167,4 +167,133 @@ TEST(CodeGenCUDATest, GivesDistinctVariablesDistinctCIdentifiers) {
   EXPECT_TRUE(contains(CU, "A[(i * 8) + i_1] = As_ax0;")) << CU;
 }
 
+//===--- Tensor cores: what CUDA cannot express is an error ---------------===//
+
+/// The kernel of Body (a 32-lane warp around it) emitted as parsed: no
+/// lowering pass runs, so codegen alone must refuse it.
+LoweredKernel wmmaKernel(const std::string &Params, const std::string &Body) {
+  LoweredKernel K;
+  K.Kernel = parseNest("func sched_wmma_k(" + Params + ") target=gpu {\n"
+                       "  for (lane, 0, 32) bind(threadIdx.x) {\n" +
+                       Body + "  }\n}\n");
+  for (int D = 0; D < 3; ++D)
+    K.Geometry.Grid[D] = K.Geometry.Block[D] = ir::makeInt(1);
+  K.Geometry.Block[0] = ir::makeInt(32);
+  return K;
+}
+
+/// The first codegen error for K ("" when it emits).
+std::string wmmaError(const LoweredKernel &K) {
+  std::string Out;
+  std::vector<Diag> Diags;
+  bool Ok = emitCUDA(K, Out, Diags);
+  EXPECT_EQ(Ok, Diags.empty());
+  return Diags.empty() ? "" : Diags[0].Message;
+}
+
+/// Emitting the kernel of Params and Body fails with an error holding
+/// Expected.
+void expectWmmaError(const std::string &Params, const std::string &Body,
+                     const std::string &Expected) {
+  std::string Error = wmmaError(wmmaKernel(Params, Body));
+  EXPECT_TRUE(contains(Error, Expected)) << Error;
+}
+
+TEST(CodeGenCUDATest, WmmaKernelEmitsWithoutErrors) {
+  LoweredKernel K = wmmaKernel("A: float16*[256] global, C: float32*[256] global",
+                               "allocate Af: float16[256] wmma.matrix_a {\n"
+                               "  allocate Cf: float32[256] wmma.accumulator {\n"
+                               "    eval wmma.load_a(Af[0], A[0], 16, 0, 16, 16, 16)\n"
+                               "    eval wmma.fill(Cf[0], 0.0f, 16, 16, 16)\n"
+                               "    eval wmma.store(C[0], Cf[0], 16, 0, 16, 16, 16)\n"
+                               "  }\n"
+                               "}\n");
+  EXPECT_EQ(wmmaError(K), "");
+}
+
+TEST(CodeGenCUDATest, WmmaElementAccessOfAFragmentIsAnError) {
+  expectWmmaError("C: float32*[256] global",
+                  "allocate Cf: float32[256] wmma.accumulator {\n"
+                  "  eval wmma.fill(Cf[0], 0.0f, 16, 16, 16)\n"
+                  "  C[lane] = Cf[lane]\n"
+                  "}\n",
+                  "fragment 'Cf' (wmma.accumulator) is accessed element by element");
+}
+
+TEST(CodeGenCUDATest, WmmaFragmentOfTheWrongScopeIsAnError) {
+  expectWmmaError("A: float16*[256] global",
+                  "allocate Bf: float16[256] wmma.matrix_b {\n"
+                  "  eval wmma.load_a(Bf[0], A[0], 16, 0, 16, 16, 16)\n"
+                  "}\n",
+                  "wmma.load_a uses 'Bf' (wmma.matrix_b) where a "
+                  "wmma.matrix_a fragment is needed");
+}
+
+TEST(CodeGenCUDATest, WmmaLdmNotAMultipleOf16BytesIsAnError) {
+  expectWmmaError("A: float16*[512] global",
+                  "allocate Af: float16[256] wmma.matrix_a {\n"
+                  "  eval wmma.load_a(Af[0], A[0], 20, 0, 16, 16, 16)\n"
+                  "}\n",
+                  "has ldm 20, which is not a positive multiple of 16 bytes");
+}
+
+TEST(CodeGenCUDATest, WmmaShapeCudaLacksIsAnError) {
+  expectWmmaError("C: float32*[256] global",
+                  "allocate Cf: float32[256] wmma.accumulator {\n"
+                  "  eval wmma.fill(Cf[0], 0.0f, 16, 16, 8)\n"
+                  "}\n",
+                  "wmma.fill has shape m16n16k8, which CUDA's wmma does not "
+                  "offer");
+}
+
+TEST(CodeGenCUDATest, WmmaFragmentElementTypeCudaLacksIsAnError) {
+  expectWmmaError("A: float32*[256] global",
+                  "allocate Af: float32[256] wmma.matrix_a {\n"
+                  "  eval wmma.load_a(Af[0], A[0], 16, 0, 16, 16, 16)\n"
+                  "}\n",
+                  "fragment 'Af' has element type float32, which a "
+                  "wmma.matrix_a fragment cannot hold");
+}
+
+TEST(CodeGenCUDATest, WmmaOperandInsideAFragmentIsAnError) {
+  expectWmmaError("C: float32*[512] global",
+                  "allocate Cf: float32[512] wmma.accumulator {\n"
+                  "  eval wmma.fill(Cf[128], 0.0f, 16, 16, 16)\n"
+                  "}\n",
+                  "fragment 'Cf' is named at element 128, which does not "
+                  "start a 16x16 fragment");
+}
+
+TEST(CodeGenCUDATest, WmmaFragmentArrayOfPartialTilesIsAnError) {
+  expectWmmaError("C: float32*[512] global",
+                  "allocate Cf: float32[384] wmma.accumulator {\n"
+                  "  eval wmma.fill(Cf[0], 0.0f, 16, 16, 16)\n"
+                  "}\n",
+                  "fragment 'Cf' does not hold a whole number of 16x16 "
+                  "fragments");
+}
+
+TEST(CodeGenCUDATest, WmmaMemoryOperandInLocalMemoryIsAnError) {
+  expectWmmaError("C: float32*[256] global",
+                  "allocate L: float32[256] local {\n"
+                  "  allocate Cf: float32[256] wmma.accumulator {\n"
+                  "    eval wmma.fill(Cf[0], 0.0f, 16, 16, 16)\n"
+                  "    eval wmma.store(L[0], Cf[0], 16, 0, 16, 16, 16)\n"
+                  "  }\n"
+                  "}\n",
+                  "wmma.store accesses 'L' in local memory");
+}
+
+TEST(CodeGenCUDATest, RefusedKernelTextIsErrorDirectivesOnly) {
+  LoweredKernel K = wmmaKernel("C: float32*[256] global",
+                               "allocate Cf: float32[256] wmma.accumulator {\n"
+                               "  eval wmma.fill(Cf[0], 0.0f, 16, 16, 8)\n"
+                               "}\n");
+  std::string CU = emitCUDA(K);
+  EXPECT_TRUE(contains(CU, "#error \"cannot emit CUDA for kernel 'sched_wmma_k': wmma.fill has "
+                           "shape m16n16k8"))
+      << CU;
+  EXPECT_FALSE(contains(CU, "__global__")) << CU;
+}
+
 } // namespace

@@ -10,6 +10,7 @@
 #include "codegen/CodeGenCUDA.h"
 #include "cuda/CudaApi.h"
 #include "cuda/CudaBackend.h"
+#include "ir/Parser.h"
 
 #include <gtest/gtest.h>
 
@@ -44,6 +45,78 @@ TEST(RuntimeCudaTest, NvrtcCompilesGeneratedKernelToCubin) {
   EXPECT_EQ(Image.Arch, "sm_80");
   EXPECT_TRUE(Image.IsCubin);
   EXPECT_FALSE(Image.Image.empty());
+}
+
+/// The two-virtual-thread tensor-core kernel of issue 9 as the lowering
+/// emits it (A/B of type T, accumulators of type Acc), 32 lanes.
+LoweredKernel wmmaKernel(const std::string &T, const std::string &Acc) {
+  ir::LoopNest Nest;
+  std::string Error;
+  std::string Zero = Acc == "float32" ? "0.0f" : "0";
+  EXPECT_TRUE(ir::parseLoopNest(
+      "func sched_wmma_nvrtc(A: " + T + "*[512] global, B: " + T + "*[256] global, C: " + Acc +
+          "*[512] global) target=gpu {\n"
+          "  for (lane, 0, 32) bind(threadIdx.x) {\n"
+          "    allocate Bf: " + T + "[256] wmma.matrix_b {\n"
+          "      eval wmma.load_b(Bf[0], B[0], 16, 1, 16, 16, 16)\n"
+          "      allocate Af: " + T + "[512] wmma.matrix_a {\n"
+          "        allocate Cf: " + Acc + "[512] wmma.accumulator {\n"
+          "          for (v, 0, 2) {\n"
+          "            eval wmma.load_a(Af[(v*256)], A[(v*256)], 16, 0, 16, 16, 16)\n"
+          "            eval wmma.fill(Cf[(v*256)], " + Zero + ", 16, 16, 16)\n"
+          "            eval wmma.mma(Cf[(v*256)], Af[(v*256)], Bf[0], Cf[(v*256)], 16, 16, 16)\n"
+          "            eval wmma.store(C[(v*256)], Cf[(v*256)], 16, 0, 16, 16, 16)\n"
+          "          }\n"
+          "        }\n"
+          "      }\n"
+          "    }\n"
+          "  }\n"
+          "}\n",
+      Nest, Error))
+      << Error;
+  LoweredKernel K;
+  K.Kernel = Nest;
+  for (int D = 0; D < 3; ++D)
+    K.Geometry.Grid[D] = K.Geometry.Block[D] = ir::makeInt(1);
+  K.Geometry.Block[0] = ir::makeInt(32);
+  return K;
+}
+
+TEST(RuntimeCudaTest, NvrtcCompilesWmmaKernelsForSm80AndSm90) {
+  std::string Error;
+  if (!cuda::nvrtc(Error))
+    GTEST_SKIP() << "NVRTC is not installed: " << Error;
+  for (const char *Types : {"float16 float32", "int8 int32", "uint8 int32"}) {
+    std::string T = Types, Acc = T.substr(T.find(' ') + 1);
+    T = T.substr(0, T.find(' '));
+    LoweredKernel K = wmmaKernel(T, Acc);
+    std::string CU = emitCUDA(K);
+    ASSERT_NE(CU.find("#include <mma.h>"), std::string::npos) << CU;
+    for (int Major : {8, 9}) {
+      cuda::CompiledImage Image;
+      ASSERT_TRUE(cuda::compileWithNvrtc(CU, K.Kernel.Name, Major, 0, Image, Error,
+                                         minimumComputeCapability(K.Kernel)))
+          << Types << ": " << Error << "\n" << CU;
+      EXPECT_EQ(Image.Arch, "sm_" + std::to_string(Major * 10)) << Types;
+      EXPECT_TRUE(Image.IsCubin) << Types;
+      EXPECT_FALSE(Image.Image.empty()) << Types;
+    }
+  }
+}
+
+TEST(RuntimeCudaTest, WmmaKernelsNeedTheirArchitecture) {
+  EXPECT_EQ(minimumComputeCapability(wmmaKernel("float16", "float32").Kernel), 70);
+  EXPECT_EQ(minimumComputeCapability(wmmaKernel("int8", "int32").Kernel), 72);
+  EXPECT_EQ(minimumComputeCapability(addOne().Kernel), 0);
+  std::string Error;
+  if (!cuda::nvrtc(Error))
+    GTEST_SKIP() << "NVRTC is not installed: " << Error;
+  LoweredKernel K = wmmaKernel("int8", "int32");
+  cuda::CompiledImage Image;
+  EXPECT_FALSE(cuda::compileWithNvrtc(emitCUDA(K), K.Kernel.Name, 7, 0, Image, Error,
+                                      minimumComputeCapability(K.Kernel)));
+  EXPECT_EQ(Error, "kernel 'sched_wmma_nvrtc' uses tensor cores (wmma), which need sm_72 or newer; "
+                   "the device is sm_70");
 }
 
 TEST(RuntimeCudaTest, NvrtcErrorsCarryTheCompilerLog) {

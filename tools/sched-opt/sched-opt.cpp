@@ -224,16 +224,25 @@ int emitLowered(const Options &Opts, const ir::LoopNest &Scheduled, const std::s
     Schedule.report(File, D);
   if (!Ok)
     return 1;
-  if (Opts.Emit == "cuda") {
-    std::cout << emitCUDA(K);
-  } else if (Opts.Emit == "descriptor") {
+  if (Opts.Emit == "cuda" || Opts.Emit == "descriptor") {
+    std::string CUDA;
+    std::vector<Diag> CodegenDiags;
+    bool Emitted = emitCUDA(K, CUDA, CodegenDiags);
+    for (const Diag &D : CodegenDiags)
+      Schedule.report(File, D);
+    if (!Emitted)
+      return 1;
+    if (Opts.Emit == "cuda") {
+      std::cout << CUDA;
+      return 0;
+    }
     LaunchDescriptor LD;
     for (const ir::Param &P : K.Kernel.Params)
       LD.ArgKinds.push_back(P.ParamKind == ir::Param::Kind::Buffer
                                 ? LaunchDescriptor::ArgKind::Pointer
                                 : LaunchDescriptor::ArgKind::Scalar);
     LD.Kernel = K;
-    LD.CUDASource = emitCUDA(K);
+    LD.CUDASource = CUDA;
     std::cout << serializeDescriptor(LD) << "\n";
   } else if (!Opts.PrintAfterAll) {
     std::cout << ir::print(K.Kernel);
