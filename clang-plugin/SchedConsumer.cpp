@@ -510,7 +510,13 @@ void SchedConsumer::handleNest(Decl *Root, const FoundNest &Found) {
   if (Opts.DumpLowered || Opts.PrintAfterAll)
     dump(Name, "lowered", ir::print(Desc.Kernel.Kernel));
 
-  Desc.CUDASource = emitCUDA(Desc.Kernel);
+  std::vector<Diag> CodegenDiags;
+  if (!emitCUDA(Desc.Kernel, Desc.CUDASource, CodegenDiags)) {
+    Diagnostics->warn(WarnGroup::Fallback, loweringErrorLoc(Locs, CodegenDiags, ForLoc),
+                      "sched: cannot generate CUDA: " + joinMessages(CodegenDiags) +
+                          "; the loop stays as written");
+    return;
+  }
   if (Opts.DumpCUDA || Opts.PrintAfterAll)
     dump(Name, "cuda", Desc.CUDASource);
 
