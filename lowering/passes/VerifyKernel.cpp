@@ -20,7 +20,9 @@
 //    enclosing loop's threads again), and every statement that writes global
 //    or shared memory lies inside a loop of every thread dimension of the
 //    block (CUDA would run it on every thread of a dimension it is outside
-//    of);
+//    of) - but a warp collective, which every lane (threadIdx.x) of its warp
+//    runs, with arguments and under conditions that do not depend on the
+//    lane;
 //  - synchronized: no barrier under control flow that depends on the thread
 //    (not every thread would reach it);
 //  - flattened: every buffer has one dimension;
@@ -32,6 +34,8 @@
 //===----------------------------------------------------------------------===//
 #include "ir/Access.h"
 #include "ir/IRVisitor.h"
+#include "ir/Intrinsics.h"
+#include "ir/Printer.h"
 #include "passes/PassUtil.h"
 #include "passes/Passes.h"
 
@@ -92,6 +96,10 @@ protected:
     ir::IRVisitor::visitEvaluate(N);
     if (has(FormSynchronized) && Divergent && isBarrierCall(N->Value))
       error("a barrier sits under control flow that depends on the thread");
+    // Every lane of a warp runs a warp collective, with the same arguments.
+    if (has(FormDistributed) && ir::isWarpCollectiveCall(N->Value) &&
+        ((LaneDivergent) || (Dependence.of(N->Value) & 1u)))
+      error("a warp collective depends on threadIdx.x, the lane: `" + ir::print(N->Value) + "`");
     checkRunsOncePerThread(N);
   }
 
@@ -102,17 +110,20 @@ protected:
     if (N->LoopKind == ir::ForKind::ThreadBound)
       checkThreadLoop(N, Opens);
     unsigned SavedDims = InsideDims;
-    bool WasDivergent = Divergent;
+    bool WasDivergent = Divergent, WasLaneDivergent = LaneDivergent;
     unsigned Mask = Dependence.enter(N);
-    if (isThreadIdxLoop(N))
+    if (isThreadIdxLoop(N)) {
       InsideDims |= Mask;
-    else
+    } else {
       Divergent |= Mask != 0;
+      LaneDivergent |= (Mask & 1u) != 0;
+    }
     define(N->LoopVar.get());
     visit(N->Body);
     Vars.erase(N->LoopVar.get());
     Dependence.leave(N->LoopVar.get());
     Divergent = WasDivergent;
+    LaneDivergent = WasLaneDivergent;
     InsideDims = SavedDims;
     if (Opens)
       OpenTags.erase(N->ThreadTag);
@@ -120,11 +131,14 @@ protected:
 
   void visitIfThenElse(const ir::IfThenElseNode *N) override {
     visit(N->Cond);
-    bool WasDivergent = Divergent;
-    Divergent |= Dependence.of(N->Cond) != 0;
+    bool WasDivergent = Divergent, WasLaneDivergent = LaneDivergent;
+    unsigned Mask = Dependence.of(N->Cond);
+    Divergent |= Mask != 0;
+    LaneDivergent |= (Mask & 1u) != 0;
     visit(N->Then);
     visit(N->Else);
     Divergent = WasDivergent;
+    LaneDivergent = WasLaneDivergent;
   }
 
   void visitLetStmt(const ir::LetStmtNode *N) override {
@@ -163,6 +177,7 @@ private:
   std::map<const ir::StmtNode *, ir::Buffer> WarpWrite; // the same, by a warp collective
   ThreadDependence Dependence;
   bool Divergent = false;       // under an if or loop bound that depends on the thread
+  bool LaneDivergent = false;   // ... on threadIdx.x, the lane of a warp collective
   unsigned InsideDims = 0;      // threadIdx dimensions of the enclosing thread loops
   unsigned BlockThreadDims = 0; // threadIdx dimensions with more than one thread
 

@@ -479,3 +479,37 @@ TEST(VerifyKernelTest, RejectsAnAccessWithTheWrongNumberOfIndices) {
 }
 
 } // namespace
+
+namespace {
+
+const char *const WarpKernelHead =
+    "func f(C: float32*[256] global) target=gpu {\n"
+    "  for (lane, 0, 32) bind(threadIdx.x) {\n"
+    "    allocate Cf: float32[256] wmma.accumulator {\n";
+
+TEST(VerifyKernelTest, AcceptsAWarpCollectiveRunOnEveryLane) {
+  ir::LoopNest Nest = parseNest(std::string(WarpKernelHead) +
+                                "      eval wmma.fill(Cf[0], 0.0f, 16, 16, 16)\n"
+                                "      eval wmma.store(C[0], Cf[0], 16, 0, 16, 16, 16)\n"
+                                "    }\n  }\n}\n");
+  passes::KernelContext Ctx = contextOf(Nest);
+  std::vector<Diag> Diags;
+  EXPECT_TRUE(passes::verifyKernel(Nest, Ctx, passes::FormSynchronized, Diags))
+      << (Diags.empty() ? "" : Diags.front().Message);
+}
+
+TEST(VerifyKernelTest, RejectsAWarpCollectiveGuardedOnALaneOnceDistributed) {
+  ir::LoopNest Nest = parseNest(std::string(WarpKernelHead) +
+                                "      eval wmma.fill(Cf[0], 0.0f, 16, 16, 16)\n"
+                                "      if ((lane == 0)) {\n"
+                                "        eval wmma.store(C[0], Cf[0], 16, 0, 16, 16, 16)\n"
+                                "      }\n"
+                                "    }\n  }\n}\n");
+  passes::KernelContext Ctx = contextOf(Nest);
+  std::vector<Diag> Diags;
+  EXPECT_TRUE(passes::verifyKernel(Nest, Ctx, passes::FormLaunchLoopsWidened, Diags));
+  EXPECT_FALSE(passes::verifyKernel(Nest, Ctx, passes::FormDistributed, Diags));
+  EXPECT_TRUE(hasError(Diags, "a warp collective depends on threadIdx.x"));
+}
+
+} // namespace
