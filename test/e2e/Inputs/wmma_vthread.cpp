@@ -1,5 +1,5 @@
 // The vthread + tensorize nest, with variants chosen by macros:
-// NV virtual threads, an MT x NT x 16 tile, int8 operands (INT8), and
+// NV virtual threads, an MT x NT x 16 tile, int8 or uint8 operands (INT8, UINT8), and
 // column-major operands (COLA: A stored k-major, COLB: B stored n-major),
 // and row lengths ALD/BLD of A and B where they differ from the tile's (the
 // PTX ISA wants every row of a tile to start 32 bytes apart: an 8-wide fp16
@@ -19,6 +19,10 @@
 #if INT8
 typedef signed char In;
 typedef int Acc;
+#elif UINT8
+typedef unsigned char In;
+typedef int Acc;
+#define INT8 1
 #else
 typedef _Float16 In;
 typedef float Acc;
