@@ -24,8 +24,10 @@ using namespace clang;
 namespace sched {
 namespace {
 
-constexpr const char *ValidOptions =
-    "dump=ir|scheduled|lowered|cuda, print-after-all, verify-each, emit-dir=DIR";
+std::string validOptions() {
+  return "dump=ir|scheduled|lowered|cuda, print-after-all, verify-each, emit-dir=DIR, arch=" +
+         targetArchNames();
+}
 
 /// Applies one `dump=` stage; false for an unknown stage.
 bool applyDump(llvm::StringRef Stage, PluginOptions &Opts) {
@@ -58,6 +60,8 @@ bool applyOption(llvm::StringRef Arg, PluginOptions &Opts) {
     Opts.EmitDir = Arg.str();
     return !Arg.empty();
   }
+  if (Arg.consume_front("arch="))
+    return parseTargetArch(Arg.str(), Opts.Arch);
   return false;
 }
 
@@ -80,7 +84,7 @@ protected:
       if (!applyOption(Arg, Opts)) {
         unsigned ID = DE.getCustomDiagID(DiagnosticsEngine::Error,
                                          "unknown sched plugin option '%0'; valid options: %1");
-        DE.Report(ID) << Arg << ValidOptions;
+        DE.Report(ID) << Arg << validOptions();
         Ok = false;
       }
     return Ok;

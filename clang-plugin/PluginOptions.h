@@ -8,6 +8,8 @@
 #ifndef SCHED_PLUGIN_PLUGINOPTIONS_H
 #define SCHED_PLUGIN_PLUGINOPTIONS_H
 
+#include "codegen/TargetArch.h"
+
 #include <string>
 
 namespace sched {
@@ -20,6 +22,7 @@ struct PluginOptions {
   bool PrintAfterAll = false; // print-after-all: after every stage and pass
   bool VerifyEach = false;    // verify-each: the kernel verifier after every pass
   std::string EmitDir;        // emit-dir=DIR: write <DIR>/<nest>.cu/.desc
+  TargetArch Arch;            // arch=sm_XY: what NVRTC compiles for (unset: the device)
 };
 
 } // namespace sched

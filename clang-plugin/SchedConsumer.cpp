@@ -488,6 +488,7 @@ void SchedConsumer::handleNest(Decl *Root, const FoundNest &Found) {
 
   PipelineOptions PipeOpts;
   PipeOpts.VerifyEach = Opts.VerifyEach;
+  PipeOpts.Arch = Opts.Arch;
   if (Opts.PrintAfterAll)
     PipeOpts.AfterPass = [&](const std::string &Pass, const ir::LoopNest &N) {
       dump(Name, Pass, ir::print(N));

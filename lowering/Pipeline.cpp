@@ -33,12 +33,14 @@ bool hasErrorsSince(const std::vector<Diag> &Diags, size_t First) {
 }
 
 /// What the passes read and write: the nest, the kernel context (filled in
-/// once, by ComputeLaunchGeometry), the launcher's regions, and the Diags.
+/// once, by ComputeLaunchGeometry), the launcher's regions, and the Diags;
+/// and what they may read: the options (the target architecture).
 struct Lowering {
   ir::LoopNest Nest;
   passes::KernelContext Ctx;
   std::vector<BufferRegion> Regions;
   std::vector<Diag> &Diags;
+  const PipelineOptions &Opts;
 };
 
 struct Pass {
@@ -104,7 +106,7 @@ std::string kernelIdentifier(const std::string &Name) {
 bool lowerForGPU(const ir::LoopNest &Scheduled, const PipelineOptions &Opts,
                  LoweredKernel &Out, std::vector<Diag> &Diags) {
   const size_t FirstDiag = Diags.size();
-  Lowering L{Scheduled, passes::KernelContext(), {}, Diags};
+  Lowering L{Scheduled, passes::KernelContext(), {}, Diags, Opts};
   L.Nest.Name = kernelIdentifier(L.Nest.Name);
   unsigned Form = passes::FormAny;
   for (const Pass &P : GPUPasses) {
@@ -127,6 +129,7 @@ bool lowerForGPU(const ir::LoopNest &Scheduled, const PipelineOptions &Opts,
   Out.Kernel = L.Nest;
   Out.Geometry = L.Ctx.Geometry;
   Out.Regions = L.Regions;
+  Out.Arch = Opts.Arch;
   return true;
 }
 

@@ -6,6 +6,7 @@
 #ifndef SCHED_PIPELINE_H
 #define SCHED_PIPELINE_H
 
+#include "codegen/TargetArch.h"
 #include "ir/IR.h"
 #include "schedule/Schedule.h"
 #include <functional>
@@ -39,6 +40,9 @@ struct LoweredKernel {
   ir::LoopNest Kernel;             // flattened, thread loops still as bound Fors
   LaunchGeometry Geometry;
   std::vector<BufferRegion> Regions;
+  /// The architecture NVRTC must compile for and the device must have
+  /// (PipelineOptions::Arch); unset: the device's own.
+  TargetArch Arch;
 };
 
 struct PipelineOptions {
@@ -48,6 +52,11 @@ struct PipelineOptions {
   /// sched-opt --verify-each, the plugin's verify-each); a malformed kernel
   /// is an error naming the pass that made it.
   bool VerifyEach = false;
+  /// The target architecture (-fplugin-arg-sched-arch, sched-opt --arch);
+  /// unset when none was asked for. Passes read it as L.Opts.Arch (a
+  /// choice that needs sm_80+, like mma.sync, checks Arch.Number >= 80);
+  /// it reaches LoweredKernel::Arch.
+  TargetArch Arch;
 };
 
 /// Lowers a scheduled nest. Returns false if the nest cannot be lowered; Diags

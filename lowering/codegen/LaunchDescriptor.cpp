@@ -10,6 +10,7 @@
 //   kernel sched_matmul_12
 //   source 12 10 matmul.cpp          <- line, then byte length and file name
 //   args 3 pointer array scalar      <- one per parameter, in Params order
+//   arch sm_80                       <- only when an architecture was asked for
 //   region r A                       <- one per buffer parameter: r, w, rw or -
 //   region w C
 //   exprs 123                        <- byte length, then the text
@@ -231,6 +232,18 @@ bool parseArgs(Reader &R, LaunchDescriptor &Out) {
   return true;
 }
 
+/// Reads the optional "arch <sm_XY>" line.
+bool parseArch(Reader &R, TargetArch &Out) {
+  std::string Name;
+  if (!R.startsWith("arch "))
+    return true;
+  if (!R.tagged("arch", Name))
+    return false;
+  if (!parseTargetArch(Name, Out))
+    return R.fail("unknown target architecture '" + Name + "'; valid: " + targetArchNames());
+  return true;
+}
+
 /// Reads the "region <flags> <param>" lines.
 bool parseRegions(Reader &R, std::vector<BufferRegion> &Out) {
   std::string Rest;
@@ -322,6 +335,8 @@ std::string serializeDescriptor(const LaunchDescriptor &D) {
   for (LaunchDescriptor::ArgKind A : D.ArgKinds)
     OS << ' ' << argKindName(A);
   OS << '\n';
+  if (K.Arch.isSet())
+    OS << "arch " << K.Arch.name() << '\n';
   for (const BufferRegion &R : K.Regions)
     OS << "region " << accessFlags(R) << ' ' << R.Param << '\n';
   writeBlock(OS, "exprs", ir::print(exprsFunc(K)));
@@ -339,7 +354,7 @@ bool parseDescriptor(const std::string &Text, LaunchDescriptor &Out, std::string
   std::vector<ir::Expr> Slots;
   bool Ok = R.line(L) && (L == Header || R.fail("not a sched launch descriptor (v1)")) &&
             R.tagged("kernel", Name) && parseSource(R, K.Kernel) && parseArgs(R, Out) &&
-            parseRegions(R, K.Regions) && R.block("exprs", ExprsText) &&
+            parseArch(R, K.Arch) && parseRegions(R, K.Regions) && R.block("exprs", ExprsText) &&
             R.block("ir", IRText) && R.block("cuda", Out.CUDASource) && R.line(End) &&
             (End == "end" || R.fail("expected 'end'"));
   if (Ok) {

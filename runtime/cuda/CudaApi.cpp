@@ -8,6 +8,7 @@
 
 #include "CudaApi.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <dlfcn.h>
 #include <mutex>
@@ -104,26 +105,52 @@ LoadedNvrtc loadNvrtcOnce() {
   return L;
 }
 
-/// The newest architecture NVRTC supports that is not newer than Wanted;
-/// Wanted itself when NVRTC cannot list them.
-int supportedArch(const NvrtcApi &A, int Wanted, bool &Exact) {
-  Exact = true;
+/// The architectures NVRTC lists; empty when it cannot list them.
+std::vector<int> supportedArchs(const NvrtcApi &A) {
   int Count = 0;
   if (!A.nvrtcGetNumSupportedArchs || !A.nvrtcGetSupportedArchs ||
       A.nvrtcGetNumSupportedArchs(&Count) != NVRTC_SUCCESS || Count <= 0)
-    return Wanted;
+    return {};
   std::vector<int> Archs(Count);
   if (A.nvrtcGetSupportedArchs(Archs.data()) != NVRTC_SUCCESS)
-    return Wanted;
-  int Best = -1;
-  for (int Arch : Archs) {
-    if (Arch == Wanted)
-      return Wanted;
-    if (Arch < Wanted && Arch > Best)
-      Best = Arch;
+    return {};
+  return Archs;
+}
+
+std::string smName(int Arch) { return "sm_" + std::to_string(Arch); }
+
+std::string tensorCoreError(const std::string &Kernel, int MinArch) {
+  return "kernel '" + Kernel + "' uses tensor cores (wmma), which need " + smName(MinArch) +
+         " or newer; ";
+}
+
+/// The unset case: the device's own architecture, or the newest older one
+/// NVRTC knows (as PTX), which must still have the kernel's instructions.
+bool chooseDeviceArch(const std::string &Kernel, int Wanted, int MinArch,
+                      const std::vector<int> &Supported, ArchChoice &Out, std::string &Error) {
+  if (Wanted < MinArch) {
+    Error = tensorCoreError(Kernel, MinArch) + "the device is " + smName(Wanted);
+    return false;
   }
-  Exact = false;
-  return Best > 0 ? Best : Wanted;
+  int Arch = Wanted;
+  bool Exact = Supported.empty();
+  int Best = -1;
+  for (int A : Supported) {
+    if (A == Wanted)
+      Exact = true;
+    if (A < Wanted && A > Best)
+      Best = A;
+  }
+  if (!Exact && Best > 0)
+    Arch = Best;
+  if (Arch < MinArch) {
+    Error = tensorCoreError(Kernel, MinArch) + "this NVRTC compiles " + smName(Wanted) +
+            " only as compute_" + std::to_string(Arch);
+    return false;
+  }
+  Out.Arch = (Exact ? "sm_" : "compute_") + std::to_string(Arch);
+  Out.Exact = Exact;
+  return true;
 }
 
 std::string programLog(const NvrtcApi &A, nvrtcProgram Prog) {
@@ -145,6 +172,39 @@ bool nvrtcCheck(const NvrtcApi &A, const char *Call, nvrtcResult R, std::string 
 }
 
 } // namespace
+
+bool chooseArch(const std::string &Kernel, int DeviceArch, const TargetArch &Requested,
+                int MinArch, const std::vector<int> &Supported, ArchChoice &Out,
+                std::string &Error) {
+  if (!Requested.isSet())
+    return chooseDeviceArch(Kernel, DeviceArch, MinArch, Supported, Out, Error);
+  const std::string Name = Requested.name();
+  const std::string Built =
+      "kernel '" + Kernel + "' was built for " + Name + " (-fplugin-arg-sched-arch=" + Name + ")";
+  if (DeviceArch < Requested.Number) {
+    Error = Built + ", but the device is " + smName(DeviceArch) + ", which is older";
+    return false;
+  }
+  if (Requested.Specific && DeviceArch != Requested.Number) {
+    Error = Built + ", whose architecture-specific code runs on " + smName(Requested.Number) +
+            " devices only; the device is " + smName(DeviceArch);
+    return false;
+  }
+  if (Requested.Number < MinArch) {
+    Error = tensorCoreError(Kernel, MinArch) + "the target architecture is " + Name;
+    return false;
+  }
+  if (!Supported.empty() &&
+      std::find(Supported.begin(), Supported.end(), Requested.Number) == Supported.end()) {
+    Error = Built + ", which this NVRTC cannot compile for";
+    return false;
+  }
+  // A cubin runs on its own major version only; a newer one JIT-compiles
+  // the target's PTX, which keeps the target's instruction choices.
+  Out.Exact = DeviceArch / 10 == Requested.Number / 10;
+  Out.Arch = Out.Exact ? Name : "compute_" + std::to_string(Requested.Number);
+  return true;
+}
 
 std::string cudaHome() {
   const char *Env = std::getenv("SCHED_CUDA_HOME");
@@ -179,29 +239,17 @@ std::string driverError(const char *Call, CUresult R) {
 }
 
 bool compileWithNvrtc(const std::string &Source, const std::string &Name, int Major, int Minor,
-                      CompiledImage &Out, std::string &Error, int MinArch) {
+                      CompiledImage &Out, std::string &Error, int MinArch,
+                      const TargetArch &Requested) {
   const NvrtcApi *A = nvrtc(Error);
   if (!A)
     return false;
-  int Wanted = Major * 10 + Minor;
-  if (Wanted < MinArch) {
-    Error = "kernel '" + Name + "' uses tensor cores (wmma), which need sm_" +
-            std::to_string(MinArch) + " or newer; the device is sm_" + std::to_string(Wanted);
+  ArchChoice Choice;
+  if (!chooseArch(Name, Major * 10 + Minor, Requested, MinArch, supportedArchs(*A), Choice,
+                  Error))
     return false;
-  }
-  bool Exact;
-  int Arch = supportedArch(*A, Wanted, Exact);
-  // An NVRTC that lacks the device's architecture falls back to an older
-  // one, which must still have the kernel's instructions.
-  if (Arch < MinArch) {
-    Error = "kernel '" + Name + "' uses tensor cores (wmma), which need sm_" +
-            std::to_string(MinArch) + " or newer; this NVRTC compiles sm_" +
-            std::to_string(Wanted) + " only as compute_" + std::to_string(Arch);
-    return false;
-  }
-  // A real architecture gives a cubin; one NVRTC does not know gets PTX of
-  // an older virtual one, which the driver JIT-compiles for the device.
-  Out.Arch = (Exact ? "sm_" : "compute_") + std::to_string(Arch);
+  bool Exact = Choice.Exact;
+  Out.Arch = Choice.Arch;
   std::string ArchOpt = "--gpu-architecture=" + Out.Arch;
   std::string IncludeOpt = "--include-path=" + cudaHome() + "/include";
   const char *Options[] = {ArchOpt.c_str(), IncludeOpt.c_str(), "--std=c++17"};

@@ -8,6 +8,8 @@
 #ifndef SCHED_RUNTIME_CUDA_CUDAAPI_H
 #define SCHED_RUNTIME_CUDA_CUDAAPI_H
 
+#include "codegen/TargetArch.h"
+
 #include <cstddef>
 #include <string>
 #include <vector>
@@ -95,14 +97,38 @@ struct CompiledImage {
   std::string Arch; // the --gpu-architecture value used
 };
 
-/// Compiles Source (a self-contained .cu) for compute capability Major.Minor:
-/// sm_XY when NVRTC supports it, else PTX for the newest architecture it
-/// supports below that. MinArch (e.g. 72, from minimumComputeCapability):
-/// the oldest architecture the kernel can run on; a device or a chosen
-/// architecture older than that is an error, not a compile that fails in a
-/// header. False with Error (holding NVRTC's log) on failure.
+/// The --gpu-architecture NVRTC is given for one kernel on one device.
+struct ArchChoice {
+  std::string Arch;   // sm_XY / sm_90a (a cubin) or compute_XY (PTX the driver JITs)
+  bool Exact = false; // a real architecture: NVRTC can give a cubin
+};
+
+/// Decides what to compile Kernel for, and whether it may run at all; pure,
+/// so tests give it fake devices and NVRTCs. DeviceArch: the device's
+/// compute capability (major*10 + minor). Requested: the descriptor's target
+/// architecture (-fplugin-arg-sched-arch), possibly unset. MinArch: the
+/// oldest architecture the kernel's instructions exist on
+/// (minimumComputeCapability). Supported: what NVRTC lists (empty when it
+/// cannot say: every architecture is assumed known).
+///
+/// Unset: the device's architecture, or PTX for the newest one NVRTC knows
+/// below it. Set: exactly that architecture, and an error naming the kernel
+/// and both architectures when the device is older, when an sm_XYa target
+/// meets any other device than sm_XY, or when NVRTC cannot compile it; a
+/// device of a newer major version gets the target's PTX (a cubin runs only
+/// within its major version). Any architecture older than MinArch is an
+/// error. False with Error otherwise.
+bool chooseArch(const std::string &Kernel, int DeviceArch, const TargetArch &Requested,
+                int MinArch, const std::vector<int> &Supported, ArchChoice &Out,
+                std::string &Error);
+
+/// Compiles Source (a self-contained .cu) named Name for a device of compute
+/// capability Major.Minor, with the architecture chooseArch picks (MinArch
+/// and Requested as there). False with Error (holding NVRTC's log) on
+/// failure.
 bool compileWithNvrtc(const std::string &Source, const std::string &Name, int Major, int Minor,
-                      CompiledImage &Out, std::string &Error, int MinArch = 0);
+                      CompiledImage &Out, std::string &Error, int MinArch = 0,
+                      const TargetArch &Requested = TargetArch());
 
 } // namespace cuda
 } // namespace sched

@@ -75,7 +75,7 @@ std::shared_ptr<CompiledKernel> buildKernel(const DriverApi &A, const Device &De
   }
   CompiledImage Image;
   if (!compileWithNvrtc(D.CUDASource, Name, Dev.Major, Dev.Minor, Image, K->Error,
-                        minimumComputeCapability(D.Kernel.Kernel)))
+                        minimumComputeCapability(D.Kernel.Kernel), D.Kernel.Arch))
     return K;
   if (!Image.IsCubin)
     Image.Image.push_back('\0'); // PTX is loaded as a C string

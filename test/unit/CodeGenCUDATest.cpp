@@ -211,6 +211,33 @@ TEST(CodeGenCUDATest, WmmaKernelEmitsWithoutErrors) {
   EXPECT_EQ(wmmaError(K), "");
 }
 
+/// An int8 wmma kernel (sm_72+) emitted for an architecture that lacks
+/// 8-bit tensor cores is refused by codegen, so the plugin keeps the loop;
+/// no accepted -arch value is that old today, but a pass choosing newer
+/// instructions (mma.sync, sm_80) meets the same check.
+TEST(CodeGenCUDATest, WmmaKernelOlderThanItsTargetArchIsAnError) {
+  LoweredKernel K = wmmaKernel("A: int8*[256] global",
+                               "allocate Af: int8[256] wmma.matrix_a {\n"
+                               "  eval wmma.load_a(Af[0], A[0], 16, 0, 16, 16, 16)\n"
+                               "}\n");
+  K.Arch = TargetArch{75, false};
+  EXPECT_EQ(wmmaError(K), "");
+  K.Arch = TargetArch{70, false};
+  EXPECT_EQ(wmmaError(K), "cannot emit CUDA for kernel 'sched_wmma_k': it needs sm_72 or newer, "
+                          "but the target architecture is sm_70");
+}
+
+TEST(CodeGenCUDATest, TargetArchIsNamedInTheHeader) {
+  LoweredKernel K = wmmaKernel("C: float32*[256] global",
+                               "allocate Cf: float32[256] wmma.accumulator {\n"
+                               "  eval wmma.fill(Cf[0], 0.0f, 16, 16, 16)\n"
+                               "}\n");
+  EXPECT_FALSE(contains(emitCUDA(K), "Target architecture"));
+  ASSERT_TRUE(parseTargetArch("sm_90a", K.Arch));
+  EXPECT_TRUE(contains(emitCUDA(K), "\n// Target architecture: sm_90a (nvcc -arch=sm_90a).\n"))
+      << emitCUDA(K);
+}
+
 TEST(CodeGenCUDATest, WmmaElementAccessOfAFragmentIsAnError) {
   expectWmmaError("C: float32*[256] global",
                   "allocate Cf: float32[256] wmma.accumulator {\n"

@@ -167,4 +167,58 @@ TEST(CodeGenDescriptorTest, RejectsAnUnknownHeader) {
   EXPECT_NE(Error.find("not a sched launch descriptor"), std::string::npos) << Error;
 }
 
+/// The target architecture goes from PipelineOptions through lowering into
+/// the descriptor and back; the runtime compiles for what it reads.
+TEST(CodeGenDescriptorTest, RoundTripsTheTargetArchitecture) {
+  for (const char *Name : {"sm_80", "sm_90a"}) {
+    PipelineOptions Opts;
+    ASSERT_TRUE(parseTargetArch(Name, Opts.Arch));
+    LaunchDescriptor D;
+    std::vector<Diag> Diags;
+    ASSERT_TRUE(lower(parseNest(Kernel), Opts, D.Kernel, Diags));
+    EXPECT_EQ(D.Kernel.Arch.name(), Name);
+    D.ArgKinds.assign(D.Kernel.Kernel.Params.size(), LaunchDescriptor::ArgKind::Pointer);
+    std::string Text = serializeDescriptor(D);
+    EXPECT_NE(Text.find(std::string("\narch ") + Name + "\n"), std::string::npos) << Text;
+    LaunchDescriptor P;
+    std::string Error;
+    ASSERT_TRUE(parseDescriptor(Text, P, Error)) << Error << "\n" << Text;
+    EXPECT_EQ(P.Kernel.Arch.name(), Name);
+    EXPECT_EQ(P.Kernel.Arch.Specific, D.Kernel.Arch.Specific);
+  }
+  // No architecture asked for: none written, none read.
+  LaunchDescriptor P;
+  std::string Error;
+  std::string Text = serializeDescriptor(makeDescriptor());
+  EXPECT_EQ(Text.find("\narch "), std::string::npos);
+  ASSERT_TRUE(parseDescriptor(Text, P, Error)) << Error;
+  EXPECT_FALSE(P.Kernel.Arch.isSet());
+}
+
+TEST(CodeGenDescriptorTest, RejectsAnUnknownTargetArchitecture) {
+  std::string Text = serializeDescriptor(makeDescriptor());
+  size_t Regions = Text.find("region ");
+  ASSERT_NE(Regions, std::string::npos);
+  Text.insert(Regions, "arch sm_70\n");
+  LaunchDescriptor P;
+  std::string Error;
+  EXPECT_FALSE(parseDescriptor(Text, P, Error));
+  EXPECT_NE(Error.find("unknown target architecture 'sm_70'; valid: sm_75|"), std::string::npos)
+      << Error;
+}
+
+TEST(CodeGenDescriptorTest, TargetArchitectureNamesParse) {
+  TargetArch A;
+  for (const char *Name : {"sm_75", "sm_80", "sm_86", "sm_89", "sm_90", "sm_90a"}) {
+    ASSERT_TRUE(parseTargetArch(Name, A)) << Name;
+    EXPECT_EQ(A.name(), Name);
+  }
+  ASSERT_TRUE(parseTargetArch("sm_90a", A));
+  EXPECT_EQ(A.Number, 90);
+  EXPECT_TRUE(A.Specific);
+  for (const char *Bad : {"", "sm_70", "sm_80a", "80", "compute_80", "SM_80", "sm_90 "})
+    EXPECT_FALSE(parseTargetArch(Bad, A)) << Bad;
+  EXPECT_EQ(targetArchNames(), "sm_75|sm_80|sm_86|sm_89|sm_90|sm_90a");
+}
+
 } // namespace

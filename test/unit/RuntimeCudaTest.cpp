@@ -119,6 +119,100 @@ TEST(RuntimeCudaTest, WmmaKernelsNeedTheirArchitecture) {
                    "the device is sm_70");
 }
 
+//===--- The device against the target architecture (no GPU needed) -----===//
+
+TargetArch arch(const char *Name) {
+  TargetArch A;
+  EXPECT_TRUE(parseTargetArch(Name, A)) << Name;
+  return A;
+}
+
+/// chooseArch for a device of compute capability Device, NVRTC listing
+/// Supported; "error: <message>" when the kernel may not run.
+std::string choose(int Device, const TargetArch &Requested, int MinArch = 0,
+                   const std::vector<int> &Supported = {75, 80, 86, 89, 90}) {
+  cuda::ArchChoice C;
+  std::string Error;
+  if (!cuda::chooseArch("sched_k_3", Device, Requested, MinArch, Supported, C, Error))
+    return "error: " + Error;
+  return C.Arch + (C.Exact ? " cubin" : " ptx");
+}
+
+TEST(RuntimeCudaTest, DeviceOlderThanTheTargetArchIsAnError) {
+  EXPECT_EQ(choose(80, arch("sm_90a")),
+            "error: kernel 'sched_k_3' was built for sm_90a (-fplugin-arg-sched-arch=sm_90a), "
+            "but the device is sm_80, which is older");
+  EXPECT_EQ(choose(75, arch("sm_80")),
+            "error: kernel 'sched_k_3' was built for sm_80 (-fplugin-arg-sched-arch=sm_80), "
+            "but the device is sm_75, which is older");
+  EXPECT_EQ(choose(86, arch("sm_89")).substr(0, 6), "error:");
+}
+
+TEST(RuntimeCudaTest, TargetArchIsCompiledExactlyOnItsMajorVersion) {
+  EXPECT_EQ(choose(90, arch("sm_90a")), "sm_90a cubin");
+  EXPECT_EQ(choose(90, arch("sm_90")), "sm_90 cubin");
+  EXPECT_EQ(choose(80, arch("sm_80")), "sm_80 cubin");
+  // An sm_80 cubin runs on sm_86 and sm_89: the target, not the device.
+  EXPECT_EQ(choose(86, arch("sm_80")), "sm_80 cubin");
+}
+
+TEST(RuntimeCudaTest, NewerMajorVersionThanTheTargetArchGetsItsPtx) {
+  EXPECT_EQ(choose(90, arch("sm_80")), "compute_80 ptx");
+  EXPECT_EQ(choose(120, arch("sm_86")), "compute_86 ptx");
+  EXPECT_EQ(choose(89, arch("sm_75"), 72), "compute_75 ptx");
+}
+
+TEST(RuntimeCudaTest, ArchSpecificTargetRunsOnItsOwnDeviceOnly) {
+  EXPECT_EQ(choose(100, arch("sm_90a")),
+            "error: kernel 'sched_k_3' was built for sm_90a (-fplugin-arg-sched-arch=sm_90a), "
+            "whose architecture-specific code runs on sm_90 devices only; the device is sm_100");
+}
+
+TEST(RuntimeCudaTest, TargetArchNvrtcCannotCompileIsAnError) {
+  EXPECT_EQ(choose(90, arch("sm_90"), 0, {75, 80, 86}),
+            "error: kernel 'sched_k_3' was built for sm_90 (-fplugin-arg-sched-arch=sm_90), "
+            "which this NVRTC cannot compile for");
+  // An NVRTC that cannot list its architectures is trusted.
+  EXPECT_EQ(choose(90, arch("sm_90"), 0, {}), "sm_90 cubin");
+}
+
+TEST(RuntimeCudaTest, TargetArchOlderThanTheKernelNeedsIsAnError) {
+  EXPECT_EQ(choose(90, TargetArch{70, false}, 72),
+            "error: kernel 'sched_k_3' uses tensor cores (wmma), which need sm_72 or newer; "
+            "the target architecture is sm_70");
+}
+
+TEST(RuntimeCudaTest, WithoutTargetArchTheDeviceDecides) {
+  EXPECT_EQ(choose(89, TargetArch()), "sm_89 cubin");
+  // A device newer than NVRTC knows gets the newest PTX it has.
+  EXPECT_EQ(choose(120, TargetArch()), "compute_90 ptx");
+  EXPECT_EQ(choose(120, TargetArch(), 0, {}), "sm_120 cubin");
+  EXPECT_EQ(choose(70, TargetArch(), 72),
+            "error: kernel 'sched_k_3' uses tensor cores (wmma), which need sm_72 or newer; "
+            "the device is sm_70");
+}
+
+TEST(RuntimeCudaTest, NvrtcCompilesWmmaKernelForSm90a) {
+  std::string Error;
+  if (!cuda::nvrtc(Error))
+    GTEST_SKIP() << "NVRTC is not installed: " << Error;
+  LoweredKernel K = wmmaKernel("float16", "float32");
+  ASSERT_TRUE(parseTargetArch("sm_90a", K.Arch));
+  std::string CU = emitCUDA(K);
+  cuda::CompiledImage Image;
+  ASSERT_TRUE(cuda::compileWithNvrtc(CU, K.Kernel.Name, 9, 0, Image, Error,
+                                     minimumComputeCapability(K.Kernel), K.Arch))
+      << Error << "\n" << CU;
+  EXPECT_EQ(Image.Arch, "sm_90a");
+  EXPECT_TRUE(Image.IsCubin);
+  EXPECT_FALSE(Image.Image.empty());
+  // The same kernel on an sm_86 device is refused before NVRTC runs.
+  EXPECT_FALSE(cuda::compileWithNvrtc(CU, K.Kernel.Name, 8, 6, Image, Error,
+                                      minimumComputeCapability(K.Kernel), K.Arch));
+  EXPECT_EQ(Error, "kernel 'sched_wmma_nvrtc' was built for sm_90a "
+                   "(-fplugin-arg-sched-arch=sm_90a), but the device is sm_86, which is older");
+}
+
 TEST(RuntimeCudaTest, NvrtcErrorsCarryTheCompilerLog) {
   std::string Error;
   if (!cuda::nvrtc(Error))

@@ -2,13 +2,15 @@
 //
 //   sched-opt FILE.ir [--schedule='split(i, io, ii, 4) bind(io, blockIdx.x)']
 //             [--print-scheduled] [--lower] [--print-after-all] [--print-after=PASS]
-//             [--verify-each] [--emit=ir|cuda|descriptor]
+//             [--verify-each] [--emit=ir|cuda|descriptor] [--arch=sm_XY]
 //
 // Reads one nest in the textual IR (ir/IR.h), applies a schedule, and prints
 // the scheduled nest (the default), or lowers it and prints the lowered IR,
 // the CUDA source or the launch descriptor. This is how lit tests exercise
 // the schedule primitives and passes without a C++ front end. --verify-each
-// runs the kernel verifier after every lowering pass.
+// runs the kernel verifier after every lowering pass. --arch=sm_XY is the
+// plugin's arch=: the target architecture the passes, the CUDA and the
+// descriptor see.
 //
 // Schedules come from `--schedule=...` or, so a test file is self-contained,
 // from comment lines in the IR file itself:
@@ -50,11 +52,13 @@ struct Options {
   std::string PrintAfter; // --print-after=PASS: the nest after that pass only
   bool VerifyEach = false;
   std::string Emit; // "", "ir", "cuda", "descriptor"
+  TargetArch Arch;  // --arch=sm_XY
 };
 
 void printUsage() {
   std::cerr << "usage: sched-opt FILE.ir [--schedule=DIRECTIVES] [--print-scheduled] [--lower]\n"
-               "                 [--print-after-all] [--print-after=PASS] [--verify-each] [--emit=ir|cuda|descriptor]\n";
+               "                 [--print-after-all] [--print-after=PASS] [--verify-each] [--emit=ir|cuda|descriptor]\n"
+               "                 [--arch=" << targetArchNames() << "]\n";
 }
 
 bool startsWith(const std::string &S, const std::string &Prefix) {
@@ -84,6 +88,12 @@ bool parseOptions(int Argc, char **Argv, Options &Opts) {
       Opts.Emit = Arg.substr(7);
       if (Opts.Emit != "ir" && Opts.Emit != "cuda" && Opts.Emit != "descriptor") {
         std::cerr << "sched-opt: error: unknown --emit kind '" << Opts.Emit << "'\n";
+        return false;
+      }
+    } else if (startsWith(Arg, "--arch=")) {
+      if (!parseTargetArch(Arg.substr(7), Opts.Arch)) {
+        std::cerr << "sched-opt: error: unknown --arch '" << Arg.substr(7)
+                  << "'; valid: " << targetArchNames() << "\n";
         return false;
       }
     } else if (Arg == "-h" || Arg == "--help") {
@@ -212,6 +222,7 @@ int emitLowered(const Options &Opts, const ir::LoopNest &Scheduled, const std::s
                 const ScheduleText &Schedule) {
   PipelineOptions PO;
   PO.VerifyEach = Opts.VerifyEach;
+  PO.Arch = Opts.Arch;
   if (Opts.PrintAfterAll || !Opts.PrintAfter.empty())
     PO.AfterPass = [&Opts](const std::string &Pass, const ir::LoopNest &N) {
       if (Opts.PrintAfterAll || Pass == Opts.PrintAfter)
