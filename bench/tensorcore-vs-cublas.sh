@@ -1,0 +1,135 @@
+#!/usr/bin/env bash
+# Benchmark: our tensor-core GEMMs against cuBLAS on the same device, at the
+# shapes of the Auto TensorCore CodeGen RFC (TVM RFC 4105): M x N x K =
+# 512x64x512, 512x32x512, 512x16x512 in fp16 (fp32 accumulators) and int8
+# (int32 accumulators), and 4096^3 in fp16.
+#
+# Usage: bash bench/tensorcore-vs-cublas.sh [--arch=sm_XY] [--iters=N] [--no-sim-check]
+#
+# Our kernels come from bench/tensorcore/gemm_wmma.cpp.in: the explicit wmma
+# schedule of examples/wmma_gemm.cpp with tile sizes per shape (the SHAPES
+# table below). Each shape is instantiated, built with the plugin (and, when
+# the CUDA toolkit is present, against cuBLAS), and then:
+#   1. without a GPU too: the small shapes run under SCHED_BACKEND=sim and
+#      must equal the plain loop exactly (4096^3 is too large to simulate);
+#   2. with a GPU: each binary times its kernel and cublasGemmEx on device
+#      arrays, and checks that both give the same C.
+# Without the toolkit or without a GPU, step 2 is skipped with the reason,
+# and the script still exits 0 when everything it could run passed.
+#
+# How tensorcore(auto) plugs in: auto rewrites an ordinary CUDA schedule
+# into this explicit form. A second template with that ordinary schedule
+# (block tiles bound to blockIdx, threadIdx.x over columns, threadIdx.y
+# over row halves, k split by 16) plus `#pragma sched tensorcore(auto)` goes
+# beside gemm_wmma.cpp.in, the SHAPES loop instantiates both, and the table
+# gets a column for it; its -Rpass=sched remark says whether auto fired.
+#
+# --arch=sm_XY is passed to the plugin (-fplugin-arg-sched-arch): NVRTC then
+# compiles for exactly that architecture and a device older than it fails
+# the run with an error instead of timing something else.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${BUILD_DIR:-$root/build}
+cuda_home=${CUDA_HOME:-/usr/local/cuda}
+arch=""
+iters=50
+sim_check=1
+for arg in "$@"; do
+  case "$arg" in
+    --arch=*) arch=${arg#--arch=} ;;
+    --iters=*) iters=${arg#--iters=} ;;
+    --no-sim-check) sim_check=0 ;;
+    *) echo "usage: $0 [--arch=sm_XY] [--iters=N] [--no-sim-check]" >&2; exit 2 ;;
+  esac
+done
+if [ ! -f "$build/lib/SchedPlugin.so" ] || [ ! -f "$build/lib/libsched_runtime.a" ]; then
+  echo "error: build the project first (bash scripts/build.sh): no plugin or runtime in $build" >&2
+  exit 1
+fi
+
+# type  M N K  BM BN  WM WN  KS  B layout
+# (block tile BM x BN, warp tile WM x WN, k staged KS at a time; int8 needs
+# column-major B and KS 16: see gemm_wmma.cpp.in)
+SHAPES="
+fp16 512 64 512 32 64 16 32 32 row
+fp16 512 32 512 32 32 16 16 32 row
+fp16 512 16 512 32 16 16 16 32 row
+int8 512 64 512 32 64 16 32 16 col
+int8 512 32 512 32 32 16 16 16 col
+int8 512 16 512 32 16 16 16 16 col
+fp16 4096 4096 4096 128 128 64 64 32 row
+"
+
+out=${SCHED_BENCH_OUT:-$(mktemp -d)}
+mkdir -p "$out"
+cuda_flags=(-DSCHED_BENCH_CUDA=0)
+cuda_why=""
+if [ -f "$cuda_home/include/cublas_v2.h" ] && [ -f "$cuda_home/include/cuda_runtime.h" ] &&
+   ls "$cuda_home"/lib64/libcublas.so* > /dev/null 2>&1; then
+  cuda_flags=(-DSCHED_BENCH_CUDA=1 -I"$cuda_home/include")
+  cuda_libs=(-L"$cuda_home/lib64" -Wl,-rpath,"$cuda_home/lib64" -lcublas -lcudart)
+else
+  cuda_libs=()
+  cuda_why="no CUDA toolkit with cuBLAS under $cuda_home (set CUDA_HOME)"
+fi
+plugin_args=(-fplugin="$build/lib/SchedPlugin.so")
+[ -n "$arch" ] && plugin_args+=(-fplugin-arg-sched-arch="$arch")
+
+bins=()
+while read -r type m n k bm bn wm wn ks layout; do
+  [ -z "$type" ] && continue
+  case $type in
+    fp16) in=_Float16 acc=float ;;
+    int8) in="signed char" acc=int ;;
+  esac
+  name=gemm_${type}_${m}x${n}x${k}
+  colb=false bidx="k * N + j"
+  [ "$layout" = col ] && colb=true bidx="j * K + k"
+  sed -e "s/@IN@/$in/; s/@ACC@/$acc/; s/@TYPE@/$type/g; s/@M@/$m/; s/@N@/$n/; s/@K@/$k/" \
+      -e "s/@BM@/$bm/; s/@BN@/$bn/; s/@WM@/$wm/; s/@WN@/$wn/; s/@KS@/$ks/" \
+      -e "s/@COLB@/$colb/; s/@BLAYOUT@/$layout-major/; s/@BIDX@/$bidx/g" \
+      "$root/bench/tensorcore/gemm_wmma.cpp.in" > "$out/$name.cpp"
+  # -Werror: a schedule the plugin could not apply (a fallback warning)
+  # must not be timed as if it were our kernel.
+  clang++-19 -std=c++17 -O2 -Werror "${plugin_args[@]}" "${cuda_flags[@]}" "$out/$name.cpp" \
+    -L"$build/lib" -lsched_runtime "${cuda_libs[@]}" -o "$out/$name"
+  bins+=("$name")
+  if [ "$sim_check" = 1 ] && [ $((m * n * k)) -le $((1 << 25)) ]; then
+    # It must run on the simulator, not fall back to the host loop.
+    SCHED_BACKEND=sim SCHED_VERBOSE=1 "$out/$name" check 2> "$out/$name.sim.err" ||
+      { cat "$out/$name.sim.err" >&2; exit 1; }
+    grep -q "ran on sim" "$out/$name.sim.err" ||
+      { echo "error: $name did not run on the simulator:" >&2; cat "$out/$name.sim.err" >&2; exit 1; }
+  fi
+done <<< "$SHAPES"
+echo "built ${#bins[@]} benchmarks in $out"
+
+if [ -n "$cuda_why" ]; then
+  echo "skip: timing against cuBLAS: $cuda_why"
+  exit 0
+fi
+set +e
+probe=$("$out/${bins[0]}" time 1 2>&1)
+rc=$?
+set -e
+if [ $rc = 77 ]; then
+  echo "skip: timing against cuBLAS needs a GPU: $probe"
+  exit 0
+fi
+[ $rc = 0 ] || { echo "$probe" >&2; exit 1; }
+
+printf '%-5s %-15s %12s %12s %14s %9s\n' type MxNxK "ours (us)" "cuBLAS (us)" "cuBLAS/ours" "max diff"
+status=0
+for name in "${bins[@]}"; do
+  line=$(SCHED_BACKEND=cuda "$out/$name" time "$iters")
+  read -r type shape ours theirs diff <<< "$line"
+  if [[ $theirs == cublas-status-* ]]; then
+    printf '%-5s %-15s %12s %12s %14s %9s\n' "$type" "$shape" "$ours" "$theirs" - -
+    continue
+  fi
+  ratio=$(python3 -c "print(f'{$theirs / $ours:.2f}x')")
+  printf '%-5s %-15s %12s %12s %14s %9s\n' "$type" "$shape" "$ours" "$theirs" "$ratio" "$diff"
+  [ "$diff" = 0 ] || { echo "error: $name: our C differs from cuBLAS's by $diff" >&2; status=1; }
+done
+echo "cuBLAS/ours > 1: our kernel is faster (both synchronized after every call; $iters calls)"
+exit $status
