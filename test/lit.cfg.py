@@ -5,6 +5,8 @@
 #   %sched_link     -L<build>/lib -lsched_runtime (link a plugin-built program)
 #   %sched-opt      the pipeline driver on textual IR
 #   %nvcc           nvcc (the `nvcc` feature is set when it exists)
+#   %bench          the bench/ directory (its scripts)
+#   %sched_build    the build directory (what bench scripts take as BUILD_DIR)
 import os
 import lit.formats
 
@@ -24,6 +26,8 @@ config.substitutions.append(("%plugin", plugin))
 config.substitutions.append(("%clangxx", config.clangxx))
 config.substitutions.append(("%sched-opt", os.path.join(bindir, "sched-opt")))
 config.substitutions.append(("%examples", os.path.join(config.sched_src_root, "examples")))
+config.substitutions.append(("%bench", os.path.join(config.sched_src_root, "bench")))
+config.substitutions.append(("%sched_build", config.sched_obj_root))
 config.substitutions.append(("%nvcc", config.nvcc or "nvcc"))
 config.substitutions.append(("%cuda_home", config.cuda_home))
 
