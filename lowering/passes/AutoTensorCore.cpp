@@ -225,10 +225,53 @@ bool radixChain(const Expr &Index, const std::vector<std::pair<const ir::VarNode
   return true;
 }
 
-/// The value of each digit's variable at offset Off along its chain.
-void digitsAt(const std::vector<Digit> &Chain, const Expr &Off, std::map<const ir::VarNode *, Expr> &Out) {
-  for (const Digit &D : Chain)
-    Out[D.V] = ir::simplify((Off / ir::makeInt(D.Coef)) % ir::makeInt(D.Extent));
+/// The value of each digit's variable at tile T's start along its chain:
+/// offset T*Size, T in [0, Count). Where the digit is a plain multiple or
+/// quotient of T over that range, it says so (so that alignment and
+/// addresses stay affine); otherwise (T*Size / Coef) % Extent.
+void digitsAt(const std::vector<Digit> &Chain, const ir::Var &T, int64_t Size, int64_t Count,
+              std::map<const ir::VarNode *, Expr> &Out) {
+  for (const Digit &D : Chain) {
+    Expr V;
+    if (Size % D.Coef == 0) {
+      int64_t Q = Size / D.Coef;
+      if (Q % D.Extent == 0 || Count == 1)
+        V = ir::makeInt(0);
+      else if ((Count - 1) * Q < D.Extent)
+        V = Expr(T) * ir::makeInt(Q);
+    } else if (D.Coef % Size == 0) {
+      int64_t R = D.Coef / Size;
+      if (Count <= R)
+        V = ir::makeInt(0);
+      else if ((Count - 1) / R < D.Extent)
+        V = Expr(T) / ir::makeInt(R);
+    }
+    if (!V)
+      V = (Expr(T) * ir::makeInt(Size) / ir::makeInt(D.Coef)) % ir::makeInt(D.Extent);
+    Out[D.V] = ir::simplify(V);
+  }
+}
+
+/// Whether the element L loads is provably 32 bytes from a 32-byte boundary
+/// of its buffer (whose start is aligned: cudaMalloc, __align__(32)): its
+/// flat offset, an affine form, has every coefficient and the constant a
+/// multiple of 32 bytes.
+bool alignedTo32Bytes(const ir::LoadNode *L) {
+  Expr Flat = ir::makeInt(0), Stride = ir::makeInt(1);
+  for (size_t D = L->Indices.size(); D-- > 0;) {
+    Flat = Flat + L->Indices[D] * Stride;
+    Stride = Stride * L->Buf->Shape[D];
+  }
+  ir::AffineForm F;
+  if (!ir::toAffine(ir::simplify(Flat), [](const ir::VarNode *) { return true; }, F))
+    return false;
+  int64_t Bytes = ir::dtypeBytes(L->Buf->Type), C;
+  if (!ir::getConstInt(ir::simplify(F.Constant), C) || (C * Bytes) % 32)
+    return false;
+  for (const auto &[V, Coef] : F.Coefs)
+    if (!ir::getConstInt(ir::simplify(Coef), C) || (C * Bytes) % 32)
+      return false;
+  return true;
 }
 
 class AutoTensorCore {
@@ -577,26 +620,66 @@ std::string AutoTensorCore::rewrite() {
   Aligned(CLd, AccT, CStore->Buf->Name);
   const int64_t CLayout = ir::WmmaRowMajor;
 
-  // The shape: a wmma tile that tiles the warp's box.
-  int64_t M = 0, N = 0;
+  // The shape: a wmma tile that tiles the warp's box (the exact one first)
+  // and starts every tile 32 bytes aligned in A, B and C (CUDA's rule for
+  // a wmma pointer).
+  ir::Var TA = ir::makeVar("tc.a"), TB = ir::makeVar("tc.b"), TK = ir::makeVar("tc.k");
+  const int64_t K = 16;
+  // An operand's tile start: the tile digits and k at their offsets.
+  auto TileStart = [&](const ir::LoadNode *L, const std::vector<Digit> &Chain, const ir::Var &T,
+                       int64_t Size, int64_t Count, Expr KOff) {
+    std::map<const ir::VarNode *, Expr> Map;
+    digitsAt(Chain, T, Size, Count, Map);
+    if (KOff)
+      Map[KLoop->LoopVar.get()] = KOff;
+    std::vector<Expr> Idx;
+    for (const Expr &E : L->Indices)
+      Idx.push_back(ir::simplify(ir::substitute(E, Map)));
+    return ir::makeLoad(L->Buf, Idx);
+  };
+  // The output's tile start, in the output store's terms.
+  auto OutStart = [&](int64_t Mc, int64_t Nc) {
+    std::map<const ir::VarNode *, Expr> OutMap;
+    digitsAt(RowChain, TA, Mc, Rw / Mc, OutMap);
+    digitsAt(ColChain, TB, Nc, Cw / Nc, OutMap);
+    std::vector<Expr> CIdx;
+    for (const Expr &E : CStore->Indices)
+      CIdx.push_back(ir::simplify(ir::substitute(E, OutMap)));
+    return ir::makeLoad(CStore->Buf, CIdx);
+  };
+  std::vector<std::pair<int64_t, int64_t>> Shapes;
   for (auto [Mc, Nc] : {std::pair<int64_t, int64_t>{16, 16}, {32, 8}, {8, 32}})
-    if (Rw == Mc && Cw == Nc) {
-      M = Mc;
-      N = Nc;
-    }
-  for (auto [Mc, Nc] : {std::pair<int64_t, int64_t>{16, 16}, {32, 8}, {8, 32}})
-    if (!M && Rw % Mc == 0 && Cw % Nc == 0) {
-      M = Mc;
-      N = Nc;
-    }
-  if (!M)
+    if (Rw == Mc && Cw == Nc)
+      Shapes.insert(Shapes.begin(), {Mc, Nc});
+    else if (Rw % Mc == 0 && Cw % Nc == 0)
+      Shapes.push_back({Mc, Nc});
+  if (Shapes.empty())
     fail("a warp computes " + std::to_string(Rw) + " x " + std::to_string(Cw) +
          " outputs, which no wmma tile (16x16, 32x8, 8x32) divides");
-  const int64_t K = 16;
+  int64_t M = 0, N = 0;
+  std::string Misaligned;
+  for (auto [Mc, Nc] : Shapes) {
+    Expr KOff = Ek == K ? ir::makeInt(0) : Expr(TK) * ir::makeInt(K);
+    std::string Why;
+    for (Expr Start : {TileStart(X, URow, TA, Mc, Rw / Mc, KOff), TileStart(Y, UCol, TB, Nc, Cw / Nc, KOff),
+                       OutStart(Mc, Nc)})
+      if (Why.empty() && !alignedTo32Bytes(ir::as<ir::LoadNode>(Start)))
+        Why = "with " + std::to_string(Mc) + "x" + std::to_string(Nc) + "x16 tiles, a tile of '" +
+              ir::as<ir::LoadNode>(Start)->Buf->Name + "' starts at " + text(Start) +
+              ", not 32 bytes aligned";
+    if (Why.empty()) {
+      M = Mc;
+      N = Nc;
+      break;
+    }
+    if (Misaligned.empty())
+      Misaligned = Why;
+  }
+  if (!M)
+    fail(Misaligned + " (CUDA wants every wmma tile 32-byte aligned)");
   int64_t TilesR = Rw / M, TilesC = Cw / N, TilesK = Ek / K;
 
   // The new statements. Loop variables over the tiles.
-  ir::Var TA = ir::makeVar("tc.a"), TB = ir::makeVar("tc.b"), TK = ir::makeVar("tc.k");
   ir::Buffer Cf = ir::makeBuffer("Cf", AccT,
                                  {ir::makeInt(TilesR), ir::makeInt(TilesC), ir::makeInt(M), ir::makeInt(N)},
                                  ir::Scope::WmmaAccumulator);
@@ -613,18 +696,7 @@ std::string AutoTensorCore::rewrite() {
     return E == 1 ? ir::substitute(Body, {{V.get(), ir::makeInt(0)}})
                   : ir::makeFor(V, ir::makeInt(0), ir::makeInt(E), Body);
   };
-  // An operand's tile start: the tile digits and k at their offsets.
-  auto TileStart = [&](const ir::LoadNode *L, const std::vector<Digit> &Chain, Expr Off, Expr KOff) {
-    std::map<const ir::VarNode *, Expr> Map;
-    digitsAt(Chain, Off, Map);
-    Map[KLoop->LoopVar.get()] = KOff;
-    std::vector<Expr> Idx;
-    for (const Expr &E : L->Indices)
-      Idx.push_back(ir::simplify(ir::substitute(E, Map)));
-    return ir::makeLoad(L->Buf, Idx);
-  };
-  Expr RowOff = Expr(TA) * ir::makeInt(M), ColOff = Expr(TB) * ir::makeInt(N),
-       KOff = Expr(TK) * ir::makeInt(K);
+  Expr KOff = Ek == K ? ir::makeInt(0) : Expr(TK) * ir::makeInt(K);
   Stmt Fill = Loop(TA, TilesR, Loop(TB, TilesC,
                    ir::makeEvaluate(ir::makeWmmaCall(
                        ir::WmmaOp::Fill,
@@ -632,13 +704,13 @@ std::string AutoTensorCore::rewrite() {
   Stmt LoadA = Loop(TA, TilesR, Loop(TK, TilesK,
                     ir::makeEvaluate(ir::makeWmmaCall(
                         ir::WmmaOp::LoadA,
-                        {Frag(Af, TA, TK), TileStart(X, URow, RowOff, KOff), ir::makeInt(OA.Ld),
+                        {Frag(Af, TA, TK), TileStart(X, URow, TA, M, TilesR, KOff), ir::makeInt(OA.Ld),
                          ir::makeInt(OA.Layout)},
                         M, N, K))));
   Stmt LoadB = Loop(TK, TilesK, Loop(TB, TilesC,
                     ir::makeEvaluate(ir::makeWmmaCall(
                         ir::WmmaOp::LoadB,
-                        {Frag(Bf, TK, TB), TileStart(Y, UCol, ColOff, KOff), ir::makeInt(OB.Ld),
+                        {Frag(Bf, TK, TB), TileStart(Y, UCol, TB, N, TilesC, KOff), ir::makeInt(OB.Ld),
                          ir::makeInt(OB.Layout)},
                         M, N, K))));
   Stmt Mma = Loop(TA, TilesR, Loop(TB, TilesC, Loop(TK, TilesK,
@@ -646,17 +718,10 @@ std::string AutoTensorCore::rewrite() {
                       ir::WmmaOp::Mma, {Frag(Cf, TA, TB), Frag(Af, TA, TK), Frag(Bf, TK, TB), Frag(Cf, TA, TB)},
                       M, N, K)))));
   Stmt Reduce = ir::makeAllocate(Af, ir::makeAllocate(Bf, ir::makeSeq({LoadA, LoadB, Mma})));
-  // The output's tile start, in the output store's terms.
-  std::map<const ir::VarNode *, Expr> OutMap;
-  digitsAt(RowChain, RowOff, OutMap);
-  digitsAt(ColChain, ColOff, OutMap);
-  std::vector<Expr> CIdx;
-  for (const Expr &E : CStore->Indices)
-    CIdx.push_back(ir::simplify(ir::substitute(E, OutMap)));
   Stmt Store = Loop(TA, TilesR, Loop(TB, TilesC,
                     ir::makeEvaluate(ir::makeWmmaCall(
                         ir::WmmaOp::Store,
-                        {ir::makeLoad(CStore->Buf, CIdx), Frag(Cf, TA, TB), ir::makeInt(CLd),
+                        {OutStart(M, N), Frag(Cf, TA, TB), ir::makeInt(CLd),
                          ir::makeInt(CLayout)},
                         M, N, K))));
 
