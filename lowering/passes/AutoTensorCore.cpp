@@ -136,6 +136,8 @@ private:
         }
         if (MulAdd)
           Found = true;
+        else if (Buf->Type == ir::DType::Float16)
+          Other.push_back("float16 accumulator");
         else
           Other.push_back(ir::print(S->Value));
       }
@@ -319,6 +321,9 @@ std::string AutoTensorCore::rewrite() {
   AccumulatorFinder Finder;
   Finder.visit(Nest.Body);
   if (Finder.Found.empty()) {
+    if (!Finder.NotMultiplyAdd.empty() && Finder.NotMultiplyAdd.front() == "float16 accumulator")
+      fail("the accumulator is float16; tensor cores accumulate float16 products in float32 "
+           "(declare the accumulator float)");
     if (!Finder.NotMultiplyAdd.empty())
       fail("the reduction `" + Finder.NotMultiplyAdd.front() + "` is not a multiply-add");
     fail("no per-thread accumulator (a local array updated by `acc += a*b`) in the nest");
