@@ -401,7 +401,15 @@ std::string AutoTensorCore::rewrite() {
   // The product.
   ir::DType AccT = AccBuf->Type;
   const auto *Add = ir::as<ir::BinaryNode>(Update->Store->Value);
-  const auto *Mul = ir::as<ir::BinaryNode>(ir::as<ir::LoadNode>(Add->A) ? Add->B : Add->A);
+  auto IsAcc = [&](const Expr &E) {
+    const auto *L = ir::as<ir::LoadNode>(E);
+    return L && L->Buf.get() == AccBuf;
+  };
+  if (!Add || Add->Op != ir::BinOp::Add || (!IsAcc(Add->A) && !IsAcc(Add->B)))
+    fail("the update " + text(Update->Store->Value) + " is not `acc + a*b`");
+  const auto *Mul = ir::as<ir::BinaryNode>(IsAcc(Add->A) ? Add->B : Add->A);
+  if (!Mul || Mul->Op != ir::BinOp::Mul)
+    fail("the update " + text(Update->Store->Value) + " is not `acc + a*b`");
   auto FactorOf = [&](const Expr &E) -> const ir::LoadNode * {
     if (const auto *C = ir::as<ir::CastNode>(E))
       return C->Type == AccT ? ir::as<ir::LoadNode>(C->Value) : nullptr;
