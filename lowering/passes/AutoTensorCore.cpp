@@ -359,8 +359,6 @@ std::string AutoTensorCore::rewrite() {
   std::vector<StoreAt> Stores = storesOf(Acc->Body);
   const StoreAt *Init = nullptr, *Update = nullptr, *Out = nullptr;
   auto ReadsAcc = [&](const Expr &E) {
-    for (const ir::VarNode *V : ir::varsOf(E))
-      (void)V;
     struct R : ir::IRVisitor {
       const ir::BufferNode *B;
       bool Found = false;
