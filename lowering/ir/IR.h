@@ -353,6 +353,11 @@ struct LoopNest {
   Stmt Body;
   std::vector<StageRegion> Stages; // cache stages awaiting bound inference
   std::vector<TensorizeMark> Tensorize; // regions awaiting their intrinsics
+  /// `tensorcore(auto)`: the location id of the directive (-1 when absent).
+  /// passes/AutoTensorCore.cpp turns the nest into tensor-core code where it
+  /// qualifies, and says why not where it does not. Prints after the
+  /// target: `target=gpu tensorcore(auto)`.
+  int TensorCoreAuto = -1;
 };
 
 //===----------------------------------------------------------------------===//

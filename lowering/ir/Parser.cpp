@@ -199,6 +199,15 @@ public:
       return false;
     if (!expectKeyword("target") || !expect("=") || !expectIdent(Out.Target, "target"))
       return false;
+    if (isKeyword("tensorcore")) {
+      ++Pos;
+      std::string Mode;
+      if (!expect("(") || !expectIdent(Mode, "tensorcore mode") || !expect(")"))
+        return false;
+      if (Mode != "auto")
+        return fail("expected tensorcore(auto)");
+      Out.TensorCoreAuto = 0;
+    }
     while (isKeyword("assume")) {
       ++Pos;
       Expr A;

@@ -108,6 +108,8 @@ public:
       printParam(OS, Nest.Params[I]);
     }
     OS << ") target=" << Nest.Target;
+    if (Nest.TensorCoreAuto >= 0)
+      OS << " tensorcore(auto)";
     for (const Expr &A : Nest.Assumptions) {
       OS << " assume(";
       printExpr(OS, A);

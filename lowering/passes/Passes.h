@@ -74,6 +74,11 @@ ir::LoopNest normalizeLoops(const ir::LoopNest &Nest);
 /// stage whose region has no constant size or cannot be written back.
 ir::LoopNest inferBounds(const ir::LoopNest &Nest, std::vector<Diag> &Diags);
 
+/// tensorcore(auto): turns the per-thread multiply-add of a nest scheduled as
+/// an ordinary CUDA kernel into warp-wide wmma operations where it
+/// qualifies; a remark at the directive says what it became or why not.
+ir::LoopNest autoTensorCore(const ir::LoopNest &Nest, std::vector<Diag> &Diags);
+
 /// Replaces the regions marked tensorize(x, wmma.*) by wmma intrinsic calls,
 /// the accumulator's initialisation by fills, and reshapes every fragment
 /// buffer to [tiles..., rows, cols]; an error at the directive names the

@@ -43,7 +43,7 @@ static const DirectiveSpec DirectiveSpecs[] = {
     {"storage_align", "ALIN", 4, false, true},
     {"double_buffer", "A", 1, false, true},
     {"tensorize", "LA", 2, false, true},
-    {"tensorcore", "A", 1, false, false},
+    {"tensorcore", "A", 1, false, true},
     {"pragma", "LA", 2, false, false},
 };
 

@@ -169,7 +169,7 @@ PrimitiveFn lookupPrimitive(const std::string &Name) {
       {"cache_read", applyCacheRead}, {"cache_write", applyCacheWrite},
       {"compute_at", applyComputeAt}, {"set_scope", applySetScope},
       {"storage_align", applyStorageAlign}, {"double_buffer", applyDoubleBuffer},
-      {"tensorize", applyTensorize},
+      {"tensorize", applyTensorize}, {"tensorcore", applyTensorCore},
   };
   for (const auto &P : Primitives)
     if (Name == P.Name)

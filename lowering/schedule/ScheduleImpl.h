@@ -212,6 +212,7 @@ bool applySetScope(ScheduleState &S, const Directive &D);
 bool applyStorageAlign(ScheduleState &S, const Directive &D);
 bool applyDoubleBuffer(ScheduleState &S, const Directive &D);
 bool applyTensorize(ScheduleState &S, const Directive &D);
+bool applyTensorCore(ScheduleState &S, const Directive &D);
 
 } // namespace schedule
 } // namespace sched

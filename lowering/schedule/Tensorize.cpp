@@ -14,6 +14,10 @@
 // stage keeps C's axes): `tensorize(Cf.i, wmma.mma) tensorize(i,
 // wmma.store)`.
 //
+// tensorcore(auto) records that lowering should turn the nest, scheduled as
+// an ordinary CUDA kernel, into tensor-core code where it qualifies
+// (passes/AutoTensorCore.cpp).
+//
 //===----------------------------------------------------------------------===//
 
 #include "ir/Access.h"
@@ -97,6 +101,16 @@ bool applyTensorize(ScheduleState &S, const Directive &D) {
       return S.error(LoopArg.Loc, "loop '" + L->LoopVar->Name + "' is already tensorized with " +
                                       M.Intrinsic);
   S.Nest.Tensorize.push_back({L->LoopVar, IntrinsicArg.Text, D.Loc});
+  return true;
+}
+
+bool applyTensorCore(ScheduleState &S, const Directive &D) {
+  const DirectiveArg &Mode = D.Args[0];
+  if (Mode.Text != "auto")
+    return S.error(Mode.Loc, "unknown tensorcore mode '" + Mode.Text + "'; expected tensorcore(auto)");
+  // Recorded only: lowering decides, once the kernel is concrete, whether
+  // the nest qualifies (passes/AutoTensorCore.cpp), with a remark either way.
+  S.Nest.TensorCoreAuto = D.Loc;
   return true;
 }
 

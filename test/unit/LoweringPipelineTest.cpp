@@ -40,7 +40,8 @@ TEST(LoweringPipelineTest, CallsAfterPassForEachPassInOrder) {
   std::vector<Diag> Diags;
   ASSERT_TRUE(lower(Nest, Opts, K, Diags));
   std::vector<std::string> Expected = {"NormalizeLoops",        "BoundInference",
-                                       "TensorizeWmma",         "VerifyThreadBindings",  "InjectVirtualThread",
+                                       "AutoTensorCore",        "TensorizeWmma",
+                                       "VerifyThreadBindings",  "InjectVirtualThread",
                                        "ComputeLaunchGeometry", "WidenThreadLoops",
                                        "PromoteToShared",       "DistributeOverThreads",
                                        "Simplify",              "InjectThreadSync",
@@ -110,7 +111,7 @@ TEST(LoweringPipelineTest, VerifyEachAcceptsWhatEveryPassProduces) {
   LoweredKernel K;
   std::vector<Diag> Diags;
   EXPECT_TRUE(lower(Nest, Opts, K, Diags)) << (Diags.empty() ? "" : Diags[0].Message);
-  EXPECT_EQ(Passes, 14u);
+  EXPECT_EQ(Passes, 15u);
 }
 
 } // namespace

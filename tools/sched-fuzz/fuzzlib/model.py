@@ -373,6 +373,11 @@ class Model:
     def d_target(self, t):
         pass
 
+    def d_tensorcore(self, mode):
+        # tensorcore(auto) changes how the kernel computes, never what: the
+        # plugin either tensorizes the same computation or keeps it.
+        pass
+
     def d_split(self, x, xo, xi, factor):
         L, _ = self.find(x)
         if L.kind != "serial":

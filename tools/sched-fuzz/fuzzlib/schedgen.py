@@ -562,6 +562,14 @@ class SchedGen:
                 self.try_add(("vectorize", self.rng.choice(c).name))
         return list(self.dirs)
 
+    def maybe_tensorcore(self, dirs):
+        """Sometimes asks for tensorcore(auto) as well (after target): it
+        must never change the results, whether it applies or not. The last
+        draw of the case, so the rest of the schedule is what it was."""
+        if self.rng.random() < 0.3:
+            return dirs[:1] + [("tensorcore", "auto")] + dirs[1:]
+        return dirs
+
     def generate(self, attempts=12):
         """A legal schedule: the first candidate the oracle accepts that does
         more than target(gpu); (schedule, rejected reasons)."""
@@ -573,7 +581,7 @@ class SchedGen:
                 continue
             why = self.oracle.check(dirs)
             if why is None:
-                return dirs, rejected
+                return self.maybe_tensorcore(dirs), rejected
             rejected.append(why)
             # try the same candidate without its binds and annotations
             core = [d for d in dirs if d[0] not in ("bind", "unroll", "vectorize")]
