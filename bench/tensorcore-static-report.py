@@ -171,7 +171,10 @@ def main(argv):
     with tempfile.TemporaryDirectory() as tmp:
         emit = os.path.join(tmp, "emit")
         for src in sources or DEFAULT_SOURCES:
+            # -I: the benchmarks tensorcore-vs-cublas.sh instantiates include
+            # their driver from there.
             r = run(["clang++-19", "-std=c++17", "-fsyntax-only", "-fplugin=" + plugin,
+                     "-I" + os.path.join(ROOT, "bench", "tensorcore"),
                      "-fplugin-arg-sched-arch=" + arch, "-fplugin-arg-sched-emit-dir=" + emit,
                      src])
             if r.returncode != 0:

@@ -6,9 +6,17 @@
 #
 # Usage: bash bench/tensorcore-vs-cublas.sh [--arch=sm_XY] [--iters=N] [--no-sim-check]
 #
-# Our kernels come from bench/tensorcore/gemm_wmma.cpp.in: the explicit wmma
-# schedule of examples/wmma_gemm.cpp with tile sizes per shape (the SHAPES
-# table below). Each shape is instantiated, built with the plugin (and, when
+# Two kernels per shape, each checked and timed on its own:
+#   explicit  bench/tensorcore/gemm_wmma.cpp.in: the explicit wmma schedule
+#             of examples/wmma_gemm.cpp (fragments, tensorize) with tile
+#             sizes per shape;
+#   auto      bench/tensorcore/gemm_auto.cpp.in: an ordinary CUDA schedule
+#             (threads over outputs, accumulators per thread) with
+#             `tensorcore(auto)`; its -Rpass=sched remark, printed here, says
+#             whether auto fired or why not (then the kernel is the ordinary
+#             one, and the table marks it).
+# Tile sizes are in the SHAPES table below. Each kernel is instantiated
+# (driver.inc is the program around it), built with the plugin (and, when
 # the CUDA toolkit is present, against cuBLAS), and then:
 #   1. without a GPU too: the small shapes run under SCHED_BACKEND=sim and
 #      must equal the plain loop exactly (4096^3 is too large to simulate);
@@ -16,13 +24,6 @@
 #      arrays, and checks that both give the same C.
 # Without the toolkit or without a GPU, step 2 is skipped with the reason,
 # and the script still exits 0 when everything it could run passed.
-#
-# How tensorcore(auto) plugs in: auto rewrites an ordinary CUDA schedule
-# into this explicit form. A second template with that ordinary schedule
-# (block tiles bound to blockIdx, threadIdx.x over columns, threadIdx.y
-# over row halves, k split by 16) plus `#pragma sched tensorcore(auto)` goes
-# beside gemm_wmma.cpp.in, the SHAPES loop instantiates both, and the table
-# gets a column for it; its -Rpass=sched remark says whether auto fired.
 #
 # --arch=sm_XY is passed to the plugin (-fplugin-arg-sched-arch): NVRTC then
 # compiles for exactly that architecture and a device older than it fails
@@ -47,18 +48,21 @@ if [ ! -f "$build/lib/SchedPlugin.so" ] || [ ! -f "$build/lib/libsched_runtime.a
   exit 1
 fi
 
-# type  M N K  BM BN  WM WN  KS  B layout
+# type M N K | explicit: BM BN WM WN KS | B layout | auto: BM BN threads
 # (block tile BM x BN, warp tile WM x WN, k staged KS at a time; int8 needs
-# column-major B and KS 16: see gemm_wmma.cpp.in)
+# column-major B and KS 16: see gemm_wmma.cpp.in; threads: see gemm_auto.cpp.in)
 SHAPES="
-fp16 512 64 512 32 64 16 32 32 row
-fp16 512 32 512 32 32 16 16 32 row
-fp16 512 16 512 32 16 16 16 32 row
-int8 512 64 512 32 64 16 32 16 col
-int8 512 32 512 32 32 16 16 16 col
-int8 512 16 512 32 16 16 16 16 col
-fp16 4096 4096 4096 128 128 64 64 32 row
+fp16 512 64 512    32 64 16 32 32      row  32 32 cols
+fp16 512 32 512    32 32 16 16 32      row  32 32 cols
+fp16 512 16 512    32 16 16 16 32      row  32 16 rows16
+int8 512 64 512    32 64 16 32 16      col  32 32 cols
+int8 512 32 512    32 32 16 16 16      col  32 32 cols
+int8 512 16 512    32 16 16 16 16      col  32 16 rows
+fp16 4096 4096 4096 128 128 64 64 32   row  32 32 cols
 "
+THREADS_cols="split(ii, ty, ir, 16) reorder(io, jo, ty, ji, ko, ki, ir) bind(ty, threadIdx.y) bind(ji, threadIdx.x)"
+THREADS_rows="split(ji, ty, jr, 8) reorder(io, jo, ty, ii, ko, ki, jr) bind(ty, threadIdx.y) bind(ii, threadIdx.x)"
+THREADS_rows16="split(ji, ty, jr, 16) reorder(io, jo, ty, ii, ko, ki, jr) bind(ty, threadIdx.y) bind(ii, threadIdx.x)"
 
 out=${SCHED_BENCH_OUT:-$(mktemp -d)}
 mkdir -p "$out"
@@ -75,32 +79,54 @@ fi
 plugin_args=(-fplugin="$build/lib/SchedPlugin.so")
 [ -n "$arch" ] && plugin_args+=(-fplugin-arg-sched-arch="$arch")
 
+# build NAME: compiles $out/NAME.cpp; -Werror: a schedule the plugin could
+# not apply (a fallback warning) must not be timed as if it were ours.
+build() {
+  clang++-19 -std=c++17 -O2 -Werror -Rpass=sched "${plugin_args[@]}" "${cuda_flags[@]}" \
+    -I"$root/bench/tensorcore" "$out/$1.cpp" -L"$build/lib" -lsched_runtime "${cuda_libs[@]}" \
+    -o "$out/$1" 2> "$out/$1.remarks" || { cat "$out/$1.remarks" >&2; exit 1; }
+}
+
+# sim_check NAME: the kernel on the simulator (not the host fallback) gives
+# the plain loop's numbers.
+sim_check() {
+  local said
+  said=$(SCHED_BACKEND=sim SCHED_VERBOSE=1 "$out/$1" check 2> "$out/$1.sim.err") ||
+    { echo "$said" >&2; cat "$out/$1.sim.err" >&2; exit 1; }
+  echo "${1%%_*} $said"
+  grep -q "ran on sim" "$out/$1.sim.err" ||
+    { echo "error: $1 did not run on the simulator:" >&2; cat "$out/$1.sim.err" >&2; exit 1; }
+}
+
 bins=()
-while read -r type m n k bm bn wm wn ks layout; do
+while read -r type m n k bm bn wm wn ks layout abm abn threads; do
   [ -z "$type" ] && continue
   case $type in
     fp16) in=_Float16 acc=float ;;
     int8) in="signed char" acc=int ;;
   esac
-  name=gemm_${type}_${m}x${n}x${k}
+  shape=${m}x${n}x${k}
   colb=false bidx="k * N + j"
   [ "$layout" = col ] && colb=true bidx="j * K + k"
-  sed -e "s/@IN@/$in/; s/@ACC@/$acc/; s/@TYPE@/$type/g; s/@M@/$m/; s/@N@/$n/; s/@K@/$k/" \
-      -e "s/@BM@/$bm/; s/@BN@/$bn/; s/@WM@/$wm/; s/@WN@/$wn/; s/@KS@/$ks/" \
-      -e "s/@COLB@/$colb/; s/@BLAYOUT@/$layout-major/; s/@BIDX@/$bidx/g" \
-      "$root/bench/tensorcore/gemm_wmma.cpp.in" > "$out/$name.cpp"
-  # -Werror: a schedule the plugin could not apply (a fallback warning)
-  # must not be timed as if it were our kernel.
-  clang++-19 -std=c++17 -O2 -Werror "${plugin_args[@]}" "${cuda_flags[@]}" "$out/$name.cpp" \
-    -L"$build/lib" -lsched_runtime "${cuda_libs[@]}" -o "$out/$name"
-  bins+=("$name")
-  if [ "$sim_check" = 1 ] && [ $((m * n * k)) -le $((1 << 25)) ]; then
-    # It must run on the simulator, not fall back to the host loop.
-    SCHED_BACKEND=sim SCHED_VERBOSE=1 "$out/$name" check 2> "$out/$name.sim.err" ||
-      { cat "$out/$name.sim.err" >&2; exit 1; }
-    grep -q "ran on sim" "$out/$name.sim.err" ||
-      { echo "error: $name did not run on the simulator:" >&2; cat "$out/$name.sim.err" >&2; exit 1; }
-  fi
+  threads_var=THREADS_$threads
+  common=(-e "s/@IN@/$in/; s/@ACC@/$acc/; s/@TYPE@/$type/g; s/@M@/$m/; s/@N@/$n/; s/@K@/$k/"
+          -e "s/@COLB@/$colb/; s/@BLAYOUT@/$layout-major/; s/@BIDX@/$bidx/g")
+  sed "${common[@]}" -e "s/@BM@/$bm/; s/@BN@/$bn/; s/@WM@/$wm/; s/@WN@/$wn/; s/@KS@/$ks/" \
+    "$root/bench/tensorcore/gemm_wmma.cpp.in" > "$out/explicit_${type}_$shape.cpp"
+  sed "${common[@]}" -e "s/@BM@/$abm/; s/@BN@/$abn/; s/@LAYOUT@/$threads/" \
+    -e "s/@THREADS@/${!threads_var}/" \
+    "$root/bench/tensorcore/gemm_auto.cpp.in" > "$out/auto_${type}_$shape.cpp"
+  for variant in explicit auto; do
+    name=${variant}_${type}_$shape
+    build "$name"
+    bins+=("$name")
+    if [ "$sim_check" = 1 ] && [ $((m * n * k)) -le $((1 << 25)) ]; then
+      sim_check "$name"
+    fi
+  done
+  # What auto made of the ordinary schedule, in its own words.
+  said=$(grep -o "tensorcore(auto).*" "$out/auto_${type}_$shape.remarks" | head -n1 || true)
+  echo "auto $type $shape: ${said:-no tensorcore(auto) remark}"
 done <<< "$SHAPES"
 echo "built ${#bins[@]} benchmarks in $out"
 
@@ -118,18 +144,26 @@ if [ $rc = 77 ]; then
 fi
 [ $rc = 0 ] || { echo "$probe" >&2; exit 1; }
 
-printf '%-5s %-15s %12s %12s %14s %9s\n' type MxNxK "ours (us)" "cuBLAS (us)" "cuBLAS/ours" "max diff"
+printf '%-9s %-5s %-15s %12s %12s %12s %9s\n' kernel type MxNxK "ours (us)" "cuBLAS (us)" \
+  "cuBLAS/ours" "max diff"
 status=0
 for name in "${bins[@]}"; do
+  variant=${name%%_*}
+  # An auto kernel whose remark is a fallback is the ordinary kernel.
+  if [ "$variant" = auto ] && ! grep -q "tensorcore(auto): a warp computes" "$out/$name.remarks"; then
+    variant="auto(off)"
+  fi
   line=$(SCHED_BACKEND=cuda "$out/$name" time "$iters")
   read -r type shape ours theirs diff <<< "$line"
   if [[ $theirs == cublas-status-* ]]; then
-    printf '%-5s %-15s %12s %12s %14s %9s\n' "$type" "$shape" "$ours" "$theirs" - -
+    printf '%-9s %-5s %-15s %12s %12s %12s %9s\n' "$variant" "$type" "$shape" "$ours" "$theirs" - -
     continue
   fi
   ratio=$(python3 -c "print(f'{$theirs / $ours:.2f}x')")
-  printf '%-5s %-15s %12s %12s %14s %9s\n' "$type" "$shape" "$ours" "$theirs" "$ratio" "$diff"
+  printf '%-9s %-5s %-15s %12s %12s %12s %9s\n' "$variant" "$type" "$shape" "$ours" "$theirs" \
+    "$ratio" "$diff"
   [ "$diff" = 0 ] || { echo "error: $name: our C differs from cuBLAS's by $diff" >&2; status=1; }
 done
-echo "cuBLAS/ours > 1: our kernel is faster (both synchronized after every call; $iters calls)"
+echo "cuBLAS/ours > 1: our kernel is faster (both synchronized after every call; $iters calls);"
+echo "auto(off): tensorcore(auto) did not fire (its remark above says why): the ordinary kernel"
 exit $status
