@@ -211,17 +211,21 @@ struct FragmentUse {
   ir::TensorFamily Family = ir::TensorFamily::Wmma;
 };
 
-/// The device functions an mma.sync kernel calls, printed before it. Lane
-/// formulas: ir::ldmatrixLaneRow (the row address a lane gives to ldmatrix)
-/// and ir::mmaLaneElement (where an accumulator element of a lane lies).
-const char *const MmaSyncHelpers = R"(// mma.sync m16n8k16 (PTX ISA): lane L holds A's a0..a7, B's b0..b3 and
-// C's c0..c3 at the positions the ISA specifies (g = L / 4, t = L % 4).
-static __device__ __forceinline__ unsigned sched_lane() {
+/// The device functions an mma.sync kernel calls, each printed before the
+/// kernel when it is used (sched_lane by the others). Lane formulas:
+/// ir::ldmatrixLaneRow (the row address a lane gives to ldmatrix) and
+/// ir::mmaLaneElement (where an accumulator element of a lane lies).
+struct MmaSyncHelper {
+  const char *Name, *Text;
+};
+const MmaSyncHelper MmaSyncHelpers[] = {
+    {"sched_lane", R"(static __device__ __forceinline__ unsigned sched_lane() {
   unsigned L;
   asm volatile("mov.u32 %0, %%laneid;" : "=r"(L));
   return L;
 }
-// mma.load_a: ldmatrix.x4; lane L gives row L % 8 of 8x8 matrix L / 8 (top
+)"},
+    {"sched_ldmatrix_a", R"(// mma.load_a: ldmatrix.x4; lane L gives row L % 8 of 8x8 matrix L / 8 (top
 // left, bottom left, top right, bottom right), .trans for a column-major A.
 static __device__ __forceinline__ void sched_ldmatrix_a(unsigned *R, const half *P, int Ld,
                                                         bool ColMajor) {
@@ -230,12 +234,13 @@ static __device__ __forceinline__ void sched_ldmatrix_a(unsigned *R, const half 
   unsigned A = (unsigned)__cvta_generic_to_shared(P + (ColMajor ? Col * Ld + Row : Row * Ld + Col));
   if (ColMajor)
     asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];"
-                 : "=r"(R[0]), "=r"(R[1]), "=r"(R[2]), "=r"(R[3]) : "r"(A));
+                 : "=r"(R[0]), "=r"(R[1]), "=r"(R[2]), "=r"(R[3]) : "r"(A) : "memory");
   else
     asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];"
-                 : "=r"(R[0]), "=r"(R[1]), "=r"(R[2]), "=r"(R[3]) : "r"(A));
+                 : "=r"(R[0]), "=r"(R[1]), "=r"(R[2]), "=r"(R[3]) : "r"(A) : "memory");
 }
-// mma.load_b: ldmatrix.x2; lanes 0-15 give the rows of k 0-7 and 8-15 (B's
+)"},
+    {"sched_ldmatrix_b", R"(// mma.load_b: ldmatrix.x2; lanes 0-15 give the rows of k 0-7 and 8-15 (B's
 // columns when B is column-major, else its rows with .trans).
 static __device__ __forceinline__ void sched_ldmatrix_b(unsigned *R, const half *P, int Ld,
                                                         bool ColMajor) {
@@ -244,12 +249,13 @@ static __device__ __forceinline__ void sched_ldmatrix_b(unsigned *R, const half 
   unsigned A = (unsigned)__cvta_generic_to_shared(P + (ColMajor ? Col * Ld + Row : Row * Ld + Col));
   if (ColMajor)
     asm volatile("ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%0, %1}, [%2];"
-                 : "=r"(R[0]), "=r"(R[1]) : "r"(A));
+                 : "=r"(R[0]), "=r"(R[1]) : "r"(A) : "memory");
   else
     asm volatile("ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%0, %1}, [%2];"
-                 : "=r"(R[0]), "=r"(R[1]) : "r"(A));
+                 : "=r"(R[0]), "=r"(R[1]) : "r"(A) : "memory");
 }
-static __device__ __forceinline__ void sched_mma_m16n8k16(float *D, const unsigned *A,
+)"},
+    {"sched_mma_m16n8k16", R"(static __device__ __forceinline__ void sched_mma_m16n8k16(float *D, const unsigned *A,
                                                           const unsigned *B, const float *C) {
   asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, "
                "{%4, %5, %6, %7}, {%8, %9}, {%10, %11, %12, %13};"
@@ -257,11 +263,13 @@ static __device__ __forceinline__ void sched_mma_m16n8k16(float *D, const unsign
                : "r"(A[0]), "r"(A[1]), "r"(A[2]), "r"(A[3]), "r"(B[0]), "r"(B[1]), "f"(C[0]),
                  "f"(C[1]), "f"(C[2]), "f"(C[3]));
 }
-static __device__ __forceinline__ void sched_mma_fill(float *C, float V) {
+)"},
+    {"sched_mma_fill", R"(static __device__ __forceinline__ void sched_mma_fill(float *C, float V) {
   for (int I = 0; I < 4; ++I)
     C[I] = V;
 }
-// c_i of lane L is at row g + 8 * (i >= 2), column 2t + i % 2.
+)"},
+    {"sched_mma_store", R"(// c_i of lane L is at row g + 8 * (i >= 2), column 2t + i % 2.
 static __device__ __forceinline__ void sched_mma_store(float *P, const float *C, int Ld,
                                                        bool ColMajor) {
   unsigned L = sched_lane(), G = L / 4, T = L % 4;
@@ -270,7 +278,8 @@ static __device__ __forceinline__ void sched_mma_store(float *P, const float *C,
     P[ColMajor ? Col * Ld + Row : Row * Ld + Col] = C[I];
   }
 }
-static __device__ __forceinline__ void sched_mma_load_c(float *C, const float *P, int Ld,
+)"},
+    {"sched_mma_load_c", R"(static __device__ __forceinline__ void sched_mma_load_c(float *C, const float *P, int Ld,
                                                         bool ColMajor) {
   unsigned L = sched_lane(), G = L / 4, T = L % 4;
   for (int I = 0; I < 4; ++I) {
@@ -278,7 +287,9 @@ static __device__ __forceinline__ void sched_mma_load_c(float *C, const float *P
     C[I] = P[ColMajor ? Col * Ld + Row : Row * Ld + Col];
   }
 }
-)";
+)"},
+};
+
 
 /// Reads the wmma calls of a kernel before it is printed: the fragment
 /// buffers' shapes and layouts, the memory buffers the calls touch, and what
@@ -455,8 +466,13 @@ public:
       OS << "#include <cuda_fp16.h>\n";
     if (Wmma.UsesWmma)
       OS << "#include <mma.h>\n";
-    if (Wmma.UsesMmaSync)
-      OS << "\n" << MmaSyncHelpers;
+    if (Wmma.UsesMmaSync) {
+      OS << "\n// mma.sync m16n8k16 (PTX ISA): lane L holds A's a0..a7, B's b0..b3 and C's\n"
+            "// c0..c3 at the positions the ISA specifies (g = L / 4, t = L % 4).\n";
+      for (const MmaSyncHelper &H : MmaSyncHelpers)
+        if (UsedHelpers.count(H.Name))
+          OS << H.Text;
+    }
     OS << "\n" << Signature << " {\n";
     for (const std::string &Decl : SharedDecls)
       OS << "  " << Decl << "\n";
@@ -471,6 +487,7 @@ private:
   std::vector<std::string> SharedDecls;
   bool UsesHalf = false;
   WmmaScan Wmma;
+  std::set<std::string> UsedHelpers; // of MmaSyncHelpers
   /// The ranges of the loop and let variables around the statement being
   /// printed: they let a fragment number simplify ((v*256)/256 is v).
   ir::VarRanges Ranges;
@@ -632,6 +649,8 @@ private:
   std::string mmaSyncCall(const ir::WmmaCall &W) {
     auto Pointer = [&](const ir::LoadNode *P) { return "&" + access(P->Buf, P->Indices); };
     auto Move = [&](const char *Helper, const std::string &To, const std::string &From) {
+      UsedHelpers.insert(Helper);
+      UsedHelpers.insert("sched_lane"); // each of them asks for its lane
       return std::string(Helper) + "(" + To + ", " + From + ", " + unwrap(expr(W.Stride)) + ", " +
              (W.Layout == ir::WmmaColMajor ? "true" : "false") + ")";
     };
@@ -640,6 +659,7 @@ private:
       ir::Expr Value = W.Value && W.Value->Type != ir::DType::Float32
                            ? ir::makeCast(ir::DType::Float32, W.Value)
                            : W.Value;
+      UsedHelpers.insert("sched_mma_fill");
       return "sched_mma_fill(" + fragmentOperand(W.Frag) + ", " + unwrap(expr(Value)) + ")";
     }
     case ir::WmmaOp::LoadA:
@@ -651,6 +671,7 @@ private:
     case ir::WmmaOp::Store:
       return Move("sched_mma_store", Pointer(W.Memory), fragmentOperand(W.Frag));
     case ir::WmmaOp::Mma:
+      UsedHelpers.insert("sched_mma_m16n8k16");
       return "sched_mma_m16n8k16(" + fragmentOperand(W.D) + ", " + fragmentOperand(W.A) + ", " +
              fragmentOperand(W.B) + ", " + fragmentOperand(W.C) + ")";
     }
