@@ -156,3 +156,68 @@ TEST(RuntimeCudaTest, LaunchOnDeviceMatchesSimulator) {
 }
 
 } // namespace
+
+/// One warp on the mma.sync path: A and B staged in shared memory, ldmatrix
+/// (row-major A, column-major B), mma.sync m16n8k16, the per-lane store.
+LoweredKernel mmaSyncKernel() {
+  ir::LoopNest Nest;
+  std::string Error;
+  EXPECT_TRUE(ir::parseLoopNest(
+      "func sched_mma_nvrtc(A: float16*[256] global, B: float16*[128] global, C: float32*[128] "
+      "global) target=gpu {\n"
+      "  for (lane, 0, 32) bind(threadIdx.x) {\n"
+      "    allocate As: float16[256] shared {\n"
+      "      allocate Bs: float16[128] shared {\n"
+      "        for (e, 0, 8) {\n"
+      "          As[((e*32) + lane)] = A[((e*32) + lane)]\n"
+      "        }\n"
+      "        for (e, 0, 4) {\n"
+      "          Bs[((e*32) + lane)] = B[((e*32) + lane)]\n"
+      "        }\n"
+      "        eval sched.syncthreads()\n"
+      "        allocate Af: float16[256] wmma.matrix_a {\n"
+      "          allocate Bf: float16[128] wmma.matrix_b {\n"
+      "            allocate Cf: float32[128] wmma.accumulator {\n"
+      "              eval mma.load_a(Af[0], As[0], 16, 0, 16, 8, 16)\n"
+      "              eval mma.load_b(Bf[0], Bs[0], 16, 1, 16, 8, 16)\n"
+      "              eval mma.fill(Cf[0], 0.0f, 16, 8, 16)\n"
+      "              eval mma.mma(Cf[0], Af[0], Bf[0], Cf[0], 16, 8, 16)\n"
+      "              eval mma.store(C[0], Cf[0], 8, 0, 16, 8, 16)\n"
+      "            }\n"
+      "          }\n"
+      "        }\n"
+      "      }\n"
+      "    }\n"
+      "  }\n"
+      "}\n",
+      Nest, Error))
+      << Error;
+  LoweredKernel K;
+  K.Kernel = Nest;
+  for (int D = 0; D < 3; ++D)
+    K.Geometry.Grid[D] = K.Geometry.Block[D] = ir::makeInt(1);
+  K.Geometry.Block[0] = ir::makeInt(32);
+  return K;
+}
+
+TEST(RuntimeCudaTest, MmaSyncKernelNeedsSm80) {
+  EXPECT_EQ(minimumComputeCapability(mmaSyncKernel().Kernel), 80);
+}
+
+TEST(RuntimeCudaTest, NvrtcCompilesMmaSyncKernelForSm80AndSm90) {
+  std::string Error;
+  if (!cuda::nvrtc(Error))
+    GTEST_SKIP() << "NVRTC is not installed: " << Error;
+  LoweredKernel K = mmaSyncKernel();
+  std::string CU = emitCUDA(K);
+  ASSERT_NE(CU.find("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32"), std::string::npos) << CU;
+  for (int Major : {8, 9}) {
+    cuda::CompiledImage Image;
+    ASSERT_TRUE(cuda::compileWithNvrtc(CU, K.Kernel.Name, Major, 0, Image, Error,
+                                       minimumComputeCapability(K.Kernel)))
+        << Error << "\n" << CU;
+    EXPECT_EQ(Image.Arch, "sm_" + std::to_string(Major * 10));
+    EXPECT_TRUE(Image.IsCubin);
+    EXPECT_FALSE(Image.Image.empty());
+  }
+}
