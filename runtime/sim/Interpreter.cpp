@@ -533,7 +533,8 @@ private:
   bool runCollective(const CollectiveSite &S, const Slot *Args, int64_t W, int32_t Pc) {
     std::string Where =
         " in block " + blockText() + ", warp " + std::to_string(W) + ": " + siteText(Pc);
-    if (S.Family == TensorFamily::Mma)
+    // A fill sets every cell, in either family's arrangement of them.
+    if (S.Family == TensorFamily::Mma && S.Op != WmmaOp::Fill)
       return runMmaSync(S, Args, W, Pc, Where);
     if (S.Op == WmmaOp::Mma)
       return runMma(S, Args, W, Where);
@@ -594,19 +595,29 @@ private:
     return true;
   }
 
+  /// The first cells of an mma's D, A, B and C fragments for warp W, the
+  /// inputs checked to be defined.
+  bool mmaOperandCells(const CollectiveSite &S, const Slot *Args, int64_t W,
+                       const std::string &Where, int64_t Cells[4]) {
+    for (int O = 0; O < 4; ++O) {
+      int64_t Rows, Cols;
+      wmmaFragmentShape(P.Buffers[S.Frag[O]].MemScope, S.M, S.N, S.K, Rows, Cols);
+      Cells[O] = fragmentCells(S.Frag[O], Args[O].I, Rows, Cols, W, Where);
+      if (Cells[O] < 0 || (O > 0 && !checkDefined(S.Frag[O], Cells[O], Rows, Cols, Args[O].I, Where,
+                                                  S.Family == TensorFamily::Mma)))
+        return false;
+    }
+    return true;
+  }
+
   /// D = A*B + C, each (i, j) summed in ascending k: fp16 products are exact
   /// in fp32 and each addition rounds to fp32 (the plain C++ loop's order),
   /// int8 products are summed in int32 with two's complement wrap-around.
   /// Computed into a temporary, as D may be C.
   bool runMma(const CollectiveSite &S, const Slot *Args, int64_t W, const std::string &Where) {
     int64_t Cells[4];
-    for (int O = 0; O < 4; ++O) {
-      int64_t Rows, Cols;
-      wmmaFragmentShape(P.Buffers[S.Frag[O]].MemScope, S.M, S.N, S.K, Rows, Cols);
-      Cells[O] = fragmentCells(S.Frag[O], Args[O].I, Rows, Cols, W, Where);
-      if (Cells[O] < 0 || (O > 0 && !checkDefined(S.Frag[O], Cells[O], Rows, Cols, Args[O].I, Where)))
-        return false;
-    }
+    if (!mmaOperandCells(S, Args, W, Where, Cells))
+      return false;
     const Slot *A = &FragValues[Cells[1]], *B = &FragValues[Cells[2]], *C = &FragValues[Cells[3]];
     bool IsFloat = P.Buffers[S.Frag[3]].Type == DType::Float32;
     std::vector<Slot> D(S.M * S.N);
@@ -652,11 +663,6 @@ private:
     if (Cells < 0)
       return false;
     int64_t PerLane = mmaLaneElements(Sc);
-    if (S.Op == WmmaOp::Fill) {
-      std::fill(FragValues.begin() + Cells, FragValues.begin() + Cells + Rows * Cols, Args[1]);
-      std::fill(FragDefined.begin() + Cells, FragDefined.begin() + Cells + Rows * Cols, 1);
-      return true;
-    }
     bool IsStore = S.Op == WmmaOp::Store;
     if (IsStore && !checkDefined(Frag, Cells, Rows, Cols, Args[0].I, Where, true))
       return false;
@@ -746,14 +752,8 @@ private:
   bool runMmaSyncMma(const CollectiveSite &S, const Slot *Args, int64_t W,
                      const std::string &Where) {
     int64_t Cells[4];
-    for (int O = 0; O < 4; ++O) {
-      int64_t Rows, Cols;
-      wmmaFragmentShape(P.Buffers[S.Frag[O]].MemScope, S.M, S.N, S.K, Rows, Cols);
-      Cells[O] = fragmentCells(S.Frag[O], Args[O].I, Rows, Cols, W, Where);
-      if (Cells[O] < 0 ||
-          (O > 0 && !checkDefined(S.Frag[O], Cells[O], Rows, Cols, Args[O].I, Where, true)))
-        return false;
-    }
+    if (!mmaOperandCells(S, Args, W, Where, Cells))
+      return false;
     // Which cell (lane * elements + i) holds each element of A and B.
     int64_t APos[16][16], BPos[16][8];
     for (int64_t Lane = 0; Lane < WarpSize; ++Lane) {

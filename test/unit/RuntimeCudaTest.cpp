@@ -49,11 +49,20 @@ TEST(RuntimeCudaTest, NvrtcCompilesGeneratedKernelToCubin) {
 
 /// The two-virtual-thread tensor-core kernel of issue 9 as the lowering
 /// emits it (A/B of type T, accumulators of type Acc), 32 lanes.
-LoweredKernel wmmaKernel(const std::string &T, const std::string &Acc) {
-  ir::LoopNest Nest;
+/// A kernel from its text, launched as one block of one warp.
+LoweredKernel oneWarpKernel(const std::string &Text) {
+  LoweredKernel K;
   std::string Error;
+  EXPECT_TRUE(ir::parseLoopNest(Text, K.Kernel, Error)) << Error;
+  for (int D = 0; D < 3; ++D)
+    K.Geometry.Grid[D] = K.Geometry.Block[D] = ir::makeInt(1);
+  K.Geometry.Block[0] = ir::makeInt(32);
+  return K;
+}
+
+LoweredKernel wmmaKernel(const std::string &T, const std::string &Acc) {
   std::string Zero = Acc == "float32" ? "0.0f" : "0";
-  EXPECT_TRUE(ir::parseLoopNest(
+  return oneWarpKernel(
       "func sched_wmma_nvrtc(A: " + T + "*[512] global, B: " + T + "*[256] global, C: " + Acc +
           "*[512] global) target=gpu {\n"
           "  for (lane, 0, 32) bind(threadIdx.x) {\n"
@@ -71,15 +80,7 @@ LoweredKernel wmmaKernel(const std::string &T, const std::string &Acc) {
           "      }\n"
           "    }\n"
           "  }\n"
-          "}\n",
-      Nest, Error))
-      << Error;
-  LoweredKernel K;
-  K.Kernel = Nest;
-  for (int D = 0; D < 3; ++D)
-    K.Geometry.Grid[D] = K.Geometry.Block[D] = ir::makeInt(1);
-  K.Geometry.Block[0] = ir::makeInt(32);
-  return K;
+          "}\n");
 }
 
 TEST(RuntimeCudaTest, NvrtcCompilesWmmaKernelsForSm80AndSm90) {
@@ -160,9 +161,7 @@ TEST(RuntimeCudaTest, LaunchOnDeviceMatchesSimulator) {
 /// One warp on the mma.sync path: A and B staged in shared memory, ldmatrix
 /// (row-major A, column-major B), mma.sync m16n8k16, the per-lane store.
 LoweredKernel mmaSyncKernel() {
-  ir::LoopNest Nest;
-  std::string Error;
-  EXPECT_TRUE(ir::parseLoopNest(
+  return oneWarpKernel(
       "func sched_mma_nvrtc(A: float16*[256] global, B: float16*[128] global, C: float32*[128] "
       "global) target=gpu {\n"
       "  for (lane, 0, 32) bind(threadIdx.x) {\n"
@@ -189,15 +188,7 @@ LoweredKernel mmaSyncKernel() {
       "      }\n"
       "    }\n"
       "  }\n"
-      "}\n",
-      Nest, Error))
-      << Error;
-  LoweredKernel K;
-  K.Kernel = Nest;
-  for (int D = 0; D < 3; ++D)
-    K.Geometry.Grid[D] = K.Geometry.Block[D] = ir::makeInt(1);
-  K.Geometry.Block[0] = ir::makeInt(32);
-  return K;
+      "}\n");
 }
 
 TEST(RuntimeCudaTest, MmaSyncKernelNeedsSm80) {
