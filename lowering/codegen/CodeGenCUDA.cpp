@@ -27,7 +27,16 @@
 //    aligned, as load_matrix_sync/store_matrix_sync require. What CUDA
 //    cannot express (disagreeing shapes or layouts, an element access of a
 //    fragment, an ldm that is not a multiple of 16 bytes) is an error, never
-//    a guess.
+//    a guess;
+//  - the mma.sync family (mma.* calls, sm_80+): a fragment is the lane's
+//    registers, `unsigned Af[n][4]` (8 halves of A), `unsigned Bf[n][2]`,
+//    `float Cf[n][4]`; mma.load_a/_b are inline-PTX ldmatrix .x4/.x2
+//    (.trans) from the lane's row address in shared memory, mma.mma is
+//    mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32, and load_c/store move
+//    c0..c3 at their PTX positions. The helpers that do this are printed
+//    once before the kernel (MmaSyncHelpers); their lane formulas are those
+//    of ir::ldmatrixLaneRow and ir::mmaLaneElement, which the simulator
+//    runs.
 //
 //===----------------------------------------------------------------------===//
 #include "codegen/CodeGenCUDA.h"
@@ -199,7 +208,88 @@ const char *fragmentElementType(ir::Scope S, ir::DType T) {
 struct FragmentUse {
   int64_t M = 0, N = 0, K = 0; // 0: no call names the buffer
   int64_t Layout = -1;         // -1: never loaded (row-major then)
+  ir::TensorFamily Family = ir::TensorFamily::Wmma;
 };
+
+/// The device functions an mma.sync kernel calls, each printed before the
+/// kernel when it is used (sched_lane by the others). Lane formulas:
+/// ir::ldmatrixLaneRow (the row address a lane gives to ldmatrix) and
+/// ir::mmaLaneElement (where an accumulator element of a lane lies).
+struct MmaSyncHelper {
+  const char *Name, *Text;
+};
+const MmaSyncHelper MmaSyncHelpers[] = {
+    {"sched_lane", R"(static __device__ __forceinline__ unsigned sched_lane() {
+  unsigned L;
+  asm volatile("mov.u32 %0, %%laneid;" : "=r"(L));
+  return L;
+}
+)"},
+    {"sched_ldmatrix_a", R"(// mma.load_a: ldmatrix.x4; lane L gives row L % 8 of 8x8 matrix L / 8 (top
+// left, bottom left, top right, bottom right), .trans for a column-major A.
+static __device__ __forceinline__ void sched_ldmatrix_a(unsigned *R, const half *P, int Ld,
+                                                        bool ColMajor) {
+  unsigned L = sched_lane(), J = L / 8 % 4, I = L % 8;
+  int Row = 8 * (J % 2) + (ColMajor ? 0 : I), Col = 8 * (J / 2) + (ColMajor ? I : 0);
+  unsigned A = (unsigned)__cvta_generic_to_shared(P + (ColMajor ? Col * Ld + Row : Row * Ld + Col));
+  if (ColMajor)
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];"
+                 : "=r"(R[0]), "=r"(R[1]), "=r"(R[2]), "=r"(R[3]) : "r"(A) : "memory");
+  else
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];"
+                 : "=r"(R[0]), "=r"(R[1]), "=r"(R[2]), "=r"(R[3]) : "r"(A) : "memory");
+}
+)"},
+    {"sched_ldmatrix_b", R"(// mma.load_b: ldmatrix.x2; lanes 0-15 give the rows of k 0-7 and 8-15 (B's
+// columns when B is column-major, else its rows with .trans).
+static __device__ __forceinline__ void sched_ldmatrix_b(unsigned *R, const half *P, int Ld,
+                                                        bool ColMajor) {
+  unsigned L = sched_lane(), J = L / 8 % 2, I = L % 8;
+  int Row = 8 * J + (ColMajor ? 0 : I), Col = ColMajor ? I : 0;
+  unsigned A = (unsigned)__cvta_generic_to_shared(P + (ColMajor ? Col * Ld + Row : Row * Ld + Col));
+  if (ColMajor)
+    asm volatile("ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%0, %1}, [%2];"
+                 : "=r"(R[0]), "=r"(R[1]) : "r"(A) : "memory");
+  else
+    asm volatile("ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%0, %1}, [%2];"
+                 : "=r"(R[0]), "=r"(R[1]) : "r"(A) : "memory");
+}
+)"},
+    {"sched_mma_m16n8k16", R"(static __device__ __forceinline__ void sched_mma_m16n8k16(float *D, const unsigned *A,
+                                                          const unsigned *B, const float *C) {
+  asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, "
+               "{%4, %5, %6, %7}, {%8, %9}, {%10, %11, %12, %13};"
+               : "=f"(D[0]), "=f"(D[1]), "=f"(D[2]), "=f"(D[3])
+               : "r"(A[0]), "r"(A[1]), "r"(A[2]), "r"(A[3]), "r"(B[0]), "r"(B[1]), "f"(C[0]),
+                 "f"(C[1]), "f"(C[2]), "f"(C[3]));
+}
+)"},
+    {"sched_mma_fill", R"(static __device__ __forceinline__ void sched_mma_fill(float *C, float V) {
+  for (int I = 0; I < 4; ++I)
+    C[I] = V;
+}
+)"},
+    {"sched_mma_store", R"(// c_i of lane L is at row g + 8 * (i >= 2), column 2t + i % 2.
+static __device__ __forceinline__ void sched_mma_store(float *P, const float *C, int Ld,
+                                                       bool ColMajor) {
+  unsigned L = sched_lane(), G = L / 4, T = L % 4;
+  for (int I = 0; I < 4; ++I) {
+    int Row = G + 8 * (I >= 2), Col = 2 * T + I % 2;
+    P[ColMajor ? Col * Ld + Row : Row * Ld + Col] = C[I];
+  }
+}
+)"},
+    {"sched_mma_load_c", R"(static __device__ __forceinline__ void sched_mma_load_c(float *C, const float *P, int Ld,
+                                                        bool ColMajor) {
+  unsigned L = sched_lane(), G = L / 4, T = L % 4;
+  for (int I = 0; I < 4; ++I) {
+    int Row = G + 8 * (I >= 2), Col = 2 * T + I % 2;
+    C[I] = P[ColMajor ? Col * Ld + Row : Row * Ld + Col];
+  }
+}
+)"},
+};
+
 
 /// Reads the wmma calls of a kernel before it is printed: the fragment
 /// buffers' shapes and layouts, the memory buffers the calls touch, and what
@@ -209,7 +299,8 @@ public:
   std::map<const ir::BufferNode *, FragmentUse> Fragments;
   std::set<const ir::BufferNode *> Memory;
   std::vector<std::string> Errors;
-  bool UsesWmma = false;
+  bool UsesWmma = false;    // nvcuda::wmma
+  bool UsesMmaSync = false; // the mma.* family: PTX mma.sync and ldmatrix
 
 protected:
   void visitCall(const ir::CallNode *N) override {
@@ -220,11 +311,13 @@ protected:
       Errors.push_back("malformed call to " + N->Name);
       return;
     }
-    UsesWmma = true;
-    if (!isWmmaShape(W.M, W.N, W.K))
+    bool Sync = W.Family == ir::TensorFamily::Mma;
+    (Sync ? UsesMmaSync : UsesWmma) = true;
+    if (Sync ? !ir::isMmaSyncShape(W.M, W.N, W.K) : !isWmmaShape(W.M, W.N, W.K))
       Errors.push_back(N->Name + " has shape m" + std::to_string(W.M) + "n" + std::to_string(W.N) +
                        "k" + std::to_string(W.K) +
-                       ", which CUDA's wmma does not offer (m16n16k16, m32n8k16, m8n32k16)");
+                       (Sync ? ", which the mma.sync path does not offer (m16n8k16)"
+                             : ", which CUDA's wmma does not offer (m16n16k16, m32n8k16, m8n32k16)"));
     using S = ir::Scope;
     switch (W.Op) {
     case ir::WmmaOp::Fill:
@@ -267,7 +360,9 @@ protected:
   }
 
 private:
-  static bool isWmmaName(const std::string &Name) { return Name.compare(0, 5, "wmma.") == 0; }
+  static bool isWmmaName(const std::string &Name) {
+    return Name.compare(0, 5, "wmma.") == 0 || Name.compare(0, 4, "mma.") == 0;
+  }
 
   void elementAccess(const ir::Buffer &B) {
     Errors.push_back("fragment '" + B->Name + "' (" + ir::scopeName(B->MemScope) +
@@ -287,8 +382,19 @@ private:
       return;
     }
     FragmentUse &U = Fragments[B.get()];
+    if (W.Family == ir::TensorFamily::Mma) {
+      bool IsAcc = Want == ir::Scope::WmmaAccumulator;
+      if (B->Type != (IsAcc ? ir::DType::Float32 : ir::DType::Float16))
+        Errors.push_back(N->Name + " uses '" + B->Name + "' of " + ir::dtypeName(B->Type) +
+                         "; the mma.sync path holds " + (IsAcc ? "float32" : "float16") +
+                         " fragments there");
+    }
     if (U.M == 0) {
       U.M = W.M, U.N = W.N, U.K = W.K;
+      U.Family = W.Family;
+    } else if (U.Family != W.Family) {
+      Errors.push_back("fragment '" + B->Name + "' is used by both wmma and mma calls");
+      return;
     } else if (U.M != W.M || U.N != W.N || U.K != W.K) {
       Errors.push_back("fragment '" + B->Name + "' is used with shapes " + shape(U.M, U.N, U.K) +
                        " and " + shape(W.M, W.N, W.K) +
@@ -319,6 +425,13 @@ private:
     if (B->MemScope != ir::Scope::Global && B->MemScope != ir::Scope::Shared) {
       Errors.push_back(N->Name + " accesses '" + B->Name + "' in " + ir::scopeName(B->MemScope) +
                        " memory; wmma loads and stores use only global or shared memory");
+      return;
+    }
+    if (W.Family == ir::TensorFamily::Mma &&
+        (W.Op == ir::WmmaOp::LoadA || W.Op == ir::WmmaOp::LoadB) &&
+        B->MemScope != ir::Scope::Shared) {
+      Errors.push_back(N->Name + " reads '" + B->Name + "' in " + ir::scopeName(B->MemScope) +
+                       " memory; ldmatrix reads shared memory only");
       return;
     }
     Memory.insert(B.get());
@@ -352,10 +465,17 @@ public:
     if (K.Arch.isSet())
       OS << "// Target architecture: " << K.Arch.name() << " (nvcc -arch=" << K.Arch.name()
          << ").\n";
-    if (UsesHalf)
+    if (UsesHalf || Wmma.UsesMmaSync)
       OS << "#include <cuda_fp16.h>\n";
     if (Wmma.UsesWmma)
       OS << "#include <mma.h>\n";
+    if (Wmma.UsesMmaSync) {
+      OS << "\n// mma.sync m16n8k16 (PTX ISA): lane L holds A's a0..a7, B's b0..b3 and C's\n"
+            "// c0..c3 at the positions the ISA specifies (g = L / 4, t = L % 4).\n";
+      for (const MmaSyncHelper &H : MmaSyncHelpers)
+        if (UsedHelpers.count(H.Name))
+          OS << H.Text;
+    }
     OS << "\n" << Signature << " {\n";
     for (const std::string &Decl : SharedDecls)
       OS << "  " << Decl << "\n";
@@ -370,6 +490,7 @@ private:
   std::vector<std::string> SharedDecls;
   bool UsesHalf = false;
   WmmaScan Wmma;
+  std::set<std::string> UsedHelpers; // of MmaSyncHelpers
   /// The ranges of the loop and let variables around the statement being
   /// printed: they let a fragment number simplify ((v*256)/256 is v).
   ir::VarRanges Ranges;
@@ -527,7 +648,42 @@ private:
                                       : "nvcuda::wmma::mem_row_major";
   }
 
+  /// An mma.* call: a helper of MmaSyncHelpers on the lane's registers.
+  std::string mmaSyncCall(const ir::WmmaCall &W) {
+    auto Pointer = [&](const ir::LoadNode *P) { return "&" + access(P->Buf, P->Indices); };
+    auto Move = [&](const char *Helper, const std::string &To, const std::string &From) {
+      UsedHelpers.insert(Helper);
+      UsedHelpers.insert("sched_lane"); // each of them asks for its lane
+      return std::string(Helper) + "(" + To + ", " + From + ", " + unwrap(expr(W.Stride)) + ", " +
+             (W.Layout == ir::WmmaColMajor ? "true" : "false") + ")";
+    };
+    switch (W.Op) {
+    case ir::WmmaOp::Fill: {
+      ir::Expr Value = W.Value && W.Value->Type != ir::DType::Float32
+                           ? ir::makeCast(ir::DType::Float32, W.Value)
+                           : W.Value;
+      UsedHelpers.insert("sched_mma_fill");
+      return "sched_mma_fill(" + fragmentOperand(W.Frag) + ", " + unwrap(expr(Value)) + ")";
+    }
+    case ir::WmmaOp::LoadA:
+      return Move("sched_ldmatrix_a", fragmentOperand(W.Frag), Pointer(W.Memory));
+    case ir::WmmaOp::LoadB:
+      return Move("sched_ldmatrix_b", fragmentOperand(W.Frag), Pointer(W.Memory));
+    case ir::WmmaOp::LoadC:
+      return Move("sched_mma_load_c", fragmentOperand(W.Frag), Pointer(W.Memory));
+    case ir::WmmaOp::Store:
+      return Move("sched_mma_store", Pointer(W.Memory), fragmentOperand(W.Frag));
+    case ir::WmmaOp::Mma:
+      UsedHelpers.insert("sched_mma_m16n8k16");
+      return "sched_mma_m16n8k16(" + fragmentOperand(W.D) + ", " + fragmentOperand(W.A) + ", " +
+             fragmentOperand(W.B) + ", " + fragmentOperand(W.C) + ")";
+    }
+    return "0";
+  }
+
   std::string wmmaCall(const ir::WmmaCall &W) {
+    if (W.Family == ir::TensorFamily::Mma)
+      return mmaSyncCall(W);
     const std::string NS = "nvcuda::wmma::";
     auto Pointer = [&](const ir::LoadNode *P) { return "&" + access(P->Buf, P->Indices); };
     switch (W.Op) {
@@ -582,6 +738,15 @@ private:
     if (!ConstSize || Size <= 0 || Size % (Rows * Cols) != 0)
       Wmma.Errors.push_back("fragment '" + B->Name + "' does not hold a whole number of " +
                             std::to_string(Rows) + "x" + std::to_string(Cols) + " fragments");
+    if (U.Family == ir::TensorFamily::Mma) {
+      // The lane's registers: A 4 x 2 halves, B 2 x 2 halves, C 4 floats.
+      bool IsAcc = B->MemScope == ir::Scope::WmmaAccumulator;
+      line(Indent) << (IsAcc ? "float " : "unsigned ") << bufName(B) << "["
+                   << std::max<int64_t>(Size / (Rows * Cols), 1) << "]["
+                   << (IsAcc ? 4 : ir::mmaLaneElements(B->MemScope) / 2) << "];\n";
+      emitStmt(N->Body, Indent);
+      return;
+    }
     const std::string NS = "nvcuda::wmma::";
     std::string Use = B->MemScope == ir::Scope::WmmaMatrixA   ? "matrix_a"
                       : B->MemScope == ir::Scope::WmmaMatrixB ? "matrix_b"
@@ -719,6 +884,8 @@ private:
 int minimumComputeCapability(const ir::LoopNest &Kernel) {
   WmmaScan Scan;
   Scan.visit(Kernel.Body);
+  if (Scan.UsesMmaSync)
+    return 80; // mma.sync.aligned.m16n8k16 with f16 operands
   if (!Scan.UsesWmma)
     return 0;
   for (const auto &Entry : Scan.Fragments)

@@ -29,6 +29,10 @@ IntrinsicInfo pureMath(const std::string &Name, unsigned Arity, DType T) {
 
 const char *const WmmaNames[] = {"wmma.fill", "wmma.load_a", "wmma.load_b",
                                  "wmma.load_c", "wmma.store", "wmma.mma"};
+const char *const MmaNames[] = {"mma.fill", "mma.load_a", "mma.load_b",
+                                "mma.load_c", "mma.store", "mma.mma"};
+constexpr WmmaOp AllOps[] = {WmmaOp::Fill, WmmaOp::LoadA, WmmaOp::LoadB,
+                             WmmaOp::LoadC, WmmaOp::Store, WmmaOp::Mma};
 
 /// Operand positions of m, n, k: the last three operands of every wmma call.
 int shapeOperand(WmmaOp Op, char Which) {
@@ -49,10 +53,11 @@ TileDecl wmmaTile(WmmaOp Op, const char *Shape, bool IsFragment, int Stride = -1
   return T;
 }
 
-IntrinsicInfo wmmaIntrinsic(WmmaOp Op) {
+/// The declaration of a wmma or mma call: the same operands and tiles.
+IntrinsicInfo wmmaIntrinsic(WmmaOp Op, TensorFamily Family) {
   using R = OperandRole;
   IntrinsicInfo Info;
-  Info.Name = wmmaIntrinsicName(Op);
+  Info.Name = wmmaIntrinsicName(Op, Family);
   Info.IsWarpCollective = true;
   TileDecl None;
   switch (Op) {
@@ -93,9 +98,9 @@ std::map<std::string, IntrinsicInfo> builtinIntrinsics() {
 
   for (const MathFunction &M : mathFunctions())
     Table[M.Name] = pureMath(M.Name, M.Arity, M.Type);
-  for (WmmaOp Op : {WmmaOp::Fill, WmmaOp::LoadA, WmmaOp::LoadB, WmmaOp::LoadC, WmmaOp::Store,
-                    WmmaOp::Mma})
-    Table[wmmaIntrinsicName(Op)] = wmmaIntrinsic(Op);
+  for (TensorFamily F : {TensorFamily::Wmma, TensorFamily::Mma})
+    for (WmmaOp Op : AllOps)
+      Table[wmmaIntrinsicName(Op, F)] = wmmaIntrinsic(Op, F);
   return Table;
 }
 
@@ -129,26 +134,32 @@ DType intrinsicResultType(const std::string &Name) {
   return Info ? Info->ResultType : DType::Int32;
 }
 
-const char *wmmaIntrinsicName(WmmaOp Op) { return WmmaNames[static_cast<int>(Op)]; }
+const char *wmmaIntrinsicName(WmmaOp Op, TensorFamily Family) {
+  return (Family == TensorFamily::Mma ? MmaNames : WmmaNames)[static_cast<int>(Op)];
+}
 
-static bool wmmaOpOf(const std::string &Name, WmmaOp &Out) {
-  for (int I = 0; I < 6; ++I)
-    if (Name == WmmaNames[I]) {
-      Out = static_cast<WmmaOp>(I);
-      return true;
-    }
+static bool wmmaOpOf(const std::string &Name, WmmaOp &Out, TensorFamily &Family) {
+  for (TensorFamily F : {TensorFamily::Wmma, TensorFamily::Mma})
+    for (WmmaOp Op : AllOps)
+      if (Name == wmmaIntrinsicName(Op, F)) {
+        Out = Op;
+        Family = F;
+        return true;
+      }
   return false;
 }
 
 bool decodeWmma(const CallNode *Call, WmmaCall &Out) {
   WmmaOp Op;
-  if (!Call || !wmmaOpOf(Call->Name, Op))
+  TensorFamily Family;
+  if (!Call || !wmmaOpOf(Call->Name, Op, Family))
     return false;
   size_t Arity = Op == WmmaOp::Fill ? 5 : 7;
   if (Call->Args.size() != Arity)
     return false;
   Out = WmmaCall();
   Out.Op = Op;
+  Out.Family = Family;
   const std::vector<Expr> &A = Call->Args;
   if (!getConstInt(A[shapeOperand(Op, 'm')], Out.M) || !getConstInt(A[shapeOperand(Op, 'n')], Out.N) ||
       !getConstInt(A[shapeOperand(Op, 'k')], Out.K))
@@ -192,10 +203,55 @@ Expr wmmaFragmentNumber(const Expr &FlatIndex, int64_t TileElems, const VarRange
   return simplify(FlatIndex / makeInt(TileElems, FlatIndex->Type), Ranges);
 }
 
-Expr makeWmmaCall(WmmaOp Op, std::vector<Expr> Operands, int64_t M, int64_t N, int64_t K) {
+Expr makeWmmaCall(WmmaOp Op, std::vector<Expr> Operands, int64_t M, int64_t N, int64_t K,
+                  TensorFamily Family) {
   for (int64_t V : {M, N, K})
     Operands.push_back(makeInt(V));
-  return makeCall(wmmaIntrinsicName(Op), std::move(Operands), DType::Int32);
+  return makeCall(wmmaIntrinsicName(Op, Family), std::move(Operands), DType::Int32);
+}
+
+bool isMmaSyncShape(int64_t M, int64_t N, int64_t K) { return M == 16 && N == 8 && K == 16; }
+
+int64_t mmaLaneElements(Scope Sc) { return Sc == Scope::WmmaMatrixA ? 8 : 4; }
+
+void mmaLaneElement(Scope Sc, int64_t Lane, int64_t I, int64_t &Row, int64_t &Col) {
+  int64_t G = Lane / 4, T = Lane % 4;
+  switch (Sc) {
+  case Scope::WmmaMatrixA:
+    Row = G + 8 * (I / 2 % 2);
+    Col = 2 * T + I % 2 + (I >= 4 ? 8 : 0);
+    return;
+  case Scope::WmmaMatrixB:
+    Row = 2 * T + I % 2 + (I >= 2 ? 8 : 0);
+    Col = G;
+    return;
+  default:
+    Row = G + (I >= 2 ? 8 : 0);
+    Col = 2 * T + I % 2;
+    return;
+  }
+}
+
+int64_t ldmatrixCount(Scope Sc) { return Sc == Scope::WmmaMatrixA ? 4 : 2; }
+
+bool ldmatrixTransposes(Scope Sc, int64_t Layout) {
+  return (Sc == Scope::WmmaMatrixA) == (Layout == WmmaColMajor);
+}
+
+void ldmatrixLaneRow(Scope Sc, int64_t Layout, int64_t Lane, int64_t &Row, int64_t &Col) {
+  bool Trans = ldmatrixTransposes(Sc, Layout);
+  int64_t J = Lane / 8 % ldmatrixCount(Sc), R = Lane % 8;
+  if (Sc == Scope::WmmaMatrixA) {
+    // Matrix j covers rows 8*(j%2).., columns 8*(j/2)..; its memory row r is
+    // the fragment's row (column, with .trans) r of it.
+    Row = 8 * (J % 2) + (Trans ? 0 : R);
+    Col = 8 * (J / 2) + (Trans ? R : 0);
+  } else {
+    // Matrix j covers k 8j..8j+7 (rows of B) and all 8 columns; without
+    // .trans its memory row r is B's column r.
+    Row = 8 * J + (Trans ? R : 0);
+    Col = Trans ? 0 : R;
+  }
 }
 
 bool isWarpCollectiveCall(const Expr &E) {

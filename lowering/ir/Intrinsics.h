@@ -80,7 +80,23 @@ enum : int64_t { WmmaRowMajor = 0, WmmaColMajor = 1 };
 /// operation (checked by VerifyKernel). A matrix_a or matrix_b fragment
 /// buffer is loaded with one layout throughout (it is part of its CUDA type).
 enum class WmmaOp { Fill, LoadA, LoadB, LoadC, Store, Mma };
-const char *wmmaIntrinsicName(WmmaOp Op);
+
+/// The two tensor-core instruction families. Both have the calls above with
+/// the same operands, tiles and fragment scopes (wmma.matrix_a/_b/accumulator
+/// buffers: a fragment is Rows x Cols elements there too), so every analysis
+/// reads one declaration and one decoder:
+///  - Wmma: `wmma.*`, CUDA's nvcuda::wmma API; a fragment's lane layout is
+///    unspecified, so it is an opaque per-warp matrix.
+///  - Mma: `mma.*`, PTX mma.sync.aligned.m16n8k16 (sm_80+) fed by ldmatrix:
+///    the per-lane register layout is specified by the PTX ISA (mmaLaneElement
+///    below), and a fragment's Rows*Cols elements are the warp's registers,
+///    lane by lane: element L*R + i is register element i of lane L (R =
+///    Rows*Cols/32). mma.load_a / mma.load_b are ldmatrix.x4 / .x2 (.trans for
+///    a column-major A or a row-major B) and read shared memory only;
+///    mma.load_c / mma.store move each lane's accumulator elements one by one
+///    (global or shared). Shapes: m16n8k16 (fp16 -> fp32).
+enum class TensorFamily : unsigned char { Wmma, Mma };
+const char *wmmaIntrinsicName(WmmaOp Op, TensorFamily Family = TensorFamily::Wmma);
 
 /// A wmma call taken apart (decodeWmma). Operands that the operation does
 /// not have are null.
@@ -93,9 +109,10 @@ struct WmmaCall {
   int64_t Layout = WmmaRowMajor;    // load_*, store
   const LoadNode *D = nullptr, *A = nullptr, *B = nullptr, *C = nullptr; // mma
   int64_t M = 0, N = 0, K = 0;
+  TensorFamily Family = TensorFamily::Wmma;
 };
 
-/// Whether E is a call to a wmma intrinsic; fills Out if so. False for a
+/// Whether E is a call to a wmma or mma intrinsic; fills Out if so. False for a
 /// malformed call (wrong arity, a non-constant shape or layout, an operand
 /// that is not a Load).
 bool isWmmaCall(const Expr &E);
@@ -112,8 +129,40 @@ void wmmaFragmentShape(Scope Sc, int64_t M, int64_t N, int64_t K, int64_t &Rows,
 /// divide, the division itself. The one definition for every backend.
 Expr wmmaFragmentNumber(const Expr &FlatIndex, int64_t TileElems, const VarRanges *Ranges = nullptr);
 
-/// Builds a wmma call (the caller's operands in the order listed above).
-Expr makeWmmaCall(WmmaOp Op, std::vector<Expr> Operands, int64_t M, int64_t N, int64_t K);
+/// Builds a wmma (or mma) call (the caller's operands in the order listed
+/// above).
+Expr makeWmmaCall(WmmaOp Op, std::vector<Expr> Operands, int64_t M, int64_t N, int64_t K,
+                  TensorFamily Family = TensorFamily::Wmma);
+
+/// The mma.sync shapes: m16n8k16 with fp16 operands and fp32 accumulators.
+bool isMmaSyncShape(int64_t M, int64_t N, int64_t K);
+
+/// The PTX ISA's fragment layout of mma.sync.aligned.m16n8k16 (f16 A/B, f32
+/// C/D; "Matrix Fragments for mma.m16n8k16"): the (Row, Col) in the
+/// fragment's matrix (matrix_a m x k, matrix_b k x n, accumulator m x n) of
+/// element I of lane Lane's registers. With g = Lane / 4, t = Lane % 4:
+///   A (I < 8):  row g + 8*(I/2 % 2), col 2t + I%2 + 8*(I >= 4)
+///   B (I < 4):  row 2t + I%2 + 8*(I >= 2), col g
+///   C (I < 4):  row g + 8*(I >= 2),  col 2t + I%2
+/// Elements per lane: mmaLaneElements. The one definition for the simulator
+/// and the CUDA backend.
+int64_t mmaLaneElements(Scope Sc);
+void mmaLaneElement(Scope Sc, int64_t Lane, int64_t I, int64_t &Row, int64_t &Col);
+
+/// ldmatrix for mma.load_a / mma.load_b: A is four 8x8 matrices (.x4: top
+/// left, bottom left, top right, bottom right), B two (.x2: k 0-7, k 8-15).
+/// Lanes 8j..8j+7 give the addresses of the eight 16-byte rows of matrix j;
+/// register j of lane L receives row L/4, columns 2(L%4) and 2(L%4)+1 of it
+/// (.trans: the transpose). That yields mmaLaneElement's layout when a
+/// matrix's memory rows run along A's k (row-major A) or B's k (column-major
+/// B, i.e. B stored n by n); the other layouts need .trans.
+int64_t ldmatrixCount(Scope Sc);                 // 4 for matrix_a, 2 for matrix_b
+bool ldmatrixTransposes(Scope Sc, int64_t Layout); // .trans
+/// The fragment-matrix (Row, Col) of the first of the eight elements whose
+/// address lane Lane gives (lanes from 8 * ldmatrixCount on repeat lanes
+/// 0..; ldmatrix ignores them); the row's elements run along the memory
+/// tile's contiguous direction from there.
+void ldmatrixLaneRow(Scope Sc, int64_t Layout, int64_t Lane, int64_t &Row, int64_t &Col);
 
 /// Whether E is a call to an intrinsic declared warp-collective.
 bool isWarpCollectiveCall(const Expr &E);

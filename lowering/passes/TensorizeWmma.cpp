@@ -24,6 +24,13 @@
 //  - Any other store of a constant into an accumulator fragment (the
 //    initialisation of a reduction whose loop the schedule moved outward)
 //    becomes a fill the same way, without a mark.
+// The same matcher serves the mma.sync family (ir::TensorFamily::Mma,
+// sm_80+): `tensorize(x, mma.m16n8k16)` marks the computation (the tile
+// must be 16x8x16, fp16 into fp32), `mma.load` the operand copies (ldmatrix:
+// the memory side must be shared; a global operand is refused with the
+// advice to stage it) and `mma.store` the write-back; they emit the mma.*
+// calls with the same operands. The compute mark decides each fragment's
+// family, and its copies must be marked with the same family.
 // A mismatch is an error at the tensorize directive naming the loop or
 // access and why. Afterwards no fragment is touched but by an intrinsic,
 // and every fragment buffer is reshaped to [tiles..., rows, cols] in the
@@ -62,6 +69,19 @@ bool isFragmentScope(ir::Scope S) {
          S == ir::Scope::WmmaAccumulator;
 }
 
+/// The directive names of each family: the computation, the operand loads,
+/// the accumulator's write-back.
+struct MarkNames {
+  const char *Compute, *Load, *Store;
+  ir::TensorFamily Family;
+};
+const MarkNames Families[] = {{"wmma.mma", "wmma.load", "wmma.store", ir::TensorFamily::Wmma},
+                              {"mma.m16n8k16", "mma.load", "mma.store", ir::TensorFamily::Mma}};
+
+bool isTensorMark(const std::string &Intrinsic) {
+  return Intrinsic.rfind("wmma.", 0) == 0 || Intrinsic.rfind("mma.", 0) == 0;
+}
+
 /// What the mma decided about a fragment buffer.
 struct Fragment {
   int RowDim = -1, ColDim = -1; // the buffer dimensions of the tile's rows and columns
@@ -69,6 +89,7 @@ struct Fragment {
   int64_t M = 0, N = 0, K = 0;
   int64_t Layout = -1; // matrix_a/b: the layout its loads use (-1 until one)
   int Loc = -1;        // the tensorize(.., wmma.mma) that decided it
+  ir::TensorFamily Family = ir::TensorFamily::Wmma;
 };
 
 /// A store in a region, with the loops around it inside the region
@@ -211,14 +232,16 @@ public:
       HasFragments |= isFragmentScope(A.Buf->MemScope);
     bool HasMarks = false;
     for (const ir::TensorizeMark &M : Nest.Tensorize)
-      HasMarks |= M.Intrinsic.rfind("wmma.", 0) == 0;
+      HasMarks |= isTensorMark(M.Intrinsic);
     if (!HasFragments && !HasMarks)
       return true;
     // The mma decides each fragment's tile; loads and stores read that.
-    for (const char *Kind : {"wmma.mma", "wmma.load", "wmma.store"})
-      for (const ir::TensorizeMark &M : Nest.Tensorize)
-        if (M.Intrinsic == Kind && !applyMark(M))
-          return false;
+    for (int Stage = 0; Stage < 3; ++Stage)
+      for (const MarkNames &F : Families)
+        for (const ir::TensorizeMark &M : Nest.Tensorize)
+          if (M.Intrinsic == (Stage == 0 ? F.Compute : Stage == 1 ? F.Load : F.Store) &&
+              !applyMark(M, F))
+            return false;
     if (!fills() || !noElementAccess() || !reshape())
       return false;
     // The regions are calls now: their unit loops (a stage's `Af.ax0` over
@@ -227,7 +250,7 @@ public:
     Nest.Body = Remover.mutate(Nest.Body);
     std::vector<ir::TensorizeMark> Rest;
     for (const ir::TensorizeMark &M : Nest.Tensorize)
-      if (M.Intrinsic.rfind("wmma.", 0) != 0)
+      if (!isTensorMark(M.Intrinsic))
         Rest.push_back(M);
     Nest.Tensorize = Rest;
     return true;
@@ -251,7 +274,7 @@ private:
     Nest.Body = R.mutate(Nest.Body);
   }
 
-  bool applyMark(const ir::TensorizeMark &M) {
+  bool applyMark(const ir::TensorizeMark &M, const MarkNames &Names) {
     LoopFinder Finder(M.Loop.get());
     Finder.visit(Nest.Body);
     const ir::ForNode *X = Finder.Found;
@@ -270,12 +293,13 @@ private:
       return error(M.Loc, Directive + ": the region holds `" +
                               stmtText(Scan.Others[0]) +
                               "`, which is no part of a tile operation");
-    if (M.Intrinsic == "wmma.mma")
-      return matchMma(X, Scan, M.Loc, Directive);
+    if (M.Intrinsic == Names.Compute)
+      return matchMma(X, Scan, Names.Family, M.Loc, Directive);
     if (Scan.Stores.size() != 1)
       return error(M.Loc, Directive + ": the region holds " + std::to_string(Scan.Stores.size()) +
                               " stores; a tile copy is exactly one");
-    return matchCopy(X, Scan.Stores[0], M.Intrinsic == "wmma.store", M.Loc, Directive);
+    return matchCopy(X, Scan.Stores[0], M.Intrinsic == Names.Store, Names.Family, M.Loc,
+                     Directive);
   }
 
   //===--------------------------------------------------------------------===//
@@ -337,8 +361,9 @@ private:
 
   /// Records (or checks against what an earlier mma decided) a fragment.
   bool recordFragment(const ir::LoadNode *L, int RowDim, int ColDim, int64_t M, int64_t N,
-                      int64_t K, int Loc, const std::string &Directive) {
+                      int64_t K, ir::TensorFamily Family, int Loc, const std::string &Directive) {
     Fragment F;
+    F.Family = Family;
     F.RowDim = RowDim;
     F.ColDim = ColDim;
     F.M = M;
@@ -349,15 +374,16 @@ private:
     auto [It, Inserted] = Frags.emplace(L->Buf.get(), F);
     const Fragment &Old = It->second;
     if (!Inserted && (Old.RowDim != RowDim || Old.ColDim != ColDim || Old.M != M ||
-                      Old.N != N || Old.K != K))
+                      Old.N != N || Old.K != K || Old.Family != Family))
       return error(Loc, Directive + ": '" + L->Buf->Name +
-                            "' is used with another tile shape or orientation by an earlier "
-                            "wmma.mma");
+                            "' is used with another tile shape, orientation or instruction by an "
+                            "earlier tensorized multiply-accumulate");
     return true;
   }
 
-  bool matchMma(const ir::ForNode *X, const RegionScan &Scan, int Loc,
+  bool matchMma(const ir::ForNode *X, const RegionScan &Scan, ir::TensorFamily Family, int Loc,
                 const std::string &Directive) {
+    bool Sync = Family == ir::TensorFamily::Mma;
     const StoreSite *Update = nullptr, *Init = nullptr;
     const ir::LoadNode *A = nullptr, *B = nullptr;
     for (const StoreSite &Site : Scan.Stores) {
@@ -392,11 +418,13 @@ private:
     bool TypesOk = In == B->Buf->Type &&
                    ((In == ir::DType::Float16 && Acc == ir::DType::Float32) ||
                     ((In == ir::DType::Int8 || In == ir::DType::UInt8) && Acc == ir::DType::Int32));
-    if (!TypesOk)
+    if (!TypesOk || (Sync && In != ir::DType::Float16))
       return error(Loc, Directive + ": operands " + std::string(ir::dtypeName(A->Buf->Type)) +
                             " and " + ir::dtypeName(B->Buf->Type) + " accumulated in " +
                             ir::dtypeName(Acc) +
-                            "; wmma multiplies float16 into float32 or int8/uint8 into int32");
+                            (Sync ? "; mma.m16n8k16 multiplies float16 into float32"
+                                  : "; wmma multiplies float16 into float32 or int8/uint8 into "
+                                    "int32"));
     // The three innermost loops: rows, columns, reduction.
     const std::vector<const ir::ForNode *> &Loops = Update->Loops;
     if (Loops.size() < 3)
@@ -428,12 +456,15 @@ private:
         !ir::getConstInt(RedL->Extent, K))
       return error(Loc, Directive + ": the tile loops " + loopName(RowL) + ", " + loopName(ColL) +
                             " and " + loopName(RedL) + " must have constant extents");
-    if (!((M == 16 && N == 16 && K == 16) || (M == 32 && N == 8 && K == 16) ||
-          (M == 8 && N == 32 && K == 16)))
+    bool ShapeOk = Sync ? ir::isMmaSyncShape(M, N, K)
+                        : (M == 16 && N == 16 && K == 16) || (M == 32 && N == 8 && K == 16) ||
+                              (M == 8 && N == 32 && K == 16);
+    if (!ShapeOk)
       return error(Loc, Directive + ": the tile is " + std::to_string(M) + " x " +
                             std::to_string(N) + " x " + std::to_string(K) + " (loops " +
                             loopName(RowL) + ", " + loopName(ColL) + ", " + loopName(RedL) +
-                            "); wmma supports 16x16x16, 32x8x16 and 8x32x16");
+                            (Sync ? "); mma.m16n8k16 needs 16x8x16"
+                                  : "); wmma supports 16x16x16, 32x8x16 and 8x32x16"));
     // Each tile loop indexes exactly one dimension of each buffer, as `v + ...`.
     int Dims[3][2]; // [F, A, B][row, col]
     struct Use {
@@ -476,9 +507,9 @@ private:
                             " and " + loopName(Inner) +
                             " must nest perfectly around the update (an initialisation may "
                             "stand before the reduction loop)");
-    if (!recordFragment(F, Dims[0][0], Dims[0][1], M, N, K, Loc, Directive) ||
-        !recordFragment(A, Dims[1][0], Dims[1][1], M, N, K, Loc, Directive) ||
-        !recordFragment(B, Dims[2][0], Dims[2][1], M, N, K, Loc, Directive))
+    if (!recordFragment(F, Dims[0][0], Dims[0][1], M, N, K, Family, Loc, Directive) ||
+        !recordFragment(A, Dims[1][0], Dims[1][1], M, N, K, Family, Loc, Directive) ||
+        !recordFragment(B, Dims[2][0], Dims[2][1], M, N, K, Family, Loc, Directive))
       return false;
     std::map<const ir::VarNode *, Expr> Zero;
     for (const ir::ForNode *L : {RowL, ColL, RedL})
@@ -487,9 +518,10 @@ private:
     std::vector<Stmt> Calls;
     if (Init)
       Calls.push_back(ir::makeEvaluate(ir::makeWmmaCall(
-          ir::WmmaOp::Fill, {Base(F), ir::simplify(ir::makeCast(Acc, Init->Store->Value))}, M, N, K)));
-    Calls.push_back(ir::makeEvaluate(
-        ir::makeWmmaCall(ir::WmmaOp::Mma, {Base(F), Base(A), Base(B), Base(F)}, M, N, K)));
+          ir::WmmaOp::Fill, {Base(F), ir::simplify(ir::makeCast(Acc, Init->Store->Value))}, M, N, K,
+          Family)));
+    Calls.push_back(ir::makeEvaluate(ir::makeWmmaCall(
+        ir::WmmaOp::Mma, {Base(F), Base(A), Base(B), Base(F)}, M, N, K, Family)));
     replace(Outer, ir::makeSeq(Calls));
     (void)X;
     return true;
@@ -524,8 +556,8 @@ private:
 
   /// A copy between a fragment and memory (or a constant into an
   /// accumulator: a fill) whose innermost two loops run over the tile.
-  bool matchCopy(const ir::ForNode *X, const StoreSite &Site, bool IsStore, int Loc,
-                 const std::string &Directive) {
+  bool matchCopy(const ir::ForNode *X, const StoreSite &Site, bool IsStore,
+                 ir::TensorFamily Family, int Loc, const std::string &Directive) {
     const ir::StoreNode *St = Site.Store;
     const ir::LoadNode *Frag = nullptr, *Mem = nullptr;
     bool IsFill = false;
@@ -553,6 +585,18 @@ private:
       return error(Loc, Directive + ": no tensorized wmma.mma uses '" + FragLoad->Buf->Name +
                             "' (tensorize the computation with wmma.mma first)");
     Fragment &F = FI->second;
+    const MarkNames &Want = Families[static_cast<int>(F.Family)];
+    if (F.Family != Family)
+      return error(Loc, Directive + ": '" + FragLoad->Buf->Name + "' is an operand of " +
+                            Want.Compute + "; tensorize its copy with " +
+                            (IsStore ? Want.Store : Want.Load));
+    if (MemLoad && !IsStore && Family == ir::TensorFamily::Mma &&
+        MemLoad->Buf->MemScope != ir::Scope::Shared)
+      return error(Loc, Directive + ": " + accessText(MemExpr) + " is in " +
+                            ir::scopeName(MemLoad->Buf->MemScope) +
+                            " memory; mma.load is ldmatrix, which reads shared memory only: stage '" +
+                            MemLoad->Buf->Name + "' in shared memory (cache_read(" +
+                            MemLoad->Buf->Name + ", shared, ...)) and load the fragment from there");
     if (Site.Guard)
       return error(Loc, Directive + ": the copy is guarded by `" + ir::print(Site.Guard) +
                             "`, so a tile may be partial");
@@ -641,16 +685,17 @@ private:
     if (IsFill)
       Call = ir::makeWmmaCall(ir::WmmaOp::Fill,
                               {Base(FragExpr), ir::simplify(ir::makeCast(FragLoad->Buf->Type, St->Value))},
-                              F.M, F.N, F.K);
+                              F.M, F.N, F.K, F.Family);
     else if (IsStore)
       Call = ir::makeWmmaCall(ir::WmmaOp::Store,
-                              {Base(MemExpr), Base(FragExpr), Ld, ir::makeInt(Layout)}, F.M, F.N, F.K);
+                              {Base(MemExpr), Base(FragExpr), Ld, ir::makeInt(Layout)}, F.M, F.N, F.K,
+                              F.Family);
     else
       Call = ir::makeWmmaCall(Sc == ir::Scope::WmmaMatrixA   ? ir::WmmaOp::LoadA
                               : Sc == ir::Scope::WmmaMatrixB ? ir::WmmaOp::LoadB
                                                              : ir::WmmaOp::LoadC,
                               {Base(FragExpr), Base(MemExpr), Ld, ir::makeInt(Layout)}, F.M, F.N,
-                              F.K);
+                              F.K, F.Family);
     Stmt Out = ir::makeEvaluate(Call);
     for (size_t I = TileLoops.size(); I-- > 0;)
       Out = ir::makeFor(TileLoops[I].first, ir::makeInt(0, TileLoops[I].first->Type),
@@ -742,7 +787,7 @@ private:
       if (!Root)
         return error(Loc, What + " of the accumulator fragment sets single elements; it must "
                                  "run over whole tiles to become a fill");
-      if (!matchCopy(Root, *Found, false, Loc, What))
+      if (!matchCopy(Root, *Found, false, Frags[Found->Store->Buf.get()].Family, Loc, What))
         return false;
     }
   }

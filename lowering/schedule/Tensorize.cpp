@@ -1,7 +1,8 @@
 //===- Tensorize.cpp - tensorize(x, intrinsic) ----------------------------===//
 //
 // tensorize(x, wmma.load | wmma.mma | wmma.store) says that the region under
-// loop x becomes tensor-core operations. The schedule only records it (a
+// loop x becomes tensor-core operations; tensorize(x, mma.load |
+// mma.m16n8k16 | mma.store) the same with PTX mma.sync and ldmatrix (sm_80+). The schedule only records it (a
 // TensorizeMark on the nest): the region is concrete, its sizes known, only
 // once bound inference has run, so the lowering pass that knows the
 // intrinsics (passes/TensorizeWmma.cpp) matches it and reports a mismatch
@@ -29,7 +30,8 @@ namespace schedule {
 
 using namespace ir;
 
-static const char *const TensorIntrinsics[] = {"wmma.load", "wmma.mma", "wmma.store"};
+static const char *const TensorIntrinsics[] = {"wmma.load", "wmma.mma",     "wmma.store",
+                                               "mma.load",  "mma.m16n8k16", "mma.store"};
 
 /// Whether the region under L stores an accumulator fragment to memory.
 static bool storesAccumulator(const ForNode *L) {
@@ -47,7 +49,8 @@ static bool storesAccumulator(const ForNode *L) {
 /// The write-back loop of an accumulator stage that loop L of the
 /// computation writes, over the dimension L indexes; reports and returns
 /// null when there is none.
-static const ForNode *writeBackLoopOf(ScheduleState &S, const ForNode *L, const DirectiveArg &Arg) {
+static const ForNode *writeBackLoopOf(ScheduleState &S, const ForNode *L, const DirectiveArg &Arg,
+                                      const std::string &Intrinsic) {
   for (const Access &A : collectAccesses(L->Body)) {
     if (!A.IsWrite || A.Buf->MemScope != Scope::WmmaAccumulator)
       continue;
@@ -60,7 +63,7 @@ static const ForNode *writeBackLoopOf(ScheduleState &S, const ForNode *L, const 
         if (Dim >= 0) {
           S.error(Arg.Loc, "loop '" + Arg.Text + "' indexes more than one dimension of '" +
                                A.Buf->Name + "'; name the write-back loop (" + A.Buf->Name +
-                               ".ax<d>) to tensorize with wmma.store");
+                               ".ax<d>) to tensorize with " + Intrinsic);
           return nullptr;
         }
         Dim = static_cast<int>(D);
@@ -71,7 +74,7 @@ static const ForNode *writeBackLoopOf(ScheduleState &S, const ForNode *L, const 
     WriteBack.Text = A.Buf->Name + ".ax" + std::to_string(Dim);
     return findLoop(S, WriteBack);
   }
-  S.error(Arg.Loc, "tensorize(" + Arg.Text + ", wmma.store): loop '" + Arg.Text +
+  S.error(Arg.Loc, "tensorize(" + Arg.Text + ", " + Intrinsic + "): loop '" + Arg.Text +
                        "' neither stores an accumulator fragment nor computes into one "
                        "(cache_write the output to wmma.accumulator)");
   return nullptr;
@@ -87,14 +90,16 @@ bool applyTensorize(ScheduleState &S, const Directive &D) {
     std::string Suggestion = didYouMean(IntrinsicArg.Text, Names);
     return S.error(IntrinsicArg.Loc, "unknown tensor intrinsic '" + IntrinsicArg.Text + "'" +
                                          (Suggestion.empty()
-                                              ? "; expected wmma.load, wmma.mma or wmma.store"
+                                              ? "; expected wmma.load, wmma.mma, wmma.store, "
+                                                "mma.load, mma.m16n8k16 or mma.store"
                                               : Suggestion));
   }
   const ForNode *L = findLoop(S, LoopArg);
   if (!L)
     return false;
-  if (IntrinsicArg.Text == "wmma.store" && !storesAccumulator(L) &&
-      !(L = writeBackLoopOf(S, L, LoopArg)))
+  bool IsStore = IntrinsicArg.Text == "wmma.store" || IntrinsicArg.Text == "mma.store";
+  if (IsStore && !storesAccumulator(L) &&
+      !(L = writeBackLoopOf(S, L, LoopArg, IntrinsicArg.Text)))
     return false;
   for (const TensorizeMark &M : S.Nest.Tensorize)
     if (M.Loop == L->LoopVar)

@@ -104,6 +104,7 @@ struct BufferInfo {
 /// indices into the buffers below.
 struct CollectiveSite {
   ir::WmmaOp Op = ir::WmmaOp::Fill;
+  ir::TensorFamily Family = ir::TensorFamily::Wmma; // Mma: lane by lane (PTX layouts)
   int64_t M = 0, N = 0, K = 0;
   int64_t Layout = ir::WmmaRowMajor; // load_*, store
   int32_t Frag[4] = {-1, -1, -1, -1}; // buffer ids: fill/load/store: [0]; mma: D, A, B, C

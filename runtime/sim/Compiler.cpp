@@ -727,15 +727,20 @@ private:
            "' (or the call is malformed)");
       return;
     }
-    bool ShapeOk = (W.M == 16 && W.N == 16 && W.K == 16) || (W.M == 32 && W.N == 8 && W.K == 16) ||
-                   (W.M == 8 && W.N == 32 && W.K == 16);
+    bool Sync = W.Family == TensorFamily::Mma;
+    bool ShapeOk = Sync ? isMmaSyncShape(W.M, W.N, W.K)
+                        : (W.M == 16 && W.N == 16 && W.K == 16) ||
+                              (W.M == 32 && W.N == 8 && W.K == 16) ||
+                              (W.M == 8 && W.N == 32 && W.K == 16);
     if (!ShapeOk) {
       fail("'" + C->Name + "' has shape m" + std::to_string(W.M) + "n" + std::to_string(W.N) +
-           "k" + std::to_string(W.K) + "; wmma supports m16n16k16, m32n8k16 and m8n32k16");
+           "k" + std::to_string(W.K) +
+           (Sync ? "; mma supports m16n8k16" : "; wmma supports m16n16k16, m32n8k16 and m8n32k16"));
       return;
     }
     CollectiveSite Site;
     Site.Op = W.Op;
+    Site.Family = W.Family;
     Site.M = W.M;
     Site.N = W.N;
     Site.K = W.K;
@@ -772,6 +777,9 @@ private:
       DType FT = P.Buffers[Site.Frag[0]].Type;
       if (Sc == Scope::WmmaAccumulator ? !isAccumulatorType(FT) : !isMultiplicandType(FT))
         return TypeError(std::string("a ") + scopeName(Sc) + " fragment of " + dtypeName(FT));
+      if (Sync && FT != (Sc == Scope::WmmaAccumulator ? DType::Float32 : DType::Float16))
+        return TypeError(std::string("a ") + scopeName(Sc) + " fragment of " + dtypeName(FT) +
+                         " (mma.m16n8k16 takes fp16 with fp32 accumulators only)");
       if (W.Op == WmmaOp::Fill) {
         Args.push_back(compileAs(W.Value, FT));
       } else {
@@ -781,6 +789,12 @@ private:
         if (Mem.MemScope != Scope::Global && Mem.MemScope != Scope::Shared) {
           fail("'" + C->Name + "' accesses '" + Mem.Name + "' in " + scopeName(Mem.MemScope) +
                " memory; wmma loads and stores take global or shared memory only");
+          return;
+        }
+        if (Sync && (W.Op == WmmaOp::LoadA || W.Op == WmmaOp::LoadB) &&
+            Mem.MemScope != Scope::Shared) {
+          fail("'" + C->Name + "' reads '" + Mem.Name + "' in " + scopeName(Mem.MemScope) +
+               " memory; it is ldmatrix, which reads shared memory only");
           return;
         }
         if (Mem.Type != FT) {

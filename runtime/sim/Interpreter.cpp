@@ -512,14 +512,20 @@ private:
     return B.FragOffset + W * B.Extent + Index;
   }
 
+  /// LanesPerCell: an mma-family fragment, whose cells are the lanes'
+  /// registers (reported as such), not the matrix's elements.
   bool checkDefined(int32_t Buf, int64_t Cells, int64_t Rows, int64_t Cols, int64_t Index,
-                    const std::string &Where) {
+                    const std::string &Where, bool LaneRegisters = false) {
+    int64_t PerLane = Rows * Cols / WarpSize;
     for (int64_t E = 0; E < Rows * Cols; ++E)
       if (!FragDefined[Cells + E])
         return fail("fragment '" + P.Buffers[Buf].Name + "' at index " + std::to_string(Index) +
-                    " is read before it is written (element (" + std::to_string(E / Cols) +
-                    ", " + std::to_string(E % Cols) + ") was never filled, loaded or computed)" +
-                    Where);
+                    " is read before it is written (" +
+                    (LaneRegisters ? "register element " + std::to_string(E % PerLane) +
+                                         " of lane " + std::to_string(E / PerLane)
+                                   : "element (" + std::to_string(E / Cols) + ", " +
+                                         std::to_string(E % Cols) + ")") +
+                    " was never filled, loaded or computed)" + Where);
     return true;
   }
 
@@ -527,6 +533,9 @@ private:
   bool runCollective(const CollectiveSite &S, const Slot *Args, int64_t W, int32_t Pc) {
     std::string Where =
         " in block " + blockText() + ", warp " + std::to_string(W) + ": " + siteText(Pc);
+    // A fill sets every cell, in either family's arrangement of them.
+    if (S.Family == TensorFamily::Mma && S.Op != WmmaOp::Fill)
+      return runMmaSync(S, Args, W, Pc, Where);
     if (S.Op == WmmaOp::Mma)
       return runMma(S, Args, W, Where);
     int32_t Frag = S.Frag[0];
@@ -586,19 +595,29 @@ private:
     return true;
   }
 
+  /// The first cells of an mma's D, A, B and C fragments for warp W, the
+  /// inputs checked to be defined.
+  bool mmaOperandCells(const CollectiveSite &S, const Slot *Args, int64_t W,
+                       const std::string &Where, int64_t Cells[4]) {
+    for (int O = 0; O < 4; ++O) {
+      int64_t Rows, Cols;
+      wmmaFragmentShape(P.Buffers[S.Frag[O]].MemScope, S.M, S.N, S.K, Rows, Cols);
+      Cells[O] = fragmentCells(S.Frag[O], Args[O].I, Rows, Cols, W, Where);
+      if (Cells[O] < 0 || (O > 0 && !checkDefined(S.Frag[O], Cells[O], Rows, Cols, Args[O].I, Where,
+                                                  S.Family == TensorFamily::Mma)))
+        return false;
+    }
+    return true;
+  }
+
   /// D = A*B + C, each (i, j) summed in ascending k: fp16 products are exact
   /// in fp32 and each addition rounds to fp32 (the plain C++ loop's order),
   /// int8 products are summed in int32 with two's complement wrap-around.
   /// Computed into a temporary, as D may be C.
   bool runMma(const CollectiveSite &S, const Slot *Args, int64_t W, const std::string &Where) {
     int64_t Cells[4];
-    for (int O = 0; O < 4; ++O) {
-      int64_t Rows, Cols;
-      wmmaFragmentShape(P.Buffers[S.Frag[O]].MemScope, S.M, S.N, S.K, Rows, Cols);
-      Cells[O] = fragmentCells(S.Frag[O], Args[O].I, Rows, Cols, W, Where);
-      if (Cells[O] < 0 || (O > 0 && !checkDefined(S.Frag[O], Cells[O], Rows, Cols, Args[O].I, Where)))
-        return false;
-    }
+    if (!mmaOperandCells(S, Args, W, Where, Cells))
+      return false;
     const Slot *A = &FragValues[Cells[1]], *B = &FragValues[Cells[2]], *C = &FragValues[Cells[3]];
     bool IsFloat = P.Buffers[S.Frag[3]].Type == DType::Float32;
     std::vector<Slot> D(S.M * S.N);
@@ -620,6 +639,150 @@ private:
       }
     std::copy(D.begin(), D.end(), FragValues.begin() + Cells[0]);
     std::fill(FragDefined.begin() + Cells[0], FragDefined.begin() + Cells[0] + S.M * S.N, 1);
+    return true;
+  }
+
+  //===--------------------------------------------------------------------===//
+  // The mma.sync family, lane by lane
+  //===--------------------------------------------------------------------===//
+
+  /// An mma.* collective (ir::TensorFamily::Mma) as the PTX ISA specifies it
+  /// per lane: a fragment's cells are the warp's registers, cell L*R + i
+  /// being register element i of lane L (R = ir::mmaLaneElements), whose
+  /// place in the matrix is ir::mmaLaneElement. Loads of A and B are
+  /// ldmatrix, load_c and store move each lane's own elements.
+  bool runMmaSync(const CollectiveSite &S, const Slot *Args, int64_t W, int32_t Pc,
+                  const std::string &Where) {
+    if (S.Op == WmmaOp::Mma)
+      return runMmaSyncMma(S, Args, W, Where);
+    int32_t Frag = S.Frag[0];
+    Scope Sc = P.Buffers[Frag].MemScope;
+    int64_t Rows, Cols;
+    wmmaFragmentShape(Sc, S.M, S.N, S.K, Rows, Cols);
+    int64_t Cells = fragmentCells(Frag, Args[0].I, Rows, Cols, W, Where);
+    if (Cells < 0)
+      return false;
+    int64_t PerLane = mmaLaneElements(Sc);
+    bool IsStore = S.Op == WmmaOp::Store;
+    if (IsStore && !checkDefined(Frag, Cells, Rows, Cols, Args[0].I, Where, true))
+      return false;
+    const BufferInfo &Info = P.Buffers[S.Memory];
+    const RtBuffer &B = Bufs[S.Memory];
+    int64_t Ptr = Args[1].I, Ld = Args[2].I, Bytes = dtypeBytes(Info.Type);
+    auto ElementAt = [&](int64_t Row, int64_t Col) {
+      return S.Layout == WmmaRowMajor ? Ptr + Row * Ld + Col : Ptr + Col * Ld + Row;
+    };
+    // Bounds and races, the tile recorded as touched by the whole warp (as
+    // for wmma: InjectThreadSync orders collectives per warp).
+    int32_t Accessor = static_cast<int32_t>(NumThreads + W);
+    auto Touch = [&](int64_t Index, int64_t Lane, bool IsWrite) {
+      if (static_cast<uint64_t>(Index - B.Min) >= static_cast<uint64_t>(B.Extent))
+        return fail(std::string("out-of-bounds mma tile ") +
+                    (IsWrite ? "store to" : "load from") + " " + scopeName(Info.MemScope) +
+                    " buffer '" + Info.Name + "' at index " + std::to_string(Index) + " (extent " +
+                    std::to_string(B.Extent) + ", lane " + std::to_string(Lane) + ")" + Where);
+      return B.Check == RaceCheck::None ||
+             (B.Check == RaceCheck::Shared ? checkShared(S.Memory, Index, Accessor, Pc, IsWrite)
+                                           : checkGlobal(S.Memory, Index, Accessor, Pc, IsWrite));
+    };
+    if (S.Op == WmmaOp::LoadA || S.Op == WmmaOp::LoadB) {
+      // ldmatrix: lanes 8j..8j+7 give the rows of matrix j (16 aligned
+      // bytes each); register j of lane L gets row L/4, columns 2(L%4) and
+      // 2(L%4)+1 of matrix j, or with .trans those of its transpose.
+      int64_t Count = ldmatrixCount(Sc);
+      bool Trans = ldmatrixTransposes(Sc, S.Layout);
+      Slot Mats[4][8][8];
+      for (int64_t Lane = 0; Lane < 8 * Count; ++Lane) {
+        int64_t Row, Col;
+        ldmatrixLaneRow(Sc, S.Layout, Lane, Row, Col);
+        int64_t Start = ElementAt(Row, Col);
+        if (((Start * Bytes) % 16 + 16) % 16 != 0)
+          return fail("misaligned ldmatrix row: lane " + std::to_string(Lane) + " gives element " +
+                      std::to_string(Start) + " of '" + Info.Name + "', " +
+                      std::to_string(Start * Bytes) +
+                      " bytes from its start, not a multiple of 16 (each row is 16 aligned bytes)" +
+                      Where);
+        for (int64_t C = 0; C < 8; ++C) {
+          if (!Touch(Start + C, Lane, false))
+            return false;
+          Mats[Lane / 8][Lane % 8][C] = loadElement(B.Base, Start + C, Info.Type);
+        }
+      }
+      for (int64_t Lane = 0; Lane < WarpSize; ++Lane) {
+        for (int64_t J = 0; J < Count; ++J)
+          for (int64_t H = 0; H < 2; ++H) {
+            int64_t R = Lane / 4, C = 2 * (Lane % 4) + H;
+            FragValues[Cells + Lane * PerLane + 2 * J + H] = Trans ? Mats[J][C][R] : Mats[J][R][C];
+          }
+        if (Opts.LaneRegistersHook) {
+          std::vector<double> Regs(PerLane);
+          for (int64_t I = 0; I < PerLane; ++I)
+            Regs[I] = FragValues[Cells + Lane * PerLane + I].F;
+          Opts.LaneRegistersHook(Sc, Lane, Regs);
+          for (int64_t I = 0; I < PerLane; ++I)
+            FragValues[Cells + Lane * PerLane + I].F = roundToHalf(Regs[I]);
+        }
+      }
+      std::fill(FragDefined.begin() + Cells, FragDefined.begin() + Cells + Rows * Cols, 1);
+      return true;
+    }
+    // load_c / store: lane L's element i at its (row, col) of the tile.
+    for (int64_t Lane = 0; Lane < WarpSize; ++Lane)
+      for (int64_t I = 0; I < PerLane; ++I) {
+        int64_t Row, Col;
+        mmaLaneElement(Sc, Lane, I, Row, Col);
+        int64_t Index = ElementAt(Row, Col), Cell = Cells + Lane * PerLane + I;
+        if (!Touch(Index, Lane, IsStore))
+          return false;
+        if (IsStore) {
+          storeElement(B.Base, Index, Info.Type, FragValues[Cell]);
+        } else {
+          FragValues[Cell] = loadElement(B.Base, Index, Info.Type);
+          FragDefined[Cell] = 1;
+        }
+      }
+    return true;
+  }
+
+  /// mma.sync m16n8k16: each lane's d_i, at (row, col) of D, from the
+  /// registers of the lanes that hold row `row` of A and column `col` of B,
+  /// summed in ascending k with fp32 rounding after each addition (the
+  /// plain loop's order; fp16 products are exact in fp32). Into a
+  /// temporary, as D may be C.
+  bool runMmaSyncMma(const CollectiveSite &S, const Slot *Args, int64_t W,
+                     const std::string &Where) {
+    int64_t Cells[4];
+    if (!mmaOperandCells(S, Args, W, Where, Cells))
+      return false;
+    // Which cell (lane * elements + i) holds each element of A and B.
+    int64_t APos[16][16], BPos[16][8];
+    for (int64_t Lane = 0; Lane < WarpSize; ++Lane) {
+      int64_t Row, Col;
+      for (int64_t I = 0; I < mmaLaneElements(Scope::WmmaMatrixA); ++I) {
+        mmaLaneElement(Scope::WmmaMatrixA, Lane, I, Row, Col);
+        APos[Row][Col] = Lane * mmaLaneElements(Scope::WmmaMatrixA) + I;
+      }
+      for (int64_t I = 0; I < mmaLaneElements(Scope::WmmaMatrixB); ++I) {
+        mmaLaneElement(Scope::WmmaMatrixB, Lane, I, Row, Col);
+        BPos[Row][Col] = Lane * mmaLaneElements(Scope::WmmaMatrixB) + I;
+      }
+    }
+    const Slot *A = &FragValues[Cells[1]], *B = &FragValues[Cells[2]], *C = &FragValues[Cells[3]];
+    int64_t PerLane = mmaLaneElements(Scope::WmmaAccumulator);
+    std::vector<Slot> D(WarpSize * PerLane);
+    for (int64_t Lane = 0; Lane < WarpSize; ++Lane)
+      for (int64_t I = 0; I < PerLane; ++I) {
+        int64_t Row, Col;
+        mmaLaneElement(Scope::WmmaAccumulator, Lane, I, Row, Col);
+        float Acc = static_cast<float>(C[Lane * PerLane + I].F);
+        for (int64_t K = 0; K < S.K; ++K) {
+          float Product = static_cast<float>(A[APos[Row][K]].F) * static_cast<float>(B[BPos[K][Col]].F);
+          Acc = Acc + Product;
+        }
+        D[Lane * PerLane + I].F = Acc;
+      }
+    std::copy(D.begin(), D.end(), FragValues.begin() + Cells[0]);
+    std::fill(FragDefined.begin() + Cells[0], FragDefined.begin() + Cells[0] + D.size(), 1);
     return true;
   }
 

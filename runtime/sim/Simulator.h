@@ -20,6 +20,7 @@
 #include "Pipeline.h"
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -35,6 +36,11 @@ struct SimOptions {
   /// buffer the kernel writes, in pages allocated on first touch and freed
   /// when the launch ends.
   bool DetectRaces = true;
+  /// Test hook (empty normally): called for each lane of a warp after an
+  /// mma.load_a or mma.load_b (ldmatrix) with the register elements the lane
+  /// received (a0..a7 or b0..b3, as values), which it may change - a test
+  /// permutes one lane's registers and sees the product change.
+  std::function<void(ir::Scope Sc, int64_t Lane, std::vector<double> &Elements)> LaneRegistersHook;
 };
 
 /// What one run did (for tests and SCHED_VERBOSE).

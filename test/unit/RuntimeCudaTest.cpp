@@ -49,11 +49,20 @@ TEST(RuntimeCudaTest, NvrtcCompilesGeneratedKernelToCubin) {
 
 /// The two-virtual-thread tensor-core kernel of issue 9 as the lowering
 /// emits it (A/B of type T, accumulators of type Acc), 32 lanes.
-LoweredKernel wmmaKernel(const std::string &T, const std::string &Acc) {
-  ir::LoopNest Nest;
+/// A kernel from its text, launched as one block of one warp.
+LoweredKernel oneWarpKernel(const std::string &Text) {
+  LoweredKernel K;
   std::string Error;
+  EXPECT_TRUE(ir::parseLoopNest(Text, K.Kernel, Error)) << Error;
+  for (int D = 0; D < 3; ++D)
+    K.Geometry.Grid[D] = K.Geometry.Block[D] = ir::makeInt(1);
+  K.Geometry.Block[0] = ir::makeInt(32);
+  return K;
+}
+
+LoweredKernel wmmaKernel(const std::string &T, const std::string &Acc) {
   std::string Zero = Acc == "float32" ? "0.0f" : "0";
-  EXPECT_TRUE(ir::parseLoopNest(
+  return oneWarpKernel(
       "func sched_wmma_nvrtc(A: " + T + "*[512] global, B: " + T + "*[256] global, C: " + Acc +
           "*[512] global) target=gpu {\n"
           "  for (lane, 0, 32) bind(threadIdx.x) {\n"
@@ -71,15 +80,7 @@ LoweredKernel wmmaKernel(const std::string &T, const std::string &Acc) {
           "      }\n"
           "    }\n"
           "  }\n"
-          "}\n",
-      Nest, Error))
-      << Error;
-  LoweredKernel K;
-  K.Kernel = Nest;
-  for (int D = 0; D < 3; ++D)
-    K.Geometry.Grid[D] = K.Geometry.Block[D] = ir::makeInt(1);
-  K.Geometry.Block[0] = ir::makeInt(32);
-  return K;
+          "}\n");
 }
 
 TEST(RuntimeCudaTest, NvrtcCompilesWmmaKernelsForSm80AndSm90) {
@@ -250,3 +251,58 @@ TEST(RuntimeCudaTest, LaunchOnDeviceMatchesSimulator) {
 }
 
 } // namespace
+
+/// One warp on the mma.sync path: A and B staged in shared memory, ldmatrix
+/// (row-major A, column-major B), mma.sync m16n8k16, the per-lane store.
+LoweredKernel mmaSyncKernel() {
+  return oneWarpKernel(
+      "func sched_mma_nvrtc(A: float16*[256] global, B: float16*[128] global, C: float32*[128] "
+      "global) target=gpu {\n"
+      "  for (lane, 0, 32) bind(threadIdx.x) {\n"
+      "    allocate As: float16[256] shared {\n"
+      "      allocate Bs: float16[128] shared {\n"
+      "        for (e, 0, 8) {\n"
+      "          As[((e*32) + lane)] = A[((e*32) + lane)]\n"
+      "        }\n"
+      "        for (e, 0, 4) {\n"
+      "          Bs[((e*32) + lane)] = B[((e*32) + lane)]\n"
+      "        }\n"
+      "        eval sched.syncthreads()\n"
+      "        allocate Af: float16[256] wmma.matrix_a {\n"
+      "          allocate Bf: float16[128] wmma.matrix_b {\n"
+      "            allocate Cf: float32[128] wmma.accumulator {\n"
+      "              eval mma.load_a(Af[0], As[0], 16, 0, 16, 8, 16)\n"
+      "              eval mma.load_b(Bf[0], Bs[0], 16, 1, 16, 8, 16)\n"
+      "              eval mma.fill(Cf[0], 0.0f, 16, 8, 16)\n"
+      "              eval mma.mma(Cf[0], Af[0], Bf[0], Cf[0], 16, 8, 16)\n"
+      "              eval mma.store(C[0], Cf[0], 8, 0, 16, 8, 16)\n"
+      "            }\n"
+      "          }\n"
+      "        }\n"
+      "      }\n"
+      "    }\n"
+      "  }\n"
+      "}\n");
+}
+
+TEST(RuntimeCudaTest, MmaSyncKernelNeedsSm80) {
+  EXPECT_EQ(minimumComputeCapability(mmaSyncKernel().Kernel), 80);
+}
+
+TEST(RuntimeCudaTest, NvrtcCompilesMmaSyncKernelForSm80AndSm90) {
+  std::string Error;
+  if (!cuda::nvrtc(Error))
+    GTEST_SKIP() << "NVRTC is not installed: " << Error;
+  LoweredKernel K = mmaSyncKernel();
+  std::string CU = emitCUDA(K);
+  ASSERT_NE(CU.find("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32"), std::string::npos) << CU;
+  for (int Major : {8, 9}) {
+    cuda::CompiledImage Image;
+    ASSERT_TRUE(cuda::compileWithNvrtc(CU, K.Kernel.Name, Major, 0, Image, Error,
+                                       minimumComputeCapability(K.Kernel)))
+        << Error << "\n" << CU;
+    EXPECT_EQ(Image.Arch, "sm_" + std::to_string(Major * 10));
+    EXPECT_TRUE(Image.IsCubin);
+    EXPECT_FALSE(Image.Image.empty());
+  }
+}
