@@ -120,7 +120,7 @@ std::vector<int> supportedArchs(const NvrtcApi &A) {
 std::string smName(int Arch) { return "sm_" + std::to_string(Arch); }
 
 std::string tensorCoreError(const std::string &Kernel, int MinArch) {
-  return "kernel '" + Kernel + "' uses tensor cores (wmma), which need " + smName(MinArch) +
+  return "kernel '" + Kernel + "' uses tensor cores (wmma or mma.sync), which need " + smName(MinArch) +
          " or newer; ";
 }
 

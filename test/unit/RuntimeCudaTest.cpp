@@ -116,7 +116,7 @@ TEST(RuntimeCudaTest, WmmaKernelsNeedTheirArchitecture) {
   cuda::CompiledImage Image;
   EXPECT_FALSE(cuda::compileWithNvrtc(emitCUDA(K), K.Kernel.Name, 7, 0, Image, Error,
                                       minimumComputeCapability(K.Kernel)));
-  EXPECT_EQ(Error, "kernel 'sched_wmma_nvrtc' uses tensor cores (wmma), which need sm_72 or newer; "
+  EXPECT_EQ(Error, "kernel 'sched_wmma_nvrtc' uses tensor cores (wmma or mma.sync), which need sm_72 or newer; "
                    "the device is sm_70");
 }
 
@@ -179,7 +179,7 @@ TEST(RuntimeCudaTest, TargetArchNvrtcCannotCompileIsAnError) {
 
 TEST(RuntimeCudaTest, TargetArchOlderThanTheKernelNeedsIsAnError) {
   EXPECT_EQ(choose(90, TargetArch{70, false}, 72),
-            "error: kernel 'sched_k_3' uses tensor cores (wmma), which need sm_72 or newer; "
+            "error: kernel 'sched_k_3' uses tensor cores (wmma or mma.sync), which need sm_72 or newer; "
             "the target architecture is sm_70");
 }
 
@@ -189,7 +189,7 @@ TEST(RuntimeCudaTest, WithoutTargetArchTheDeviceDecides) {
   EXPECT_EQ(choose(120, TargetArch()), "compute_90 ptx");
   EXPECT_EQ(choose(120, TargetArch(), 0, {}), "sm_120 cubin");
   EXPECT_EQ(choose(70, TargetArch(), 72),
-            "error: kernel 'sched_k_3' uses tensor cores (wmma), which need sm_72 or newer; "
+            "error: kernel 'sched_k_3' uses tensor cores (wmma or mma.sync), which need sm_72 or newer; "
             "the device is sm_70");
 }
 
