@@ -210,6 +210,29 @@ Expr makeWmmaCall(WmmaOp Op, std::vector<Expr> Operands, int64_t M, int64_t N, i
   return makeCall(wmmaIntrinsicName(Op, Family), std::move(Operands), DType::Int32);
 }
 
+int64_t wmmaLaneFragmentBytes(Scope Sc, DType T, int64_t Rows, int64_t Cols) {
+  if (Sc == Scope::WmmaAccumulator)
+    return 8 * dtypeBytes(T);
+  if (T == DType::Float16)
+    return 16 * 2;
+  return Rows * Cols / 32 * dtypeBytes(T);
+}
+
+int64_t tileStartAlignment(TensorFamily Family, WmmaOp Op) {
+  if (Family == TensorFamily::Wmma)
+    return 32;
+  return Op == WmmaOp::LoadA || Op == WmmaOp::LoadB ? 16 : 1;
+}
+
+int64_t tileStrideAlignment(TensorFamily Family, WmmaOp Op, Scope FragScope, DType T, int64_t Rows,
+                            int64_t Cols) {
+  if (Family == TensorFamily::Mma)
+    return Op == WmmaOp::LoadA || Op == WmmaOp::LoadB ? 16 : 1;
+  int64_t Lane = wmmaLaneFragmentBytes(FragScope, T, Rows, Cols);
+  // lcm(16, Lane): both are powers of two.
+  return Lane > 16 ? Lane : 16;
+}
+
 bool isMmaSyncShape(int64_t M, int64_t N, int64_t K) { return M == 16 && N == 8 && K == 16; }
 
 int64_t mmaLaneElements(Scope Sc) { return Sc == Scope::WmmaMatrixA ? 8 : 4; }

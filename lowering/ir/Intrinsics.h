@@ -134,6 +134,22 @@ Expr wmmaFragmentNumber(const Expr &FlatIndex, int64_t TileElems, const VarRange
 Expr makeWmmaCall(WmmaOp Op, std::vector<Expr> Operands, int64_t M, int64_t N, int64_t K,
                   TensorFamily Family = TensorFamily::Wmma);
 
+/// The bytes of one lane's part of a wmma fragment (PTX "Matrix Storage for
+/// WMMA": each row or column of a memory tile starts at a multiple of it):
+/// fp16 A/B fragments hold 16 halves, accumulators 8 elements, int8 A/B an
+/// even share of the tile.
+int64_t wmmaLaneFragmentBytes(Scope Sc, DType T, int64_t Rows, int64_t Cols);
+
+/// What a memory tile's first element and leading dimension must be
+/// aligned to, in bytes: wmma (the CUDA guide: a 256-bit aligned pointer;
+/// ld*sizeof(T) a multiple of 16 bytes and of wmmaLaneFragmentBytes), mma
+/// (ldmatrix: every 8-element row on 16 bytes; its per-lane stores need
+/// nothing). The simulator checks them at run time, the tensorize passes at
+/// compile time.
+int64_t tileStartAlignment(TensorFamily Family, WmmaOp Op);
+int64_t tileStrideAlignment(TensorFamily Family, WmmaOp Op, Scope FragScope, DType T, int64_t Rows,
+                            int64_t Cols);
+
 /// The mma.sync shapes: m16n8k16 with fp16 operands and fp32 accumulators.
 bool isMmaSyncShape(int64_t M, int64_t N, int64_t K);
 

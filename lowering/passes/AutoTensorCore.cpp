@@ -254,28 +254,6 @@ void digitsAt(const std::vector<Digit> &Chain, const ir::Var &T, int64_t Size, i
   }
 }
 
-/// Whether the element L loads is provably 32 bytes from a 32-byte boundary
-/// of its buffer (whose start is aligned: cudaMalloc, __align__(32)): its
-/// flat offset, an affine form, has every coefficient and the constant a
-/// multiple of 32 bytes.
-bool alignedTo32Bytes(const ir::LoadNode *L) {
-  Expr Flat = ir::makeInt(0), Stride = ir::makeInt(1);
-  for (size_t D = L->Indices.size(); D-- > 0;) {
-    Flat = Flat + L->Indices[D] * Stride;
-    Stride = Stride * L->Buf->Shape[D];
-  }
-  ir::AffineForm F;
-  if (!ir::toAffine(ir::simplify(Flat), [](const ir::VarNode *) { return true; }, F))
-    return false;
-  int64_t Bytes = ir::dtypeBytes(L->Buf->Type), C;
-  if (!ir::getConstInt(ir::simplify(F.Constant), C) || (C * Bytes) % 32)
-    return false;
-  for (const auto &[V, Coef] : F.Coefs)
-    if (!ir::getConstInt(ir::simplify(Coef), C) || (C * Bytes) % 32)
-      return false;
-  return true;
-}
-
 class AutoTensorCore {
 public:
   AutoTensorCore(ir::LoopNest &Nest, std::vector<Diag> &Diags) : Nest(Nest), Diags(Diags) {}
@@ -674,7 +652,7 @@ std::string AutoTensorCore::rewrite() {
     std::string Why;
     for (Expr Start : {TileStart(X, URow, TA, Mc, Rw / Mc, KOff), TileStart(Y, UCol, TB, Nc, Cw / Nc, KOff),
                        OutStart(Mc, Nc)})
-      if (Why.empty() && !alignedTo32Bytes(ir::as<ir::LoadNode>(Start)))
+      if (Why.empty() && !provablyAligned(ir::as<ir::LoadNode>(Start), 32))
         Why = "with " + std::to_string(Mc) + "x" + std::to_string(Nc) + "x16 tiles, a tile of '" +
               ir::as<ir::LoadNode>(Start)->Buf->Name + "' starts at " + text(Start) +
               ", not 32 bytes aligned";

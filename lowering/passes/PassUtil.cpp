@@ -4,6 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "passes/PassUtil.h"
+#include "ir/Affine.h"
 #include "ir/Dependence.h"
 #include "ir/IRMutator.h"
 #include "ir/IRVisitor.h"
@@ -124,6 +125,24 @@ ir::Stmt guardWith(const ir::Expr &Cond, const ir::Stmt &Body) {
   if (Inner && !Inner->Else && !ir::dependsOnMemory(Inner->Cond))
     return ir::makeIf(ir::makeBinary(ir::BinOp::And, Cond, Inner->Cond), Inner->Then);
   return ir::makeIf(Cond, Body);
+}
+
+bool provablyAligned(const ir::LoadNode *L, int64_t Bytes) {
+  ir::Expr Flat = ir::makeInt(0), Stride = ir::makeInt(1);
+  for (size_t D = L->Indices.size(); D-- > 0;) {
+    Flat = Flat + L->Indices[D] * Stride;
+    Stride = Stride * L->Buf->Shape[D];
+  }
+  ir::AffineForm F;
+  if (!ir::toAffine(ir::simplify(Flat), [](const ir::VarNode *) { return true; }, F))
+    return false;
+  int64_t Size = ir::dtypeBytes(L->Buf->Type), C;
+  if (!ir::getConstInt(ir::simplify(F.Constant), C) || (C * Size) % Bytes)
+    return false;
+  for (const auto &[V, Coef] : F.Coefs)
+    if (!ir::getConstInt(ir::simplify(Coef), C) || (C * Size) % Bytes)
+      return false;
+  return true;
 }
 
 bool hasWarpCollective(const ir::Stmt &S) {

@@ -60,6 +60,12 @@ ir::Stmt unshareStatements(const ir::Stmt &S);
 /// (when that reads no memory, which the outer one may protect).
 ir::Stmt guardWith(const ir::Expr &Cond, const ir::Stmt &Body);
 
+/// Whether the element L loads is provably a multiple of Bytes from the start
+/// of its buffer (whose start is aligned: cudaMalloc, __align__(32)): its
+/// flat offset, an affine form, has every coefficient and the constant a
+/// multiple of Bytes once multiplied by the element size.
+bool provablyAligned(const ir::LoadNode *L, int64_t Bytes);
+
 /// Whether S calls an intrinsic declared warp-collective.
 bool hasWarpCollective(const ir::Stmt &S);
 

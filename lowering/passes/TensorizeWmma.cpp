@@ -162,16 +162,22 @@ class LoopFinder : public ir::IRVisitor {
 public:
   explicit LoopFinder(const ir::VarNode *V) : V(V) {}
   const ir::ForNode *Found = nullptr;
+  std::vector<const ir::ForNode *> Around; // the loops enclosing Found
 
 protected:
   void visitFor(const ir::ForNode *N) override {
-    if (N->LoopVar.get() == V)
+    if (N->LoopVar.get() == V) {
       Found = N;
+      Around = Path;
+    }
+    Path.push_back(N);
     ir::IRVisitor::visitFor(N);
+    Path.pop_back();
   }
 
 private:
   const ir::VarNode *V;
+  std::vector<const ir::ForNode *> Path;
 };
 
 /// A constant (possibly converted): the value of an initialisation.
@@ -260,6 +266,7 @@ private:
   ir::LoopNest &Nest;
   std::vector<Diag> &Diags;
   std::map<const ir::BufferNode *, Fragment> Frags;
+  std::map<const ir::VarNode *, Expr> Fixed; // one-iteration loops around the current region
 
   bool error(int Loc, const std::string &Message) {
     Diag D;
@@ -278,6 +285,14 @@ private:
     LoopFinder Finder(M.Loop.get());
     Finder.visit(Nest.Body);
     const ir::ForNode *X = Finder.Found;
+    // Loops of one iteration around the region are constants: a tile start
+    // `kk*16` under `for (kk, 0, 1)` is 0 (alignment checks).
+    Fixed.clear();
+    for (const ir::ForNode *L : Finder.Around) {
+      int64_t E;
+      if (ir::getConstInt(L->Extent, E) && E == 1)
+        Fixed[L->LoopVar.get()] = L->Min;
+    }
     std::string Directive = "tensorize(" + M.Loop->Name + ", " + M.Intrinsic + ")";
     if (!X)
       return error(M.Loc, Directive + ": loop '" + M.Loop->Name +
@@ -696,6 +711,31 @@ private:
                                                              : ir::WmmaOp::LoadC,
                               {Base(FragExpr), Base(MemExpr), Ld, ir::makeInt(Layout)}, F.M, F.N,
                               F.K, F.Family);
+    // What the hardware needs of the memory tile (ir::tileStartAlignment),
+    // checked here: a GPU does not say, it computes garbage.
+    if (MemLoad) {
+      ir::WmmaCall Decoded;
+      ir::decodeWmma(ir::as<ir::CallNode>(Call), Decoded);
+      int64_t Bytes = ir::dtypeBytes(MemLoad->Buf->Type);
+      int64_t StartAlign = ir::tileStartAlignment(F.Family, Decoded.Op);
+      Expr Start = ir::simplify(ir::substitute(Base(MemExpr), Fixed));
+      if (!provablyAligned(ir::as<ir::LoadNode>(Start), StartAlign))
+        return error(Loc, Directive + ": the tile at " + accessText(Base(MemExpr)) + " is not " +
+                              "provably " + std::to_string(StartAlign) + "-byte aligned (" +
+                              (F.Family == ir::TensorFamily::Wmma
+                                   ? "a wmma pointer must be 256-bit aligned"
+                                   : "ldmatrix reads 16-byte rows") +
+                              "); tile starts and row lengths must keep it");
+      int64_t Rows, Cols, LdValue;
+      ir::wmmaFragmentShape(Sc, F.M, F.N, F.K, Rows, Cols);
+      int64_t StrideAlign =
+          ir::tileStrideAlignment(F.Family, Decoded.Op, Sc, MemLoad->Buf->Type, Rows, Cols);
+      if (!ir::getConstInt(ir::simplify(Ld), LdValue) || (LdValue * Bytes) % StrideAlign != 0)
+        return error(Loc, Directive + ": the rows of " + accessText(MemExpr) + " are " +
+                              ir::print(Ld) + " elements apart; the tile needs a multiple of " +
+                              std::to_string(StrideAlign) +
+                              " bytes (pad the array, or its shared stage with storage_align)");
+    }
     Stmt Out = ir::makeEvaluate(Call);
     for (size_t I = TileLoops.size(); I-- > 0;)
       Out = ir::makeFor(TileLoops[I].first, ir::makeInt(0, TileLoops[I].first->Type),

@@ -485,18 +485,6 @@ private:
     return S.Op == WmmaOp::Mma ? Mma[A] : Move[A];
   }
 
-  /// The bytes of one lane's part of a fragment (PTX "Matrix Storage for
-  /// WMMA": each row or column of a memory tile starts at a multiple of it):
-  /// fp16 A/B fragments hold 16 halves, accumulators 8 elements, int8 A/B
-  /// an even share of the tile.
-  static int64_t laneFragmentBytes(Scope Sc, DType T, int64_t Rows, int64_t Cols) {
-    if (Sc == Scope::WmmaAccumulator)
-      return 8 * dtypeBytes(T);
-    if (T == DType::Float16)
-      return 16 * 2;
-    return Rows * Cols / WarpSize * dtypeBytes(T);
-  }
-
   /// Warp W's copy of fragment buffer Buf's fragment at flat index Index
   /// (Rows x Cols): the offset of its first cell, or -1 (Error set).
   int64_t fragmentCells(int32_t Buf, int64_t Index, int64_t Rows, int64_t Cols, int64_t W,
@@ -558,13 +546,16 @@ private:
     const RtBuffer &B = Bufs[S.Memory];
     int64_t Bytes = dtypeBytes(Info.Type), Ptr = Args[1].I, Ld = Args[2].I;
     int64_t Offset = Ptr * Bytes;
-    if (((Offset % 32) + 32) % 32 != 0)
+    int64_t StartAlign = tileStartAlignment(S.Family, S.Op);
+    if (((Offset % StartAlign) + StartAlign) % StartAlign != 0)
       return fail("misaligned wmma tile: element " + std::to_string(Ptr) + " of '" + Info.Name +
                   "' is " + std::to_string(Offset) + " bytes from its start, not a multiple " +
-                  "of 32" + Where);
-    int64_t LaneBytes = laneFragmentBytes(P.Buffers[Frag].MemScope, Info.Type, Rows, Cols);
+                  "of " + std::to_string(StartAlign) + Where);
+    int64_t LaneBytes = wmmaLaneFragmentBytes(P.Buffers[Frag].MemScope, Info.Type, Rows, Cols);
     int64_t RowLength = S.Layout == WmmaRowMajor ? Cols : Rows;
-    if ((Ld * Bytes) % 16 != 0 || (Ld * Bytes) % LaneBytes != 0 || Ld < RowLength)
+    if ((Ld * Bytes) % tileStrideAlignment(S.Family, S.Op, P.Buffers[Frag].MemScope, Info.Type,
+                                           Rows, Cols) != 0 ||
+        Ld < RowLength)
       return fail("bad ldm " + std::to_string(Ld) + " for a " + std::to_string(Rows) + "x" +
                   std::to_string(Cols) + " " + dtypeName(Info.Type) + " tile of '" + Info.Name +
                   "': it must be at least " + std::to_string(RowLength) +
