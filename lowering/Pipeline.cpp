@@ -59,7 +59,7 @@ const Pass GPUPasses[] = {
      [](Lowering &L) { L.Nest = passes::inferBounds(L.Nest, L.Diags); },
      passes::FormAny},
     {"AutoTensorCore",
-     [](Lowering &L) { L.Nest = passes::autoTensorCore(L.Nest, L.Diags); },
+     [](Lowering &L) { L.Nest = passes::autoTensorCore(L.Nest, L.Diags, L.Opts.Arch.Number); },
      passes::FormAny},
     {"TensorizeWmma",
      [](Lowering &L) { L.Nest = passes::tensorizeWmma(L.Nest, L.Diags); },

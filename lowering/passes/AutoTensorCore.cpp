@@ -30,6 +30,10 @@
 // remark names the loop or access and the reason and the ordinary kernel is
 // generated.
 //
+// On sm_80 and newer (-fplugin-arg-sched-arch) the same rewrite emits the
+// PTX mma.sync m16n8k16 family (ldmatrix from the shared stages) where the
+// operands are fp16 in shared memory and the warp box is whole 16 x 8 tiles.
+//
 // Runs after BoundInference (stage shapes are constants) and before
 // TensorizeWmma, which leaves kernels already written with wmma calls as
 // they are; the lane loop stays bound to threadIdx.x (ComputeLaunchGeometry
@@ -256,7 +260,8 @@ void digitsAt(const std::vector<Digit> &Chain, const ir::Var &T, int64_t Size, i
 
 class AutoTensorCore {
 public:
-  AutoTensorCore(ir::LoopNest &Nest, std::vector<Diag> &Diags) : Nest(Nest), Diags(Diags) {}
+  AutoTensorCore(ir::LoopNest &Nest, std::vector<Diag> &Diags, int ArchNumber)
+      : Nest(Nest), Diags(Diags), ArchNumber(ArchNumber) {}
 
   void run() {
     std::string Summary;
@@ -272,6 +277,7 @@ public:
 private:
   ir::LoopNest &Nest;
   std::vector<Diag> &Diags;
+  const int ArchNumber; // the target's compute capability (80 for sm_80), 0 unknown
 
   void remark(const std::string &Message) {
     Diag D;
@@ -604,9 +610,6 @@ std::string AutoTensorCore::rewrite() {
            std::to_string(Bytes) + " bytes) apart; wmma needs a multiple of " +
            std::to_string(Need) + " bytes (pad the array or its stage with storage_align)");
   };
-  Aligned(OA.Ld, In, X->Buf->Name);
-  Aligned(OB.Ld, In, Y->Buf->Name);
-  Aligned(CLd, AccT, CStore->Buf->Name);
   const int64_t CLayout = ir::WmmaRowMajor;
 
   // The shape: a wmma tile that tiles the warp's box (the exact one first)
@@ -636,6 +639,24 @@ std::string AutoTensorCore::rewrite() {
       CIdx.push_back(ir::simplify(ir::substitute(E, OutMap)));
     return ir::makeLoad(CStore->Buf, CIdx);
   };
+  // On sm_80 and newer, PTX mma.sync m16n8k16 (fed by ldmatrix from shared
+  // memory, which needs only 16-byte rows) where it fits: fp16 operands in
+  // shared stages, a warp box of whole 16 x 8 tiles, every ldmatrix row on
+  // 16 bytes.
+  ir::TensorFamily Family = ir::TensorFamily::Wmma;
+  if (ArchNumber >= 80 && In == ir::DType::Float16 && X->Buf->MemScope == ir::Scope::Shared &&
+      Y->Buf->MemScope == ir::Scope::Shared && Rw % 16 == 0 && Cw % 8 == 0 &&
+      (OA.Ld * 2) % 16 == 0 && (OB.Ld * 2) % 16 == 0) {
+    Expr KOff = Ek == 16 ? ir::makeInt(0) : Expr(TK) * ir::makeInt(16);
+    if (provablyAligned(ir::as<ir::LoadNode>(TileStart(X, URow, TA, 16, Rw / 16, KOff)), 16) &&
+        provablyAligned(ir::as<ir::LoadNode>(TileStart(Y, UCol, TB, 8, Cw / 8, KOff)), 16))
+      Family = ir::TensorFamily::Mma;
+  }
+  if (Family == ir::TensorFamily::Wmma) {
+    Aligned(OA.Ld, In, X->Buf->Name);
+    Aligned(OB.Ld, In, Y->Buf->Name);
+    Aligned(CLd, AccT, CStore->Buf->Name);
+  }
   std::vector<std::pair<int64_t, int64_t>> Shapes;
   for (auto [Mc, Nc] : {std::pair<int64_t, int64_t>{16, 16}, {32, 8}, {8, 32}})
     if (Rw == Mc && Cw == Nc)
@@ -647,7 +668,14 @@ std::string AutoTensorCore::rewrite() {
          " outputs, which no wmma tile (16x16, 32x8, 8x32) divides");
   int64_t M = 0, N = 0;
   std::string Misaligned;
+  if (Family == ir::TensorFamily::Mma)
+    Shapes = {{16, 8}};
   for (auto [Mc, Nc] : Shapes) {
+    if (Family == ir::TensorFamily::Mma) {
+      M = Mc;
+      N = Nc;
+      break;
+    }
     Expr KOff = Ek == K ? ir::makeInt(0) : Expr(TK) * ir::makeInt(K);
     std::string Why;
     for (Expr Start : {TileStart(X, URow, TA, Mc, Rw / Mc, KOff), TileStart(Y, UCol, TB, Nc, Cw / Nc, KOff),
@@ -689,30 +717,30 @@ std::string AutoTensorCore::rewrite() {
   Stmt Fill = Loop(TA, TilesR, Loop(TB, TilesC,
                    ir::makeEvaluate(ir::makeWmmaCall(
                        ir::WmmaOp::Fill,
-                       {Frag(Cf, TA, TB), ir::simplify(ir::makeCast(AccT, Init->Store->Value))}, M, N, K))));
+                       {Frag(Cf, TA, TB), ir::simplify(ir::makeCast(AccT, Init->Store->Value))}, M, N, K, Family))));
   Stmt LoadA = Loop(TA, TilesR, Loop(TK, TilesK,
                     ir::makeEvaluate(ir::makeWmmaCall(
                         ir::WmmaOp::LoadA,
                         {Frag(Af, TA, TK), TileStart(X, URow, TA, M, TilesR, KOff), ir::makeInt(OA.Ld),
                          ir::makeInt(OA.Layout)},
-                        M, N, K))));
+                        M, N, K, Family))));
   Stmt LoadB = Loop(TK, TilesK, Loop(TB, TilesC,
                     ir::makeEvaluate(ir::makeWmmaCall(
                         ir::WmmaOp::LoadB,
                         {Frag(Bf, TK, TB), TileStart(Y, UCol, TB, N, TilesC, KOff), ir::makeInt(OB.Ld),
                          ir::makeInt(OB.Layout)},
-                        M, N, K))));
+                        M, N, K, Family))));
   Stmt Mma = Loop(TA, TilesR, Loop(TB, TilesC, Loop(TK, TilesK,
                   ir::makeEvaluate(ir::makeWmmaCall(
                       ir::WmmaOp::Mma, {Frag(Cf, TA, TB), Frag(Af, TA, TK), Frag(Bf, TK, TB), Frag(Cf, TA, TB)},
-                      M, N, K)))));
+                      M, N, K, Family)))));
   Stmt Reduce = ir::makeAllocate(Af, ir::makeAllocate(Bf, ir::makeSeq({LoadA, LoadB, Mma})));
   Stmt Store = Loop(TA, TilesR, Loop(TB, TilesC,
                     ir::makeEvaluate(ir::makeWmmaCall(
                         ir::WmmaOp::Store,
                         {OutStart(M, N), Frag(Cf, TA, TB), ir::makeInt(CLd),
                          ir::makeInt(CLayout)},
-                        M, N, K))));
+                        M, N, K, Family))));
 
   // The statements they replace: the outermost loop of each nest (or the
   // store itself).
@@ -770,7 +798,8 @@ std::string AutoTensorCore::rewrite() {
 
   auto Major = [](int64_t L) { return L == ir::WmmaRowMajor ? "row-major" : "column-major"; };
   return "a warp computes " + std::to_string(Rw) + " x " + std::to_string(Cw) + " outputs as " +
-         std::to_string(TilesR) + " x " + std::to_string(TilesC) + " wmma tiles of " +
+         std::to_string(TilesR) + " x " + std::to_string(TilesC) +
+         (Family == ir::TensorFamily::Mma ? " mma.sync tiles of " : " wmma tiles of ") +
          std::to_string(M) + "x" + std::to_string(N) + "x" + std::to_string(K) + "; '" +
          X->Buf->Name + "' is matrix_a (" + Major(OA.Layout) + "), '" + Y->Buf->Name +
          "' matrix_b (" + Major(OB.Layout) + ")";
@@ -778,11 +807,11 @@ std::string AutoTensorCore::rewrite() {
 
 } // namespace
 
-ir::LoopNest autoTensorCore(const ir::LoopNest &Nest, std::vector<Diag> &Diags) {
+ir::LoopNest autoTensorCore(const ir::LoopNest &Nest, std::vector<Diag> &Diags, int ArchNumber) {
   if (Nest.TensorCoreAuto < 0)
     return Nest;
   ir::LoopNest Out = Nest;
-  AutoTensorCore(Out, Diags).run();
+  AutoTensorCore(Out, Diags, ArchNumber).run();
   return Out;
 }
 

@@ -77,7 +77,9 @@ ir::LoopNest inferBounds(const ir::LoopNest &Nest, std::vector<Diag> &Diags);
 /// tensorcore(auto): turns the per-thread multiply-add of a nest scheduled as
 /// an ordinary CUDA kernel into warp-wide wmma operations where it
 /// qualifies; a remark at the directive says what it became or why not.
-ir::LoopNest autoTensorCore(const ir::LoopNest &Nest, std::vector<Diag> &Diags);
+/// ArchNumber: the target's compute capability (80 for sm_80; 0 unknown):
+/// on 80 and newer the mma.sync family where it fits.
+ir::LoopNest autoTensorCore(const ir::LoopNest &Nest, std::vector<Diag> &Diags, int ArchNumber);
 
 /// Replaces the regions marked tensorize(x, wmma.*) by wmma intrinsic calls,
 /// the accumulator's initialisation by fills, and reshapes every fragment
