@@ -66,6 +66,9 @@ using ir::Stmt;
 /// passed).
 struct NotQualified {
   std::string Why;
+  /// A shared stage whose tiles could not be aligned as it is stored; the
+  /// other way round (transposed) they may be.
+  const ir::BufferNode *Transposable = nullptr;
 };
 
 /// A loop on the path to a node, or inside a region.
@@ -268,10 +271,36 @@ public:
     try {
       Summary = rewrite();
     } catch (const NotQualified &N) {
+      // A shared stage's layout is the kernel's own: stored transposed, a
+      // column-major operand becomes row-major (int8 A column-major and B
+      // row-major have no aligned wmma tiling otherwise).
+      ir::LoopNest Original = Nest;
+      if (N.Transposable && transposeStage(N.Transposable)) {
+        try {
+          Summary = rewrite() + "; '" + N.Transposable->Name +
+                    "' is stored transposed so that its tiles start 32-byte aligned";
+          remark("tensorcore(auto): " + Summary);
+          return;
+        } catch (const NotQualified &) {
+          Nest = Original;
+        }
+      }
       remark("tensorcore(auto) does not apply: " + N.Why + "; the ordinary CUDA kernel is generated");
       return;
     }
     remark("tensorcore(auto): " + Summary);
+  }
+
+  /// Stores the two-dimensional shared stage Buf (allocated in the nest)
+  /// transposed: its copy and its readers index it the other way round.
+  bool transposeStage(const ir::BufferNode *Buf) {
+    if (Buf->Shape.size() != 2 || Buf->MemScope != ir::Scope::Shared)
+      return false;
+    ir::Buffer New = ir::makeBuffer(Buf->Name, Buf->Type, {Buf->Shape[1], Buf->Shape[0]}, Buf->MemScope);
+    Nest.Body = ir::remapBuffer(Nest.Body, Buf, New, [](const std::vector<Expr> &Idx) {
+      return std::vector<Expr>{Idx[1], Idx[0]};
+    });
+    return true;
   }
 
 private:
@@ -668,6 +697,7 @@ std::string AutoTensorCore::rewrite() {
          " outputs, which no wmma tile (16x16, 32x8, 8x32) divides");
   int64_t M = 0, N = 0;
   std::string Misaligned;
+  const ir::BufferNode *MisalignedStage = nullptr;
   if (Family == ir::TensorFamily::Mma)
     Shapes = {{16, 8}};
   for (auto [Mc, Nc] : Shapes) {
@@ -680,10 +710,14 @@ std::string AutoTensorCore::rewrite() {
     std::string Why;
     for (Expr Start : {TileStart(X, URow, TA, Mc, Rw / Mc, KOff), TileStart(Y, UCol, TB, Nc, Cw / Nc, KOff),
                        OutStart(Mc, Nc)})
-      if (Why.empty() && !provablyAligned(ir::as<ir::LoadNode>(Start), 32))
+      if (Why.empty() && !provablyAligned(ir::as<ir::LoadNode>(Start), 32)) {
+        const ir::LoadNode *L = ir::as<ir::LoadNode>(Start);
         Why = "with " + std::to_string(Mc) + "x" + std::to_string(Nc) + "x16 tiles, a tile of '" +
-              ir::as<ir::LoadNode>(Start)->Buf->Name + "' starts at " + text(Start) +
-              ", not 32 bytes aligned";
+              L->Buf->Name + "' starts at " + text(Start) + ", not 32 bytes aligned";
+        if (Misaligned.empty() && L->Buf->MemScope == ir::Scope::Shared &&
+            (L->Buf.get() == X->Buf.get() || L->Buf.get() == Y->Buf.get()))
+          MisalignedStage = L->Buf.get();
+      }
     if (Why.empty()) {
       M = Mc;
       N = Nc;
@@ -693,7 +727,7 @@ std::string AutoTensorCore::rewrite() {
       Misaligned = Why;
   }
   if (!M)
-    fail(Misaligned + " (CUDA wants every wmma tile 32-byte aligned)");
+    throw NotQualified{Misaligned + " (CUDA wants every wmma tile 32-byte aligned)", MisalignedStage};
   int64_t TilesR = Rw / M, TilesC = Cw / N, TilesK = Ek / K;
 
   // The new statements. Loop variables over the tiles.

@@ -103,6 +103,19 @@ void halfAccumulator(const _Float16 *A, const _Float16 *B, _Float16 *C) {
     }
 }
 
+void int8ColumnMajorAFromGlobal(const signed char *A, const signed char *B, int *C) {
+#pragma sched target(gpu) tensorcore(auto)
+#pragma sched tile(i, j, io, jo, ii, ji, 32, 32) split(k, ko, ki, 16) split(ii, ty, ir, 16)
+#pragma sched reorder(io, jo, ty, ji, ko, ki, ir) bind(ty, threadIdx.y) bind(ji, threadIdx.x)
+#pragma sched bind(io, blockIdx.y) bind(jo, blockIdx.x)
+  for (int i = 0; i < M; ++i)
+    for (int j = 0; j < N; ++j) {
+      int acc = 0;
+      for (int k = 0; k < K; ++k) acc += (int)A[k * M + i] * (int)B[k * N + j];
+      C[i * N + j] = acc;
+    }
+}
+
 template <typename T> void fill(T *X, int Count, int Salt) {
   for (int I = 0; I < Count; ++I)
     X[I] = (T)((I * 7 + Salt) % 9 - 4);
@@ -137,4 +150,10 @@ int main() {
   print("rows56", C, M * N);
   halfAccumulator(A, B, Ch);
   print("half", Ch, M * N);
+  static signed char A8[M * K], B8[K * N];
+  static int C8[M * N];
+  fill(A8, M * K, 5);
+  fill(B8, K * N, 6);
+  int8ColumnMajorAFromGlobal(A8, B8, C8);
+  print("int8 global TN", C8, M * N);
 }
