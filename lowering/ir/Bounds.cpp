@@ -617,5 +617,19 @@ bool provablyLessEq(const Expr &A, const Expr &B, const VarRanges &Ranges) {
   return lessEq(A, B, Ranges, 0);
 }
 
+bool loadsFrom(const Expr &E, const std::set<const BufferNode *> &Bufs) {
+  struct Finder : IRVisitor {
+    const std::set<const BufferNode *> &Bufs;
+    bool Found = false;
+    explicit Finder(const std::set<const BufferNode *> &B) : Bufs(B) {}
+    void visitLoad(const LoadNode *N) override {
+      Found |= Bufs.count(N->Buf.get()) != 0;
+      IRVisitor::visitLoad(N);
+    }
+  } F(Bufs);
+  F.visit(E);
+  return F.Found;
+}
+
 } // namespace ir
 } // namespace sched

@@ -11,6 +11,7 @@
 #define SCHED_IR_BOUNDS_H
 
 #include "IR.h"
+#include <set>
 #include <map>
 #include <vector>
 
@@ -114,6 +115,11 @@ std::vector<Expr> minMaxArms(const Expr &E, BinOp Arms);
 /// A cache stage's copy is the statement of its allocation that writes the
 /// stage (a read stage) or the tensor (a write-back).
 bool writesBuffer(const Stmt &S, const BufferNode *Buf);
+
+/// Whether E loads from one of Bufs (a guard or bound that does cannot be
+/// evaluated at another time than the computation's; an update that reads
+/// its own accumulator).
+bool loadsFrom(const Expr &E, const std::set<const BufferNode *> &Bufs);
 
 /// The conjuncts of a condition (`a && b` gives a and b).
 std::vector<Expr> conjunctsOf(const Expr &Cond);

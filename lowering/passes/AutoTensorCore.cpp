@@ -41,6 +41,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ir/Affine.h"
+#include "ir/Bounds.h"
 #include "ir/IRMutator.h"
 #include "ir/IRVisitor.h"
 #include "ir/Intrinsics.h"
@@ -120,19 +121,7 @@ private:
       void visitStore(const ir::StoreNode *S) override {
         if (S->Buf.get() != Buf)
           return;
-        bool SelfRead = false;
-        struct Reads : ir::IRVisitor {
-          const ir::BufferNode *Buf;
-          bool Found = false;
-          void visitLoad(const ir::LoadNode *L) override {
-            Found |= L->Buf.get() == Buf;
-            ir::IRVisitor::visitLoad(L);
-          }
-        } R;
-        R.Buf = Buf;
-        R.visit(S->Value);
-        SelfRead = R.Found;
-        if (!SelfRead)
+        if (!ir::loadsFrom(S->Value, {Buf}))
           return;
         const auto *Add = ir::as<ir::BinaryNode>(S->Value);
         bool MulAdd = Add && Add->Op == ir::BinOp::Add &&
@@ -371,19 +360,7 @@ std::string AutoTensorCore::rewrite() {
   // The accumulator's statements: initialisation, update, output.
   std::vector<StoreAt> Stores = storesOf(Acc->Body);
   const StoreAt *Init = nullptr, *Update = nullptr, *Out = nullptr;
-  auto ReadsAcc = [&](const Expr &E) {
-    struct R : ir::IRVisitor {
-      const ir::BufferNode *B;
-      bool Found = false;
-      void visitLoad(const ir::LoadNode *L) override {
-        Found |= L->Buf.get() == B;
-        ir::IRVisitor::visitLoad(L);
-      }
-    } Reader;
-    Reader.B = AccBuf;
-    Reader.visit(E);
-    return Reader.Found;
-  };
+  auto ReadsAcc = [&](const Expr &E) { return ir::loadsFrom(E, {AccBuf}); };
   for (const StoreAt &S : Stores) {
     bool ToAcc = S.Store->Buf.get() == AccBuf;
     if (S.Guarded)

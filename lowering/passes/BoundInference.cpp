@@ -133,21 +133,6 @@ template <typename Pred> const ir::ForNode *findBoundLoop(const Stmt &S, Pred P)
   return findBoundLoopWhere(S, [&](const ir::ForNode *L) { return P(L->ThreadTag); });
 }
 
-/// Whether E loads from one of Bufs: a guard or bound that does cannot be
-/// evaluated at another time than the computation's.
-bool loadsFrom(const Expr &E, const std::set<const ir::BufferNode *> &Bufs) {
-  struct Finder : ir::IRVisitor {
-    const std::set<const ir::BufferNode *> &Bufs;
-    bool Found = false;
-    explicit Finder(const std::set<const ir::BufferNode *> &B) : Bufs(B) {}
-    void visitLoad(const ir::LoadNode *N) override {
-      Found |= Bufs.count(N->Buf.get()) != 0;
-      ir::IRVisitor::visitLoad(N);
-    }
-  } F(Bufs);
-  F.visit(E);
-  return F.Found;
-}
 
 /// Replaces one allocation (by identity) by a new statement.
 class AllocateReplacer : public ir::IRMutator {
@@ -504,10 +489,10 @@ bool StageResolver::covered(const ir::Access &R) const {
 /// when they read nothing the computation writes.
 bool StageResolver::mirrorable(const ir::Access &A) const {
   for (const Expr &G : A.Guards)
-    if (loadsFrom(G, Written))
+    if (ir::loadsFrom(G, Written))
       return false;
   for (const ir::ForNode *L : A.Loops)
-    if (loadsFrom(L->Min, Written) || loadsFrom(L->Extent, Written))
+    if (ir::loadsFrom(L->Min, Written) || ir::loadsFrom(L->Extent, Written))
       return false;
   return true;
 }
