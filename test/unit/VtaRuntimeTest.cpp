@@ -98,29 +98,35 @@ struct GemmProblem {
 };
 
 /// The tutorial's lowered call sequence; SkipLoadPush drops the load->compute
-/// push inside the loop, Epilogue runs after the GEMMs on the acc entries.
+/// push inside the loop, SkipWar every compute->load token (the write-after-
+/// read protection of inp/wgt), Epilogue runs after the GEMMs on the acc.
 void runGemm(const GemmProblem &P, DevBuf &A, DevBuf &B, DevBuf &C,
              bool SkipLoadPush = false,
-             const std::function<void()> &Epilogue = nullptr) {
+             const std::function<void()> &Epilogue = nullptr,
+             bool SkipWar = false) {
   static void *ResetH = nullptr, *UpdateH = nullptr;
   (void)P;
   VTACommandHandle Cmd = VTATLSCommandHandle();
   VTAPushGEMMOp(&ResetH, resetKernel, nullptr, 0);
-  VTADepPush(Cmd, 2, 1);
+  if (!SkipWar)
+    VTADepPush(Cmd, 2, 1);
   for (uint32_t Ko = 0; Ko < 16; ++Ko) {
-    VTADepPop(Cmd, 2, 1);
+    if (!SkipWar)
+      VTADepPop(Cmd, 2, 1);
     VTALoadBuffer2D(Cmd, A.H, Ko, 1, 1, 1, 0, 0, 0, 0, 0, VTA_MEM_ID_INP);
     VTALoadBuffer2D(Cmd, B.H, Ko, 1, 16, 16, 0, 0, 0, 0, 0, VTA_MEM_ID_WGT);
     if (!SkipLoadPush)
       VTADepPush(Cmd, 1, 2);
     VTADepPop(Cmd, 1, 2);
     VTAPushGEMMOp(&UpdateH, updateKernel, nullptr, 0);
-    VTADepPush(Cmd, 2, 1);
+    if (!SkipWar)
+      VTADepPush(Cmd, 2, 1);
   }
   if (Epilogue)
     Epilogue();
   VTADepPush(Cmd, 2, 3);
-  VTADepPop(Cmd, 2, 1);
+  if (!SkipWar)
+    VTADepPop(Cmd, 2, 1);
   VTADepPop(Cmd, 2, 3);
   VTAStoreBuffer2D(Cmd, 0, VTA_MEM_ID_OUT, C.H, 0, 16, 1, 16);
   VTASynchronize(Cmd, 1u << 31);
@@ -307,6 +313,22 @@ TEST_F(VtaRuntime, MissingPushIsReportedAsDeadlock) {
       << lastError();
 }
 
+TEST_F(VtaRuntime, MissingWarTokenLetsLoadsOverwriteInputs) {
+  // The load core runs ahead as far as its tokens allow: without the
+  // compute->load tokens every ko's load lands before the GEMMs read them,
+  // so the GEMMs all see the last ko's tiles - a wrong result, never a hang.
+  GemmProblem P;
+  DevBuf A(P.A), B(P.B), C(256);
+  runGemm(P, A, B, C, false, nullptr, /*SkipWar=*/true);
+  ASSERT_EQ(lastError(), "");
+  std::vector<int8_t> Out = C.read<int8_t>();
+  int Wrong = 0;
+  for (int Co = 0; Co < 16; ++Co)
+    for (int Ci = 0; Ci < 16; ++Ci)
+      Wrong += Out[Co * 16 + Ci] != int8_t(P.acc(Co, Ci));
+  EXPECT_GT(Wrong, 200);
+}
+
 TEST_F(VtaRuntime, LeftoverTokenIsReported) {
   DevBuf In(std::vector<int32_t>(16, 1)), Out(16);
   static void *H;
@@ -334,7 +356,9 @@ TEST_F(VtaRuntime, PendingPopWithoutInstructionIsLeftover) {
   VTAStoreBuffer2D(Cmd, 0, VTA_MEM_ID_OUT, C.H, 0, 1, 1, 1);
   VTADepPop(Cmd, 2, 3); // no store follows
   VTASynchronize(Cmd, 0);
-  EXPECT_NE(lastError().find("left over"), std::string::npos) << lastError();
+  EXPECT_NE(lastError().find("followed by no instruction of that stage"),
+            std::string::npos)
+      << lastError();
 }
 
 TEST_F(VtaRuntime, LoadToStoreTokenIsRefused) {
