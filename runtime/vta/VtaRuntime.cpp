@@ -19,6 +19,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <initializer_list>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -187,24 +188,40 @@ std::string tooWide(const char *Fn, const char *Field, uint64_t V,
          " does not fit its " + std::to_string(Bits) + "-bit field";
 }
 
+/// A value bound for an instruction field of the given width.
+struct Field {
+  const char *Name;
+  uint64_t V;
+  unsigned Bits;
+};
+
+/// Reports the first field that does not fit its width; true when all fit.
+bool checkFields(CommandQueue &Q, const char *Fn,
+                 std::initializer_list<Field> Fields) {
+  for (const Field &F : Fields)
+    if (!fits(F.V, F.Bits)) {
+      Q.fail(tooWide(Fn, F.Name, F.V, F.Bits));
+      return false;
+    }
+  return true;
+}
+
 void printStats(const VTASchedStats &S) {
-  std::fprintf(stderr,
-               "sched: vta: synchronize: insns load %llu store %llu gemm %llu "
-               "alu %llu finish %llu nop %llu; loaded inp %llu wgt %llu acc "
-               "%llu uop %llu bytes; stored out %llu bytes; gemm_counter %llu "
-               "alu_counter %llu\n",
-               (unsigned long long)S.load_insns,
-               (unsigned long long)S.store_insns,
-               (unsigned long long)S.gemm_insns, (unsigned long long)S.alu_insns,
-               (unsigned long long)S.finish_insns,
-               (unsigned long long)S.nop_insns,
-               (unsigned long long)S.inp_load_nbytes,
-               (unsigned long long)S.wgt_load_nbytes,
-               (unsigned long long)S.acc_load_nbytes,
-               (unsigned long long)S.uop_load_nbytes,
-               (unsigned long long)S.out_store_nbytes,
-               (unsigned long long)S.gemm_counter,
-               (unsigned long long)S.alu_counter);
+  std::fprintf(
+      stderr,
+      "sched: vta: synchronize: insns load %llu store %llu gemm %llu "
+      "alu %llu finish %llu nop %llu; loaded inp %llu wgt %llu acc "
+      "%llu uop %llu bytes; stored out %llu bytes; gemm_counter %llu "
+      "alu_counter %llu\n",
+      (unsigned long long)S.load_insns, (unsigned long long)S.store_insns,
+      (unsigned long long)S.gemm_insns, (unsigned long long)S.alu_insns,
+      (unsigned long long)S.finish_insns, (unsigned long long)S.nop_insns,
+      (unsigned long long)S.inp_load_nbytes,
+      (unsigned long long)S.wgt_load_nbytes,
+      (unsigned long long)S.acc_load_nbytes,
+      (unsigned long long)S.uop_load_nbytes,
+      (unsigned long long)S.out_store_nbytes,
+      (unsigned long long)S.gemm_counter, (unsigned long long)S.alu_counter);
 }
 
 void addStats(VTASchedStats &To, const VTASchedStats &From) {
@@ -327,10 +344,10 @@ void CommandQueue::pushOp(int Mode, void **Handle, int (*Finit)(void *),
   I.UopBgn = Base;
   I.UopEnd = Base + Size;
   const UopLoop None;
-  const UopLoop &Out = K->Loops.size() == 2 || (K->Loops.size() == 1 && Mode == 0)
-                           ? K->Loops[0]
-                           : None;
-  const UopLoop &In = K->Loops.size() == 2   ? K->Loops[1]
+  const UopLoop &Out =
+      K->Loops.size() == 2 || (K->Loops.size() == 1 && Mode == 0) ? K->Loops[0]
+                                                                  : None;
+  const UopLoop &In = K->Loops.size() == 2                ? K->Loops[1]
                       : K->Loops.size() == 1 && Mode == 1 ? K->Loops[0]
                                                           : None;
   I.IterOut = Out.Extent;
@@ -348,7 +365,8 @@ void CommandQueue::pushOp(int Mode, void **Handle, int (*Finit)(void *),
 
 } // namespace
 
-// ---- the C API ---------------------------------------------------------------
+// ---- the C API
+// ---------------------------------------------------------------
 
 extern "C" {
 
@@ -433,44 +451,37 @@ void VTASetDebugMode(VTACommandHandle, int debug_flag) {
 }
 
 void VTALoadBuffer2D(VTACommandHandle, void *src_dram_addr,
-                     uint32_t src_elem_offset, uint32_t x_size,
-                     uint32_t y_size, uint32_t x_stride,
-                     uint32_t x_pad_before, uint32_t y_pad_before,
-                     uint32_t x_pad_after, uint32_t y_pad_after,
-                     uint32_t dst_sram_index, uint32_t dst_memory_type) {
+                     uint32_t src_elem_offset, uint32_t x_size, uint32_t y_size,
+                     uint32_t x_stride, uint32_t x_pad_before,
+                     uint32_t y_pad_before, uint32_t x_pad_after,
+                     uint32_t y_pad_after, uint32_t dst_sram_index,
+                     uint32_t dst_memory_type) {
   CommandQueue &Q = CommandQueue::get();
   const char *Fn = "VTALoadBuffer2D";
   if (Q.Broken)
     return;
-  uint32_t Elem, Depth;
-  switch (dst_memory_type) {
-  case VTA_MEM_ID_INP: Elem = InpBytes; Depth = InpDepth; break;
-  case VTA_MEM_ID_WGT: Elem = WgtBytes; Depth = WgtDepth; break;
-  case VTA_MEM_ID_ACC: Elem = AccBytes; Depth = AccDepth; break;
-  case VTA_MEM_ID_ACC_8BIT: Elem = OutBytes; Depth = AccDepth; break;
-  default:
+  LoadTarget T;
+  if (!loadTarget(dst_memory_type, T))
     return Q.fail(std::string(Fn) + ": memory type " +
                   std::to_string(dst_memory_type) +
                   " cannot be loaded (inp 2, wgt 1, acc 3, acc_8bit 5)");
-  }
+  uint32_t Elem = T.DramElemBytes, Depth = T.Depth;
   DataBuffer *B = fromHandle(src_dram_addr);
   if (!B)
     return Q.fail(std::string(Fn) +
                   ": the source is not a VTABufferAlloc handle");
-  struct Field { const char *Name; uint64_t V; unsigned Bits; };
-  const Field Fields[] = {{"x_size", x_size, SizeBits},
-                          {"y_size", y_size, SizeBits},
-                          {"x_stride", x_stride, StrideBits},
-                          {"x_pad_before", x_pad_before, PadBits},
-                          {"y_pad_before", y_pad_before, PadBits},
-                          {"x_pad_after", x_pad_after, PadBits},
-                          {"y_pad_after", y_pad_after, PadBits},
-                          {"dst_sram_index", dst_sram_index, SramBits},
-                          {"dram_base", B->PhyAddr / Elem + src_elem_offset,
-                           DramBits}};
-  for (const Field &F : Fields)
-    if (!fits(F.V, F.Bits))
-      return Q.fail(tooWide(Fn, F.Name, F.V, F.Bits));
+  if (!checkFields(
+          Q, Fn,
+          {{"x_size", x_size, SizeBits},
+           {"y_size", y_size, SizeBits},
+           {"x_stride", x_stride, StrideBits},
+           {"x_pad_before", x_pad_before, PadBits},
+           {"y_pad_before", y_pad_before, PadBits},
+           {"x_pad_after", x_pad_after, PadBits},
+           {"y_pad_after", y_pad_after, PadBits},
+           {"dst_sram_index", dst_sram_index, SramBits},
+           {"dram_base", B->PhyAddr / Elem + src_elem_offset, DramBits}}))
+    return;
   uint64_t Entries = uint64_t(x_pad_before + x_size + x_pad_after) *
                      (y_pad_before + y_size + y_pad_after);
   if (x_size && dst_sram_index + Entries > Depth)
@@ -479,9 +490,12 @@ void VTALoadBuffer2D(VTACommandHandle, void *src_dram_addr,
                   " overflow the buffer (depth " + std::to_string(Depth) + ")");
   if (x_size && y_size &&
       (uint64_t(src_elem_offset) + uint64_t(y_size - 1) * x_stride + x_size) *
-              Elem > B->Size)
-    return Q.fail(std::string(Fn) + ": the rows read run past the end of the "
-                  "source buffer (" + std::to_string(B->Size) + " bytes)");
+              Elem >
+          B->Size)
+    return Q.fail(std::string(Fn) +
+                  ": the rows read run past the end of the "
+                  "source buffer (" +
+                  std::to_string(B->Size) + " bytes)");
   Insn &I = Q.create(dst_memory_type == VTA_MEM_ID_INP ||
                              dst_memory_type == VTA_MEM_ID_WGT
                          ? StageLoad
@@ -515,16 +529,14 @@ void VTAStoreBuffer2D(VTACommandHandle, uint32_t src_sram_index,
   if (!B)
     return Q.fail(std::string(Fn) +
                   ": the destination is not a VTABufferAlloc handle");
-  struct Field { const char *Name; uint64_t V; unsigned Bits; };
-  const Field Fields[] = {{"x_size", x_size, SizeBits},
-                          {"y_size", y_size, SizeBits},
-                          {"x_stride", x_stride, StrideBits},
-                          {"src_sram_index", src_sram_index, SramBits},
-                          {"dram_base", B->PhyAddr / OutBytes + dst_elem_offset,
-                           DramBits}};
-  for (const Field &F : Fields)
-    if (!fits(F.V, F.Bits))
-      return Q.fail(tooWide(Fn, F.Name, F.V, F.Bits));
+  if (!checkFields(
+          Q, Fn,
+          {{"x_size", x_size, SizeBits},
+           {"y_size", y_size, SizeBits},
+           {"x_stride", x_stride, StrideBits},
+           {"src_sram_index", src_sram_index, SramBits},
+           {"dram_base", B->PhyAddr / OutBytes + dst_elem_offset, DramBits}}))
+    return;
   if (uint64_t(src_sram_index) + uint64_t(x_size) * y_size > AccDepth)
     return Q.fail(std::string(Fn) + ": " + std::to_string(x_size * y_size) +
                   " entries from index " + std::to_string(src_sram_index) +
@@ -532,10 +544,12 @@ void VTAStoreBuffer2D(VTACommandHandle, uint32_t src_sram_index,
                   std::to_string(AccDepth) + ")");
   if (x_size && y_size &&
       (uint64_t(dst_elem_offset) + uint64_t(y_size - 1) * x_stride + x_size) *
-              OutBytes > B->Size)
-    return Q.fail(std::string(Fn) + ": the rows written run past the end of "
-                  "the destination buffer (" + std::to_string(B->Size) +
-                  " bytes)");
+              OutBytes >
+          B->Size)
+    return Q.fail(std::string(Fn) +
+                  ": the rows written run past the end of "
+                  "the destination buffer (" +
+                  std::to_string(B->Size) + " bytes)");
   Insn &I = Q.create(StageStore);
   I.Op = OpStore;
   I.MemType = VTA_MEM_ID_OUT;
@@ -559,14 +573,12 @@ void VTAUopLoopBegin(uint32_t extent, uint32_t dst_factor, uint32_t src_factor,
     return Q.fail(std::string(Fn) + ": a uop kernel has at most 2 loops");
   if (extent == 0)
     return Q.fail(std::string(Fn) + ": extent 0");
-  struct Field { const char *Name; uint64_t V; unsigned Bits; };
-  const Field Fields[] = {{"extent", extent, LoopIterBits},
-                          {"dst_factor", dst_factor, DstFactorBits},
-                          {"src_factor", src_factor, SrcFactorBits},
-                          {"wgt_factor", wgt_factor, WgtFactorBits}};
-  for (const Field &F : Fields)
-    if (!fits(F.V, F.Bits))
-      return Q.fail(tooWide(Fn, F.Name, F.V, F.Bits));
+  if (!checkFields(Q, Fn,
+                   {{"extent", extent, LoopIterBits},
+                    {"dst_factor", dst_factor, DstFactorBits},
+                    {"src_factor", src_factor, SrcFactorBits},
+                    {"wgt_factor", wgt_factor, WgtFactorBits}}))
+    return;
   K.Loops.push_back({extent, dst_factor, src_factor, wgt_factor});
 }
 
@@ -593,13 +605,11 @@ void VTAUopPush(uint32_t mode, uint32_t reset_out, uint32_t dst_index,
       (imm_val < -(1 << (ImmBits - 1)) || imm_val >= (1 << (ImmBits - 1))))
     return Q.fail(std::string(Fn) + ": immediate " + std::to_string(imm_val) +
                   " does not fit the signed 16-bit field");
-  struct Field { const char *Name; uint64_t V; unsigned Bits; };
-  const Field Fields[] = {{"dst_index", dst_index, UopDstBits},
-                          {"src_index", src_index, UopSrcBits},
-                          {"wgt_index", wgt_index, UopWgtBits}};
-  for (const Field &F : Fields)
-    if (!fits(F.V, F.Bits))
-      return Q.fail(tooWide(Fn, F.Name, F.V, F.Bits));
+  if (!checkFields(Q, Fn,
+                   {{"dst_index", dst_index, UopDstBits},
+                    {"src_index", src_index, UopSrcBits},
+                    {"wgt_index", wgt_index, UopWgtBits}}))
+    return;
   bool Alu = mode == 1;
   if (K.Mode < 0) {
     K.Mode = int(mode);
@@ -608,9 +618,10 @@ void VTAUopPush(uint32_t mode, uint32_t reset_out, uint32_t dst_index,
     K.UseImm = Alu ? use_imm : 0;
     K.Imm = Alu ? imm_val : 0;
   } else if (K.Mode != int(mode) || K.Reset != reset_out ||
-             (Alu && (K.AluOp != opcode || K.UseImm != use_imm ||
-                      K.Imm != imm_val))) {
-    return Q.fail(std::string(Fn) + ": every uop of a kernel must have the "
+             (Alu &&
+              (K.AluOp != opcode || K.UseImm != use_imm || K.Imm != imm_val))) {
+    return Q.fail(std::string(Fn) +
+                  ": every uop of a kernel must have the "
                   "same mode, reset, ALU opcode and immediate");
   }
   // The GEMM pipeline does not check write-after-write hazards on the acc.

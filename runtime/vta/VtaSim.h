@@ -35,7 +35,13 @@ constexpr unsigned LoopIterBits = 14, UopBgnBits = 13, UopEndBits = 14,
                    SramBits = 16, DramBits = 32, SizeBits = 16, StrideBits = 16,
                    PadBits = 4, ImmBits = 16;
 
-enum Opcode : uint8_t { OpLoad = 0, OpStore = 1, OpGemm = 2, OpFinish = 3, OpAlu = 4 };
+enum Opcode : uint8_t {
+  OpLoad = 0,
+  OpStore = 1,
+  OpGemm = 2,
+  OpFinish = 3,
+  OpAlu = 4
+};
 enum Stage : int { StageLoad = 1, StageCompute = 2, StageStore = 3 };
 
 struct Uop {
@@ -71,6 +77,18 @@ struct Insn {
   bool UseImm = false;
   int32_t Imm = 0;
 };
+
+/// What a LOAD of one data memory type moves: the SRAM's depth and entry
+/// size, the DRAM element size the instruction's addresses count in (ACC_8BIT
+/// reads int8 lanes into int32 entries) and the profiler counter it adds to.
+struct LoadTarget {
+  uint32_t Depth, SramElemBytes, DramElemBytes;
+  uint64_t VTASchedStats::*LoadedBytes;
+};
+
+/// The LoadTarget of an INP, WGT, ACC or ACC_8BIT load; false for any other
+/// memory type.
+bool loadTarget(uint32_t MemType, LoadTarget &T);
 
 /// The stage (core) an instruction runs on, as the fetch module routes it.
 Stage stageOf(const Insn &I);

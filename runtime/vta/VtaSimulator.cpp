@@ -29,6 +29,25 @@
 namespace sched {
 namespace vta {
 
+bool loadTarget(uint32_t MemType, LoadTarget &T) {
+  switch (MemType) {
+  case VTA_MEM_ID_INP:
+    T = {InpDepth, InpBytes, InpBytes, &VTASchedStats::inp_load_nbytes};
+    return true;
+  case VTA_MEM_ID_WGT:
+    T = {WgtDepth, WgtBytes, WgtBytes, &VTASchedStats::wgt_load_nbytes};
+    return true;
+  case VTA_MEM_ID_ACC:
+    T = {AccDepth, AccBytes, AccBytes, &VTASchedStats::acc_load_nbytes};
+    return true;
+  case VTA_MEM_ID_ACC_8BIT:
+    T = {AccDepth, AccBytes, OutBytes, &VTASchedStats::acc_load_nbytes};
+    return true;
+  default:
+    return false;
+  }
+}
+
 Stage stageOf(const Insn &I) {
   if (I.Op == OpLoad &&
       (I.MemType == VTA_MEM_ID_INP || I.MemType == VTA_MEM_ID_WGT))
@@ -40,11 +59,16 @@ Stage stageOf(const Insn &I) {
 
 static const char *opName(Opcode Op) {
   switch (Op) {
-  case OpLoad: return "LOAD";
-  case OpStore: return "STORE";
-  case OpGemm: return "GEMM";
-  case OpFinish: return "FINISH";
-  case OpAlu: return "ALU";
+  case OpLoad:
+    return "LOAD";
+  case OpStore:
+    return "STORE";
+  case OpGemm:
+    return "GEMM";
+  case OpFinish:
+    return "FINISH";
+  case OpAlu:
+    return "ALU";
   }
   return "?";
 }
@@ -113,11 +137,17 @@ public:
 
   std::string run(const Insn &I) {
     switch (I.Op) {
-    case OpLoad: return load(I);
-    case OpStore: return store(I);
-    case OpGemm: return gemm(I);
-    case OpAlu: return alu(I);
-    case OpFinish: ++Stats.finish_insns; return "";
+    case OpLoad:
+      return load(I);
+    case OpStore:
+      return store(I);
+    case OpGemm:
+      return gemm(I);
+    case OpAlu:
+      return alu(I);
+    case OpFinish:
+      ++Stats.finish_insns;
+      return "";
     }
     return "unknown opcode";
   }
@@ -143,33 +173,17 @@ private:
       Stats.uop_load_nbytes += uint64_t(I.XSize) * UopBytes;
       return "";
     }
-    uint32_t Depth, Elem;
-    uint8_t *Base;
-    uint32_t DramElem;
-    switch (I.MemType) {
-    case VTA_MEM_ID_INP:
-      Depth = InpDepth; Elem = InpBytes; DramElem = InpBytes;
-      Base = reinterpret_cast<uint8_t *>(S.Inp.data());
-      Stats.inp_load_nbytes += uint64_t(I.XSize) * I.YSize * InpBytes;
-      break;
-    case VTA_MEM_ID_WGT:
-      Depth = WgtDepth; Elem = WgtBytes; DramElem = WgtBytes;
-      Base = reinterpret_cast<uint8_t *>(S.Wgt.data());
-      Stats.wgt_load_nbytes += uint64_t(I.XSize) * I.YSize * WgtBytes;
-      break;
-    case VTA_MEM_ID_ACC:
-      Depth = AccDepth; Elem = AccBytes; DramElem = AccBytes;
-      Base = reinterpret_cast<uint8_t *>(S.Acc.data());
-      Stats.acc_load_nbytes += uint64_t(I.XSize) * I.YSize * AccBytes;
-      break;
-    case VTA_MEM_ID_ACC_8BIT:
-      Depth = AccDepth; Elem = AccBytes; DramElem = OutBytes;
-      Base = reinterpret_cast<uint8_t *>(S.Acc.data());
-      Stats.acc_load_nbytes += uint64_t(I.XSize) * I.YSize * OutBytes;
-      break;
-    default:
+    LoadTarget T;
+    if (!loadTarget(I.MemType, T))
       return "LOAD into memory type " + std::to_string(I.MemType);
-    }
+    uint32_t Depth = T.Depth, Elem = T.SramElemBytes,
+             DramElem = T.DramElemBytes;
+    uint8_t *Base = I.MemType == VTA_MEM_ID_INP
+                        ? reinterpret_cast<uint8_t *>(S.Inp.data())
+                    : I.MemType == VTA_MEM_ID_WGT
+                        ? reinterpret_cast<uint8_t *>(S.Wgt.data())
+                        : reinterpret_cast<uint8_t *>(S.Acc.data());
+    Stats.*T.LoadedBytes += uint64_t(I.XSize) * I.YSize * DramElem;
     if (I.SramBase + Entries > Depth)
       return std::string("LOAD of ") + std::to_string(Entries) +
              " entries at " + memName(I.MemType) + "[" +
@@ -178,13 +192,13 @@ private:
     uint8_t *Dst = Base + size_t(I.SramBase) * Elem;
     std::memset(Dst, 0, size_t(Entries) * Elem);
     for (uint32_t Y = 0; Y < I.YSize; ++Y) {
-      uint64_t Phy = (uint64_t(I.DramBase) + uint64_t(Y) * I.XStride) * DramElem;
+      uint64_t Phy =
+          (uint64_t(I.DramBase) + uint64_t(Y) * I.XStride) * DramElem;
       const uint8_t *Src = dramAt(Phy, uint64_t(I.XSize) * DramElem);
       if (!Src)
         return std::string("LOAD ") + memName(I.MemType) + " row " +
                std::to_string(Y) + " reads DRAM element " +
-               std::to_string(Phy / DramElem) +
-               " outside every VTA buffer";
+               std::to_string(Phy / DramElem) + " outside every VTA buffer";
       uint8_t *Row =
           Dst + (size_t(I.YPad0 + Y) * XTotal + I.XPad0) * size_t(Elem);
       if (I.MemType == VTA_MEM_ID_ACC_8BIT) {
@@ -211,13 +225,15 @@ private:
       return "STORE reads past the end of the out buffer (depth " +
              std::to_string(AccDepth) + ")";
     for (uint32_t Y = 0; Y < I.YSize; ++Y) {
-      uint64_t Phy = (uint64_t(I.DramBase) + uint64_t(Y) * I.XStride) * OutBytes;
+      uint64_t Phy =
+          (uint64_t(I.DramBase) + uint64_t(Y) * I.XStride) * OutBytes;
       uint8_t *Dst = dramAt(Phy, uint64_t(I.XSize) * OutBytes);
       if (!Dst)
         return "STORE row " + std::to_string(Y) + " writes DRAM element " +
                std::to_string(Phy / OutBytes) + " outside every VTA buffer";
       const int32_t *Src =
-          S.Acc.data() + (size_t(I.SramBase) + size_t(Y) * I.XSize) * Batch * BlockOut;
+          S.Acc.data() +
+          (size_t(I.SramBase) + size_t(Y) * I.XSize) * Batch * BlockOut;
       for (size_t L = 0; L < size_t(I.XSize) * OutBytes; ++L)
         Dst[L] = uint8_t(uint32_t(Src[L]) & 0xff);
     }
@@ -236,9 +252,12 @@ private:
       for (uint32_t X = 0; X < I.IterIn; ++X)
         for (uint32_t U = I.UopBgn; U < I.UopEnd; ++U) {
           const Uop &Op = S.Uops[U];
-          uint64_t AccIdx = Op.Dst + uint64_t(Y) * I.DstOut + uint64_t(X) * I.DstIn;
-          uint64_t InpIdx = Op.Src + uint64_t(Y) * I.SrcOut + uint64_t(X) * I.SrcIn;
-          uint64_t WgtIdx = Op.Wgt + uint64_t(Y) * I.WgtOut + uint64_t(X) * I.WgtIn;
+          uint64_t AccIdx =
+              Op.Dst + uint64_t(Y) * I.DstOut + uint64_t(X) * I.DstIn;
+          uint64_t InpIdx =
+              Op.Src + uint64_t(Y) * I.SrcOut + uint64_t(X) * I.SrcIn;
+          uint64_t WgtIdx =
+              Op.Wgt + uint64_t(Y) * I.WgtOut + uint64_t(X) * I.WgtIn;
           if (AccIdx >= AccDepth)
             return beyond("GEMM acc", AccIdx, AccDepth);
           int32_t *Acc = S.Acc.data() + AccIdx * Batch * BlockOut;
@@ -271,8 +290,10 @@ private:
       for (uint32_t X = 0; X < I.IterIn; ++X)
         for (uint32_t U = I.UopBgn; U < I.UopEnd; ++U) {
           const Uop &Op = S.Uops[U];
-          uint64_t DstIdx = Op.Dst + uint64_t(Y) * I.DstOut + uint64_t(X) * I.DstIn;
-          uint64_t SrcIdx = Op.Src + uint64_t(Y) * I.SrcOut + uint64_t(X) * I.SrcIn;
+          uint64_t DstIdx =
+              Op.Dst + uint64_t(Y) * I.DstOut + uint64_t(X) * I.DstIn;
+          uint64_t SrcIdx =
+              Op.Src + uint64_t(Y) * I.SrcOut + uint64_t(X) * I.SrcIn;
           if (DstIdx >= AccDepth)
             return beyond("ALU dst acc", DstIdx, AccDepth);
           if (!I.UseImm && SrcIdx >= AccDepth)
@@ -284,12 +305,23 @@ private:
           for (unsigned L = 0; L < Batch * BlockOut; ++L) {
             int32_t A = Dst[L], B = I.UseImm ? I.Imm : Src[L];
             switch (I.AluOp) {
-            case VTA_ALU_OPCODE_MIN: Dst[L] = std::min(A, B); break;
-            case VTA_ALU_OPCODE_MAX: Dst[L] = std::max(A, B); break;
-            case VTA_ALU_OPCODE_ADD: Dst[L] = wrapAdd(A, B); break;
-            case VTA_ALU_OPCODE_SHR: Dst[L] = shiftRight(A, B); break;
-            case VTA_ALU_OPCODE_MUL: Dst[L] = wrapMul(A, B); break;
-            default: return "ALU opcode " + std::to_string(I.AluOp);
+            case VTA_ALU_OPCODE_MIN:
+              Dst[L] = std::min(A, B);
+              break;
+            case VTA_ALU_OPCODE_MAX:
+              Dst[L] = std::max(A, B);
+              break;
+            case VTA_ALU_OPCODE_ADD:
+              Dst[L] = wrapAdd(A, B);
+              break;
+            case VTA_ALU_OPCODE_SHR:
+              Dst[L] = shiftRight(A, B);
+              break;
+            case VTA_ALU_OPCODE_MUL:
+              Dst[L] = wrapMul(A, B);
+              break;
+            default:
+              return "ALU opcode " + std::to_string(I.AluOp);
             }
           }
         }
@@ -320,8 +352,8 @@ std::string runProgram(const std::vector<Insn> &Program, bool ForceSerial,
     static const char *Names[] = {"", "load", "compute", "store"};
     const Insn &I = Program[Queue[St].front()];
     std::string What = Names[St];
-    What += " core at instruction " + std::to_string(Queue[St].front()) +
-            " (" + opName(I.Op) + ") waits for a token from the ";
+    What += " core at instruction " + std::to_string(Queue[St].front()) + " (" +
+            opName(I.Op) + ") waits for a token from the ";
     if (St == StageLoad)
       What += "compute core (g2l)";
     else if (St == StageStore)
@@ -336,8 +368,12 @@ std::string runProgram(const std::vector<Insn> &Program, bool ForceSerial,
       while (!Queue[St].empty()) {
         const Insn &I = Program[Queue[St].front()];
         // Pops: which FIFO each flag reads depends on the core.
-        unsigned *PrevFifo = St == StageCompute ? &L2G : St == StageStore ? &G2S : nullptr;
-        unsigned *NextFifo = St == StageCompute ? &S2G : St == StageLoad ? &G2L : nullptr;
+        unsigned *PrevFifo = St == StageCompute ? &L2G
+                             : St == StageStore ? &G2S
+                                                : nullptr;
+        unsigned *NextFifo = St == StageCompute ? &S2G
+                             : St == StageLoad  ? &G2L
+                                                : nullptr;
         if ((I.PopPrev && !PrevFifo) || (I.PushPrev && St == StageLoad) ||
             (I.PopNext && !NextFifo) || (I.PushNext && St == StageStore))
           return "instruction " + std::to_string(Queue[St].front()) +
@@ -350,7 +386,8 @@ std::string runProgram(const std::vector<Insn> &Program, bool ForceSerial,
           --*NextFifo;
         std::string Err = Exec.run(I);
         if (!Err.empty())
-          return "instruction " + std::to_string(Queue[St].front()) + ": " + Err;
+          return "instruction " + std::to_string(Queue[St].front()) + ": " +
+                 Err;
         if (St == StageCompute) {
           G2L += I.PushPrev;
           G2S += I.PushNext;

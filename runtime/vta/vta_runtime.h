@@ -79,17 +79,17 @@ void VTAReadBarrier(VTACommandHandle cmd, void *buffer, uint32_t elem_bits,
                     uint32_t start, uint32_t extent);
 void VTASetDebugMode(VTACommandHandle cmd, int debug_flag);
 void VTALoadBuffer2D(VTACommandHandle cmd, void *src_dram_addr,
-                     uint32_t src_elem_offset, uint32_t x_size,
-                     uint32_t y_size, uint32_t x_stride,
-                     uint32_t x_pad_before, uint32_t y_pad_before,
-                     uint32_t x_pad_after, uint32_t y_pad_after,
-                     uint32_t dst_sram_index, uint32_t dst_memory_type);
+                     uint32_t src_elem_offset, uint32_t x_size, uint32_t y_size,
+                     uint32_t x_stride, uint32_t x_pad_before,
+                     uint32_t y_pad_before, uint32_t x_pad_after,
+                     uint32_t y_pad_after, uint32_t dst_sram_index,
+                     uint32_t dst_memory_type);
 void VTAStoreBuffer2D(VTACommandHandle cmd, uint32_t src_sram_index,
                       uint32_t src_memory_type, void *dst_dram_addr,
                       uint32_t dst_elem_offset, uint32_t x_size,
                       uint32_t y_size, uint32_t x_stride);
-void VTAUopLoopBegin(uint32_t extent, uint32_t dst_factor,
-                     uint32_t src_factor, uint32_t wgt_factor);
+void VTAUopLoopBegin(uint32_t extent, uint32_t dst_factor, uint32_t src_factor,
+                     uint32_t wgt_factor);
 void VTAUopLoopEnd(void);
 void VTAUopPush(uint32_t mode, uint32_t reset_out, uint32_t dst_index,
                 uint32_t src_index, uint32_t wgt_index, uint32_t opcode,

@@ -27,8 +27,8 @@ struct DevBuf {
   void *H;
   size_t Bytes;
   explicit DevBuf(size_t Bytes) : H(VTABufferAlloc(Bytes)), Bytes(Bytes) {}
-  template <typename T> explicit DevBuf(const std::vector<T> &V)
-      : DevBuf(V.size() * sizeof(T)) {
+  template <typename T>
+  explicit DevBuf(const std::vector<T> &V) : DevBuf(V.size() * sizeof(T)) {
     VTABufferCopy(V.data(), 0, H, 0, Bytes, VTA_MEMCPY_H2D);
   }
   ~DevBuf() { VTABufferFree(H); }
@@ -86,13 +86,15 @@ template <int Op, int Imm> int aluImmKernel(void *) {
 }
 
 struct GemmProblem {
-  std::vector<int8_t> A = randomInt8(256, 1);   // (1,16,1,16): [ko][ki]
-  std::vector<int8_t> B = randomInt8(65536, 2); // (16,16,16,16): [co][ko][ci][ki]
+  std::vector<int8_t> A = randomInt8(256, 1); // (1,16,1,16): [ko][ki]
+  std::vector<int8_t> B =
+      randomInt8(65536, 2); // (16,16,16,16): [co][ko][ci][ki]
   int32_t acc(int Co, int Ci) const {
     int32_t S = 0;
     for (int Ko = 0; Ko < 16; ++Ko)
       for (int Ki = 0; Ki < 16; ++Ki)
-        S += int32_t(A[Ko * 16 + Ki]) * int32_t(B[((Co * 16 + Ko) * 16 + Ci) * 16 + Ki]);
+        S += int32_t(A[Ko * 16 + Ki]) *
+             int32_t(B[((Co * 16 + Ko) * 16 + Ci) * 16 + Ki]);
     return S;
   }
 };
@@ -240,8 +242,8 @@ std::vector<int8_t> runAlu(int (*Kernel)(void *), void **H,
 TEST_F(VtaRuntime, AluOpsMatchScalarSemantics) {
   std::vector<int32_t> VW(32);
   for (int L = 0; L < 16; ++L) {
-    VW[L] = (L - 8) * 3;     // entry 0
-    VW[16 + L] = 7 - L;      // entry 1
+    VW[L] = (L - 8) * 3; // entry 0
+    VW[16 + L] = 7 - L;  // entry 1
   }
   static void *HMul, *HShl, *HShr, *HMin, *HMax;
   auto Mul = runAlu(aluOneKernel<VTA_ALU_OPCODE_MUL, 0, 0>, &HMul, VW);
@@ -276,16 +278,22 @@ TEST_F(VtaRuntime, LoadPadsWithZeros) {
   VTALoadBuffer2D(Cmd, DW.H, 0, 1, 1, 1, 0, 0, 0, 0, 0, VTA_MEM_ID_WGT);
   VTADepPush(Cmd, 1, 2);
   VTADepPop(Cmd, 1, 2);
-  VTAPushGEMMOp(&ResetH, [](void *) -> int {
-    VTAUopLoopBegin(12, 1, 0, 0);
-    VTAUopPush(0, 1, 0, 0, 0, 0, 0, 0);
-    return 0;
-  }, nullptr, 0);
-  VTAPushGEMMOp(&CopyH, [](void *) -> int {
-    VTAUopLoopBegin(12, 1, 1, 0);
-    VTAUopPush(0, 0, 0, 0, 0, 0, 0, 0);
-    return 0;
-  }, nullptr, 0);
+  VTAPushGEMMOp(
+      &ResetH,
+      [](void *) -> int {
+        VTAUopLoopBegin(12, 1, 0, 0);
+        VTAUopPush(0, 1, 0, 0, 0, 0, 0, 0);
+        return 0;
+      },
+      nullptr, 0);
+  VTAPushGEMMOp(
+      &CopyH,
+      [](void *) -> int {
+        VTAUopLoopBegin(12, 1, 1, 0);
+        VTAUopPush(0, 0, 0, 0, 0, 0, 0, 0);
+        return 0;
+      },
+      nullptr, 0);
   VTADepPush(Cmd, 2, 3);
   VTADepPop(Cmd, 2, 3);
   VTAStoreBuffer2D(Cmd, 0, VTA_MEM_ID_OUT, DC.H, 0, 12, 1, 12);
@@ -300,6 +308,23 @@ TEST_F(VtaRuntime, LoadPadsWithZeros) {
   VTASchedStats S;
   VTASchedGetStats(&S);
   EXPECT_EQ(S.inp_load_nbytes, (12u + 2u) * 16u); // padding not counted
+}
+
+TEST_F(VtaRuntime, Acc8BitLoadSignExtends) {
+  // -3 loaded as int8 lanes into int32 entries, then shifted right by 1:
+  // -2 when sign-extended, 126 when zero-extended.
+  std::vector<int8_t> In(16, -3);
+  DevBuf DIn(In), Out(16);
+  static void *H;
+  VTACommandHandle Cmd = VTATLSCommandHandle();
+  VTALoadBuffer2D(Cmd, DIn.H, 0, 1, 1, 1, 0, 0, 0, 0, 0, VTA_MEM_ID_ACC_8BIT);
+  VTAPushALUOp(&H, aluOneKernel<VTA_ALU_OPCODE_SHR, 1, 1>, nullptr, 0);
+  VTADepPush(Cmd, 2, 3);
+  VTADepPop(Cmd, 2, 3);
+  VTAStoreBuffer2D(Cmd, 0, VTA_MEM_ID_OUT, Out.H, 0, 1, 1, 1);
+  VTASynchronize(Cmd, 0);
+  ASSERT_EQ(lastError(), "");
+  EXPECT_EQ(Out.read<int8_t>(), std::vector<int8_t>(16, -2));
 }
 
 // ---- the token protocol ----------------------------------------------------
@@ -387,7 +412,8 @@ TEST_F(VtaRuntime, ForceSerialIgnoresTokens) {
   EXPECT_EQ(C.read<int8_t>()[5], int8_t(P.acc(0, 5)));
 }
 
-// ---- hardware limits ---------------------------------------------------------
+// ---- hardware limits
+// ---------------------------------------------------------
 
 /// Runs Body and a synchronize; expects an error mentioning Want.
 void expectLimit(const std::function<void(VTACommandHandle)> &Body,
@@ -403,97 +429,134 @@ void expectLimit(const std::function<void(VTACommandHandle)> &Body,
 
 TEST_F(VtaRuntime, LoadBeyondInpDepthIsAnError) {
   DevBuf A(16 * 16);
-  expectLimit([&](VTACommandHandle Cmd) {
-    VTALoadBuffer2D(Cmd, A.H, 0, 16, 1, 16, 0, 0, 0, 0, 2040, VTA_MEM_ID_INP);
-  }, "overflow the buffer (depth 2048)");
+  expectLimit(
+      [&](VTACommandHandle Cmd) {
+        VTALoadBuffer2D(Cmd, A.H, 0, 16, 1, 16, 0, 0, 0, 0, 2040,
+                        VTA_MEM_ID_INP);
+      },
+      "overflow the buffer (depth 2048)");
 }
 
 TEST_F(VtaRuntime, LoadPadTooWideIsAnError) {
   DevBuf A(16);
-  expectLimit([&](VTACommandHandle Cmd) {
-    VTALoadBuffer2D(Cmd, A.H, 0, 1, 1, 1, 16, 0, 0, 0, 0, VTA_MEM_ID_INP);
-  }, "x_pad_before 16 does not fit its 4-bit field");
+  expectLimit(
+      [&](VTACommandHandle Cmd) {
+        VTALoadBuffer2D(Cmd, A.H, 0, 1, 1, 1, 16, 0, 0, 0, 0, VTA_MEM_ID_INP);
+      },
+      "x_pad_before 16 does not fit its 4-bit field");
 }
 
 TEST_F(VtaRuntime, LoadSizeTooWideIsAnError) {
   DevBuf A(16);
-  expectLimit([&](VTACommandHandle Cmd) {
-    VTALoadBuffer2D(Cmd, A.H, 0, 1, 65536, 0, 0, 0, 0, 0, 0, VTA_MEM_ID_INP);
-  }, "y_size 65536 does not fit its 16-bit field");
+  expectLimit(
+      [&](VTACommandHandle Cmd) {
+        VTALoadBuffer2D(Cmd, A.H, 0, 1, 65536, 0, 0, 0, 0, 0, 0,
+                        VTA_MEM_ID_INP);
+      },
+      "y_size 65536 does not fit its 16-bit field");
 }
 
 TEST_F(VtaRuntime, LoadPastSourceBufferIsAnError) {
   DevBuf A(16 * 4);
-  expectLimit([&](VTACommandHandle Cmd) {
-    VTALoadBuffer2D(Cmd, A.H, 2, 4, 1, 4, 0, 0, 0, 0, 0, VTA_MEM_ID_INP);
-  }, "past the end of the source buffer");
+  expectLimit(
+      [&](VTACommandHandle Cmd) {
+        VTALoadBuffer2D(Cmd, A.H, 2, 4, 1, 4, 0, 0, 0, 0, 0, VTA_MEM_ID_INP);
+      },
+      "past the end of the source buffer");
 }
 
 TEST_F(VtaRuntime, LoadFromRawPointerIsAnError) {
   std::vector<int8_t> Raw(16);
-  expectLimit([&](VTACommandHandle Cmd) {
-    VTALoadBuffer2D(Cmd, Raw.data(), 0, 1, 1, 1, 0, 0, 0, 0, 0, VTA_MEM_ID_INP);
-  }, "not a VTABufferAlloc handle");
+  expectLimit(
+      [&](VTACommandHandle Cmd) {
+        VTALoadBuffer2D(Cmd, Raw.data(), 0, 1, 1, 1, 0, 0, 0, 0, 0,
+                        VTA_MEM_ID_INP);
+      },
+      "not a VTABufferAlloc handle");
 }
 
 TEST_F(VtaRuntime, StoreFromAccIsAnError) {
   DevBuf C(16);
-  expectLimit([&](VTACommandHandle Cmd) {
-    VTAStoreBuffer2D(Cmd, 0, VTA_MEM_ID_ACC, C.H, 0, 1, 1, 1);
-  }, "cannot be stored (only out, 4)");
+  expectLimit(
+      [&](VTACommandHandle Cmd) {
+        VTAStoreBuffer2D(Cmd, 0, VTA_MEM_ID_ACC, C.H, 0, 1, 1, 1);
+      },
+      "cannot be stored (only out, 4)");
 }
 
 TEST_F(VtaRuntime, StoreBeyondAccDepthIsAnError) {
   DevBuf C(16 * 16);
-  expectLimit([&](VTACommandHandle Cmd) {
-    VTAStoreBuffer2D(Cmd, 2040, VTA_MEM_ID_OUT, C.H, 0, 16, 1, 16);
-  }, "overflow the out buffer (depth 2048)");
+  expectLimit(
+      [&](VTACommandHandle Cmd) {
+        VTAStoreBuffer2D(Cmd, 2040, VTA_MEM_ID_OUT, C.H, 0, 16, 1, 16);
+      },
+      "overflow the out buffer (depth 2048)");
 }
 
 TEST_F(VtaRuntime, ThirdUopLoopIsAnError) {
   static void *H;
-  expectLimit([&](VTACommandHandle) {
-    VTAPushGEMMOp(&H, [](void *) -> int {
-      VTAUopLoopBegin(2, 1, 0, 0);
-      VTAUopLoopBegin(2, 2, 0, 0);
-      VTAUopLoopBegin(2, 4, 0, 0);
-      VTAUopPush(0, 1, 0, 0, 0, 0, 0, 0);
-      return 0;
-    }, nullptr, 0);
-  }, "at most 2 loops");
+  expectLimit(
+      [&](VTACommandHandle) {
+        VTAPushGEMMOp(
+            &H,
+            [](void *) -> int {
+              VTAUopLoopBegin(2, 1, 0, 0);
+              VTAUopLoopBegin(2, 2, 0, 0);
+              VTAUopLoopBegin(2, 4, 0, 0);
+              VTAUopPush(0, 1, 0, 0, 0, 0, 0, 0);
+              return 0;
+            },
+            nullptr, 0);
+      },
+      "at most 2 loops");
 }
 
 TEST_F(VtaRuntime, UopLoopExtentTooWideIsAnError) {
   static void *H;
-  expectLimit([&](VTACommandHandle) {
-    VTAPushGEMMOp(&H, [](void *) -> int {
-      VTAUopLoopBegin(16384, 0, 0, 0);
-      VTAUopPush(0, 1, 0, 0, 0, 0, 0, 0);
-      return 0;
-    }, nullptr, 0);
-  }, "extent 16384 does not fit its 14-bit field");
+  expectLimit(
+      [&](VTACommandHandle) {
+        VTAPushGEMMOp(
+            &H,
+            [](void *) -> int {
+              VTAUopLoopBegin(16384, 0, 0, 0);
+              VTAUopPush(0, 1, 0, 0, 0, 0, 0, 0);
+              return 0;
+            },
+            nullptr, 0);
+      },
+      "extent 16384 does not fit its 14-bit field");
 }
 
 TEST_F(VtaRuntime, UopLoopWgtFactorTooWideIsAnError) {
   static void *H;
-  expectLimit([&](VTACommandHandle) {
-    VTAPushGEMMOp(&H, [](void *) -> int {
-      VTAUopLoopBegin(2, 1, 0, 1024);
-      VTAUopPush(0, 0, 0, 0, 0, 0, 0, 0);
-      return 0;
-    }, nullptr, 0);
-  }, "wgt_factor 1024 does not fit its 10-bit field");
+  expectLimit(
+      [&](VTACommandHandle) {
+        VTAPushGEMMOp(
+            &H,
+            [](void *) -> int {
+              VTAUopLoopBegin(2, 1, 0, 1024);
+              VTAUopPush(0, 0, 0, 0, 0, 0, 0, 0);
+              return 0;
+            },
+            nullptr, 0);
+      },
+      "wgt_factor 1024 does not fit its 10-bit field");
 }
 
 TEST_F(VtaRuntime, UopLoopAfterPushIsAnError) {
   static void *H;
-  expectLimit([&](VTACommandHandle) {
-    VTAPushGEMMOp(&H, [](void *) -> int {
-      VTAUopPush(0, 1, 0, 0, 0, 0, 0, 0);
-      VTAUopLoopBegin(2, 1, 0, 0);
-      return 0;
-    }, nullptr, 0);
-  }, "after a VTAUopPush");
+  expectLimit(
+      [&](VTACommandHandle) {
+        VTAPushGEMMOp(
+            &H,
+            [](void *) -> int {
+              VTAUopPush(0, 1, 0, 0, 0, 0, 0, 0);
+              VTAUopLoopBegin(2, 1, 0, 0);
+              return 0;
+            },
+            nullptr, 0);
+      },
+      "after a VTAUopPush");
 }
 
 TEST_F(VtaRuntime, UopOutsideFinitIsAnError) {
@@ -503,42 +566,60 @@ TEST_F(VtaRuntime, UopOutsideFinitIsAnError) {
 
 TEST_F(VtaRuntime, AluImmediateBeyondInt16IsAnError) {
   static void *H;
-  expectLimit([&](VTACommandHandle) {
-    VTAPushALUOp(&H, aluOneKernel<VTA_ALU_OPCODE_ADD, 1, 40000>, nullptr, 0);
-  }, "immediate 40000 does not fit the signed 16-bit field");
+  expectLimit(
+      [&](VTACommandHandle) {
+        VTAPushALUOp(&H, aluOneKernel<VTA_ALU_OPCODE_ADD, 1, 40000>, nullptr,
+                     0);
+      },
+      "immediate 40000 does not fit the signed 16-bit field");
 }
 
 TEST_F(VtaRuntime, UopDstIndexTooWideIsAnError) {
   static void *H;
-  expectLimit([&](VTACommandHandle) {
-    VTAPushGEMMOp(&H, [](void *) -> int {
-      VTAUopPush(0, 1, 2048, 0, 0, 0, 0, 0);
-      return 0;
-    }, nullptr, 0);
-  }, "dst_index 2048 does not fit its 11-bit field");
+  expectLimit(
+      [&](VTACommandHandle) {
+        VTAPushGEMMOp(
+            &H,
+            [](void *) -> int {
+              VTAUopPush(0, 1, 2048, 0, 0, 0, 0, 0);
+              return 0;
+            },
+            nullptr, 0);
+      },
+      "dst_index 2048 does not fit its 11-bit field");
 }
 
 TEST_F(VtaRuntime, UopDstRepeatedWithinTwoIsAnError) {
   static void *H;
-  expectLimit([&](VTACommandHandle) {
-    VTAPushGEMMOp(&H, [](void *) -> int {
-      VTAUopPush(0, 0, 3, 0, 0, 0, 0, 0);
-      VTAUopPush(0, 0, 4, 1, 1, 0, 0, 0);
-      VTAUopPush(0, 0, 3, 2, 2, 0, 0, 0);
-      return 0;
-    }, nullptr, 0);
-  }, "repeats within 2 consecutive uops");
+  expectLimit(
+      [&](VTACommandHandle) {
+        VTAPushGEMMOp(
+            &H,
+            [](void *) -> int {
+              VTAUopPush(0, 0, 3, 0, 0, 0, 0, 0);
+              VTAUopPush(0, 0, 4, 1, 1, 0, 0, 0);
+              VTAUopPush(0, 0, 3, 2, 2, 0, 0, 0);
+              return 0;
+            },
+            nullptr, 0);
+      },
+      "repeats within 2 consecutive uops");
 }
 
 TEST_F(VtaRuntime, GemmIndexBeyondAccDepthIsAnError) {
   static void *H;
-  expectLimit([&](VTACommandHandle) {
-    VTAPushGEMMOp(&H, [](void *) -> int {
-      VTAUopLoopBegin(16, 8, 0, 0);
-      VTAUopPush(0, 1, 2000, 0, 0, 0, 0, 0);
-      return 0;
-    }, nullptr, 0);
-  }, "GEMM acc entry 2048 is beyond the buffer's depth 2048");
+  expectLimit(
+      [&](VTACommandHandle) {
+        VTAPushGEMMOp(
+            &H,
+            [](void *) -> int {
+              VTAUopLoopBegin(16, 8, 0, 0);
+              VTAUopPush(0, 1, 2000, 0, 0, 0, 0, 0);
+              return 0;
+            },
+            nullptr, 0);
+      },
+      "GEMM acc entry 2048 is beyond the buffer's depth 2048");
 }
 
 TEST_F(VtaRuntime, SignatureSelectsKernel) {
