@@ -178,7 +178,6 @@ std::vector<StoreAt> storesOf(const Stmt &S) {
   return C.Stores;
 }
 
-Stmt borrow(const ir::StmtNode *N) { return Stmt(N, [](const ir::StmtNode *) {}); }
 
 std::string text(const Expr &E) { return "`" + ir::print(E) + "`"; }
 
@@ -364,7 +363,7 @@ std::string AutoTensorCore::rewrite() {
   for (const StoreAt &S : Stores) {
     bool ToAcc = S.Store->Buf.get() == AccBuf;
     if (S.Guarded)
-      fail("`" + ir::print(borrow(S.Store)).substr(0, ir::print(borrow(S.Store)).size() - 1) +
+      fail("`" + stmtText(S.Store) +
            "` is guarded, so a warp's tile may be partial");
     if (ToAcc && !ReadsAcc(S.Store->Value) && ir::as<ir::FloatImmNode>(S.Store->Value) == nullptr &&
         ir::as<ir::IntImmNode>(S.Store->Value) == nullptr)

@@ -127,6 +127,16 @@ ir::Stmt guardWith(const ir::Expr &Cond, const ir::Stmt &Body) {
   return ir::makeIf(Cond, Body);
 }
 
+ir::Stmt borrow(const ir::StmtNode *N) { return ir::Stmt(N, [](const ir::StmtNode *) {}); }
+ir::Expr borrow(const ir::ExprNode *N) { return ir::Expr(N, [](const ir::ExprNode *) {}); }
+
+std::string stmtText(const ir::StmtNode *S) {
+  std::string Text = ir::print(borrow(S));
+  while (!Text.empty() && (Text.back() == '\n' || Text.back() == ' '))
+    Text.pop_back();
+  return Text;
+}
+
 bool provablyAligned(const ir::LoadNode *L, int64_t Bytes) {
   ir::Expr Flat = ir::makeInt(0), Stride = ir::makeInt(1);
   for (size_t D = L->Indices.size(); D-- > 0;) {

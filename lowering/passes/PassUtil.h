@@ -60,6 +60,16 @@ ir::Stmt unshareStatements(const ir::Stmt &S);
 /// (when that reads no memory, which the outer one may protect).
 ir::Stmt guardWith(const ir::Expr &Cond, const ir::Stmt &Body);
 
+/// A non-owning handle to a node the caller holds (IR nodes live in
+/// shared_ptrs, visitors and the printer take them), for printing or
+/// visiting a node found by a walk.
+ir::Stmt borrow(const ir::StmtNode *N);
+ir::Expr borrow(const ir::ExprNode *N);
+
+/// A statement as a message quotes it: printed on one line, no trailing
+/// newline.
+std::string stmtText(const ir::StmtNode *S);
+
 /// Whether the element L loads is provably a multiple of Bytes from the start
 /// of its buffer (whose start is aligned: cudaMalloc, __align__(32)): its
 /// flat offset, an affine form, has every coefficient and the constant a

@@ -194,9 +194,6 @@ const ir::LoadNode *factorLoad(const Expr &E, ir::DType T) {
   return ir::as<ir::LoadNode>(E);
 }
 
-/// A non-owning handle, for printing or visiting a node the caller holds.
-Stmt borrow(const ir::StmtNode *N) { return Stmt(N, [](const ir::StmtNode *) {}); }
-Expr borrow(const ir::ExprNode *N) { return Expr(N, [](const ir::ExprNode *) {}); }
 
 /// E / D when E is provably a multiple of D: an affine form whose constant
 /// and coefficients are all multiples of D. Null otherwise.
@@ -220,13 +217,6 @@ std::string loopName(const ir::ForNode *L) { return "'" + L->LoopVar->Name + "'"
 
 std::string accessText(const ir::Expr &Load) { return "`" + ir::print(Load) + "`"; }
 
-/// A statement as a message quotes it: one line, no trailing newline.
-std::string stmtText(const ir::StmtNode *S) {
-  std::string Text = ir::print(borrow(S));
-  while (!Text.empty() && (Text.back() == '\n' || Text.back() == ' '))
-    Text.pop_back();
-  return Text;
-}
 
 class Tensorizer {
 public:
