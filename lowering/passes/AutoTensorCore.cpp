@@ -143,40 +143,6 @@ private:
   }
 };
 
-/// The stores of a statement, with the loops around each inside it.
-struct StoreAt {
-  const ir::StoreNode *Store;
-  std::vector<const ir::ForNode *> Loops;
-  bool Guarded = false;
-};
-
-class StoreCollector : public ir::IRVisitor {
-public:
-  std::vector<StoreAt> Stores;
-
-protected:
-  void visitFor(const ir::ForNode *N) override {
-    Loops.push_back(N);
-    ir::IRVisitor::visitFor(N);
-    Loops.pop_back();
-  }
-  void visitIfThenElse(const ir::IfThenElseNode *N) override {
-    ++Guards;
-    ir::IRVisitor::visitIfThenElse(N);
-    --Guards;
-  }
-  void visitStore(const ir::StoreNode *N) override { Stores.push_back({N, Loops, Guards > 0}); }
-
-private:
-  std::vector<const ir::ForNode *> Loops;
-  int Guards = 0;
-};
-
-std::vector<StoreAt> storesOf(const Stmt &S) {
-  StoreCollector C;
-  C.visit(S);
-  return C.Stores;
-}
 
 
 std::string text(const Expr &E) { return "`" + ir::print(E) + "`"; }
@@ -357,12 +323,12 @@ std::string AutoTensorCore::rewrite() {
                : "no loop around the accumulator is bound to threadIdx.x"));
 
   // The accumulator's statements: initialisation, update, output.
-  std::vector<StoreAt> Stores = storesOf(Acc->Body);
-  const StoreAt *Init = nullptr, *Update = nullptr, *Out = nullptr;
+  std::vector<StoreSite> Stores = RegionScan::of(Acc->Body);
+  const StoreSite *Init = nullptr, *Update = nullptr, *Out = nullptr;
   auto ReadsAcc = [&](const Expr &E) { return ir::loadsFrom(E, {AccBuf}); };
-  for (const StoreAt &S : Stores) {
+  for (const StoreSite &S : Stores) {
     bool ToAcc = S.Store->Buf.get() == AccBuf;
-    if (S.Guarded)
+    if (S.Guard)
       fail("`" + stmtText(S.Store) +
            "` is guarded, so a warp's tile may be partial");
     if (ToAcc && !ReadsAcc(S.Store->Value) && ir::as<ir::FloatImmNode>(S.Store->Value) == nullptr &&
@@ -442,7 +408,7 @@ std::string AutoTensorCore::rewrite() {
 
   // Loop extents inside the accumulator, and the lane's.
   std::map<const ir::VarNode *, int64_t> Extent;
-  for (const StoreAt *S : {Init, Update, Out})
+  for (const StoreSite *S : {Init, Update, Out})
     for (const ir::ForNode *L : S->Loops)
       Extent[L->LoopVar.get()] = constExtent(L);
   Extent[Lane->LoopVar.get()] = 32;
@@ -754,7 +720,7 @@ std::string AutoTensorCore::rewrite() {
 
   // The statements they replace: the outermost loop of each nest (or the
   // store itself).
-  auto Root = [&](const StoreAt &S, const std::function<bool(const ir::ForNode *)> &Inside) {
+  auto Root = [&](const StoreSite &S, const std::function<bool(const ir::ForNode *)> &Inside) {
     const ir::StmtNode *R = S.Store;
     for (size_t I = S.Loops.size(); I-- > 0;) {
       if (!Inside(S.Loops[I]) || S.Loops[I]->Body.get() != R)
@@ -773,11 +739,11 @@ std::string AutoTensorCore::rewrite() {
   const ir::StmtNode *OutRoot = Root(*Out, OverAcc(OVars));
   const ir::StmtNode *ReduceRoot = Update->Loops[First];
   // Everything else the accumulator's loops hold must be gone with them.
-  for (auto [R, S] : {std::pair<const ir::StmtNode *, const StoreAt *>{InitRoot, Init}, {OutRoot, Out}})
-    if (storesOf(borrow(R)).size() != 1)
+  for (auto [R, S] : {std::pair<const ir::StmtNode *, const StoreSite *>{InitRoot, Init}, {OutRoot, Out}})
+    if (RegionScan::of(borrow(R)).size() != 1)
       fail("the loops around " + text(ir::makeLoad(S->Store->Buf, S->Store->Indices)) +
            " hold other statements");
-  if (storesOf(borrow(ReduceRoot)).size() != 1)
+  if (RegionScan::of(borrow(ReduceRoot)).size() != 1)
     fail("the reduction nest holds other statements than the update");
 
   class Replace : public ir::IRMutator {

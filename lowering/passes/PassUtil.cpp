@@ -127,6 +127,31 @@ ir::Stmt guardWith(const ir::Expr &Cond, const ir::Stmt &Body) {
   return ir::makeIf(Cond, Body);
 }
 
+void RegionScan::visitFor(const ir::ForNode *N) {
+  if (N->LoopKind == ir::ForKind::ThreadBound && !BoundLoop)
+    BoundLoop = N;
+  Loops.push_back(N);
+  ir::IRVisitor::visitFor(N);
+  Loops.pop_back();
+}
+
+void RegionScan::visitIfThenElse(const ir::IfThenElseNode *N) {
+  ir::Expr Saved = Guard;
+  Guard = N->Cond;
+  ir::IRVisitor::visitIfThenElse(N);
+  Guard = Saved;
+}
+
+void RegionScan::visitStore(const ir::StoreNode *N) { Stores.push_back({N, Loops, Guard}); }
+
+void RegionScan::visitEvaluate(const ir::EvaluateNode *N) { Others.push_back(N); }
+
+std::vector<StoreSite> RegionScan::of(const ir::Stmt &S) {
+  RegionScan Scan;
+  Scan.visit(S);
+  return Scan.Stores;
+}
+
 ir::Stmt borrow(const ir::StmtNode *N) { return ir::Stmt(N, [](const ir::StmtNode *) {}); }
 ir::Expr borrow(const ir::ExprNode *N) { return ir::Expr(N, [](const ir::ExprNode *) {}); }
 

@@ -10,6 +10,7 @@
 #include "Pipeline.h"
 #include "ir/Access.h"
 #include "ir/IR.h"
+#include "ir/IRVisitor.h"
 #include <map>
 #include <set>
 #include <string>
@@ -59,6 +60,38 @@ ir::Stmt unshareStatements(const ir::Stmt &S);
 /// `if (Cond) Body`, folding a guard directly inside into one condition
 /// (when that reads no memory, which the outer one may protect).
 ir::Stmt guardWith(const ir::Expr &Cond, const ir::Stmt &Body);
+
+/// A store in a region, with the loops around it inside the region
+/// (outermost first, the region's own loop included) and the innermost
+/// condition that guards it there (null when unguarded).
+struct StoreSite {
+  const ir::StoreNode *Store;
+  std::vector<const ir::ForNode *> Loops;
+  ir::Expr Guard;
+};
+
+/// What a region holds, as the tensorize passes match it: its stores, its
+/// other statements (evaluates: calls, barriers) and a loop bound to a
+/// thread tag inside it, if any.
+class RegionScan : public ir::IRVisitor {
+public:
+  std::vector<StoreSite> Stores;
+  std::vector<const ir::StmtNode *> Others;
+  const ir::ForNode *BoundLoop = nullptr;
+
+  /// The stores of S.
+  static std::vector<StoreSite> of(const ir::Stmt &S);
+
+protected:
+  void visitFor(const ir::ForNode *N) override;
+  void visitIfThenElse(const ir::IfThenElseNode *N) override;
+  void visitStore(const ir::StoreNode *N) override;
+  void visitEvaluate(const ir::EvaluateNode *N) override;
+
+private:
+  std::vector<const ir::ForNode *> Loops;
+  ir::Expr Guard;
+};
 
 /// A non-owning handle to a node the caller holds (IR nodes live in
 /// shared_ptrs, visitors and the printer take them), for printing or

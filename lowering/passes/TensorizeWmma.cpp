@@ -92,42 +92,6 @@ struct Fragment {
   ir::TensorFamily Family = ir::TensorFamily::Wmma;
 };
 
-/// A store in a region, with the loops around it inside the region
-/// (outermost first, the region's own loop included) and whether a
-/// condition guards it there.
-struct StoreSite {
-  const ir::StoreNode *Store;
-  std::vector<const ir::ForNode *> Loops;
-  Expr Guard; // the innermost enclosing condition, null when unguarded
-};
-
-class RegionScan : public ir::IRVisitor {
-public:
-  std::vector<StoreSite> Stores;
-  std::vector<const ir::StmtNode *> Others; // evaluates: calls, barriers
-  const ir::ForNode *BoundLoop = nullptr;   // a loop bound to a thread tag
-
-protected:
-  void visitFor(const ir::ForNode *N) override {
-    if (N->LoopKind == ir::ForKind::ThreadBound && !BoundLoop)
-      BoundLoop = N;
-    Loops.push_back(N);
-    ir::IRVisitor::visitFor(N);
-    Loops.pop_back();
-  }
-  void visitIfThenElse(const ir::IfThenElseNode *N) override {
-    Expr Saved = Guard;
-    Guard = N->Cond;
-    ir::IRVisitor::visitIfThenElse(N);
-    Guard = Saved;
-  }
-  void visitStore(const ir::StoreNode *N) override { Stores.push_back({N, Loops, Guard}); }
-  void visitEvaluate(const ir::EvaluateNode *N) override { Others.push_back(N); }
-
-private:
-  std::vector<const ir::ForNode *> Loops;
-  Expr Guard;
-};
 
 /// Replaces one loop (by identity) with another statement.
 class StmtReplacer : public ir::IRMutator {
