@@ -1,7 +1,7 @@
 //===- Pipeline.cpp - The lowering passes, in order ----------------------===//
 //
 // The first file to read: how a scheduled loop nest becomes a launchable
-// kernel. GPUPasses below is the whole pipeline, one line per pass, top to
+// kernel. GPUPasses below is the whole pipeline (VTAPasses for target(vta)), one line per pass, top to
 // bottom; every pass lives in passes/, one per file, and says there what it
 // does and why it runs where it does. Options.AfterPass sees the nest after
 // every pass (sched-opt --print-after-all, the plugin's print-after-all);
@@ -98,6 +98,44 @@ const Pass GPUPasses[] = {
      [](Lowering &L) { passes::verifyKernel(L.Nest, L.Ctx, passes::FormComplete, L.Diags); },
      passes::FormFinal},
 };
+
+/// target(vta): the nest becomes a program of VTA runtime calls (ir/Vta.h
+/// describes its three forms: uops, kernels, the runtime API).
+const Pass VTAPasses[] = {
+    {"NormalizeLoops",
+     [](Lowering &L) { L.Nest = passes::normalizeLoops(L.Nest); },
+     passes::FormAny},
+    {"BoundInference",
+     [](Lowering &L) { L.Nest = passes::inferBounds(L.Nest, L.Diags); },
+     passes::FormAny},
+    {"TensorizeVtaGemm",
+     [](Lowering &L) { L.Nest = passes::tensorizeVtaGemm(L.Nest, L.Diags); },
+     passes::FormAny},
+    {"InjectVtaAlu",
+     [](Lowering &L) { L.Nest = passes::injectVtaAlu(L.Nest, L.Diags); },
+     passes::FormAny},
+    {"InjectVtaDma",
+     [](Lowering &L) { L.Nest = passes::injectVtaDma(L.Nest, L.Diags); },
+     passes::FormAny},
+    {"FoldUopLoops",
+     [](Lowering &L) { L.Nest = passes::foldUopLoops(L.Nest, L.Diags); },
+     passes::FormAny},
+    {"InjectCoprocSync",
+     [](Lowering &L) { L.Nest = passes::injectCoprocSync(L.Nest, L.Diags); },
+     passes::FormAny},
+    {"InjectVtaContexts",
+     [](Lowering &L) { L.Nest = passes::injectVtaContexts(L.Nest, L.Diags); },
+     passes::FormAny},
+    {"VtaStorageFlatten",
+     [](Lowering &L) { L.Nest = passes::vtaStorageFlatten(L.Nest, L.Diags); },
+     passes::FormAny},
+    {"VerifyVtaProgram",
+     [](Lowering &L) {
+       if (passes::verifyVtaProgram(L.Nest, L.Diags))
+         L.Regions = passes::computeVtaBufferRegions(L.Nest);
+     },
+     passes::FormAny},
+};
 // clang-format on
 
 /// The kernel's name becomes a C identifier (CUDA and NVRTC look it up):
@@ -106,19 +144,23 @@ std::string kernelIdentifier(const std::string &Name) {
   return passes::cIdentifier(Name, "sched_kernel", "k");
 }
 
-bool lowerForGPU(const ir::LoopNest &Scheduled, const PipelineOptions &Opts,
-                 LoweredKernel &Out, std::vector<Diag> &Diags) {
+template <size_t N>
+bool runPasses(const Pass (&Passes)[N], const ir::LoopNest &Scheduled, const PipelineOptions &Opts,
+               LoweredKernel &Out, std::vector<Diag> &Diags) {
+  const bool IsGPU = Passes == GPUPasses;
   const size_t FirstDiag = Diags.size();
   Lowering L{Scheduled, passes::KernelContext(), {}, Diags, Opts};
   L.Nest.Name = kernelIdentifier(L.Nest.Name);
   unsigned Form = passes::FormAny;
-  for (const Pass &P : GPUPasses) {
+  for (const Pass &P : Passes) {
     P.Run(L);
     bool Failed = hasErrorsSince(Diags, FirstDiag);
     Form |= P.Establishes;
-    // A verifier error is a bug in the pass that just ran: name it.
+    // A verifier error is a bug in the pass that just ran: name it. (The
+    // kernel verifier knows GPU kernels; a VTA program has its own,
+    // VerifyVtaProgram, as its last pass.)
     std::vector<Diag> Malformed;
-    if (!Failed && Opts.VerifyEach && !passes::verifyKernel(L.Nest, L.Ctx, Form, Malformed))
+    if (!Failed && IsGPU && Opts.VerifyEach && !passes::verifyKernel(L.Nest, L.Ctx, Form, Malformed))
       for (Diag &D : Malformed) {
         D.Message = "after " + std::string(P.Name) + ": " + D.Message;
         Diags.push_back(D);
@@ -145,11 +187,9 @@ bool lower(const ir::LoopNest &Scheduled, const PipelineOptions &Opts, LoweredKe
     return false;
   }
   if (Scheduled.Target == "gpu")
-    return lowerForGPU(Scheduled, Opts, Out, Diags);
-  if (Scheduled.Target == "vta") {
-    Diags.push_back(errorDiag("target(vta) is not supported yet"));
-    return false;
-  }
+    return runPasses(GPUPasses, Scheduled, Opts, Out, Diags);
+  if (Scheduled.Target == "vta")
+    return runPasses(VTAPasses, Scheduled, Opts, Out, Diags);
   Diags.push_back(errorDiag("unknown target '" + Scheduled.Target + "'"));
   return false;
 }

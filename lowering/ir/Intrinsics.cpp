@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Intrinsics.h"
+#include "Vta.h"
 #include "MathFunctions.h"
 #include "Simplify.h"
 
@@ -101,6 +102,8 @@ std::map<std::string, IntrinsicInfo> builtinIntrinsics() {
   for (TensorFamily F : {TensorFamily::Wmma, TensorFamily::Mma})
     for (WmmaOp Op : AllOps)
       Table[wmmaIntrinsicName(Op, F)] = wmmaIntrinsic(Op, F);
+  for (const IntrinsicInfo &Info : vtaIntrinsicDeclarations())
+    Table[Info.Name] = Info;
   return Table;
 }
 

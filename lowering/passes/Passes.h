@@ -161,6 +161,51 @@ bool verifyKernel(const ir::LoopNest &Nest, const KernelContext &Ctx, unsigned F
 /// (`assert(kernelHasForm(Nest, Ctx, FormDistributed) && "...")`).
 bool kernelHasForm(const ir::LoopNest &Nest, const KernelContext &Ctx, unsigned Form);
 
+//===----------------------------------------------------------------------===//
+// target(vta): the forms are described in ir/Vta.h.
+//===----------------------------------------------------------------------===//
+
+/// tensorize(x, vta.gemm): the multiply-add under x (by meaning: an acc
+/// element of 16 lanes += inp element . wgt tile, whatever the order of the
+/// loops, with the batch loop of extent 1 present, split off or absent)
+/// becomes vta.uop_gemm calls, its accumulator's initialisation
+/// vta.uop_gemm_reset; a mismatch is an error naming the loop or access.
+ir::LoopNest tensorizeVtaGemm(const ir::LoopNest &Nest, std::vector<Diag> &Diags);
+
+/// pragma(x, alu): the elementwise int32 work in vta.acc under x becomes
+/// vta.uop_alu calls, one loop nest per operation.
+ir::LoopNest injectVtaAlu(const ir::LoopNest &Nest, std::vector<Diag> &Diags);
+
+/// pragma(x, dma_copy): the copy nest under x (a stage's copy-in or
+/// write-back) becomes vta.load_2d / vta.store_2d calls.
+ir::LoopNest injectVtaDma(const ir::LoopNest &Nest, std::vector<Diag> &Diags);
+
+/// Every maximal loop nest of uops of one kind becomes one vta.push_gemm /
+/// vta.push_alu (its two outermost loops folded into uop loops).
+ir::LoopNest foldUopLoops(const ir::LoopNest &Nest, std::vector<Diag> &Diags);
+
+/// Dependency tokens (vta.dep_push/dep_pop) between the load, compute and
+/// store queues, loop-carried ones included, and the final vta.synchronize.
+ir::LoopNest injectCoprocSync(const ir::LoopNest &Nest, std::vector<Diag> &Diags);
+
+/// cthread loops: each context gets its own copy of the stage buffers and
+/// of every call, tokens included.
+ir::LoopNest injectVtaContexts(const ir::LoopNest &Nest, std::vector<Diag> &Diags);
+
+/// Stage buffers become SRAM element ranges; every call takes its final
+/// (runtime API) form.
+ir::LoopNest vtaStorageFlatten(const ir::LoopNest &Nest, std::vector<Diag> &Diags);
+
+/// The VTA program is in final form and within the hardware's limits
+/// (SRAM depths, instruction field widths, immediates, two uop loops,
+/// consecutive uops writing different acc elements); an error names the
+/// call and the limit.
+bool verifyVtaProgram(const ir::LoopNest &Nest, std::vector<Diag> &Diags);
+
+/// The launcher's regions of a VTA program: every global buffer a
+/// LoadBuffer2D reads or a StoreBuffer2D writes, whole.
+std::vector<BufferRegion> computeVtaBufferRegions(const ir::LoopNest &Nest);
+
 } // namespace passes
 } // namespace sched
 

@@ -1,0 +1,158 @@
+//===- Vta.h - The VTA hardware and the intrinsics of target(vta) -*- C++ -*-===//
+//
+// One definition of what target(vta) lowers to, read by every VTA pass, the
+// verifier of hardware limits, the C++ emitter (codegen/CodeGenVTA) and the
+// runtime's executor of lowered programs (runtime/vta): the hardware
+// configuration (VTA's default vta_config.json: BATCH 1, BLOCK 16, int8
+// inputs and weights, int32 accumulators) and the calls a VTA program is
+// made of, form by form. ../shared/research/vta.md has the sources.
+//
+// A VTA nest goes through three forms (Pipeline.cpp, VTAPasses):
+//
+// 1. Uop form (TensorizeVtaGemm, InjectVtaAlu, InjectVtaDma write it; host
+//    loops stay For loops). SRAM operands are Loads of the first scalar of
+//    an element in a stage buffer of scope vta.inp / vta.wgt / vta.acc;
+//    DRAM operands are Loads of the first scalar moved in a global buffer.
+//      vta.uop_gemm(D, A, W)        acc D[0..15] += sum_k A[k] * W[j][k]
+//                                   (D: acc element (16 int32 lanes), A: inp
+//                                   element (16 int8), W: wgt element (16x16
+//                                   int8, row j = output lane j, k fastest))
+//      vta.uop_gemm_reset(D)        acc D[0..15] = 0
+//      vta.uop_alu(op, D, S, use_imm, imm)
+//                                   acc D[l] = op(D[l], use_imm ? imm : S[l])
+//                                   for the 16 lanes (S: acc element, or 0
+//                                   when use_imm); op is a VtaAluOp
+//      vta.load_2d(S, G, x_size, y_size, x_stride, x_pad0, y_pad0, x_pad1, y_pad1)
+//                                   DMA DRAM -> SRAM, sizes in elements of
+//                                   S's scope (the memory type follows from
+//                                   it: inp, wgt, or acc from int32 DRAM);
+//                                   rows of x_size elements y_size times,
+//                                   x_stride elements apart in DRAM, written
+//                                   densely from S with the zero padding
+//      vta.store_2d(G, S, x_size, y_size, x_stride)
+//                                   DMA acc SRAM -> int8 DRAM (each int32
+//                                   lane truncated to its low 8 bits)
+//
+// 2. Kernel form (FoldUopLoops): every maximal loop nest of uops of one kind
+//    becomes one instruction, with at most two uop loops (the outermost,
+//    folded) and the uops of any inner loops listed:
+//      vta.push_gemm(reset, nloops, e0, d0, s0, w0, e1, d1, s1, w1, D, A, W, D, A, W, ...)
+//      vta.push_alu(op, use_imm, imm, nloops, e0, d0, s0, e1, d1, s1, D, S, D, S, ...)
+//    e0/e1: loop extents (outer, inner; unused loops 0 with factors 0);
+//    d/s/w: how far each loop iteration moves the dst/src/wgt element, in
+//    elements; then the uops as in the uop form (A, W of a reset and S of an
+//    immediate ALU op are the integer 0).
+//    InjectCoprocSync adds the dependency tokens and the final FINISH:
+//      vta.dep_push(from, to), vta.dep_pop(from, to)   (VtaQueue numbers)
+//      vta.synchronize()
+//    InjectVtaContexts expands cthread loops (context c's stage buffers get
+//    a leading dimension, every call is repeated per context).
+//
+// 3. Final form (VtaStorageFlatten): stage buffers are gone; every SRAM
+//    operand is an element index (the stage's base + its offset), every
+//    DRAM operand a global buffer's base (a Load of all-zero indices) and an
+//    element offset. The calls mirror the VTA runtime C API one for one
+//    (the command handle is implicit):
+//      vta.LoadBuffer2D(G, elem_offset, x_size, y_size, x_stride,
+//                       x_pad_before, y_pad_before, x_pad_after, y_pad_after,
+//                       sram_index, mem_type)
+//      vta.StoreBuffer2D(sram_index, mem_type, G, elem_offset, x_size, y_size, x_stride)
+//      vta.PushGEMMOp(reset, nloops, e0, d0, s0, w0, e1, d1, s1, w1, dst, src, wgt, ...)
+//      vta.PushALUOp(op, use_imm, imm, nloops, e0, d0, s0, e1, d1, s1, dst, src, ...)
+//      vta.dep_push / vta.dep_pop / vta.synchronize as above
+//    Loop extents and factors of a Push are constants; its uop indices may
+//    use one variable of the host loops around it (the kernel's 4-byte
+//    signature, < VtaMaxSignature); everything else (DMA sizes and offsets)
+//    is an expression over host loop variables and scalar parameters.
+//    The launcher allocates each global buffer with VTABufferAlloc, copies
+//    in those LoadBuffer2D reads, runs the calls, and copies out those
+//    StoreBuffer2D writes after vta.synchronize.
+//
+//===----------------------------------------------------------------------===//
+#ifndef SCHED_IR_VTA_H
+#define SCHED_IR_VTA_H
+
+#include "IR.h"
+#include "Intrinsics.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace sched {
+namespace ir {
+
+/// VTA's default hardware configuration (tvm-vta config/vta_config.json,
+/// hw_spec_const.h), the one our simulator implements.
+namespace vta {
+constexpr int64_t Batch = 1;
+constexpr int64_t BlockIn = 16;  // inp lanes, wgt columns (the k of a GEMM)
+constexpr int64_t BlockOut = 16; // acc/out lanes, wgt rows (the j of a GEMM)
+
+/// Scalars per element of each memory (an SRAM entry, and the DMA unit).
+constexpr int64_t InpLanes = Batch * BlockIn;              // 16 int8
+constexpr int64_t WgtLanes = BlockOut * BlockIn;           // 256 int8
+constexpr int64_t AccLanes = Batch * BlockOut;             // 16 int32
+constexpr int64_t OutLanes = Batch * BlockOut;             // 16 int8
+
+/// SRAM depths in elements.
+constexpr int64_t UopDepth = 8192;
+constexpr int64_t InpDepth = 2048;
+constexpr int64_t WgtDepth = 1024;
+constexpr int64_t AccDepth = 2048;
+
+/// Instruction field widths (bits) of the default configuration.
+constexpr int LoopIterBits = 14;     // iter_out, iter_in
+constexpr int AccFactorBits = 11;    // dst_factor_*
+constexpr int InpFactorBits = 11;    // src_factor_*
+constexpr int WgtFactorBits = 10;    // wgt_factor_*
+constexpr int MemSramBits = 16;      // sram_base
+constexpr int MemDramBits = 32;      // dram_base
+constexpr int MemSizeBits = 16;      // x_size, y_size
+constexpr int MemStrideBits = 16;    // x_stride
+constexpr int MemPadBits = 4;        // pads
+constexpr int AluImmBits = 16;       // imm (signed)
+constexpr int ShrArgBits = 5;        // the hardware reads a shift amount's low 5 bits, signed:
+                                     // -16 <= n <= 15 (n < 0 shifts left)
+constexpr int MaxUopLoops = 2;
+/// A kernel's signature selects one of at most 99 cached variants (the
+/// runtime's key is signature + 1 < 100).
+constexpr int64_t MaxSignature = 99;
+} // namespace vta
+
+/// Memory ids of LOAD/STORE (hw_spec_const.h).
+enum VtaMemId : int64_t { VtaMemUop = 0, VtaMemWgt = 1, VtaMemInp = 2, VtaMemAcc = 3, VtaMemOut = 4 };
+/// ALU opcodes.
+enum VtaAluOp : int64_t { VtaAluMin = 0, VtaAluMax = 1, VtaAluAdd = 2, VtaAluShr = 3, VtaAluMul = 4 };
+/// Dependency queues (stages): 1 load (inp, wgt), 2 compute (GEMM, ALU, acc
+/// and uop loads), 3 store.
+enum VtaQueue : int64_t { VtaQueueLoad = 1, VtaQueueCompute = 2, VtaQueueStore = 3 };
+
+const char *vtaAluOpName(int64_t Op); // "min", "max", "add", "shr", "mul"
+
+/// Scalars per element of a VTA scope (inp 16, wgt 256, acc 16); 0 for
+/// other scopes.
+int64_t vtaElementLanes(Scope S);
+/// The LOAD memory id of a stage in scope S (inp, wgt, acc); -1 otherwise.
+int64_t vtaMemId(Scope S);
+/// The SRAM depth in elements of scope S.
+int64_t vtaDepth(Scope S);
+
+/// The queue a VTA call runs on (LoadBuffer2D/load_2d by its memory:
+/// inp/wgt on load, acc/uop on compute; Push*/push_*/uop_* compute;
+/// StoreBuffer2D/store_2d store); 0 for a call that is not a VTA
+/// instruction (tokens, synchronize, anything else).
+int64_t vtaQueueOf(const CallNode *Call);
+
+/// Whether Name is one of the calls above.
+bool isVtaIntrinsic(const std::string &Name);
+
+/// The operand declarations of every call above (Intrinsics.cpp puts them
+/// in its table): SRAM operands as buffers of the stage (uop and kernel
+/// forms), DRAM operands as the global buffer read or written.
+std::vector<IntrinsicInfo> vtaIntrinsicDeclarations();
+
+} // namespace ir
+} // namespace sched
+
+#endif
