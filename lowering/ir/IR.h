@@ -340,6 +340,17 @@ struct TensorizeMark {
   int Loc = -1; // the directive's location id (lowering errors are reported there)
 };
 
+/// `pragma(x, dma_copy|alu)` (target(vta)): the work under loop Loop is to
+/// become VTA DMA transfers (dma_copy: a stage's copy-in or write-back) or
+/// ALU instructions (alu: elementwise int32 work in vta.acc). The schedule
+/// records it; the VTA passes (InjectVtaDma, InjectVtaAlu) lower it. Prints
+/// after the loop's kind and any tensorize mark: `for (i, 0, 16) pragma(alu) {`.
+struct LoopPragma {
+  Var Loop;
+  std::string Kind; // "dma_copy" or "alu"
+  int Loc = -1;     // the directive's location id
+};
+
 struct LoopNest {
   std::string Name;            // unique, deterministic: sched_<file stem>_<line>
   std::string SourceFile;      // for diagnostics and runtime error messages
@@ -353,6 +364,7 @@ struct LoopNest {
   Stmt Body;
   std::vector<StageRegion> Stages; // cache stages awaiting bound inference
   std::vector<TensorizeMark> Tensorize; // regions awaiting their intrinsics
+  std::vector<LoopPragma> Pragmas;      // pragma(x, ...) marks (target(vta))
   /// `tensorcore(auto)`: the location id of the directive (-1 when absent).
   /// passes/AutoTensorCore.cpp turns the nest into tensor-core code where it
   /// qualifies, and says why not where it does not. Prints after the

@@ -219,6 +219,7 @@ public:
     if (!Out.Body)
       return false;
     Out.Tensorize = Marks;
+    Out.Pragmas = Pragmas;
     if (cur().Kind != Tok::End)
       return fail("unexpected '" + cur().Text + "' after the function");
     return true;
@@ -228,6 +229,7 @@ private:
   std::vector<Token> Toks;
   size_t Pos = 0;
   std::vector<TensorizeMark> Marks; // tensorize(...) marks of the loops parsed so far
+  std::vector<LoopPragma> Pragmas;  // pragma(...) marks of the loops parsed so far
   std::string &Error;
   ScopeStack<Var> Vars;
   ScopeStack<Buffer> Bufs;
@@ -488,6 +490,14 @@ private:
       if (!expect("(") || !expectIdent(M.Intrinsic, "intrinsic name") || !expect(")"))
         return nullptr;
       Marks.push_back(M);
+    }
+    while (isKeyword("pragma")) {
+      ++Pos;
+      LoopPragma P;
+      P.Loop = V;
+      if (!expect("(") || !expectIdent(P.Kind, "pragma kind") || !expect(")"))
+        return nullptr;
+      Pragmas.push_back(P);
     }
     Stmt Body = parseScopedBlock(V, nullptr);
     if (!Body)

@@ -119,6 +119,9 @@ public:
     for (const TensorizeMark &M : Nest.Tensorize)
       if (M.Loop)
         Marks[M.Loop.get()] = M.Intrinsic;
+    for (const LoopPragma &P : Nest.Pragmas)
+      if (P.Loop)
+        PragmaMarks[P.Loop.get()].push_back(P.Kind);
     printStmt(OS, Nest.Body, 1);
     OS << "}\n";
     return OS.str();
@@ -127,6 +130,7 @@ public:
 private:
   UniqueNamer<VarNode> VarNames;
   std::map<const VarNode *, std::string> Marks; // the nest's tensorize marks
+  std::map<const VarNode *, std::vector<std::string>> PragmaMarks; // its pragma marks
   UniqueNamer<BufferNode> BufNames;
 
   void printList(std::ostream &OS, const std::vector<Expr> &Es) {
@@ -281,6 +285,10 @@ private:
     auto Mark = Marks.find(N->LoopVar.get());
     if (Mark != Marks.end())
       OS << " tensorize(" << Mark->second << ")";
+    auto Pragma = PragmaMarks.find(N->LoopVar.get());
+    if (Pragma != PragmaMarks.end())
+      for (const std::string &Kind : Pragma->second)
+        OS << " pragma(" << Kind << ")";
     printBlock(OS, N->Body, Indent);
     OS << "\n";
   }

@@ -1,6 +1,11 @@
-//===- Annotate.cpp - unroll(x), vectorize(x) ---===//
+//===- Annotate.cpp - unroll(x), vectorize(x), pragma(x, kind) ---===//
 //
-// Both only change a loop's kind; codegen does the work. They apply to
+// pragma(x, dma_copy|alu) (target(vta)) marks loop x: the work under it
+// becomes VTA DMA transfers or ALU instructions. Only recorded (a LoopPragma
+// on the nest): the VTA passes match the region once bound inference has
+// made it concrete, and report a mismatch at this directive.
+//
+// unroll and vectorize only change a loop's kind; codegen does the work. They apply to
 // serial loops only (a bound loop is not a loop in the kernel any more), and
 // vectorize needs a constant extent (the vector width) and independent
 // iterations.
@@ -68,6 +73,24 @@ bool applyVectorize(ScheduleState &S, const Directive &D) {
                                 "': its iterations are not independent" +
                                 (Why.empty() ? "" : " (" + Why + ")"));
   setKind(S, L, ForKind::Vectorized);
+  return true;
+}
+
+bool applyPragma(ScheduleState &S, const Directive &D) {
+  const DirectiveArg &LoopArg = D.Args[0], &KindArg = D.Args[1];
+  if (KindArg.Text != "dma_copy" && KindArg.Text != "alu")
+    return S.error(KindArg.Loc, "unknown pragma '" + KindArg.Text + "'; expected dma_copy or alu" +
+                                    didYouMean(KindArg.Text, {"dma_copy", "alu"}));
+  if (S.Nest.Target != "vta")
+    return S.error(D.Loc, "pragma(" + LoopArg.Text + ", " + KindArg.Text +
+                              ") needs target(vta)");
+  const ForNode *L = findLoop(S, LoopArg);
+  if (!L)
+    return false;
+  for (const LoopPragma &P : S.Nest.Pragmas)
+    if (P.Loop == L->LoopVar)
+      return S.error(LoopArg.Loc, "loop '" + LoopArg.Text + "' already has pragma(" + P.Kind + ")");
+  S.Nest.Pragmas.push_back({L->LoopVar, KindArg.Text, D.Loc});
   return true;
 }
 

@@ -38,19 +38,38 @@ bool parseCacheScope(ScheduleState &S, const DirectiveArg &Arg, Scope &Out) {
 }
 
 bool parseStageScope(ScheduleState &S, const DirectiveArg &Arg, bool IsWrite, Scope &Out) {
-  // A tensor-core fragment holds an operand (read stages) or the
-  // accumulator (the write stage); TVM's tensor-core schedules use the same.
   Scope Sc;
-  if (!parseScope(Arg.Text, Sc) ||
-      (Sc != Scope::WmmaMatrixA && Sc != Scope::WmmaMatrixB && Sc != Scope::WmmaAccumulator))
+  if (!parseScope(Arg.Text, Sc))
     return parseCacheScope(S, Arg, Out);
-  if (IsWrite != (Sc == Scope::WmmaAccumulator))
-    return S.error(Arg.Loc, std::string(IsWrite ? "cache_write" : "cache_read") + " to '" +
-                                Arg.Text + "': " +
-                                (IsWrite ? "the output of a matrix multiply is cached in "
-                                           "wmma.accumulator"
-                                         : "an operand is cached in wmma.matrix_a or "
-                                           "wmma.matrix_b"));
+  switch (Sc) {
+  case Scope::WmmaMatrixA:
+  case Scope::WmmaMatrixB:
+  case Scope::WmmaAccumulator:
+    // A tensor-core fragment holds an operand (read stages) or the
+    // accumulator (the write stage); TVM's tensor-core schedules use the same.
+    if (IsWrite != (Sc == Scope::WmmaAccumulator))
+      return S.error(Arg.Loc, std::string(IsWrite ? "cache_write" : "cache_read") + " to '" +
+                                  Arg.Text + "': " +
+                                  (IsWrite ? "the output of a matrix multiply is cached in "
+                                             "wmma.accumulator"
+                                           : "an operand is cached in wmma.matrix_a or "
+                                             "wmma.matrix_b"));
+    break;
+  case Scope::VtaInp:
+  case Scope::VtaWgt:
+  case Scope::VtaAcc:
+    // VTA's on-chip buffers: GEMM inputs and weights are read stages; the
+    // accumulator holds results (cache_write) and ALU operands (cache_read of
+    // int32 data, as TVM's vector-add tutorial does).
+    if (S.Nest.Target != "vta")
+      return S.error(Arg.Loc, "scope '" + Arg.Text + "' needs target(vta)");
+    if (IsWrite && Sc != Scope::VtaAcc)
+      return S.error(Arg.Loc, "cache_write to '" + Arg.Text +
+                                  "': VTA writes results only to vta.acc");
+    break;
+  default:
+    return parseCacheScope(S, Arg, Out);
+  }
   Out = Sc;
   return true;
 }
@@ -66,7 +85,10 @@ Stmt makeStageLoops(const StageInfo &Info, const Buffer &Stage) {
     StageIdx.push_back(Vars.back());
     CachedIdx.push_back(Expr(Info.Mins[D]) + Expr(Vars.back()));
   }
-  Stmt Body = Info.IsWrite ? makeStore(Info.Cached, CachedIdx, makeLoad(Stage, StageIdx))
+  Expr StageValue = makeLoad(Stage, StageIdx);
+  if (Info.IsWrite && Stage->Type != Info.Cached->Type) // a vta.acc stage: stores narrow
+    StageValue = makeCast(Info.Cached->Type, StageValue);
+  Stmt Body = Info.IsWrite ? makeStore(Info.Cached, CachedIdx, StageValue)
                            : makeStore(Stage, StageIdx, makeLoad(Info.Cached, CachedIdx));
   for (size_t D = Rank; D-- > 0;)
     Body = makeFor(Vars[D], makeInt(0), Info.Extents[D], Body);
@@ -88,7 +110,8 @@ Buffer makeStageBuffer(const StageInfo &Info, Scope Sc) {
     Shape.back() = ((Row + makeInt(Info.AlignFactor - Info.AlignOffset - 1)) / F) * F +
                    makeInt(Info.AlignOffset);
   }
-  return makeBuffer(Info.Name, Info.Cached->Type, Shape, Sc);
+  // VTA's accumulator holds int32 whatever it caches (its store truncates).
+  return makeBuffer(Info.Name, Sc == Scope::VtaAcc ? DType::Int32 : Info.Cached->Type, Shape, Sc);
 }
 
 bool rebuildStage(ScheduleState &S, StageInfo &Info, int Loc) {
@@ -204,6 +227,10 @@ bool makeCacheStage(ScheduleState &S, const Directive &D, bool IsWrite) {
     Info.Extents.push_back(makeVar(Info.Name + ".ext" + std::to_string(Dm)));
   }
   Buffer Stage = makeStageBuffer(Info, Sc);
+  if (IsWrite && Sc == Scope::VtaAcc && Cached->Type != DType::Int8 && Cached->Type != DType::UInt8)
+    return S.error(ScopeArg.Loc, "cache_write(" + TensorArg.Text + ", vta.acc): VTA stores 8-bit "
+                                 "results (its int32 accumulators truncated); '" +
+                                 TensorArg.Text + "' is " + dtypeName(Cached->Type));
   Stmt Copy = makeStageLoops(Info, Stage);
   // The computation reads (or, for cache_write, writes and reduces into) the
   // stage, at the tensor's index minus the region's first index.
@@ -213,11 +240,16 @@ bool makeCacheStage(ScheduleState &S, const Directive &D, bool IsWrite) {
       Out.push_back(Idx[Dm] - Expr(Info.Mins[Dm]));
     return Out;
   });
+  if (IsWrite && Sc == Scope::VtaAcc)
+    Rest = storeUnnarrowedIntoVtaAcc(Rest, Stage);
   S.Nest.Body = makeAllocate(Stage, IsWrite ? makeSeq({Rest, Copy}) : makeSeq({Copy, Rest}));
   Info.Loc = D.Loc;
   S.Stages[NameArg.Text] = Info;
   if (Sc == Scope::WmmaAccumulator)
     foldAccumulatorIntoStage(S, Stage);
+  if (IsWrite && Sc == Scope::VtaAcc) {
+    foldAccumulatorIntoStage(S, Stage, /*AllowEpilogue=*/true);
+  }
   return true;
 }
 

@@ -64,9 +64,12 @@ private:
 /// copy nest (the loop or store Copy) that moved acc into Stage.
 class AccumulatorFolder : public IRMutator {
 public:
-  AccumulatorFolder(const BufferNode *Acc, Buffer Stage, const StmtNode *Copy,
+  /// KeepCopy: the copy computes Stage[g] = f(acc[h]) (an epilogue): it
+  /// stays, as Stage[g] = f(Stage[g]).
+  AccumulatorFolder(const BufferNode *Acc, Buffer Stage, const StmtNode *Copy, bool KeepCopy,
                     std::function<std::vector<Expr>(const std::vector<Expr> &)> Target)
-      : Acc(Acc), Stage(std::move(Stage)), Copy(Copy), Target(std::move(Target)) {}
+      : Acc(Acc), Stage(std::move(Stage)), Copy(KeepCopy ? nullptr : Copy),
+        Target(std::move(Target)) {}
 
 protected:
   Expr mutateLoad(const Expr &E, const LoadNode *N) override {
@@ -105,13 +108,59 @@ private:
 
 } // namespace
 
-void foldAccumulatorIntoStage(ScheduleState &S, const Buffer &Stage) {
+/// Stage[g] = T(e) with e int32 becomes Stage[g] = e (storeUnnarrowedIntoVtaAcc).
+class StripNarrowing : public IRMutator {
+public:
+  explicit StripNarrowing(const BufferNode *Stage) : Stage(Stage) {}
+  bool ReadsStage = false;
+
+protected:
+  Expr mutateLoad(const Expr &E, const LoadNode *N) override {
+    ReadsStage |= N->Buf.get() == Stage;
+    return IRMutator::mutateLoad(E, N);
+  }
+  Stmt mutateStore(const Stmt &S, const StoreNode *N) override {
+    Stmt Out = IRMutator::mutateStore(S, N);
+    const auto *St = as<StoreNode>(Out);
+    const auto *Narrow = St && St->Buf.get() == Stage ? as<CastNode>(St->Value) : nullptr;
+    if (!Narrow || Narrow->Value->Type != DType::Int32 || !isInt(Narrow->Type))
+      return Out;
+    return makeStore(St->Buf, St->Indices, Narrow->Value);
+  }
+
+private:
+  const BufferNode *Stage;
+};
+
+/// The loads in an expression.
+class LoadCollector : public IRVisitor {
+public:
+  std::vector<const LoadNode *> Loads;
+
+protected:
+  void visitLoad(const LoadNode *N) override {
+    Loads.push_back(N);
+    IRVisitor::visitLoad(N);
+  }
+};
+
+void foldAccumulatorIntoStage(ScheduleState &S, const Buffer &Stage, bool AllowEpilogue) {
   StageStores Finder(Stage.get());
   Finder.visit(S.Nest.Body);
   if (Finder.Stores.size() != 1)
     return;
   const StageStores::Found &Copy = Finder.Stores[0];
   const auto *Value = as<LoadNode>(Copy.Store->Value);
+  bool Epilogue = false;
+  if (!Value && AllowEpilogue) {
+    // Stage[g] = f(acc[h]): acc's only load in the value.
+    LoadCollector Loads;
+    Loads.visit(Copy.Store->Value);
+    if (Loads.Loads.size() == 1) {
+      Value = Loads.Loads[0];
+      Epilogue = true;
+    }
+  }
   if (!Value || Value->Buf->MemScope != Scope::Local || Value->Buf->Type != Stage->Type)
     return;
   const BufferNode *Acc = Value->Buf.get();
@@ -166,10 +215,19 @@ void foldAccumulatorIntoStage(ScheduleState &S, const Buffer &Stage) {
       Out.push_back(simplify(substitute(E, Map)));
     return Out;
   };
-  AccumulatorFolder Folder(Acc, Stage, CopyRoot, Target);
+  AccumulatorFolder Folder(Acc, Stage, CopyRoot, Epilogue, Target);
   Stmt Folded = Folder.mutate(S.Nest.Body);
   if (Consistent)
     S.Nest.Body = Folded;
+}
+
+Stmt storeUnnarrowedIntoVtaAcc(const Stmt &Computation, const Buffer &Stage) {
+  // C[..] = (int8_t)e computed into an int32 stage: the stage keeps e and the
+  // write-back narrows it (C = int8(Cb)), which stores the same bytes. Not
+  // where the nest reads the stage back: it would see e, not its narrowing.
+  StripNarrowing Strip(Stage.get());
+  Stmt Out = Strip.mutate(Computation);
+  return Strip.ReadsStage ? Computation : Out;
 }
 
 } // namespace schedule

@@ -44,7 +44,7 @@ static const DirectiveSpec DirectiveSpecs[] = {
     {"double_buffer", "A", 1, false, true},
     {"tensorize", "LA", 2, false, true},
     {"tensorcore", "A", 1, false, true},
-    {"pragma", "LA", 2, false, false},
+    {"pragma", "LA", 2, false, true},
 };
 
 const DirectiveSpec *lookupDirectiveSpec(const std::string &Name) {

@@ -170,6 +170,7 @@ PrimitiveFn lookupPrimitive(const std::string &Name) {
       {"compute_at", applyComputeAt}, {"set_scope", applySetScope},
       {"storage_align", applyStorageAlign}, {"double_buffer", applyDoubleBuffer},
       {"tensorize", applyTensorize}, {"tensorcore", applyTensorCore},
+      {"pragma", applyPragma},
   };
   for (const auto &P : Primitives)
     if (Name == P.Name)

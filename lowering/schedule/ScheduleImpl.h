@@ -185,7 +185,15 @@ bool parseStageScope(ScheduleState &S, const DirectiveArg &Arg, bool IsWrite, ir
 /// and copies it into Stage, it accumulates in Stage instead (the fragment
 /// is the accumulator, as in TVM's tensor-core schedules, and its
 /// initialisation becomes a fill). Leaves the nest as it is otherwise.
-void foldAccumulatorIntoStage(ScheduleState &S, const ir::Buffer &Stage);
+/// AllowEpilogue (vta.acc): a copy Stage[g] = f(acc[h]) folds too, and stays
+/// as the in-place epilogue Stage[g] = f(Stage[g]).
+void foldAccumulatorIntoStage(ScheduleState &S, const ir::Buffer &Stage,
+                              bool AllowEpilogue = false);
+
+/// A vta.acc write stage holds int32 while the cached tensor is 8-bit: the
+/// computation's stores `Stage[g] = (int8)e` keep e (the write-back narrows,
+/// as VTA's store does), unless the computation reads the stage.
+ir::Stmt storeUnnarrowedIntoVtaAcc(const ir::Stmt &Computation, const ir::Buffer &Stage);
 
 /// Creates a cache stage named by D.Args[2] for the tensor D.Args[0].
 bool makeCacheStage(ScheduleState &S, const Directive &D, bool IsWrite);
@@ -213,6 +221,7 @@ bool applyStorageAlign(ScheduleState &S, const Directive &D);
 bool applyDoubleBuffer(ScheduleState &S, const Directive &D);
 bool applyTensorize(ScheduleState &S, const Directive &D);
 bool applyTensorCore(ScheduleState &S, const Directive &D);
+bool applyPragma(ScheduleState &S, const Directive &D);
 
 } // namespace schedule
 } // namespace sched

@@ -31,7 +31,8 @@ namespace schedule {
 using namespace ir;
 
 static const char *const TensorIntrinsics[] = {"wmma.load", "wmma.mma",     "wmma.store",
-                                               "mma.load",  "mma.m16n8k16", "mma.store"};
+                                               "mma.load",  "mma.m16n8k16", "mma.store",
+                                               "vta.gemm"};
 
 /// Whether the region under L stores an accumulator fragment to memory.
 static bool storesAccumulator(const ForNode *L) {
@@ -91,9 +92,14 @@ bool applyTensorize(ScheduleState &S, const Directive &D) {
     return S.error(IntrinsicArg.Loc, "unknown tensor intrinsic '" + IntrinsicArg.Text + "'" +
                                          (Suggestion.empty()
                                               ? "; expected wmma.load, wmma.mma, wmma.store, "
-                                                "mma.load, mma.m16n8k16 or mma.store"
+                                                "mma.load, mma.m16n8k16, mma.store or vta.gemm"
                                               : Suggestion));
   }
+  if ((IntrinsicArg.Text == "vta.gemm") != (S.Nest.Target == "vta"))
+    return S.error(IntrinsicArg.Loc, IntrinsicArg.Text == "vta.gemm"
+                                         ? "vta.gemm needs target(vta)"
+                                         : "tensorize with " + IntrinsicArg.Text +
+                                               " needs target(gpu)");
   const ForNode *L = findLoop(S, LoopArg);
   if (!L)
     return false;
