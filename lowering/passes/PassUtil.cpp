@@ -163,19 +163,44 @@ std::string stmtText(const ir::StmtNode *S) {
 }
 
 bool provablyAligned(const ir::LoadNode *L, int64_t Bytes) {
-  ir::Expr Flat = ir::makeInt(0), Stride = ir::makeInt(1);
-  for (size_t D = L->Indices.size(); D-- > 0;) {
-    Flat = Flat + L->Indices[D] * Stride;
-    Stride = Stride * L->Buf->Shape[D];
+  int64_t Size = ir::dtypeBytes(L->Buf->Type);
+  return provablyMultipleOf(flatIndex(L->Buf->Shape, L->Indices) * ir::makeInt(Size), Bytes);
+}
+
+ir::Expr flatIndex(const std::vector<ir::Expr> &Shape, const std::vector<ir::Expr> &Indices) {
+  ir::Expr Offset = ir::makeInt(0);
+  for (size_t D = 0; D < Shape.size(); ++D) {
+    ir::Expr Index = D < Indices.size() ? Indices[D] : ir::makeInt(0);
+    Offset = D == 0 ? Index : Offset * Shape[D] + Index;
   }
+  return ir::simplify(Offset);
+}
+
+bool linearIn(const ir::Expr &E, const std::set<const ir::VarNode *> &Vars, LinearIndex &Out) {
   ir::AffineForm F;
-  if (!ir::toAffine(ir::simplify(Flat), [](const ir::VarNode *) { return true; }, F))
+  if (!ir::toAffine(ir::simplify(E), [&](const ir::VarNode *V) { return Vars.count(V) > 0; }, F))
     return false;
-  int64_t Size = ir::dtypeBytes(L->Buf->Type), C;
-  if (!ir::getConstInt(ir::simplify(F.Constant), C) || (C * Size) % Bytes)
+  Out.Coef.clear();
+  for (const auto &[V, Coef] : F.Coefs) {
+    int64_t C;
+    if (!ir::getConstInt(ir::simplify(Coef), C))
+      return false;
+    if (C)
+      Out.Coef[V] = C;
+  }
+  Out.Rest = ir::simplify(F.Constant);
+  return true;
+}
+
+bool provablyMultipleOf(const ir::Expr &E, int64_t N) {
+  ir::AffineForm F;
+  if (!ir::toAffine(ir::simplify(E), [](const ir::VarNode *) { return true; }, F))
+    return false;
+  int64_t C;
+  if (!ir::getConstInt(ir::simplify(F.Constant), C) || C % N)
     return false;
   for (const auto &[V, Coef] : F.Coefs)
-    if (!ir::getConstInt(ir::simplify(Coef), C) || (C * Size) % Bytes)
+    if (!ir::getConstInt(ir::simplify(Coef), C) || C % N)
       return false;
   return true;
 }

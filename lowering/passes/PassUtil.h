@@ -109,6 +109,27 @@ std::string stmtText(const ir::StmtNode *S);
 /// multiple of Bytes once multiplied by the element size.
 bool provablyAligned(const ir::LoadNode *L, int64_t Bytes);
 
+/// The row-major flat offset of Indices in a buffer of Shape (simplified);
+/// missing indices count as 0.
+ir::Expr flatIndex(const std::vector<ir::Expr> &Shape, const std::vector<ir::Expr> &Indices);
+
+/// An integer expression as Rest + sum(Coef[v] * v) over the variables Vars,
+/// with constant coefficients (linearIn is false otherwise, or when E is not
+/// affine in them). Rest holds everything else (other variables, constants).
+struct LinearIndex {
+  std::map<const ir::VarNode *, int64_t> Coef; // zero coefficients omitted
+  ir::Expr Rest;
+  int64_t coef(const ir::VarNode *V) const {
+    auto It = Coef.find(V);
+    return It == Coef.end() ? 0 : It->second;
+  }
+};
+bool linearIn(const ir::Expr &E, const std::set<const ir::VarNode *> &Vars, LinearIndex &Out);
+
+/// Whether E is provably a multiple of N for all values of its variables:
+/// affine with every coefficient and the constant multiples of N.
+bool provablyMultipleOf(const ir::Expr &E, int64_t N);
+
 /// Whether S calls an intrinsic declared warp-collective.
 bool hasWarpCollective(const ir::Stmt &S);
 

@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 #include "ir/IRMutator.h"
 #include "ir/Simplify.h"
+#include "passes/PassUtil.h"
 #include "passes/Passes.h"
 
 namespace sched {
@@ -54,7 +55,7 @@ protected:
         return E;
       return ir::makeLoad(N->Buf, Indices);
     }
-    return ir::makeLoad(It->second, {flatIndex(N->Buf->Shape, Indices)});
+    return ir::makeLoad(It->second, {passes::flatIndex(N->Buf->Shape, Indices)});
   }
 
   ir::Stmt mutateStore(const ir::Stmt &S, const ir::StoreNode *N) override {
@@ -66,7 +67,7 @@ protected:
         return S;
       return ir::makeStore(N->Buf, Indices, Value);
     }
-    return ir::makeStore(It->second, {flatIndex(N->Buf->Shape, Indices)}, Value);
+    return ir::makeStore(It->second, {passes::flatIndex(N->Buf->Shape, Indices)}, Value);
   }
 
   ir::Stmt mutateAllocate(const ir::Stmt &S, const ir::AllocateNode *N) override {
@@ -86,18 +87,6 @@ private:
     for (const ir::Expr &E : Es)
       Out.push_back(mutate(E));
     return Out;
-  }
-
-  /// Horner form of the row-major offset; extra or missing indices (a
-  /// malformed access, which VerifyKernel reports) are treated as zero.
-  static ir::Expr flatIndex(const std::vector<ir::Expr> &Shape,
-                            const std::vector<ir::Expr> &Indices) {
-    ir::Expr Offset = ir::makeInt(0);
-    for (size_t D = 0; D < Shape.size(); ++D) {
-      ir::Expr Index = D < Indices.size() ? Indices[D] : ir::makeInt(0);
-      Offset = D == 0 ? Index : Offset * Shape[D] + Index;
-    }
-    return ir::simplify(Offset);
   }
 };
 
