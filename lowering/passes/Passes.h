@@ -180,6 +180,10 @@ ir::LoopNest injectVtaAlu(const ir::LoopNest &Nest, std::vector<Diag> &Diags);
 /// write-back) becomes vta.load_2d / vta.store_2d calls.
 ir::LoopNest injectVtaDma(const ir::LoopNest &Nest, std::vector<Diag> &Diags);
 
+/// `for (v, m, 1) S` becomes S with v := m (a VTA instruction has room for
+/// two loops; unit loops stay until the passes that match marked regions ran).
+ir::LoopNest dropUnitLoops(const ir::LoopNest &Nest);
+
 /// Every maximal loop nest of uops of one kind becomes one vta.push_gemm /
 /// vta.push_alu (its two outermost loops folded into uop loops).
 ir::LoopNest foldUopLoops(const ir::LoopNest &Nest, std::vector<Diag> &Diags);

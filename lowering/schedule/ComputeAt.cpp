@@ -33,6 +33,24 @@ bool reads(const Stmt &S, const Buffer &Buf) {
 
 } // namespace
 
+/// Body with read stage Stage (copy Copy) allocated where its copy runs
+/// after the copies of the read stages computed at the same loop before it:
+/// stages are copied in the order of their compute_at directives (but
+/// before a stage whose copy reads this one).
+static Stmt afterEarlierCopies(const ScheduleState &S, const Stmt &Body, const Buffer &Stage,
+                               const Stmt &Copy) {
+  const auto *Alloc = as<AllocateNode>(Body);
+  const SeqNode *Seq = Alloc ? as<SeqNode>(Alloc->Body) : nullptr;
+  bool EarlierStage = false;
+  if (Seq && Seq->Stmts.size() == 2)
+    for (const auto &[Name, Info] : S.Stages)
+      EarlierStage |= !Info.IsWrite && Info.ComputedAt && Name == Alloc->Buf->Name;
+  if (!EarlierStage || reads(Seq->Stmts[0], Stage))
+    return makeAllocate(Stage, makeSeq({Copy, Body}));
+  return makeAllocate(Alloc->Buf,
+                      makeSeq({Seq->Stmts[0], afterEarlierCopies(S, Seq->Stmts[1], Stage, Copy)}));
+}
+
 bool applyComputeAt(ScheduleState &S, const Directive &D) {
   const DirectiveArg &StageArg = D.Args[0], &LoopArg = D.Args[1];
   auto It = S.Stages.find(StageArg.Text);
@@ -74,8 +92,8 @@ bool applyComputeAt(ScheduleState &S, const Directive &D) {
   if (Info.IsWrite ? !writesBuffer(Loop->Body, Stage.get()) : !reads(Loop->Body, Stage))
     return S.error(LoopArg.Loc, "'" + LoopArg.Text + "' does not use stage '" + StageArg.Text + "'");
 
-  Stmt NewBody =
-      makeAllocate(Stage, Info.IsWrite ? makeSeq({Loop->Body, Copy}) : makeSeq({Copy, Loop->Body}));
+  Stmt NewBody = Info.IsWrite ? makeAllocate(Stage, makeSeq({Loop->Body, Copy}))
+                              : afterEarlierCopies(S, Loop->Body, Stage, Copy);
   S.Nest.Body = replaceStmt(Body, Loop,
                             makeFor(Loop->LoopVar, Loop->Min, Loop->Extent, NewBody,
                                     Loop->LoopKind, Loop->ThreadTag, Loop->IsReduction));

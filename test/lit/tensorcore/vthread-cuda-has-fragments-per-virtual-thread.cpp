@@ -6,11 +6,11 @@
 
 // CHECK: #include <mma.h>
 // CHECK: extern "C" __global__ void sched_vthread_cuda_has_fragments_per_virtual_thread_{{[0-9]+}}(half* A, half* B, float* C)
-// CHECK-NEXT: nvcuda::wmma::fragment<nvcuda::wmma::matrix_b, 16, 16, 16, half, nvcuda::wmma::row_major> Bf[1];
-// CHECK-NEXT: nvcuda::wmma::load_matrix_sync(Bf[0], &B[0], 16);
 // CHECK-NEXT: nvcuda::wmma::fragment<nvcuda::wmma::matrix_a, 16, 16, 16, half, nvcuda::wmma::row_major> Af[2];
 // CHECK-NEXT: nvcuda::wmma::load_matrix_sync(Af[0], &A[0], 16);
 // CHECK-NEXT: nvcuda::wmma::load_matrix_sync(Af[1], &A[256], 16);
+// CHECK-NEXT: nvcuda::wmma::fragment<nvcuda::wmma::matrix_b, 16, 16, 16, half, nvcuda::wmma::row_major> Bf[1];
+// CHECK-NEXT: nvcuda::wmma::load_matrix_sync(Bf[0], &B[0], 16);
 // CHECK-NEXT: nvcuda::wmma::fragment<nvcuda::wmma::accumulator, 16, 16, 16, float> Cf[2];
 // CHECK-NEXT: nvcuda::wmma::fill_fragment(Cf[0], 0.0f);
 // CHECK-NEXT: nvcuda::wmma::fill_fragment(Cf[1], 0.0f);
