@@ -78,8 +78,17 @@ public:
 protected:
   Stmt mutateFor(const Stmt &S, const ForNode *N) override {
     auto It = Marks.find(N->LoopVar.get());
-    if (It == Marks.end())
-      return IRMutator::mutateFor(S, N);
+    if (It == Marks.end()) {
+      // A loop of one iteration around a copy fixes its variable (ko of a
+      // k that is one block): offsets are checked with it at its value.
+      int64_t Extent;
+      bool Unit = getConstInt(N->Extent, Extent) && Extent == 1;
+      if (Unit)
+        UnitVars[N->LoopVar.get()] = N->Min;
+      Stmt Out = IRMutator::mutateFor(S, N);
+      UnitVars.erase(N->LoopVar.get());
+      return Out;
+    }
     Mark = It->second;
     Stmt Dma = lower(N);
     return Dma ? Dma : S;
@@ -89,6 +98,7 @@ private:
   std::map<const VarNode *, const LoopPragma *> Marks;
   std::vector<Diag> &Diags;
   const LoopPragma *Mark = nullptr;
+  std::map<const VarNode *, Expr> UnitVars; // enclosing loops of one iteration
 
   Stmt fail(const std::string &Message) {
     Diag D;
@@ -116,8 +126,11 @@ private:
       return fail("`" + stmtText(St) + "` is not a copy");
     bool IsLoad = vtaElementLanes(St->Buf->MemScope) > 0;
     Buffer S = IsLoad ? St->Buf : Src->Buf, G = IsLoad ? Src->Buf : St->Buf;
-    const std::vector<Expr> &IdxS = IsLoad ? St->Indices : Src->Indices;
-    const std::vector<Expr> &IdxG = IsLoad ? Src->Indices : St->Indices;
+    std::vector<Expr> IdxS = IsLoad ? St->Indices : Src->Indices;
+    std::vector<Expr> IdxG = IsLoad ? Src->Indices : St->Indices;
+    for (std::vector<Expr> *Idx : {&IdxS, &IdxG})
+      for (Expr &X : *Idx)
+        X = simplify(substitute(X, UnitVars));
     if (G->MemScope != Scope::Global || vtaElementLanes(S->MemScope) == 0)
       return fail("`" + stmtText(St) +
                   "` does not move data between a global array and a VTA buffer (vta.inp, "
