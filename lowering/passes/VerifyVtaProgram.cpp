@@ -370,8 +370,9 @@ private:
       callError(std::string(IsLoad ? "writes " : "reads ") + memName(Mem) + " elements up to " +
                 std::to_string(SramMax + Elements - 1) + ", past the " + memName(Mem) +
                 " buffer's depth " + std::to_string(Depth) +
-                " (SRAM index + (x_pad_before + x_size + x_pad_after) * (y_pad_before + y_size "
-                "+ y_pad_after) <= depth)");
+                (IsLoad ? " (SRAM index + (x_pad_before + x_size + x_pad_after) * (y_pad_before + "
+                          "y_size + y_pad_after) <= depth)"
+                        : " (SRAM index + x_size * y_size <= depth)"));
       return;
     }
     // The DRAM elements, where everything is constant.
@@ -386,8 +387,10 @@ private:
       int64_t Capacity = Total * dtypeBytes(Buf->Type) / vtaDramElementBytes(Mem);
       int64_t End = OffMax + (Y - 1) * Stride + X;
       if (End > Capacity)
-        callError("reaches " + std::string(memName(Mem)) + " element " + std::to_string(End - 1) +
-                  " of '" + Buf->Name + "', which holds " + std::to_string(Capacity));
+        callError(std::string(IsLoad ? "reads " : "writes ") + memName(Mem) + " elements up to " +
+                  std::to_string(End - 1) + " of '" + Buf->Name + "', which holds " +
+                  std::to_string(Capacity) +
+                  " (elem_offset + (y_size - 1) * x_stride + x_size <= its elements)");
     }
   }
 
@@ -506,7 +509,7 @@ private:
       const Expr Index[3] = {U.Dst, U.Src, U.Wgt};
       for (int I = 0; I < (K.IsGemm ? 3 : 2); ++I) {
         int64_t Depth = memDepth(Mems[I]);
-        std::string What = "uop " + std::to_string(N) + "'s " + Operand[I] + " index";
+        std::string What = std::string(Operand[I]) + " index of uop " + std::to_string(N);
         if (!within(Index[I], What, 0, Depth - 1 - Reach[I],
                     std::string("the ") + memName(Mems[I]) + " buffer (depth " +
                         std::to_string(Depth) + ", with the uop loops moving it up to " +

@@ -53,8 +53,11 @@ TEST(LoweringPipelineTest, CallsAfterPassForEachPassInOrder) {
 // A target(vta) nest whose work no VTA pass turned into runtime calls (here
 // a plain store) is refused by VerifyVtaProgram, naming the statement.
 TEST(LoweringPipelineTest, VtaNestWithAPlainStoreIsNotAVtaProgram) {
-  ir::LoopNest Nest = parseNest(TiledCopy);
-  Nest.Target = "vta";
+  ir::LoopNest Nest = parseNest("func f(A: int8*[16] global) target=vta {\n"
+                                "  for (i, 0, 16) {\n"
+                                "    A[i] = 0:int8\n"
+                                "  }\n"
+                                "}\n");
   LoweredKernel K;
   std::vector<Diag> Diags;
   EXPECT_FALSE(lower(Nest, PipelineOptions(), K, Diags));
