@@ -6,6 +6,9 @@
 // the CUDA module - is cached beside it. The backend comes from SCHED_BACKEND
 // on every call, so a test can switch it between launches.
 //
+// A target(vta) nest runs on the VTA runtime (vta/VtaLauncher) under sim
+// and auto, and as the original loop under host and cuda.
+//
 // Fatal errors print `sched: <kernel> (<file>:<line>): <message>` and exit(1):
 // a kernel that cannot run correctly must never return a wrong answer.
 //

@@ -203,18 +203,54 @@ TEST(VtaLauncherTest, RuntimeErrorFailsTheLaunchAndCopiesNothingBack) {
   EXPECT_EQ(Z, std::vector<int8_t>(1024, 3));
 }
 
-TEST(VtaLauncherTest, HostBackendRunsTheOriginalLoop) {
+runtime::LaunchResult launchVectorAddOn(runtime::BackendKind B, std::vector<int8_t> &C) {
   static const char *Descriptor = descriptorOf(TutorialVectorAdd);
-  std::vector<int32_t> A(1024), B(1024);
-  std::vector<int8_t> C(1024);
-  std::vector<void *> Pointers = {A.data(), B.data(), C.data()};
+  std::vector<int32_t> A(1024, 5), Bv(1024, 6);
+  C.assign(1024, 0);
+  std::vector<void *> Pointers = {A.data(), Bv.data(), C.data()};
   std::vector<void *> Args;
   for (void *&P : Pointers)
     Args.push_back(&P);
   std::string Where, Error;
-  EXPECT_EQ(runtime::launchKernel(Descriptor, Args.data(), runtime::BackendKind::Host, Where,
-                                  Error),
-            runtime::LaunchResult::RunHostLoop);
+  return runtime::launchKernel(Descriptor, Args.data(), B, Where, Error);
+}
+
+// host runs the original loop; so does cuda (a VTA nest has no CUDA kernel);
+// auto runs on the VTA runtime (ours is always linked).
+TEST(VtaLauncherTest, BackendsOfAVtaNest) {
+  std::vector<int8_t> C;
+  EXPECT_EQ(launchVectorAddOn(runtime::BackendKind::Host, C), runtime::LaunchResult::RunHostLoop);
+  EXPECT_EQ(C, std::vector<int8_t>(1024, 0));
+  EXPECT_EQ(launchVectorAddOn(runtime::BackendKind::Cuda, C), runtime::LaunchResult::RunHostLoop);
+  EXPECT_EQ(C, std::vector<int8_t>(1024, 0));
+  EXPECT_EQ(launchVectorAddOn(runtime::BackendKind::Auto, C),
+            runtime::LaunchResult::RanOnBackend);
+  EXPECT_EQ(C, std::vector<int8_t>(1024, 11));
+}
+
+// A uop kernel holds at most 8192 uops (the uop buffer's depth): 8193 is a
+// compile-time error, 8192 is accepted.
+TEST(VtaLauncherTest, UopKernelHoldsAtMost8192Uops) {
+  auto Program = [](int Uops) {
+    std::string Text = "func k(C: int8*[16] global) target=vta {\n  eval vta.PushGEMMOp(1, 0, "
+                       "0, 0, 0, 0, 0, 0, 0, 0";
+    for (int U = 0; U < Uops; ++U)
+      Text += ", " + std::to_string(U % 2048) + ", 0, 0";
+    return Text + ")\n  eval vta.synchronize()\n}\n";
+  };
+  for (int Uops : {8192, 8193}) {
+    LoweredKernel K;
+    std::vector<Diag> Diags;
+    bool Lowered = lower(parseNest(Program(Uops)), PipelineOptions(), K, Diags);
+    EXPECT_EQ(Lowered, Uops == 8192) << Uops;
+    if (Uops == 8193) {
+      ASSERT_EQ(Diags.size(), 1u);
+      EXPECT_NE(Diags[0].Message.find(": 8193 uops (a kernel has 1 to 8192, the uop buffer's "
+                                      "depth)"),
+                std::string::npos)
+          << Diags[0].Message.substr(Diags[0].Message.size() - 200);
+    }
+  }
 }
 
 } // namespace
