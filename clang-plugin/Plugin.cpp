@@ -25,7 +25,7 @@ namespace sched {
 namespace {
 
 std::string validOptions() {
-  return "dump=ir|scheduled|lowered|cuda, print-after-all, verify-each, emit-dir=DIR, arch=" +
+  return "dump=ir|scheduled|lowered|cuda|vta, print-after-all, verify-each, emit-dir=DIR, arch=" +
          targetArchNames();
 }
 
@@ -39,6 +39,8 @@ bool applyDump(llvm::StringRef Stage, PluginOptions &Opts) {
     Opts.DumpLowered = true;
   else if (Stage == "cuda")
     Opts.DumpCUDA = true;
+  else if (Stage == "vta")
+    Opts.DumpVTA = true;
   else
     return false;
   return true;

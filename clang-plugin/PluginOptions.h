@@ -19,9 +19,10 @@ struct PluginOptions {
   bool DumpScheduled = false; // dump=scheduled: after the schedule
   bool DumpLowered = false;   // dump=lowered: after the lowering pipeline
   bool DumpCUDA = false;      // dump=cuda: the generated kernel source
+  bool DumpVTA = false;       // dump=vta: the C++ calling the VTA runtime (target(vta))
   bool PrintAfterAll = false; // print-after-all: after every stage and pass
   bool VerifyEach = false;    // verify-each: the kernel verifier after every pass
-  std::string EmitDir;        // emit-dir=DIR: write <DIR>/<nest>.cu/.desc
+  std::string EmitDir;        // emit-dir=DIR: write <DIR>/<nest>.cu (.vta.cpp)/.desc
   TargetArch Arch;            // arch=sm_XY: what NVRTC compiles for (unset: the device)
 };
 

@@ -21,6 +21,7 @@
 
 #include "Pipeline.h"
 #include "codegen/CodeGenCUDA.h"
+#include "codegen/CodeGenVTA.h"
 #include "codegen/LaunchDescriptor.h"
 #include "ir/IRVisitor.h"
 #include "ir/Printer.h"
@@ -281,6 +282,15 @@ std::string shapeText(const ir::Expr (&Dims)[3]) {
 
 /// The -Rpass=sched remark of a nest that became a kernel.
 std::string describeKernel(const ir::LoopNest &Scheduled, const LoweredKernel &K) {
+  if (K.Kernel.Target == "vta") {
+    std::string Buffers;
+    for (const BufferRegion &R : K.Regions)
+      Buffers += (Buffers.empty() ? "" : ", ") + R.Param + (R.Read && R.Written ? " (rw)"
+                                                            : R.Written           ? " (w)"
+                                                                                  : " (r)");
+    return "sched: nest became VTA program '" + K.Kernel.Name + "', buffers: " +
+           (Buffers.empty() ? "none" : Buffers);
+  }
   KernelSummary Summary;
   Summary.visit(K.Kernel.Body);
   std::string Stages;
@@ -353,7 +363,7 @@ private:
   bool buildArgs(const LoweredKernel &K, const ExtractedNest &Ex, SourceLocation Loc,
                  std::vector<LaunchDescriptor::ArgKind> &Kinds,
                  std::vector<ParamBinding> &Args);
-  void emitFiles(const std::string &Name, const LaunchDescriptor &Desc,
+  void emitFiles(const std::string &Name, const LaunchDescriptor &Desc, const std::string &VTASource,
                  const std::string &Text, SourceLocation Loc);
   void warnUnusedPragmas();
 
@@ -435,6 +445,7 @@ bool SchedConsumer::buildArgs(const LoweredKernel &K, const ExtractedNest &Ex,
 }
 
 void SchedConsumer::emitFiles(const std::string &Name, const LaunchDescriptor &Desc,
+                              const std::string &VTASource,
                               const std::string &Text, SourceLocation Loc) {
   auto Write = [&](const std::string &Ext, const std::string &Contents) {
     llvm::SmallString<256> Path(Opts.EmitDir);
@@ -448,7 +459,11 @@ void SchedConsumer::emitFiles(const std::string &Name, const LaunchDescriptor &D
     if (EC)
       Diagnostics->error(Loc, "sched: cannot write '" + Path.str().str() + "': " + EC.message());
   };
-  Write(".cu", Desc.CUDASource);
+  // A target(vta) nest has no CUDA kernel: its C++ for the VTA runtime.
+  if (Desc.Kernel.Kernel.Target == "vta")
+    Write(".vta.cpp", VTASource);
+  else
+    Write(".cu", Desc.CUDASource);
   Write(".desc", Text);
 }
 
@@ -512,13 +527,23 @@ void SchedConsumer::handleNest(Decl *Root, const FoundNest &Found) {
     dump(Name, "lowered", ir::print(Desc.Kernel.Kernel));
 
   std::vector<Diag> CodegenDiags;
-  if (!emitCUDA(Desc.Kernel, Desc.CUDASource, CodegenDiags)) {
+  std::string VTASource; // a target(vta) nest's C++ (the runtime runs its IR)
+  if (Scheduled.Target == "vta") {
+    if (!emitVTA(Desc.Kernel, VTASource, CodegenDiags)) {
+      Diagnostics->warn(WarnGroup::Fallback, loweringErrorLoc(Locs, CodegenDiags, ForLoc),
+                        "sched: cannot generate VTA C++: " + joinMessages(CodegenDiags) +
+                            "; the loop stays as written");
+      return;
+    }
+    if (Opts.DumpVTA || Opts.PrintAfterAll)
+      dump(Name, "vta", VTASource);
+  } else if (!emitCUDA(Desc.Kernel, Desc.CUDASource, CodegenDiags)) {
     Diagnostics->warn(WarnGroup::Fallback, loweringErrorLoc(Locs, CodegenDiags, ForLoc),
                       "sched: cannot generate CUDA: " + joinMessages(CodegenDiags) +
                           "; the loop stays as written");
     return;
   }
-  if (Opts.DumpCUDA || Opts.PrintAfterAll)
+  if (Scheduled.Target != "vta" && (Opts.DumpCUDA || Opts.PrintAfterAll))
     dump(Name, "cuda", Desc.CUDASource);
 
   std::string Error;
@@ -532,7 +557,7 @@ void SchedConsumer::handleNest(Decl *Root, const FoundNest &Found) {
     return;
   std::string Text = serializeDescriptor(Desc);
   if (!Opts.EmitDir.empty())
-    emitFiles(Name, Desc, Text, ForLoc);
+    emitFiles(Name, Desc, VTASource, Text, ForLoc);
 
   if (!replaceNestWithLaunch(*SemaRef, Root, Found.Loop, Found.Function, Text, Args, Error))
     Diagnostics->warn(WarnGroup::Fallback, ForLoc,

@@ -6,6 +6,9 @@
 // the CUDA module - is cached beside it. The backend comes from SCHED_BACKEND
 // on every call, so a test can switch it between launches.
 //
+// A target(vta) nest runs on the VTA runtime (vta/VtaLauncher) under sim
+// and auto, and as the original loop under host and cuda.
+//
 // Fatal errors print `sched: <kernel> (<file>:<line>): <message>` and exit(1):
 // a kernel that cannot run correctly must never return a wrong answer.
 //
@@ -24,6 +27,7 @@
 #include "cuda/CudaBackend.h"
 #include "host/HostBackend.h"
 #include "sim/Simulator.h"
+#include "vta/VtaLauncher.h"
 
 #include "ir/IRVisitor.h"
 #include "ir/Printer.h"
@@ -102,6 +106,8 @@ struct LaunchSite {
   bool SimCompiled = false;
 
   cuda::KernelCache Cuda;
+
+  VtaHandles Vta; // a target(vta) nest's uop-kernel handles
 };
 
 /// The site of Descriptor, parsed on first use. Sites live for the whole
@@ -235,10 +241,19 @@ LaunchResult launchKernel(const char *Descriptor, void *const *Args, BackendKind
             " parameters";
     return LaunchResult::Failed;
   }
-  BackendKind Chosen = resolveBackend(B, B == BackendKind::Auto && cuda::deviceAvailable());
-  if (Chosen == BackendKind::Host) {
+  // A target(vta) nest runs on the VTA runtime (ours, over its simulator,
+  // is always linked; a board's replaces it) under sim and auto, and as the
+  // original loop under host and cuda: a VTA nest has no CUDA kernel, and
+  // SCHED_BACKEND=cuda asks for the GPU nests only.
+  const bool IsVta = S.D.Kernel.Kernel.Target == "vta";
+  BackendKind Chosen =
+      IsVta ? (B == BackendKind::Auto ? BackendKind::Sim : B)
+            : resolveBackend(B, B == BackendKind::Auto && cuda::deviceAvailable());
+  if (Chosen == BackendKind::Host || (IsVta && Chosen == BackendKind::Cuda)) {
     if (verbose())
-      std::fprintf(stderr, "sched: %s: ran on host\n", S.Where.c_str());
+      std::fprintf(stderr, "sched: %s: ran on host%s\n", S.Where.c_str(),
+                   Chosen == BackendKind::Cuda ? " (a target(vta) nest does not run on cuda)"
+                                               : "");
     return host::launch() ? LaunchResult::RanOnBackend : LaunchResult::RunHostLoop;
   }
   std::vector<void *> Data = paramDataFromArgs(S.D, Args);
@@ -257,6 +272,13 @@ LaunchResult launchKernel(const char *Descriptor, void *const *Args, BackendKind
       std::fprintf(stderr, "sched: %s: ran the original loop on host: %s\n", S.Where.c_str(),
                    Why.c_str());
     return LaunchResult::RunHostLoop;
+  }
+  if (IsVta) {
+    if (!runVtaKernel(S.D.Kernel, S.Vta, Data, Error))
+      return LaunchResult::Failed;
+    if (verbose())
+      std::fprintf(stderr, "sched: %s: ran on the VTA runtime\n", S.Where.c_str());
+    return LaunchResult::RanOnBackend;
   }
   if (Chosen == BackendKind::Sim)
     return runSim(S, Data, Error);

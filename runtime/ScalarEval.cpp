@@ -18,6 +18,12 @@ namespace runtime {
 using namespace ir;
 
 void ScalarEnv::bind(const Var &V, int64_t IntValue, double FloatValue) {
+  for (Binding &B : Bindings)
+    if (B.V.get() == V.get()) {
+      B.I = IntValue;
+      B.F = FloatValue;
+      return;
+    }
   Bindings.push_back({V, IntValue, FloatValue});
 }
 

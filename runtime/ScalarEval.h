@@ -20,6 +20,7 @@ namespace runtime {
 /// kept as double and int64; the variable's dtype says which is meant).
 class ScalarEnv {
 public:
+  /// Binds V, or gives it a new value (a loop variable per iteration).
   void bind(const ir::Var &V, int64_t IntValue, double FloatValue);
   /// Binds every scalar parameter of Nest from ParamData (addresses of values
   /// of the parameter's dtype, in Params order; buffer entries are skipped).

@@ -7,7 +7,8 @@
 // the descriptor's parameter order (see LaunchDescriptor::ArgKind).
 //
 // The backend comes from SCHED_BACKEND (auto|cuda|sim|host; default auto:
-// cuda when a CUDA device is present, else host). Returns 1 when the kernel
+// cuda when a CUDA device is present, else host; a target(vta) nest runs on
+// the VTA runtime under sim and auto, as the original loop otherwise). Returns 1 when the kernel
 // ran on a backend, 0 when the caller must run the original loop (host).
 // Fatal errors (a CUDA error, a race under sim) print the kernel's name and
 // source line to stderr and exit(1): never a wrong answer silently.

@@ -96,6 +96,48 @@ bool isVtaIntrinsic(const std::string &Name) {
   return Name.compare(0, 4, "vta.") == 0 && lookupIntrinsic(Name) != nullptr;
 }
 
+bool decodeVtaUopKernel(const CallNode *Call, VtaUopKernel &Out) {
+  Out = VtaUopKernel();
+  const std::vector<Expr> &A = Call->Args;
+  Out.IsGemm = Call->Name == "vta.PushGEMMOp";
+  if (!Out.IsGemm && Call->Name != "vta.PushALUOp")
+    return false;
+  // GEMM: reset, nloops, 2 x (extent, dst, src, wgt), uops of 3;
+  // ALU: op, use_imm, imm, nloops, 2 x (extent, dst, src), uops of 2.
+  const size_t Fixed = 10, PerUop = Out.IsGemm ? 3 : 2;
+  if (A.size() < Fixed || (A.size() - Fixed) % PerUop != 0)
+    return false;
+  Expr Zero = makeInt(0);
+  size_t I = 0;
+  if (Out.IsGemm) {
+    Out.Reset = A[I++];
+  } else {
+    Out.AluOp = A[I++];
+    Out.UseImm = A[I++];
+    Out.Imm = A[I++];
+  }
+  Out.NumLoops = A[I++];
+  for (VtaUopKernel::Loop &L : Out.Loops) {
+    L.Extent = A[I++];
+    L.Dst = A[I++];
+    L.Src = A[I++];
+    L.Wgt = Out.IsGemm ? A[I++] : Zero;
+  }
+  for (; I < A.size(); I += PerUop)
+    Out.Uops.push_back({A[I], A[I + 1], Out.IsGemm ? A[I + 2] : Zero});
+  return true;
+}
+
+int64_t vtaDramElementBytes(int64_t MemId) {
+  switch (MemId) {
+  case VtaMemInp: return vta::InpLanes;
+  case VtaMemWgt: return vta::WgtLanes;
+  case VtaMemAcc: return vta::AccLanes * 4;
+  case VtaMemOut: return vta::OutLanes;
+  default: return 0;
+  }
+}
+
 std::vector<IntrinsicInfo> vtaIntrinsicDeclarations() {
   using R = OperandRole;
   const R V = R::Value;

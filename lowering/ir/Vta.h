@@ -67,6 +67,15 @@
 //    The launcher allocates each global buffer with VTABufferAlloc, copies
 //    in those LoadBuffer2D reads, runs the calls, and copies out those
 //    StoreBuffer2D writes after vta.synchronize.
+//    Decided by the runtime/codegen side (VerifyVtaProgram checks it): a
+//    final-form program ends with vta.synchronize(); G is a Load of all-zero
+//    indices of a buffer parameter (int8 for inp, wgt and out, int32 for
+//    acc); elem_offset, sizes and strides count elements of the memory named
+//    by mem_type (LOAD: inp 2, wgt 1, acc 3; STORE: out 4); in a Push, the
+//    loops past nloops are all 0; an ALU uop is the pair (dst, src), both
+//    acc elements (src ignored under use_imm). A buffer
+//    a StoreBuffer2D writes is copied in too: a store may cover only part of
+//    it, and the whole buffer is copied back.
 //
 //===----------------------------------------------------------------------===//
 #ifndef SCHED_IR_VTA_H
@@ -75,6 +84,7 @@
 #include "IR.h"
 #include "Intrinsics.h"
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -151,6 +161,42 @@ bool isVtaIntrinsic(const std::string &Name);
 /// in its table): SRAM operands as buffers of the stage (uop and kernel
 /// forms), DRAM operands as the global buffer read or written.
 std::vector<IntrinsicInfo> vtaIntrinsicDeclarations();
+
+/// Argument positions of the final-form DMA calls.
+enum VtaLoadArg : size_t {
+  VtaLoadDram = 0, VtaLoadOffset, VtaLoadXSize, VtaLoadYSize, VtaLoadXStride,
+  VtaLoadXPad0, VtaLoadYPad0, VtaLoadXPad1, VtaLoadYPad1, VtaLoadSram, VtaLoadMem,
+  VtaLoadArgs
+};
+enum VtaStoreArg : size_t {
+  VtaStoreSram = 0, VtaStoreMem, VtaStoreDram, VtaStoreOffset, VtaStoreXSize,
+  VtaStoreYSize, VtaStoreXStride, VtaStoreArgs
+};
+
+/// A final-form vta.PushGEMMOp / vta.PushALUOp decoded: the uop kernel its
+/// finit records. Wgt of an ALU loop or uop is the integer 0.
+struct VtaUopKernel {
+  bool IsGemm = true;
+  Expr Reset;              // GEMM
+  Expr AluOp, UseImm, Imm; // ALU
+  Expr NumLoops;
+  struct Loop {
+    Expr Extent, Dst, Src, Wgt;
+  };
+  Loop Loops[vta::MaxUopLoops];
+  struct Uop {
+    Expr Dst, Src, Wgt;
+  };
+  std::vector<Uop> Uops;
+};
+
+/// Decodes Call when it is a vta.PushGEMMOp or vta.PushALUOp with its fixed
+/// arguments and a whole number of uops; false otherwise.
+bool decodeVtaUopKernel(const CallNode *Call, VtaUopKernel &Out);
+
+/// Bytes per element of a LOAD/STORE memory id in DRAM (inp 16, wgt 256,
+/// acc 64, out 16); 0 for another id.
+int64_t vtaDramElementBytes(int64_t MemId);
 
 } // namespace ir
 } // namespace sched

@@ -2,11 +2,12 @@
 //
 //   sched-opt FILE.ir [--schedule='split(i, io, ii, 4) bind(io, blockIdx.x)']
 //             [--print-scheduled] [--lower] [--print-after-all] [--print-after=PASS]
-//             [--verify-each] [--emit=ir|cuda|descriptor] [--arch=sm_XY]
+//             [--verify-each] [--emit=ir|cuda|vta|descriptor] [--arch=sm_XY]
 //
 // Reads one nest in the textual IR (ir/IR.h), applies a schedule, and prints
 // the scheduled nest (the default), or lowers it and prints the lowered IR,
-// the CUDA source or the launch descriptor. This is how lit tests exercise
+// the CUDA source (the C++ calling the VTA runtime for a target(vta) nest:
+// --emit=vta) or the launch descriptor. This is how lit tests exercise
 // the schedule primitives and passes without a C++ front end. --verify-each
 // runs the kernel verifier after every lowering pass. --arch=sm_XY is the
 // plugin's arch=: the target architecture the passes, the CUDA and the
@@ -26,6 +27,7 @@
 
 #include "Pipeline.h"
 #include "codegen/CodeGenCUDA.h"
+#include "codegen/CodeGenVTA.h"
 #include "codegen/LaunchDescriptor.h"
 #include "ir/Parser.h"
 #include "ir/Printer.h"
@@ -51,13 +53,13 @@ struct Options {
   bool PrintAfterAll = false;
   std::string PrintAfter; // --print-after=PASS: the nest after that pass only
   bool VerifyEach = false;
-  std::string Emit; // "", "ir", "cuda", "descriptor"
+  std::string Emit; // "", "ir", "cuda", "vta", "descriptor"
   TargetArch Arch;  // --arch=sm_XY
 };
 
 void printUsage() {
   std::cerr << "usage: sched-opt FILE.ir [--schedule=DIRECTIVES] [--print-scheduled] [--lower]\n"
-               "                 [--print-after-all] [--print-after=PASS] [--verify-each] [--emit=ir|cuda|descriptor]\n"
+               "                 [--print-after-all] [--print-after=PASS] [--verify-each] [--emit=ir|cuda|vta|descriptor]\n"
                "                 [--arch=" << targetArchNames() << "]\n";
 }
 
@@ -86,7 +88,8 @@ bool parseOptions(int Argc, char **Argv, Options &Opts) {
       Opts.VerifyEach = true;
     } else if (startsWith(Arg, "--emit=")) {
       Opts.Emit = Arg.substr(7);
-      if (Opts.Emit != "ir" && Opts.Emit != "cuda" && Opts.Emit != "descriptor") {
+      if (Opts.Emit != "ir" && Opts.Emit != "cuda" && Opts.Emit != "vta" &&
+          Opts.Emit != "descriptor") {
         std::cerr << "sched-opt: error: unknown --emit kind '" << Opts.Emit << "'\n";
         return false;
       }
@@ -235,10 +238,26 @@ int emitLowered(const Options &Opts, const ir::LoopNest &Scheduled, const std::s
     Schedule.report(File, D);
   if (!Ok)
     return 1;
+  if (Opts.Emit == "vta") {
+    if (K.Kernel.Target != "vta") {
+      std::cerr << File << ": error: --emit=vta needs a target(vta) nest\n";
+      return 1;
+    }
+    std::string Source;
+    std::vector<Diag> CodegenDiags;
+    bool Emitted = emitVTA(K, Source, CodegenDiags);
+    for (const Diag &D : CodegenDiags)
+      Schedule.report(File, D);
+    if (!Emitted)
+      return 1;
+    std::cout << Source;
+    return 0;
+  }
   if (Opts.Emit == "cuda" || Opts.Emit == "descriptor") {
+    // A VTA program has no CUDA kernel: its descriptor carries none.
     std::string CUDA;
     std::vector<Diag> CodegenDiags;
-    bool Emitted = emitCUDA(K, CUDA, CodegenDiags);
+    bool Emitted = K.Kernel.Target == "vta" || emitCUDA(K, CUDA, CodegenDiags);
     for (const Diag &D : CodegenDiags)
       Schedule.report(File, D);
     if (!Emitted)
