@@ -11,6 +11,7 @@
 #include "ir/Intrinsics.h"
 #include "ir/Printer.h"
 #include "ir/Simplify.h"
+#include "ir/Vta.h"
 
 #include <cctype>
 
@@ -162,14 +163,53 @@ std::string stmtText(const ir::StmtNode *S) {
   return Text;
 }
 
-bool provablyAligned(const ir::LoadNode *L, int64_t Bytes) {
-  ir::Expr Flat = ir::makeInt(0), Stride = ir::makeInt(1);
-  for (size_t D = L->Indices.size(); D-- > 0;) {
-    Flat = Flat + L->Indices[D] * Stride;
-    Stride = Stride * L->Buf->Shape[D];
+ir::Expr flatIndex(const std::vector<ir::Expr> &Shape, const std::vector<ir::Expr> &Indices) {
+  ir::Expr Offset = ir::makeInt(0);
+  for (size_t D = 0; D < Shape.size(); ++D) {
+    ir::Expr Index = D < Indices.size() ? Indices[D] : ir::makeInt(0);
+    Offset = D == 0 ? Index : Offset * Shape[D] + Index;
+  }
+  return ir::simplify(Offset);
+}
+
+bool vtaElementIndex(const ir::LoadNode *L, ir::Expr &Out, std::string &Why) {
+  int64_t Lanes = ir::vtaElementLanes(L->Buf->MemScope);
+  if (Lanes == 0) {
+    Why = "'" + L->Buf->Name + "' is not a VTA stage buffer (" + ir::scopeName(L->Buf->MemScope) + ")";
+    return false;
   }
   ir::AffineForm F;
-  if (!ir::toAffine(ir::simplify(Flat), [](const ir::VarNode *) { return true; }, F))
+  if (!ir::toAffine(flatIndex(L->Buf->Shape, L->Indices), [](const ir::VarNode *) { return true; }, F)) {
+    Why = "its index into '" + L->Buf->Name + "' is not affine";
+    return false;
+  }
+  auto Divide = [&](const ir::Expr &E, ir::Expr &Q) {
+    int64_t C;
+    if (!ir::getConstInt(ir::simplify(E), C) || C % Lanes)
+      return false;
+    Q = ir::makeInt(C / Lanes);
+    return true;
+  };
+  ir::AffineForm Elem;
+  bool Exact = Divide(F.Constant, Elem.Constant);
+  for (const auto &[V, Coef] : F.Coefs) {
+    ir::Expr Q;
+    Exact = Exact && Divide(Coef, Q);
+    Elem.Coefs[V] = Q;
+  }
+  Elem.VarsByNode = F.VarsByNode;
+  if (!Exact) {
+    Why = "it does not provably start a " + std::to_string(Lanes) + "-lane element of '" +
+          L->Buf->Name + "' (" + ir::scopeName(L->Buf->MemScope) + ")";
+    return false;
+  }
+  Out = ir::fromAffine(Elem);
+  return true;
+}
+
+bool provablyAligned(const ir::LoadNode *L, int64_t Bytes) {
+  ir::AffineForm F;
+  if (!ir::toAffine(flatIndex(L->Buf->Shape, L->Indices), [](const ir::VarNode *) { return true; }, F))
     return false;
   int64_t Size = ir::dtypeBytes(L->Buf->Type), C;
   if (!ir::getConstInt(ir::simplify(F.Constant), C) || (C * Size) % Bytes)

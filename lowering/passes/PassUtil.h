@@ -103,6 +103,18 @@ ir::Expr borrow(const ir::ExprNode *N);
 /// newline.
 std::string stmtText(const ir::StmtNode *S);
 
+/// The row-major flat offset of Indices in a buffer of Shape (Horner form,
+/// simplified); extra or missing indices (a malformed access, which the
+/// verifiers report) are treated as zero.
+ir::Expr flatIndex(const std::vector<ir::Expr> &Shape, const std::vector<ir::Expr> &Indices);
+
+/// The VTA element L's first scalar starts (ir/Vta.h: a uop operand is a
+/// Load of the first scalar of an element of a stage buffer): its flat
+/// index divided by the scope's lanes, simplified. False, with Why, when
+/// the buffer is not in a VTA scope, the index is not affine, or it is not
+/// provably an exact multiple of the lanes.
+bool vtaElementIndex(const ir::LoadNode *L, ir::Expr &Out, std::string &Why);
+
 /// Whether the element L loads is provably a multiple of Bytes from the start
 /// of its buffer (whose start is aligned: cudaMalloc, __align__(32)): its
 /// flat offset, an affine form, has every coefficient and the constant a
