@@ -197,9 +197,18 @@ private:
   Stmt error(const Stmt &S, const std::string &Message) {
     Failed = true;
     Diag D;
-    D.Message = "cannot make a VTA kernel of '" + stmtText(S.get()) + "': " + Message;
+    D.Message = "cannot make a VTA kernel of " + nestName(S) + ": " + Message;
     Diags.push_back(D);
     return S;
+  }
+
+  /// How a message names a nest: its outer loop, or its first uop.
+  static std::string nestName(const Stmt &S) {
+    if (const auto *F = ir::as<ir::ForNode>(S))
+      return "the uop loop nest at loop '" + F->LoopVar->Name + "'";
+    if (const auto *Q = ir::as<ir::SeqNode>(S))
+      return nestName(Q->Stmts.front());
+    return "'" + stmtText(S.get()) + "'";
   }
 
   /// S (uops only) as pieces of one kind each, in order: a loop of several
