@@ -193,6 +193,7 @@ protected:
 
 private:
   std::vector<Diag> &Diags;
+  std::string FoldWhy; // why the nest being folded stopped folding
 
   Stmt error(const Stmt &S, const std::string &Message) {
     Failed = true;
@@ -275,12 +276,8 @@ private:
   /// Whether L folds into a uop loop: a constant extent, and every operand
   /// of every uop under it affine in L's variable with one constant factor
   /// per role.
-  bool foldable(const ir::ForNode *L, const UopKind &K, UopLoop &Out) {
-    int64_t Extent;
-    if (!ir::getConstInt(ir::simplify(L->Extent), Extent) || Extent < 1)
-      return false;
+  bool foldable(const ir::ForNode *L, const UopKind &K, UopLoop &Out, std::string &Why) {
     Out.Loop = L;
-    Out.Extent = Extent;
     bool Seen[3] = {false, false, false};
     bool Ok = true;
     std::function<void(const Stmt &)> Walk = [&](const Stmt &S) {
@@ -303,24 +300,34 @@ private:
         if (Lanes == 0 ||
             !ir::toAffine(flatIndex(Ld->Buf->Shape, Ld->Indices),
                           [&](const ir::VarNode *V) { return V == L->LoopVar.get(); }, A)) {
+          Why = "index " + ir::print(Ops[R]) + " is not affine in it";
           Ok = false;
           continue;
         }
         int64_t Coef = 0;
         auto It = A.Coefs.find(L->LoopVar.get());
         if (It != A.Coefs.end() && (!ir::getConstInt(ir::simplify(It->second), Coef) || Coef % Lanes)) {
+          Why = "index " + ir::print(Ops[R]) + " does not move by a constant number of elements";
           Ok = false;
           continue;
         }
         Coef /= Lanes;
-        if (Seen[R] && Out.Factor[R] != Coef)
+        if (Seen[R] && Out.Factor[R] != Coef) {
+          Why = "its uops' operands move by different amounts";
           Ok = false;
+        }
         Seen[R] = true;
         Out.Factor[R] = Coef;
       }
     };
     Walk(L->Body);
-    return Ok;
+    if (!Ok)
+      return false;
+    if (!ir::getConstInt(ir::simplify(L->Extent), Out.Extent) || Out.Extent < 1) {
+      Why = "its extent " + ir::print(L->Extent) + " is not a positive constant";
+      return false;
+    }
+    return true;
   }
 
   /// The uops of S in order, inner loops unrolled, with Env substituted.
@@ -329,9 +336,10 @@ private:
     if (const auto *F = ir::as<ir::ForNode>(S)) {
       int64_t Extent;
       if (!ir::getConstInt(ir::simplify(ir::substitute(F->Extent, Env)), Extent)) {
-        error(Root, "loop '" + F->LoopVar->Name +
-                        "' neither folds into a uop loop nor unrolls into uops: its extent " +
-                        ir::print(F->Extent) + " is not a constant");
+        error(Root, "loop '" + F->LoopVar->Name + "' neither folds into a uop loop (" +
+                        (FoldWhy.empty() ? "it is not one of the two outermost" : FoldWhy) +
+                        ") nor unrolls into uops (its extent " + ir::print(F->Extent) +
+                        " is not a constant)");
         return false;
       }
       Expr Min = ir::substitute(F->Min, Env);
@@ -398,11 +406,12 @@ private:
                               " changes with loop '" + V->Name + "' of the kernel");
     }
     std::vector<UopLoop> Folded;
+    FoldWhy.clear();
     Stmt Cur = S;
     while (Folded.size() < static_cast<size_t>(ir::vta::MaxUopLoops)) {
       const auto *F = ir::as<ir::ForNode>(Cur);
       UopLoop U;
-      if (!F || !foldable(F, K, U))
+      if (!F || !foldable(F, K, U, FoldWhy))
         break;
       Folded.push_back(U);
       Cur = F->Body;
