@@ -7,8 +7,9 @@
 // instruction of its queue, a push sets a flag on the last instruction when
 // it runs on the pushing queue, else a no-op carries it; synchronize drains
 // both neighbours of compute before FINISH) and checks that the tokens are
-// balanced: every pop is matched by an earlier push (no deadlock), no token
-// is left over, and every instruction completes before FINISH. For programs
+// balanced: tokens flow between neighbouring queues only, every pop is
+// matched by an earlier push (no deadlock), no token is left over, and
+// every instruction completes before FINISH. For programs
 // of one context it also checks that every instruction waits for the one
 // before it in program order (the order InjectCoprocSync promises).
 //
@@ -159,6 +160,9 @@ private:
       int64_t From = 0, To = 0;
       if (C->Name == "vta.dep_push" || C->Name == "vta.dep_pop") {
         ASSERT_TRUE(ir::getConstInt(C->Args[0], From) && ir::getConstInt(C->Args[1], To));
+        if (From < 1 || From > 3 || To < 1 || To > 3 || (From - To != 1 && To - From != 1))
+          Errors.push_back(C->Name + "(" + std::to_string(From) + ", " + std::to_string(To) +
+                           "): tokens flow between neighbouring queues only");
         if (C->Name == "vta.dep_push")
           push(From, To);
         else
