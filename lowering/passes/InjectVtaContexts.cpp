@@ -146,21 +146,9 @@ protected:
     return ir::makeSeq(Out);
   }
 
-  Stmt mutateEvaluate(const Stmt &S, const ir::EvaluateNode *) override {
-    if (!Ctx)
-      return S;
-    std::vector<Stmt> Out;
-    repeat(S, Out);
-    return ir::makeSeq(Out);
-  }
-
-  Stmt mutateStore(const Stmt &S, const ir::StoreNode *) override {
-    if (!Ctx)
-      return S;
-    std::vector<Stmt> Out;
-    repeat(S, Out);
-    return ir::makeSeq(Out);
-  }
+  // A call or store standing alone (a loop's whole body): once per context.
+  Stmt mutateEvaluate(const Stmt &S, const ir::EvaluateNode *) override { return repeated(S); }
+  Stmt mutateStore(const Stmt &S, const ir::StoreNode *) override { return repeated(S); }
 
   Stmt mutateLetStmt(const Stmt &S, const ir::LetStmtNode *N) override {
     if (Ctx && ir::usesVar(N->Value, Ctx))
@@ -186,6 +174,14 @@ private:
     D.Message = Message;
     Diags.push_back(D);
     return ir::makeSeq({});
+  }
+
+  Stmt repeated(const Stmt &S) {
+    if (!Ctx)
+      return S;
+    std::vector<Stmt> Out;
+    repeat(S, Out);
+    return ir::makeSeq(Out);
   }
 
   /// S once per context, in order, the context substituted.

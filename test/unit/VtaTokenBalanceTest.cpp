@@ -275,94 +275,79 @@ func nest(A: int8*[2, 4, 1, 16] global, C: int8*[1, 1, 1, 16] global) target=vta
                  true);
 }
 
-TEST(VtaTokenBalance, LoopFromLoadToStoreStepsThroughCompute) {
-  expectBalanced(R"(
-func ls(A: int8*[3, 1, 1, 16] global, C: int8*[3, 1, 1, 16] global) target=vta {
+/// Body in a program with one-element stages Cb (acc), Ab (inp), Bb (wgt)
+/// over A and C of three elements.
+std::string withOneElementStages(const std::string &Body) {
+  return R"(
+func small(A: int8*[3, 1, 1, 16] global, C: int8*[3, 1, 1, 16] global) target=vta {
   allocate Cb: int32[1, 1, 1, 16] vta.acc {
     allocate Ab: int8[1, 1, 1, 16] vta.inp {
       allocate Bb: int8[1, 1, 16, 16] vta.wgt {
-        eval vta.store_2d(C[0, 0, 0, 0], Cb[0, 0, 0, 0], 1, 1, 1)
-        for (i, 0, 3) {
-          eval vta.load_2d(Ab[0, 0, 0, 0], A[i, 0, 0, 0], 1, 1, 1, 0, 0, 0, 0)
-          eval vta.uop_gemm(Cb[0, 0, 0, 0], Ab[0, 0, 0, 0], Bb[0, 0, 0, 0])
-          eval vta.store_2d(C[i, 0, 0, 0], Cb[0, 0, 0, 0], 1, 1, 1)
-        }
-        eval vta.load_2d(Ab[0, 0, 0, 0], A[0, 0, 0, 0], 1, 1, 1, 0, 0, 0, 0)
+)" + Body + R"(
       }
     }
   }
 }
-)",
+)";
+}
+
+TEST(VtaTokenBalance, LoopFromLoadToStoreStepsThroughCompute) {
+  expectBalanced(withOneElementStages(R"(
+    eval vta.store_2d(C[0, 0, 0, 0], Cb[0, 0, 0, 0], 1, 1, 1)
+    for (i, 0, 3) {
+      eval vta.load_2d(Ab[0, 0, 0, 0], A[i, 0, 0, 0], 1, 1, 1, 0, 0, 0, 0)
+      eval vta.uop_gemm(Cb[0, 0, 0, 0], Ab[0, 0, 0, 0], Bb[0, 0, 0, 0])
+      eval vta.store_2d(C[i, 0, 0, 0], Cb[0, 0, 0, 0], 1, 1, 1)
+    }
+    eval vta.load_2d(Ab[0, 0, 0, 0], A[0, 0, 0, 0], 1, 1, 1, 0, 0, 0, 0)
+)"),
                  true);
 }
 
 TEST(VtaTokenBalance, LoopThatMayRunZeroTimes) {
-  expectBalanced(R"(
-func zero(A: int8*[1, 1, 1, 16] global, C: int8*[1, 1, 1, 16] global) target=vta {
-  allocate Cb: int32[1, 1, 1, 16] vta.acc {
-    allocate Ab: int8[1, 1, 1, 16] vta.inp {
-      allocate Bb: int8[1, 1, 16, 16] vta.wgt {
-        eval vta.uop_gemm_reset(Cb[0, 0, 0, 0])
-        for (k, 0, 0) {
-          eval vta.load_2d(Ab[0, 0, 0, 0], A[0, 0, 0, 0], 1, 1, 1, 0, 0, 0, 0)
-          eval vta.uop_gemm(Cb[0, 0, 0, 0], Ab[0, 0, 0, 0], Bb[0, 0, 0, 0])
-        }
-        eval vta.store_2d(C[0, 0, 0, 0], Cb[0, 0, 0, 0], 1, 1, 1)
-      }
+  expectBalanced(withOneElementStages(R"(
+    eval vta.uop_gemm_reset(Cb[0, 0, 0, 0])
+    for (k, 0, 0) {
+      eval vta.load_2d(Ab[0, 0, 0, 0], A[0, 0, 0, 0], 1, 1, 1, 0, 0, 0, 0)
+      eval vta.uop_gemm(Cb[0, 0, 0, 0], Ab[0, 0, 0, 0], Bb[0, 0, 0, 0])
     }
-  }
-}
-)",
+    eval vta.store_2d(C[0, 0, 0, 0], Cb[0, 0, 0, 0], 1, 1, 1)
+)"),
                  true);
 }
 
-TEST(VtaTokenBalance, TwoContexts) {
-  expectBalanced(R"(
-func gemm(A: int8*[1, 16, 1, 16] global, B: int8*[16, 16, 16, 16] global, C: int8*[1, 16, 1, 16] global) target=vta {
-  for (ct, 0, 2) bind(cthread) {
-    allocate Cb: int32[1, 8, 1, 16] vta.acc {
-      for (co, 0, 8) { eval vta.uop_gemm_reset(Cb[0, co, 0, 0]) }
-      for (ko, 0, 16) reduce {
-        allocate Ab: int8[1, 1, 1, 16] vta.inp {
-          eval vta.load_2d(Ab[0, 0, 0, 0], A[0, ko, 0, 0], 1, 1, 1, 0, 0, 0, 0)
-          allocate Bb: int8[8, 1, 16, 16] vta.wgt {
-            eval vta.load_2d(Bb[0, 0, 0, 0], B[(ct*8), ko, 0, 0], 1, 8, 16, 0, 0, 0, 0)
-            for (co, 0, 8) { eval vta.uop_gemm(Cb[0, co, 0, 0], Ab[0, 0, 0, 0], Bb[co, 0, 0, 0]) }
-          }
-        }
-      }
-      eval vta.store_2d(C[0, (ct*8), 0, 0], Cb[0, 0, 0, 0], 8, 1, 16)
-    }
-  }
-}
-)",
-                 false);
-}
-
-TEST(VtaTokenBalance, TwoContextsInsideAnOuterLoop) {
-  expectBalanced(R"(
-func mmo(A: int8*[4, 16, 1, 16] global, B: int8*[16, 16, 16, 16] global, C: int8*[4, 16, 1, 16] global) target=vta {
-  for (i, 0, 4) {
+/// The GEMM split in two halves of co, bound to cthread; inside an outer
+/// loop over four row blocks of A and C when OuterLoop.
+std::string twoContextGemm(bool OuterLoop) {
+  std::string Row = OuterLoop ? "i" : "0";
+  std::string Body = R"(
     for (ct, 0, 2) bind(cthread) {
       allocate Cb: int32[1, 8, 1, 16] vta.acc {
         for (co, 0, 8) { eval vta.uop_gemm_reset(Cb[0, co, 0, 0]) }
         for (ko, 0, 16) {
           allocate Ab: int8[1, 1, 1, 16] vta.inp {
-            eval vta.load_2d(Ab[0, 0, 0, 0], A[i, ko, 0, 0], 1, 1, 1, 0, 0, 0, 0)
+            eval vta.load_2d(Ab[0, 0, 0, 0], A[ROW, ko, 0, 0], 1, 1, 1, 0, 0, 0, 0)
             allocate Bb: int8[8, 1, 16, 16] vta.wgt {
               eval vta.load_2d(Bb[0, 0, 0, 0], B[(ct*8), ko, 0, 0], 1, 8, 16, 0, 0, 0, 0)
               for (co, 0, 8) { eval vta.uop_gemm(Cb[0, co, 0, 0], Ab[0, 0, 0, 0], Bb[co, 0, 0, 0]) }
             }
           }
         }
-        eval vta.store_2d(C[i, (ct*8), 0, 0], Cb[0, 0, 0, 0], 8, 1, 16)
+        eval vta.store_2d(C[ROW, (ct*8), 0, 0], Cb[0, 0, 0, 0], 8, 1, 16)
       }
-    }
-  }
+    })";
+  for (size_t At; (At = Body.find("ROW")) != std::string::npos;)
+    Body.replace(At, 3, Row);
+  if (OuterLoop)
+    Body = "for (i, 0, 4) {" + Body + "\n}";
+  return "func gemm(A: int8*[4, 16, 1, 16] global, B: int8*[16, 16, 16, 16] global, "
+         "C: int8*[4, 16, 1, 16] global) target=vta {\n" +
+         Body + "\n}\n";
 }
-)",
-                 false);
-}
+
+TEST(VtaTokenBalance, TwoContexts) { expectBalanced(twoContextGemm(false), false); }
+
+TEST(VtaTokenBalance, TwoContextsInsideAnOuterLoop) { expectBalanced(twoContextGemm(true), false); }
 
 /// The model itself: a program missing its draining pop is caught.
 TEST(VtaTokenBalance, ModelCatchesALeftoverToken) {
