@@ -153,7 +153,7 @@ protected:
 
   Stmt mutateFor(const Stmt &S, const ir::ForNode *N) override {
     std::vector<UopKind> Kinds;
-    if (!uopsOnly(S, Kinds))
+    if (!uopsOnly(S, Kinds) || Kinds.empty())
       return ir::IRMutator::mutateFor(S, N);
     std::vector<Stmt> Pieces;
     if (!splitKinds(S, Pieces))
@@ -231,6 +231,8 @@ private:
     std::vector<Stmt> Inner;
     if (!splitKinds(F->Body, Inner))
       return false;
+    if (Inner.empty())
+      return true; // a loop without uops does nothing on VTA
     // Runs of one kind, each a statement of the distributed body.
     std::vector<Stmt> Runs;
     std::vector<Stmt> Run;
