@@ -88,7 +88,7 @@ protected:
       std::vector<Expr> Shape = B->Shape;
       Shape.insert(Shape.begin(), ir::makeInt(Extent));
       ir::Buffer Expanded = ir::makeBuffer(B->Name, B->Type, Shape, B->MemScope);
-      Expr C = N->LoopVar;
+      Expr C = ir::simplify(Expr(N->LoopVar) - N->Min);
       Body = ir::remapBuffer(Body, B.get(), Expanded, [C](const std::vector<Expr> &I) {
         std::vector<Expr> Out = I;
         Out.insert(Out.begin(), C);
