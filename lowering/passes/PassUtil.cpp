@@ -9,6 +9,7 @@
 #include "ir/IRMutator.h"
 #include "ir/IRVisitor.h"
 #include "ir/Intrinsics.h"
+#include "ir/Vta.h"
 #include "ir/Printer.h"
 #include "ir/Simplify.h"
 
@@ -176,6 +177,35 @@ ir::Expr flatIndex(const std::vector<ir::Expr> &Shape, const std::vector<ir::Exp
   return ir::simplify(Offset);
 }
 
+bool vtaElementIndex(const ir::LoadNode *L, ir::Expr &Out, std::string &Why) {
+  int64_t Lanes = ir::vtaElementLanes(L->Buf->MemScope);
+  if (Lanes == 0) {
+    Why = "'" + L->Buf->Name + "' is not a VTA stage buffer (" + ir::scopeName(L->Buf->MemScope) + ")";
+    return false;
+  }
+  Out = divideExactly(flatIndex(L->Buf->Shape, L->Indices), Lanes);
+  if (!Out)
+    Why = "it does not provably start a " + std::to_string(Lanes) + "-lane element of '" +
+          L->Buf->Name + "' (" + ir::scopeName(L->Buf->MemScope) + ")";
+  return Out != nullptr;
+}
+
+ir::Expr divideExactly(const ir::Expr &E, int64_t N) {
+  ir::AffineForm F;
+  if (!ir::toAffine(ir::simplify(E), [](const ir::VarNode *) { return true; }, F))
+    return nullptr;
+  int64_t C;
+  if (!ir::getConstInt(ir::simplify(F.Constant), C) || C % N)
+    return nullptr;
+  F.Constant = ir::makeInt(C / N);
+  for (auto &[V, Coef] : F.Coefs) {
+    if (!ir::getConstInt(ir::simplify(Coef), C) || C % N)
+      return nullptr;
+    Coef = ir::makeInt(C / N);
+  }
+  return ir::simplify(ir::fromAffine(F));
+}
+
 bool linearIn(const ir::Expr &E, const std::set<const ir::VarNode *> &Vars, LinearIndex &Out) {
   ir::AffineForm F;
   if (!ir::toAffine(ir::simplify(E), [&](const ir::VarNode *V) { return Vars.count(V) > 0; }, F))
@@ -192,18 +222,7 @@ bool linearIn(const ir::Expr &E, const std::set<const ir::VarNode *> &Vars, Line
   return true;
 }
 
-bool provablyMultipleOf(const ir::Expr &E, int64_t N) {
-  ir::AffineForm F;
-  if (!ir::toAffine(ir::simplify(E), [](const ir::VarNode *) { return true; }, F))
-    return false;
-  int64_t C;
-  if (!ir::getConstInt(ir::simplify(F.Constant), C) || C % N)
-    return false;
-  for (const auto &[V, Coef] : F.Coefs)
-    if (!ir::getConstInt(ir::simplify(Coef), C) || C % N)
-      return false;
-  return true;
-}
+bool provablyMultipleOf(const ir::Expr &E, int64_t N) { return divideExactly(E, N) != nullptr; }
 
 bool hasWarpCollective(const ir::Stmt &S) {
   class Finder : public ir::IRVisitor {

@@ -103,15 +103,27 @@ ir::Expr borrow(const ir::ExprNode *N);
 /// newline.
 std::string stmtText(const ir::StmtNode *S);
 
+/// The row-major flat offset of Indices in a buffer of Shape (Horner form,
+/// simplified); extra or missing indices (a malformed access, which the
+/// verifiers report) are treated as zero.
+ir::Expr flatIndex(const std::vector<ir::Expr> &Shape, const std::vector<ir::Expr> &Indices);
+
+/// The VTA element L's first scalar starts (ir/Vta.h: a uop operand is a
+/// Load of the first scalar of an element of a stage buffer): its flat
+/// index divided by the scope's lanes, simplified. False, with Why, when
+/// the buffer is not in a VTA scope, the index is not affine, or it is not
+/// provably an exact multiple of the lanes.
+bool vtaElementIndex(const ir::LoadNode *L, ir::Expr &Out, std::string &Why);
+
+/// E / N where E is affine with every coefficient and the constant provably
+/// multiples of N (simplified); null otherwise.
+ir::Expr divideExactly(const ir::Expr &E, int64_t N);
+
 /// Whether the element L loads is provably a multiple of Bytes from the start
 /// of its buffer (whose start is aligned: cudaMalloc, __align__(32)): its
 /// flat offset, an affine form, has every coefficient and the constant a
 /// multiple of Bytes once multiplied by the element size.
 bool provablyAligned(const ir::LoadNode *L, int64_t Bytes);
-
-/// The row-major flat offset of Indices in a buffer of Shape (simplified);
-/// missing indices count as 0.
-ir::Expr flatIndex(const std::vector<ir::Expr> &Shape, const std::vector<ir::Expr> &Indices);
 
 /// An integer expression as Rest + sum(Coef[v] * v) over the variables Vars,
 /// with constant coefficients (linearIn is false otherwise, or when E is not

@@ -29,23 +29,6 @@ using namespace ir;
 
 namespace {
 
-/// E / N for an E that is a multiple of N in every term (null otherwise).
-Expr divideExact(const Expr &E, int64_t N) {
-  AffineForm F;
-  if (!toAffine(simplify(E), [](const VarNode *) { return true; }, F))
-    return nullptr;
-  int64_t C;
-  if (!getConstInt(simplify(F.Constant), C) || C % N)
-    return nullptr;
-  F.Constant = makeInt(C / N);
-  for (auto &[V, Coef] : F.Coefs) {
-    if (!getConstInt(simplify(Coef), C) || C % N)
-      return nullptr;
-    Coef = makeInt(C / N);
-  }
-  return simplify(fromAffine(F));
-}
-
 class Flattener : public IRMutator {
 public:
   explicit Flattener(std::vector<Diag> &Diags) : Diags(Diags) {}
@@ -140,21 +123,21 @@ private:
 
   Expr sramIndex(const LoadNode *L) {
     auto It = Base.find(L->Buf.get());
-    int64_t Lanes = vtaElementLanes(L->Buf->MemScope);
-    if (It == Base.end() || !Lanes) {
+    if (It == Base.end()) {
       error("`" + print(makeLoad(L->Buf, L->Indices)) + "` is not in a VTA buffer");
       return nullptr;
     }
-    Expr Elem = divideExact(flatIndex(L->Buf->Shape, L->Indices), Lanes);
-    if (!Elem) {
-      error("`" + print(makeLoad(L->Buf, L->Indices)) + "` does not start a VTA element");
+    Expr Elem;
+    std::string Why;
+    if (!vtaElementIndex(L, Elem, Why)) {
+      error("`" + print(makeLoad(L->Buf, L->Indices)) + "`: " + Why);
       return nullptr;
     }
     return simplify(makeInt(It->second) + Elem);
   }
 
   Expr dramOffset(const LoadNode *G, int64_t Lanes) {
-    Expr Elem = divideExact(flatIndex(G->Buf->Shape, G->Indices), Lanes);
+    Expr Elem = divideExactly(flatIndex(G->Buf->Shape, G->Indices), Lanes);
     if (!Elem)
       error("`" + print(makeLoad(G->Buf, G->Indices)) + "` does not start a VTA element");
     return Elem;
