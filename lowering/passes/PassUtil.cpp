@@ -162,14 +162,71 @@ std::string stmtText(const ir::StmtNode *S) {
   return Text;
 }
 
-bool provablyAligned(const ir::LoadNode *L, int64_t Bytes) {
-  ir::Expr Flat = ir::makeInt(0), Stride = ir::makeInt(1);
-  for (size_t D = L->Indices.size(); D-- > 0;) {
-    Flat = Flat + L->Indices[D] * Stride;
-    Stride = Stride * L->Buf->Shape[D];
+ir::Expr flatIndex(const std::vector<ir::Expr> &Shape, const std::vector<ir::Expr> &Indices) {
+  ir::Expr Offset = ir::makeInt(0);
+  for (size_t D = 0; D < Shape.size(); ++D) {
+    ir::Expr Index = D < Indices.size() ? Indices[D] : ir::makeInt(0);
+    Offset = D == 0 ? Index : Offset * Shape[D] + Index;
   }
+  return ir::simplify(Offset);
+}
+
+namespace {
+class LoopFinder : public ir::IRVisitor {
+public:
+  explicit LoopFinder(const ir::VarNode *V) : V(V) {}
+  const ir::ForNode *Found = nullptr;
+  std::vector<const ir::ForNode *> Around;
+
+protected:
+  void visitFor(const ir::ForNode *N) override {
+    if (N->LoopVar.get() == V) {
+      Found = N;
+      Around = Path;
+    }
+    Path.push_back(N);
+    ir::IRVisitor::visitFor(N);
+    Path.pop_back();
+  }
+
+private:
+  const ir::VarNode *V;
+  std::vector<const ir::ForNode *> Path;
+};
+
+class LoopReplacer : public ir::IRMutator {
+public:
+  LoopReplacer(const ir::ForNode *Old, ir::Stmt New) : Old(Old), New(std::move(New)) {}
+
+protected:
+  ir::Stmt mutateFor(const ir::Stmt &S, const ir::ForNode *N) override {
+    return N == Old ? New : ir::IRMutator::mutateFor(S, N);
+  }
+
+private:
+  const ir::ForNode *Old;
+  ir::Stmt New;
+};
+} // namespace
+
+const ir::ForNode *findLoop(const ir::Stmt &Root, const ir::VarNode *V,
+                            std::vector<const ir::ForNode *> *Around) {
+  LoopFinder Finder(V);
+  Finder.visit(Root);
+  if (Around)
+    *Around = Finder.Around;
+  return Finder.Found;
+}
+
+ir::Stmt replaceLoop(const ir::Stmt &Root, const ir::ForNode *Old, const ir::Stmt &New) {
+  LoopReplacer R(Old, New);
+  return R.mutate(Root);
+}
+
+bool provablyAligned(const ir::LoadNode *L, int64_t Bytes) {
+  ir::Expr Flat = flatIndex(L->Buf->Shape, L->Indices);
   ir::AffineForm F;
-  if (!ir::toAffine(ir::simplify(Flat), [](const ir::VarNode *) { return true; }, F))
+  if (!ir::toAffine(Flat, [](const ir::VarNode *) { return true; }, F))
     return false;
   int64_t Size = ir::dtypeBytes(L->Buf->Type), C;
   if (!ir::getConstInt(ir::simplify(F.Constant), C) || (C * Size) % Bytes)

@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 #include "ir/IRMutator.h"
 #include "ir/Simplify.h"
+#include "passes/PassUtil.h"
 #include "passes/Passes.h"
 
 namespace sched {
@@ -86,18 +87,6 @@ private:
     for (const ir::Expr &E : Es)
       Out.push_back(mutate(E));
     return Out;
-  }
-
-  /// Horner form of the row-major offset; extra or missing indices (a
-  /// malformed access, which VerifyKernel reports) are treated as zero.
-  static ir::Expr flatIndex(const std::vector<ir::Expr> &Shape,
-                            const std::vector<ir::Expr> &Indices) {
-    ir::Expr Offset = ir::makeInt(0);
-    for (size_t D = 0; D < Shape.size(); ++D) {
-      ir::Expr Index = D < Indices.size() ? Indices[D] : ir::makeInt(0);
-      Offset = D == 0 ? Index : Offset * Shape[D] + Index;
-    }
-    return ir::simplify(Offset);
   }
 };
 
