@@ -100,6 +100,16 @@ const char *operationName(const ir::ExprNode *E) {
   }
 }
 
+/// A statement as an error quotes it: a let or an allocation without its
+/// body.
+std::string headline(const ir::StmtNode *S) {
+  if (const auto *L = ir::as<ir::LetStmtNode>(borrow(S)))
+    return "let " + L->LetVar->Name + " = " + ir::print(L->Value);
+  if (const auto *A = ir::as<ir::AllocateNode>(borrow(S)))
+    return "allocate " + A->Buf->Name;
+  return stmtText(S);
+}
+
 /// Lowers the pragma(alu) marks of one nest.
 class AluInjector {
 public:
@@ -115,8 +125,8 @@ public:
     AluRegionScan Scan;
     Scan.visit(borrow(X));
     if (!Scan.Others.empty())
-      return error("the region holds `" + stmtText(Scan.Others[0]) +
-                   "`; the ALU region must be loops around stores into a vta.acc stage");
+      return error("the region holds `" + headline(Scan.Others[0]) +
+                   "`; an ALU region is loops around stores into vta.acc stages");
     if (Scan.BoundLoop)
       return error("loop '" + Scan.BoundLoop->LoopVar->Name + "' inside the region is bound to " +
                    Scan.BoundLoop->ThreadTag);
@@ -253,7 +263,17 @@ private:
   // The chain of steps
   //===--------------------------------------------------------------------===//
 
-  static bool isLeaf(const Expr &E) { return ir::as<ir::LoadNode>(E) || ir::as<ir::IntImmNode>(E); }
+  /// The value is not simplified as a whole (the simplifier distributes
+  /// `(a + b)*3`, which breaks a chain); a constant subexpression folds.
+  static bool constant(const Expr &E, int64_t &Value) {
+    return !ir::dependsOnMemory(E) && ir::varsOf(E).empty() &&
+           ir::getConstInt(ir::simplify(E), Value);
+  }
+
+  static bool isLeaf(const Expr &E) {
+    int64_t Value;
+    return ir::as<ir::LoadNode>(E) || constant(E, Value);
+  }
 
   bool isDest(const Expr &E) {
     const auto *L = ir::as<ir::LoadNode>(E);
@@ -288,8 +308,9 @@ private:
 
   /// Appends D = Op(D, Operand), Operand a leaf.
   bool step(ir::VtaAluOp Op, const Expr &Operand) {
-    if (const auto *C = ir::as<ir::IntImmNode>(Operand))
-      return stepImm(Op, C->Value, ir::print(Operand));
+    int64_t Value;
+    if (constant(Operand, Value))
+      return stepImm(Op, Value, ir::print(Operand));
     const auto *L = ir::as<ir::LoadNode>(Operand);
     assert(L && "a leaf is a load or a constant");
     std::string Text = ir::print(Operand);
@@ -379,7 +400,7 @@ private:
     switch (B->Op) {
     case ir::BinOp::Shr:
     case ir::BinOp::Shl: {
-      if (!ir::getConstInt(B->B, Amount))
+      if (!constant(B->B, Amount))
         return error("`" + ir::print(E) + "` shifts by `" + ir::print(B->B) +
                      "`; the ALU shifts by a constant only");
       int64_t Shr = B->Op == ir::BinOp::Shr ? Amount : -Amount;
@@ -392,7 +413,7 @@ private:
       return emit(B->A) && stepImm(ir::VtaAluShr, Shr, ir::print(B->B));
     }
     case ir::BinOp::Sub:
-      if (ir::getConstInt(B->B, Amount))
+      if (constant(B->B, Amount))
         return emit(B->A) && stepImm(ir::VtaAluAdd, -Amount, std::to_string(-Amount));
       return error("`" + ir::print(E) + "` is " + operationName(E.get()));
     default:
@@ -415,7 +436,7 @@ private:
       return error("the store to `" + Text + "` is guarded by `" + ir::print(S.Guard) +
                    "`; an ALU operation covers whole elements unconditionally");
     if (!element(St->Buf, St->Indices, Text, Dest, DestFlat) ||
-        !emit(ir::simplify(St->Value)))
+        !emit(St->Value))
       return false;
     for (const AluStep &Step : Steps)
       Nests.push_back(uopNest(Step));
