@@ -206,6 +206,58 @@ ir::Expr divideExactly(const ir::Expr &E, int64_t N) {
   return ir::simplify(ir::fromAffine(F));
 }
 
+namespace {
+class LoopFinder : public ir::IRVisitor {
+public:
+  explicit LoopFinder(const ir::VarNode *V) : V(V) {}
+  const ir::ForNode *Found = nullptr;
+  std::vector<const ir::ForNode *> Around;
+
+protected:
+  void visitFor(const ir::ForNode *N) override {
+    if (N->LoopVar.get() == V) {
+      Found = N;
+      Around = Path;
+    }
+    Path.push_back(N);
+    ir::IRVisitor::visitFor(N);
+    Path.pop_back();
+  }
+
+private:
+  const ir::VarNode *V;
+  std::vector<const ir::ForNode *> Path;
+};
+
+class LoopReplacer : public ir::IRMutator {
+public:
+  LoopReplacer(const ir::ForNode *Old, ir::Stmt New) : Old(Old), New(std::move(New)) {}
+
+protected:
+  ir::Stmt mutateFor(const ir::Stmt &S, const ir::ForNode *N) override {
+    return N == Old ? New : ir::IRMutator::mutateFor(S, N);
+  }
+
+private:
+  const ir::ForNode *Old;
+  ir::Stmt New;
+};
+} // namespace
+
+const ir::ForNode *findLoop(const ir::Stmt &Root, const ir::VarNode *V,
+                            std::vector<const ir::ForNode *> *Around) {
+  LoopFinder Finder(V);
+  Finder.visit(Root);
+  if (Around)
+    *Around = Finder.Around;
+  return Finder.Found;
+}
+
+ir::Stmt replaceLoop(const ir::Stmt &Root, const ir::ForNode *Old, const ir::Stmt &New) {
+  LoopReplacer R(Old, New);
+  return R.mutate(Root);
+}
+
 bool linearIn(const ir::Expr &E, const std::set<const ir::VarNode *> &Vars, LinearIndex &Out) {
   ir::AffineForm F;
   if (!ir::toAffine(ir::simplify(E), [&](const ir::VarNode *V) { return Vars.count(V) > 0; }, F))

@@ -119,6 +119,14 @@ bool vtaElementIndex(const ir::LoadNode *L, ir::Expr &Out, std::string &Why);
 /// multiples of N (simplified); null otherwise.
 ir::Expr divideExactly(const ir::Expr &E, int64_t N);
 
+/// The loop of Root whose variable is V (by identity), or null; Around,
+/// when given, receives the loops enclosing it (outermost first).
+const ir::ForNode *findLoop(const ir::Stmt &Root, const ir::VarNode *V,
+                            std::vector<const ir::ForNode *> *Around = nullptr);
+
+/// Root with the loop Old (by identity) replaced by New.
+ir::Stmt replaceLoop(const ir::Stmt &Root, const ir::ForNode *Old, const ir::Stmt &New);
+
 /// Whether the element L loads is provably a multiple of Bytes from the start
 /// of its buffer (whose start is aligned: cudaMalloc, __align__(32)): its
 /// flat offset, an affine form, has every coefficient and the constant a

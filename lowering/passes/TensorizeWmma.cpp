@@ -93,21 +93,6 @@ struct Fragment {
 };
 
 
-/// Replaces one loop (by identity) with another statement.
-class StmtReplacer : public ir::IRMutator {
-public:
-  StmtReplacer(const ir::ForNode *Old, Stmt New) : Old(Old), New(std::move(New)) {}
-
-protected:
-  Stmt mutateFor(const Stmt &S, const ir::ForNode *N) override {
-    return N == Old ? New : ir::IRMutator::mutateFor(S, N);
-  }
-
-private:
-  const ir::ForNode *Old;
-  Stmt New;
-};
-
 /// `for (v, 0, 1) body` around tensor-core calls becomes body[v := 0].
 class UnitLoopRemover : public ir::IRMutator {
 protected:
@@ -120,28 +105,6 @@ protected:
     }
     return ir::IRMutator::mutateFor(S, N);
   }
-};
-
-class LoopFinder : public ir::IRVisitor {
-public:
-  explicit LoopFinder(const ir::VarNode *V) : V(V) {}
-  const ir::ForNode *Found = nullptr;
-  std::vector<const ir::ForNode *> Around; // the loops enclosing Found
-
-protected:
-  void visitFor(const ir::ForNode *N) override {
-    if (N->LoopVar.get() == V) {
-      Found = N;
-      Around = Path;
-    }
-    Path.push_back(N);
-    ir::IRVisitor::visitFor(N);
-    Path.pop_back();
-  }
-
-private:
-  const ir::VarNode *V;
-  std::vector<const ir::ForNode *> Path;
 };
 
 /// A constant (possibly converted): the value of an initialisation.
@@ -231,18 +194,16 @@ private:
   }
 
   void replace(const ir::ForNode *Old, const Stmt &New) {
-    StmtReplacer R(Old, New);
-    Nest.Body = R.mutate(Nest.Body);
+    Nest.Body = replaceLoop(Nest.Body, Old, New);
   }
 
   bool applyMark(const ir::TensorizeMark &M, const MarkNames &Names) {
-    LoopFinder Finder(M.Loop.get());
-    Finder.visit(Nest.Body);
-    const ir::ForNode *X = Finder.Found;
+    std::vector<const ir::ForNode *> Around;
+    const ir::ForNode *X = findLoop(Nest.Body, M.Loop.get(), &Around);
     // Loops of one iteration around the region are constants: a tile start
     // `kk*16` under `for (kk, 0, 1)` is 0 (alignment checks).
     Fixed.clear();
-    for (const ir::ForNode *L : Finder.Around) {
+    for (const ir::ForNode *L : Around) {
       int64_t E;
       if (ir::getConstInt(L->Extent, E) && E == 1)
         Fixed[L->LoopVar.get()] = L->Min;
