@@ -315,7 +315,27 @@ bool balanced(const Stmt &S, Balance &Out) {
 
 } // namespace
 
+/// Whether S already has tokens or a synchronize (a program written in final
+/// form, as tests and tools do: its plan is its author's, and
+/// VerifyVtaProgram checks it).
+static bool plansItsTokens(const ir::Stmt &S) {
+  class Finder : public ir::IRVisitor {
+  public:
+    bool Found = false;
+
+  protected:
+    void visitCall(const ir::CallNode *N) override {
+      Found |= N->Name == "vta.dep_push" || N->Name == "vta.dep_pop" || N->Name == "vta.synchronize";
+      ir::IRVisitor::visitCall(N);
+    }
+  } F;
+  F.visit(S);
+  return F.Found;
+}
+
 ir::LoopNest injectCoprocSync(const ir::LoopNest &Nest, std::vector<Diag> &Diags) {
+  if (plansItsTokens(Nest.Body))
+    return Nest;
   ir::LoopNest Out = Nest;
   Out.Body = unshareStatements(Nest.Body);
   Planner P(Diags);
