@@ -91,6 +91,8 @@ protected:
         return malformed(E);
       std::vector<Expr> Out(A.begin(), A.begin() + Fixed);
       for (size_t I = Fixed; I < A.size(); ++I) {
+        if ((I - Fixed) % PerUop == 0 && !as<LoadNode>(A[I]))
+          return malformed(E); // a uop's destination is always an acc element
         if (const auto *L = as<LoadNode>(A[I])) {
           Expr Index = sramIndex(L);
           if (!Index)
