@@ -38,28 +38,6 @@ using namespace ir;
 
 namespace {
 
-struct CopyNest {
-  std::vector<const ForNode *> Loops; // outermost first
-  const StoreNode *Store = nullptr;
-  const StmtNode *Other = nullptr;
-};
-
-void collectCopy(const Stmt &S, CopyNest &C) {
-  if (const auto *F = as<ForNode>(S)) {
-    C.Loops.push_back(F);
-    collectCopy(F->Body, C);
-  } else if (const auto *St = as<StoreNode>(S)) {
-    if (C.Store && !C.Other)
-      C.Other = St;
-    C.Store = St;
-  } else if (const auto *Q = as<SeqNode>(S)) {
-    for (const Stmt &X : Q->Stmts)
-      collectCopy(X, C);
-  } else if (!C.Other) {
-    C.Other = S.get();
-  }
-}
-
 /// One loop of the copy: its extent and how far it moves each side, in
 /// scalars (later in elements).
 struct Dim {
@@ -109,8 +87,7 @@ private:
   }
 
   Stmt lower(const ForNode *N) {
-    CopyNest C;
-    collectCopy(borrow(N), C);
+    StoreNest C = storeNestOf(borrow(N));
     if (C.Other)
       return fail("the copy under '" + N->LoopVar->Name + "' must be one store in loops; it also holds `" +
                   stmtText(C.Other) + "`");

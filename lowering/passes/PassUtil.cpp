@@ -258,6 +258,28 @@ ir::Stmt replaceLoop(const ir::Stmt &Root, const ir::ForNode *Old, const ir::Stm
   return R.mutate(Root);
 }
 
+static void collectStoreNest(const ir::Stmt &S, StoreNest &N) {
+  if (const auto *F = ir::as<ir::ForNode>(S)) {
+    N.Loops.push_back(F);
+    collectStoreNest(F->Body, N);
+  } else if (const auto *St = ir::as<ir::StoreNode>(S)) {
+    if (N.Store && !N.Other)
+      N.Other = St;
+    N.Store = St;
+  } else if (const auto *Q = ir::as<ir::SeqNode>(S)) {
+    for (const ir::Stmt &X : Q->Stmts)
+      collectStoreNest(X, N);
+  } else if (!N.Other) {
+    N.Other = S.get();
+  }
+}
+
+StoreNest storeNestOf(const ir::Stmt &S) {
+  StoreNest N;
+  collectStoreNest(S, N);
+  return N;
+}
+
 bool linearIn(const ir::Expr &E, const std::set<const ir::VarNode *> &Vars, LinearIndex &Out) {
   ir::AffineForm F;
   if (!ir::toAffine(ir::simplify(E), [&](const ir::VarNode *V) { return Vars.count(V) > 0; }, F))

@@ -93,6 +93,18 @@ private:
   ir::Expr Guard;
 };
 
+/// A region read as loops around one store (how the VTA passes match a
+/// tensorized region or a DMA copy): every loop in it (outermost first),
+/// its store, and the first statement that is neither a loop, a sequence
+/// nor that one store (a second store, a guard, a let, an allocation, a
+/// call), which makes the region something else.
+struct StoreNest {
+  std::vector<const ir::ForNode *> Loops;
+  const ir::StoreNode *Store = nullptr;
+  const ir::StmtNode *Other = nullptr;
+};
+StoreNest storeNestOf(const ir::Stmt &S);
+
 /// A non-owning handle to a node the caller holds (IR nodes live in
 /// shared_ptrs, visitors and the printer take them), for printing or
 /// visiting a node found by a walk.

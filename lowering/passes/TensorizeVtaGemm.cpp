@@ -43,29 +43,6 @@ std::string accessText(const Buffer &Buf, const std::vector<Expr> &Indices) {
   return print(makeLoad(Buf, Indices));
 }
 
-/// The loops of a region and the one store it must reduce to.
-struct Region {
-  std::vector<const ForNode *> Loops; // outermost first
-  const StoreNode *Store = nullptr;
-  const StmtNode *Other = nullptr; // a statement that is neither
-};
-
-void collectRegion(const Stmt &S, Region &R) {
-  if (const auto *F = as<ForNode>(S)) {
-    R.Loops.push_back(F);
-    collectRegion(F->Body, R);
-  } else if (const auto *St = as<StoreNode>(S)) {
-    if (R.Store && !R.Other)
-      R.Other = St;
-    R.Store = St;
-  } else if (const auto *Q = as<SeqNode>(S)) {
-    for (const Stmt &X : Q->Stmts)
-      collectRegion(X, R);
-  } else if (!R.Other) {
-    R.Other = S.get();
-  }
-}
-
 /// X of int32(X) (or X itself when it is int32 already): a load.
 const LoadNode *operandLoad(const Expr &E) {
   if (const auto *C = as<CastNode>(E))
@@ -79,8 +56,7 @@ public:
 
   /// The uop that replaces the region under L, or null after an error.
   Stmt match(const ForNode *L) {
-    Region R;
-    collectRegion(borrow(L), R);
+    StoreNest R = storeNestOf(borrow(L));
     const std::string Where = "tensorize(" + L->LoopVar->Name + ", vta.gemm): ";
     if (R.Other)
       return fail(Where + "the region under '" + L->LoopVar->Name +
@@ -248,8 +224,7 @@ private:
     int64_t Ext;
     if (!getConstInt(N->Extent, Ext) || Ext != vta::BlockOut)
       return nullptr;
-    Region R;
-    collectRegion(N->Body, R);
+    StoreNest R = storeNestOf(N->Body);
     const StoreNode *St = R.Store;
     int64_t Value;
     if (R.Other || !St || St->Buf->MemScope != Scope::VtaAcc ||
