@@ -194,6 +194,11 @@ struct VtaUopKernel {
 /// arguments and a whole number of uops; false otherwise.
 bool decodeVtaUopKernel(const CallNode *Call, VtaUopKernel &Out);
 
+/// vta.pack_tiles / vta.PackTiles: Dst[a][b][r][c] = Src[a*16 + r][b*16 + c]
+/// for Src[Rows][Cols] (both multiples of 16), i.e. the 16x16 tiles of Src,
+/// row-major, each 256 contiguous bytes as VTA's DMA reads a weight tile.
+void vtaPackTiles(int8_t *Dst, const int8_t *Src, int64_t Rows, int64_t Cols);
+
 /// Bytes per element of a LOAD/STORE memory id in DRAM (inp 16, wgt 256,
 /// acc 64, out 16); 0 for another id.
 int64_t vtaDramElementBytes(int64_t MemId);
