@@ -17,6 +17,14 @@
 // side must start at an element and move by whole elements. A copy that
 // does not fit is an error at the pragma naming the access and the rule.
 //
+// Weights not stored tile by tile: when a weight tile (16 rows of 16
+// scalars) is not contiguous in the global array but the array is a 2-D
+// W[N][K] with N and K multiples of 16, each tile row 16 contiguous scalars
+// of a row and every other loop moving by whole tiles, the copy reads
+// W_tiles[N/16][K/16][16][16] instead, W's tiles one after the other, which
+// vta.pack_tiles fills on the host before the program (ir/Vta.h; one per W,
+// allocated around the whole body).
+//
 // Where: after BoundInference (the copies have their final regions and
 // constant extents) and TensorizeVtaGemm, before FoldUopLoops and
 // InjectCoprocSync (which need every instruction in place).
