@@ -68,6 +68,7 @@ const std::pair<const char *, const char *> ApiDeclarations[] = {
     {"VTABufferFree", "void VTABufferFree(void *buffer);"},
     {"VTABufferCopy", "void VTABufferCopy(const void *from, size_t from_offset, void *to, "
                       "size_t to_offset, size_t size, int kind_mask);"},
+    {"VTABufferCPUPtr", "void *VTABufferCPUPtr(VTACommandHandle cmd, void *buffer);"},
     {"VTATLSCommandHandle", "VTACommandHandle VTATLSCommandHandle(void);"},
     {"VTALoadBuffer2D",
      "void VTALoadBuffer2D(VTACommandHandle cmd, void *src_dram_addr, uint32_t src_elem_offset, "
@@ -156,6 +157,9 @@ private:
   std::ostringstream Kernels, Body;
   int NumKernels = 0;
   bool UsesMinMax = false;
+  /// The program's own DRAM buffers (packed weights): the launcher
+  /// allocates them beside the parameters' and passes them to sched_run.
+  std::vector<std::pair<std::string, int64_t>> ProgramBuffers; // name, bytes
 
   void error(const std::string &Message) {
     Diag D;
@@ -306,6 +310,18 @@ private:
         return;
       }
       break;
+    case StmtKind::Allocate: {
+      const auto *A = as<AllocateNode>(S);
+      int64_t Elements = 1, Extent;
+      for (const Expr &E : A->Buf->Shape)
+        Elements = getConstInt(simplify(E), Extent) && Elements >= 0 ? Elements * Extent : -1;
+      if (A->Buf->MemScope != Scope::Global || Elements < 0)
+        break;
+      ProgramBuffers.push_back(
+          {name(A->Buf.get(), A->Buf->Name), Elements * int64_t(dtypeBytes(A->Buf->Type))});
+      stmt(A->Body, Depth);
+      return;
+    }
     default:
       break;
     }
@@ -343,12 +359,32 @@ private:
            << In << "  return 1;\n";
     } else if (N == "vta.PushGEMMOp" || N == "vta.PushALUOp") {
       push(C, In);
+    } else if (N == "vta.PackTiles" && A.size() == 4) {
+      packTiles(A, In);
     } else {
       error("the call `" + print(borrowCall(C)) + "` is not a final-form VTA call");
     }
   }
 
   static Expr borrowCall(const CallNode *C) { return passes::borrow(C); }
+
+  /// ir::vtaPackTiles as a loop over the weights' device copy.
+  void packTiles(const std::vector<Expr> &A, const std::string &In) {
+    use("VTABufferCPUPtr");
+    std::string Rows = arg(A[2]), Cols = arg(A[3]);
+    std::string B = std::to_string(vta::BlockIn), O = std::to_string(vta::BlockOut);
+    Body << In << "{\n"
+         << In << "  const int8_t *sched_src = (const int8_t *)VTABufferCPUPtr(cmd, "
+         << dramName(A[1]) << ");\n"
+         << In << "  int8_t *sched_dst = (int8_t *)VTABufferCPUPtr(cmd, " << dramName(A[0])
+         << ");\n"
+         << In << "  for (int64_t sched_r = 0; sched_r < " << Rows << "; ++sched_r)\n"
+         << In << "    for (int64_t sched_c = 0; sched_c < " << Cols << "; ++sched_c)\n"
+         << In << "      sched_dst[((sched_r / " << O << " * (" << Cols << " / " << B
+         << ") + sched_c / " << B << ") * " << O << " + sched_r % " << O << ") * " << B
+         << " + sched_c % " << B << "] = sched_src[sched_r * " << Cols << " + sched_c];\n"
+         << In << "}\n";
+  }
 
   void push(const CallNode *C, const std::string &In) {
     VtaUopKernel Kern;
@@ -406,6 +442,8 @@ private:
   /// ", void *A, void *B, int32_t N" (Declare) or ", sched_dev_A, sched_dev_B, N".
   std::string runParams(bool Declare) {
     std::string S;
+    for (const auto &[B, Bytes] : ProgramBuffers)
+      S += Declare ? ", void *" + B : ", sched_dev_" + B;
     for (const Param &P : K.Kernel.Params) {
       if (P.ParamKind == Param::Kind::Buffer) {
         if (!regionOf(P))
@@ -456,6 +494,10 @@ private:
       OS << "  void *sched_dev_" << B << " = VTABufferAlloc(" << Size << ");\n"
          << "  VTABufferCopy(" << B << ", 0, sched_dev_" << B << ", 0, " << Size << ", 1);\n";
       Copies.push_back({B, Size});
+    }
+    for (const auto &[B, Bytes] : ProgramBuffers) {
+      OS << "  void *sched_dev_" << B << " = VTABufferAlloc(" << Bytes << ");\n";
+      Copies.push_back({B, std::to_string(Bytes)});
     }
     OS << "  int sched_status = sched_run(cmd" << runParams(false) << ");\n";
     for (const Param &P : K.Kernel.Params)

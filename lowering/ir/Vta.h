@@ -32,6 +32,16 @@
 //      vta.store_2d(G, S, x_size, y_size, x_stride)
 //                                   DMA acc SRAM -> int8 DRAM (each int32
 //                                   lane truncated to its low 8 bits)
+//      vta.pack_tiles(P, W, rows, cols)
+//                                   host code: P[a][b][r][c] = W[a*16 + r][b*16 + c]
+//                                   (vtaPackTiles). InjectVtaDma makes it for
+//                                   a weight copy whose 16x16 tile is not 256
+//                                   contiguous bytes of the 2-D int8 W[rows][cols]
+//                                   (both multiples of 16, each tile row 16
+//                                   contiguous scalars): P, the int8 global
+//                                   [rows/16][cols/16][16][16], is allocated
+//                                   around the whole program, filled first,
+//                                   and the load_2d reads whole tiles of P.
 //
 // 2. Kernel form (FoldUopLoops): every maximal loop nest of uops of one kind
 //    becomes one instruction, with at most two uop loops (the outermost,
@@ -60,6 +70,7 @@
 //      vta.PushGEMMOp(reset, nloops, e0, d0, s0, w0, e1, d1, s1, w1, dst, src, wgt, ...)
 //      vta.PushALUOp(op, use_imm, imm, nloops, e0, d0, s0, e1, d1, s1, dst, src, ...)
 //      vta.dep_push / vta.dep_pop / vta.synchronize as above
+//      vta.PackTiles(P, W, rows, cols)   vta.pack_tiles, P and W as bases
 //    Loop extents and factors of a Push are constants; its uop indices may
 //    use one variable of the host loops around it (the kernel's 4-byte
 //    signature, < VtaMaxSignature); everything else (DMA sizes and offsets)
@@ -70,7 +81,13 @@
 //    Decided by the runtime/codegen side (VerifyVtaProgram checks it): a
 //    final-form program ends with vta.synchronize(); G is a Load of all-zero
 //    indices of a buffer parameter (int8 for inp, wgt and out, int32 for
-//    acc); elem_offset, sizes and strides count elements of the memory named
+//    acc; or, for a LOAD, an allocated packed copy P); the program's only
+//    allocations are such P (int8 global, [rows/16][cols/16][16][16]) around
+//    it, each filled by one vta.PackTiles outside every loop before any load
+//    reads it (the launchers allocate P with VTABufferAlloc, fill it on the
+//    CPU through VTABufferCPUPtr from W's device copy, free it at the end;
+//    the vta.synchronize stays inside them);
+//    elem_offset, sizes and strides count elements of the memory named
 //    by mem_type (LOAD: inp 2, wgt 1, acc 3; STORE: out 4); in a Push, the
 //    loops past nloops are all 0; an ALU uop is the pair (dst, src), both
 //    acc elements (src ignored under use_imm). A buffer
@@ -193,6 +210,11 @@ struct VtaUopKernel {
 /// Decodes Call when it is a vta.PushGEMMOp or vta.PushALUOp with its fixed
 /// arguments and a whole number of uops; false otherwise.
 bool decodeVtaUopKernel(const CallNode *Call, VtaUopKernel &Out);
+
+/// vta.pack_tiles / vta.PackTiles: Dst[a][b][r][c] = Src[a*16 + r][b*16 + c]
+/// for Src[Rows][Cols] (both multiples of 16), i.e. the 16x16 tiles of Src,
+/// row-major, each 256 contiguous bytes as VTA's DMA reads a weight tile.
+void vtaPackTiles(int8_t *Dst, const int8_t *Src, int64_t Rows, int64_t Cols);
 
 /// Bytes per element of a LOAD/STORE memory id in DRAM (inp 16, wgt 256,
 /// acc 64, out 16); 0 for another id.

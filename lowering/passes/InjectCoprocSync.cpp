@@ -333,6 +333,17 @@ static bool plansItsTokens(const ir::Stmt &S) {
   return F.Found;
 }
 
+/// Body, then vta.synchronize(), inside the DRAM buffers allocated around
+/// the whole program (InjectVtaDma's packed weights): the instructions
+/// that read them run at the synchronize.
+static ir::Stmt endWithSynchronize(const ir::Stmt &Body) {
+  const auto *A = ir::as<ir::AllocateNode>(Body);
+  if (A && A->Buf->MemScope == ir::Scope::Global)
+    return ir::makeAllocate(A->Buf, endWithSynchronize(A->Body));
+  return ir::makeSeq(
+      {Body, ir::makeEvaluate(ir::makeCall("vta.synchronize", {}, ir::DType::Int32))});
+}
+
 ir::LoopNest injectCoprocSync(const ir::LoopNest &Nest, std::vector<Diag> &Diags) {
   if (plansItsTokens(Nest.Body))
     return Nest;
@@ -343,8 +354,7 @@ ir::LoopNest injectCoprocSync(const ir::LoopNest &Nest, std::vector<Diag> &Diags
   if (P.Failed)
     return Nest;
   Splicer S(P);
-  Out.Body = ir::makeSeq({S.mutate(Out.Body),
-                          ir::makeEvaluate(ir::makeCall("vta.synchronize", {}, ir::DType::Int32))});
+  Out.Body = endWithSynchronize(S.mutate(Out.Body));
   Balance B;
   bool Ok = balanced(Out.Body, B);
   for (const auto &[K, N] : B.Net)

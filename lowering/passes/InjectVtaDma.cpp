@@ -17,6 +17,14 @@
 // side must start at an element and move by whole elements. A copy that
 // does not fit is an error at the pragma naming the access and the rule.
 //
+// Weights not stored tile by tile: when a weight tile (16 rows of 16
+// scalars) is not contiguous in the global array but the array is a 2-D
+// W[N][K] with N and K multiples of 16, each tile row 16 contiguous scalars
+// of a row and every other loop moving by whole tiles, the copy reads
+// W_tiles[N/16][K/16][16][16] instead, W's tiles one after the other, which
+// vta.pack_tiles fills on the host before the program (ir/Vta.h; one per W,
+// allocated around the whole body).
+//
 // Where: after BoundInference (the copies have their final regions and
 // constant extents) and TensorizeVtaGemm, before FoldUopLoops and
 // InjectCoprocSync (which need every instruction in place).
@@ -39,10 +47,11 @@ using namespace ir;
 namespace {
 
 /// One loop of the copy: its extent and how far it moves each side, in
-/// scalars (later in elements).
+/// scalars (later in elements); for a 2-D global array, how far it moves
+/// its row and column indices too.
 struct Dim {
   const ForNode *Loop;
-  int64_t Extent, StepS, StepG;
+  int64_t Extent, StepS, StepG, StepR = 0, StepC = 0;
 };
 
 class DmaInjector : public IRMutator {
@@ -138,13 +147,17 @@ private:
     if (!linearIn(flatIndex(G->Shape, IdxG), Vars, FG))
       return fail("the index of `" + print(makeLoad(G, IdxG)) +
                   "` is not affine in the copy's loops with constant coefficients");
+    LinearIndex FR, FC; // the row and column of a 2-D G, when affine
+    bool TwoD = G->Shape.size() == 2 && linearIn(IdxG[0], Vars, FR) && linearIn(IdxG[1], Vars, FC);
     std::vector<Dim> Dims;
     for (const ForNode *F : C.Loops) {
       int64_t Ext;
       if (!getConstInt(F->Extent, Ext))
         return fail("loop '" + F->LoopVar->Name + "' has no constant extent");
+      const VarNode *V = F->LoopVar.get();
       if (Ext != 1)
-        Dims.push_back({F, Ext, FS.coef(F->LoopVar.get()), FG.coef(F->LoopVar.get())});
+        Dims.push_back({F, Ext, FS.coef(V), FG.coef(V), TwoD ? FR.coef(V) : 0,
+                        TwoD ? FC.coef(V) : 0});
     }
     // By stage step; loops of equal step (never both > 1 in a dense copy)
     // keep their order.
@@ -170,30 +183,40 @@ private:
     if (Dense % Lanes)
       return fail("the copy moves " + std::to_string(Dense) + " scalars of " + S->Name +
                   ", not whole VTA elements of " + std::to_string(Lanes));
-    // The first Lanes scalars are one element: contiguous in DRAM as well.
+    // Loops that span an element's end are split there: their inner part is
+    // in the element, their outer part steps by whole elements.
     size_t I = 0;
-    int64_t Inner = 1;
-    while (Inner < Lanes) {
+    for (int64_t Inner = 1; Inner < Lanes; ++I) {
       Dim &D = Dims[I];
-      if (D.StepG != D.StepS)
-        return fail("an element of " + S->Name + " (" + std::to_string(Lanes) +
-                    " scalars) is not contiguous in `" + print(makeLoad(G, IdxG)) + "` (loop '" +
-                    D.Loop->LoopVar->Name + "' steps " + std::to_string(D.StepG) +
-                    " there)" + repackHint(S));
       if (Inner * D.Extent <= Lanes) {
         Inner *= D.Extent;
-        ++I;
         continue;
       }
-      // The loop spans the element's end: its inner part is in the element,
-      // its outer part steps by whole elements.
       int64_t Part = Lanes / Inner;
       if (D.Extent % Part)
         return fail("loop '" + D.Loop->LoopVar->Name + "' straddles VTA elements of " + S->Name);
-      Dims.insert(Dims.begin() + I + 1, Dim{D.Loop, D.Extent / Part, D.StepS * Part, D.StepG * Part});
+      Dims.insert(Dims.begin() + I + 1, Dim{D.Loop, D.Extent / Part, D.StepS * Part,
+                                            D.StepG * Part, D.StepR * Part, D.StepC * Part});
       Dims[I].Extent = Part;
       Inner *= Part;
-      ++I;
+    }
+    // The first I loops make up one element: contiguous in DRAM as well, or
+    // a weight tile the launcher repacks (G becomes the packed copy).
+    Buffer Packed; // the launcher's tile-by-tile copy of G, when it repacks G
+    for (size_t K = 0; K < I; ++K) {
+      const Dim &D = Dims[K];
+      if (D.StepG == D.StepS)
+        continue;
+      std::string NotContiguous = "an element of " + S->Name + " (" + std::to_string(Lanes) +
+                                  " scalars) is not contiguous in `" + print(makeLoad(G, IdxG)) +
+                                  "` (loop '" + D.Loop->LoopVar->Name + "' steps " +
+                                  std::to_string(D.StepG) + " there)";
+      if (S->MemScope != Scope::VtaWgt)
+        return fail(NotContiguous);
+      Packed = repackTiles(G, TwoD, Dims, I, NotContiguous);
+      if (!Packed)
+        return nullptr;
+      break;
     }
     // The loops beyond the element, in elements.
     std::vector<Dim> Elem(Dims.begin() + I, Dims.end());
@@ -248,9 +271,19 @@ private:
       return makeLoad(B, Out);
     };
     Expr StartS = Start(S, IdxS), StartG = Start(G, IdxG);
-    if (!provablyMultipleOf(flatIndex(G->Shape, as<LoadNode>(StartG)->Indices), Lanes))
+    if (Packed) {
+      // Tile (row / 16, col / 16) of G, at its first scalar.
+      const auto *L = as<LoadNode>(StartG);
+      Expr Row = divideExactly(L->Indices[0], vta::BlockOut);
+      Expr Col = divideExactly(L->Indices[1], vta::BlockIn);
+      if (!Row || !Col)
+        return fail("`" + print(StartG) + "` does not start a 16x16 tile of " + G->Name +
+                    ": its row and column must be multiples of 16");
+      StartG = makeLoad(Packed, {Row, Col, makeInt(0), makeInt(0)});
+    } else if (!provablyMultipleOf(flatIndex(G->Shape, as<LoadNode>(StartG)->Indices), Lanes)) {
       return fail("`" + print(StartG) + "` does not start a VTA element: its offset must be a "
                   "multiple of " + std::to_string(Lanes) + " scalars of " + G->Name);
+    }
     Expr Call =
         IsLoad ? makeCall("vta.load_2d",
                           {StartS, StartG, makeInt(XSize), makeInt(YSize), makeInt(XStride),
@@ -266,19 +299,91 @@ private:
     return Out;
   }
 
-  static std::string repackHint(const Buffer &S) {
-    return S->MemScope == Scope::VtaWgt
-               ? "; VTA reads a weight tile as 256 contiguous bytes, [16 j][16 k]: store the "
-                 "weights tile by tile ([N/16][K/16][16][16])"
-               : "";
+  /// G's tile-by-tile copy for a weight copy whose element (a 16x16 tile,
+  /// the first NElem of Dims) is not contiguous in G: each tile row must be
+  /// 16 contiguous scalars of a row of the 2-D G[Rows][Cols] (both multiples
+  /// of 16), and every loop beyond the element must move by whole tiles.
+  /// Dims' DRAM steps become steps in the copy, which vta.pack_tiles fills
+  /// before the program runs (ir/Vta.h); null (and an error) otherwise.
+  Buffer repackTiles(const Buffer &G, bool TwoD, std::vector<Dim> &Dims, size_t NElem,
+                     const std::string &NotContiguous) {
+    const std::string Rule =
+        "; VTA reads a weight tile as 256 contiguous bytes, [16 j][16 k]: the launcher repacks "
+        "a 2-D weight array W[N][K] whose N and K are multiples of 16 when each tile row is "
+        "16 contiguous k of one row; store other weights tile by tile ([N/16][K/16][16][16])";
+    int64_t Rows = 0, Cols = 0;
+    if (!TwoD || !getConstInt(simplify(G->Shape[0]), Rows) ||
+        !getConstInt(simplify(G->Shape[1]), Cols) || Rows % vta::BlockOut ||
+        Cols % vta::BlockIn || Rows <= 0 || Cols <= 0) {
+      fail(NotContiguous + Rule);
+      return nullptr;
+    }
+    for (size_t K = 0; K < NElem; ++K) {
+      const Dim &D = Dims[K];
+      bool InRow = D.StepS < vta::BlockIn; // along k, within a tile row
+      if (InRow ? D.StepR != 0 || D.StepC != D.StepS
+                : D.StepC != 0 || D.StepR * vta::BlockIn != D.StepS) {
+        fail(NotContiguous + Rule);
+        return nullptr;
+      }
+    }
+    for (size_t K = NElem; K < Dims.size(); ++K) {
+      Dim &D = Dims[K];
+      if (D.StepR % vta::BlockOut || D.StepC % vta::BlockIn) {
+        fail("loop '" + D.Loop->LoopVar->Name + "' moves `" + G->Name + "` by " +
+             std::to_string(D.StepR) + " rows and " + std::to_string(D.StepC) +
+             " columns, not by whole 16x16 tiles" + Rule);
+        return nullptr;
+      }
+    }
+    for (size_t K = 0; K < Dims.size(); ++K) {
+      Dim &D = Dims[K];
+      D.StepG = K < NElem ? D.StepS
+                          : (D.StepR / vta::BlockOut * (Cols / vta::BlockIn) +
+                             D.StepC / vta::BlockIn) * vta::WgtLanes;
+    }
+    Buffer &P = Packs[G.get()];
+    if (!P) {
+      P = makeBuffer(G->Name + "_tiles", G->Type,
+                     {makeInt(Rows / vta::BlockOut), makeInt(Cols / vta::BlockIn),
+                      makeInt(vta::BlockOut), makeInt(vta::BlockIn)},
+                     Scope::Global);
+      PackOrder.push_back({G, P});
+    }
+    return P;
   }
+
+public:
+  /// The packed copies the copies read: allocated around the whole
+  /// program, each filled first.
+  Stmt wrapPacks(Stmt Body) const {
+    std::vector<Stmt> Fills;
+    for (const auto &[G, P] : PackOrder)
+      Fills.push_back(makeEvaluate(makeCall(
+          "vta.pack_tiles",
+          {makeLoad(P, std::vector<Expr>(4, makeInt(0))), makeLoad(G, {makeInt(0), makeInt(0)}),
+           G->Shape[0], G->Shape[1]},
+          DType::Int32)));
+    if (Fills.empty())
+      return Body;
+    Fills.push_back(Body);
+    Body = makeSeq(Fills);
+    for (size_t K = PackOrder.size(); K-- > 0;)
+      Body = makeAllocate(PackOrder[K].second, Body);
+    return Body;
+  }
+
+private:
+  std::map<const BufferNode *, Buffer> Packs;
+  std::vector<std::pair<Buffer, Buffer>> PackOrder; // G, its packed copy
 };
 
 } // namespace
 
 ir::LoopNest injectVtaDma(const ir::LoopNest &Nest, std::vector<Diag> &Diags) {
   LoopNest Out = Nest;
-  Out.Body = DmaInjector(Nest, Diags).mutate(Nest.Body);
+  DmaInjector Injector(Nest, Diags);
+  Out.Body = Injector.wrapPacks(Injector.mutate(Nest.Body));
   return Out;
 }
 

@@ -97,7 +97,7 @@ const BufferNode *dramBuffer(const Expr &E) {
 bool isFinalFormCall(const std::string &Name) {
   return Name == "vta.LoadBuffer2D" || Name == "vta.StoreBuffer2D" || Name == "vta.PushGEMMOp" ||
          Name == "vta.PushALUOp" || Name == "vta.dep_push" || Name == "vta.dep_pop" ||
-         Name == "vta.synchronize";
+         Name == "vta.synchronize" || Name == "vta.PackTiles";
 }
 
 class Verifier {
@@ -125,6 +125,7 @@ private:
   const LoopNest &Nest;
   std::vector<Diag> &Diags;
   std::set<const BufferNode *> BufferParams;
+  std::set<const BufferNode *> Packed, Filled; // packed weights in scope; filled so far
   std::set<const VarNode *> Params;
   VarRanges Ranges; // the host loops and lets around the statement
   std::string Call; // the call being checked, as messages quote it
@@ -137,6 +138,8 @@ private:
   void callError(const std::string &Message) { error("`" + Call + "`: " + Message); }
 
   static bool endsWithSynchronize(const Stmt &S) {
+    if (const auto *A = as<AllocateNode>(S))
+      return endsWithSynchronize(A->Body);
     if (const auto *Seq = as<SeqNode>(S))
       return !Seq->Stmts.empty() && endsWithSynchronize(Seq->Stmts.back());
     const auto *E = as<EvaluateNode>(S);
@@ -219,8 +222,18 @@ private:
       }
       break;
     }
+    case StmtKind::Allocate: {
+      const auto *A = as<AllocateNode>(S);
+      if (A->Buf->MemScope == Scope::Global && A->Buf->Type == DType::Int8 &&
+          A->Buf->Shape.size() == 4) {
+        Packed.insert(A->Buf.get());
+        stmt(A->Body);
+        Packed.erase(A->Buf.get());
+        return;
+      }
+      break;
+    }
     case StmtKind::Store:
-    case StmtKind::Allocate:
       break;
     }
     error("the statement `" + stmtText(S.get()) +
@@ -282,6 +295,8 @@ private:
       return dma(C, C->Name == "vta.LoadBuffer2D");
     if (C->Name == "vta.PushGEMMOp" || C->Name == "vta.PushALUOp")
       return push(C);
+    if (C->Name == "vta.PackTiles")
+      return packTiles(C);
     if (C->Name == "vta.synchronize") {
       if (!C->Args.empty())
         callError("vta.synchronize takes no arguments");
@@ -308,9 +323,14 @@ private:
     }
     const Expr &Dram = C->Args[IsLoad ? VtaLoadDram : VtaStoreDram];
     const BufferNode *Buf = dramBuffer(Dram);
-    if (!Buf || !BufferParams.count(Buf)) {
+    if (!Buf || (!BufferParams.count(Buf) && !(IsLoad && Packed.count(Buf)))) {
       callError("the DRAM operand `" + print(Dram) +
-                "` is not a buffer parameter's base (a load of all-zero indices)");
+                "` is not a buffer parameter's base (a load of all-zero indices)" +
+                (IsLoad ? " nor an allocated packed weight array's" : ""));
+      return;
+    }
+    if (Packed.count(Buf) && !Filled.count(Buf)) {
+      callError("it reads '" + Buf->Name + "' before vta.PackTiles fills it");
       return;
     }
     for (const Expr &S : Buf->Shape)
@@ -392,6 +412,46 @@ private:
                   std::to_string(Capacity) +
                   " (elem_offset + (y_size - 1) * x_stride + x_size <= its elements)");
     }
+  }
+
+  /// vta.PackTiles(P, W, rows, cols): P, allocated around the program, is
+  /// W[rows][cols] (a buffer parameter) tile by tile, [rows/16][cols/16][16][16].
+  void packTiles(const CallNode *C) {
+    if (C->Args.size() != 4) {
+      callError("expected 4 arguments (packed, weights, rows, cols: ir/Vta.h)");
+      return;
+    }
+    const BufferNode *P = dramBuffer(C->Args[0]), *W = dramBuffer(C->Args[1]);
+    if (!P || !Packed.count(P)) {
+      callError("`" + print(C->Args[0]) + "` is not the base of a packed weight array allocated "
+                "around the program");
+      return;
+    }
+    if (!W || !BufferParams.count(W) || W->Type != DType::Int8) {
+      callError("`" + print(C->Args[1]) + "` is not the base of an int8 buffer parameter");
+      return;
+    }
+    if (!Ranges.empty()) {
+      callError("it must run once, before the program's loops");
+      return;
+    }
+    int64_t Rows, Cols, Size = 1, D;
+    if (!constant(C->Args[2], "row count", Rows) || !constant(C->Args[3], "column count", Cols))
+      return;
+    for (const Expr &S : W->Shape)
+      Size = getConstInt(simplify(S), D) ? Size * D : -1;
+    const int64_t Want[4] = {Rows / vta::BlockOut, Cols / vta::BlockIn, vta::BlockOut,
+                             vta::BlockIn};
+    bool Fits = Rows > 0 && Cols > 0 && Rows % vta::BlockOut == 0 && Cols % vta::BlockIn == 0;
+    for (int I = 0; I < 4; ++I)
+      Fits = Fits && getConstInt(simplify(P->Shape[I]), D) && D == Want[I];
+    if (!Fits || Size != Rows * Cols) {
+      callError("the weights must be " + std::to_string(Rows) + "x" + std::to_string(Cols) +
+                " (multiples of 16, all of '" + W->Name + "') and '" + P->Name + "' [" +
+                std::to_string(Want[0]) + ", " + std::to_string(Want[1]) + ", 16, 16]");
+      return;
+    }
+    Filled.insert(P);
   }
 
   void push(const CallNode *C) {
@@ -543,8 +603,9 @@ public:
 
 protected:
   void visitCall(const ir::CallNode *N) override {
-    bool Load = N->Name == "vta.LoadBuffer2D", Store = N->Name == "vta.StoreBuffer2D";
-    size_t Arg = Load ? ir::VtaLoadDram : ir::VtaStoreDram;
+    bool Load = N->Name == "vta.LoadBuffer2D" || N->Name == "vta.PackTiles",
+         Store = N->Name == "vta.StoreBuffer2D";
+    size_t Arg = N->Name == "vta.PackTiles" ? 1 : Load ? ir::VtaLoadDram : ir::VtaStoreDram;
     if ((Load || Store) && Arg < N->Args.size())
       if (const ir::BufferNode *B = dramBuffer(N->Args[Arg]))
         (Load ? ReadWritten[B].first : ReadWritten[B].second) = true;

@@ -89,7 +89,7 @@ public:
       VTASchedClearError(); // drops what this launch queued
     if (Ok)
       for (Device &D : Devices)
-        if (D.Region->Written)
+        if (D.Region && D.Region->Written)
           VTABufferCopy(D.Handle, 0, D.Host, 0, D.Bytes, VTA_MEMCPY_D2H);
     for (Device &D : Devices)
       VTABufferFree(D.Handle);
@@ -104,10 +104,11 @@ private:
   ScalarEnv Env;
   VTACommandHandle Cmd = nullptr;
   struct Device {
-    const BufferRegion *Region;
+    const BufferRegion *Region; // null for a buffer the program allocates
     std::string Name;
     void *Host, *Handle;
     uint64_t Bytes;
+    const BufferNode *Allocated; // the program's allocation, when Region is null
   };
   std::vector<Device> Devices;
 
@@ -136,7 +137,7 @@ private:
       void *Handle = VTABufferAlloc(Bytes);
       if (!Handle)
         return fail("VTABufferAlloc of " + std::to_string(Bytes) + " bytes failed");
-      Devices.push_back({&R, R.Param, Data[P], Handle, Bytes});
+      Devices.push_back({&R, R.Param, Data[P], Handle, Bytes, nullptr});
       if (Bytes)
         VTABufferCopy(Data[P], 0, Handle, 0, Bytes, VTA_MEMCPY_H2D);
     }
@@ -147,7 +148,7 @@ private:
     const auto *L = as<LoadNode>(Dram);
     if (L)
       for (const Device &D : Devices)
-        if (D.Name == L->Buf->Name)
+        if (D.Region ? D.Name == L->Buf->Name : D.Allocated == L->Buf.get())
           return &D;
     fail("the DRAM operand `" + (Dram ? print(Dram) : std::string()) +
          "` is no buffer of the launch");
@@ -210,6 +211,8 @@ private:
     }
     if (N == "vta.PushGEMMOp" || N == "vta.PushALUOp")
       return push(C);
+    if (N == "vta.PackTiles")
+      return packTiles(C);
     if (N == "vta.dep_push" || N == "vta.dep_pop") {
       if (!fields(C, size_t(-1), F) || F.size() != 2)
         return fail("malformed token call `" + print(borrowCall(C)) + "`");
@@ -223,6 +226,22 @@ private:
       return true;
     }
     return fail("`" + print(borrowCall(C)) + "` is not a call of a final-form VTA program");
+  }
+
+  /// Fills the packed copy of the weights on the CPU, from their device copy.
+  bool packTiles(const CallNode *C) {
+    if (C->Args.size() != 4)
+      return fail("malformed `" + print(borrowCall(C)) + "`");
+    const Device *P = deviceOf(C->Args[0]), *W = P ? deviceOf(C->Args[1]) : nullptr;
+    int64_t Rows, Cols;
+    if (!W || !evalArg(C->Args[2], Env, Rows, Error) || !evalArg(C->Args[3], Env, Cols, Error))
+      return false;
+    if (Rows <= 0 || Cols <= 0 || Rows % vta::BlockOut || Cols % vta::BlockIn ||
+        uint64_t(Rows * Cols) > W->Bytes || uint64_t(Rows * Cols) > P->Bytes)
+      return fail("`" + print(borrowCall(C)) + "` does not fit its buffers");
+    vtaPackTiles(static_cast<int8_t *>(VTABufferCPUPtr(Cmd, P->Handle)),
+                 static_cast<const int8_t *>(VTABufferCPUPtr(Cmd, W->Handle)), Rows, Cols);
+    return true;
   }
 
   bool push(const CallNode *C) {
@@ -295,6 +314,24 @@ private:
       if (const auto *C = as<CallNode>(as<EvaluateNode>(S)->Value))
         return call(C);
       break;
+    case StmtKind::Allocate: {
+      // A DRAM buffer of the program (packed weights), freed with the others.
+      const auto *A = as<AllocateNode>(S);
+      if (A->Buf->MemScope != Scope::Global)
+        break;
+      int64_t Elements = 1, Extent;
+      for (const Expr &E : A->Buf->Shape) {
+        if (!evalArg(E, Env, Extent, Error))
+          return false;
+        Elements *= Extent;
+      }
+      uint64_t Bytes = uint64_t(Elements) * dtypeBytes(A->Buf->Type);
+      void *Handle = VTABufferAlloc(Bytes);
+      if (!Handle)
+        return fail("VTABufferAlloc of " + std::to_string(Bytes) + " bytes failed");
+      Devices.push_back({nullptr, A->Buf->Name, nullptr, Handle, Bytes, A->Buf.get()});
+      return stmt(A->Body);
+    }
     default:
       break;
     }

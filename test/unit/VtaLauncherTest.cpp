@@ -11,6 +11,7 @@
 #include "LoweringTestUtil.h"
 #include "codegen/LaunchDescriptor.h"
 #include "Backend.h"
+#include "ir/Vta.h"
 #include "vta/vta_runtime.h"
 
 #include <gtest/gtest.h>
@@ -254,3 +255,19 @@ TEST(VtaLauncherTest, UopKernelHoldsAtMost8192Uops) {
 }
 
 } // namespace
+
+// vta.PackTiles (ir/Vta.h): the launcher's copy of a row-major W[32][48] is
+// its 16x16 tiles, row-major, each 256 contiguous bytes [r][c].
+TEST(VtaLauncherTest, PackTilesLaysOutTheTilesOfARowMajorArray) {
+  const int Rows = 32, Cols = 48;
+  std::vector<int8_t> W(Rows * Cols), P(Rows * Cols, 0);
+  for (int I = 0; I < Rows * Cols; ++I)
+    W[I] = int8_t(I * 7 + I / 251);
+  ir::vtaPackTiles(P.data(), W.data(), Rows, Cols);
+  for (int A = 0; A < Rows / 16; ++A)
+    for (int B = 0; B < Cols / 16; ++B)
+      for (int R = 0; R < 16; ++R)
+        for (int C = 0; C < 16; ++C)
+          ASSERT_EQ(P[((A * (Cols / 16) + B) * 16 + R) * 16 + C], W[(A * 16 + R) * Cols + B * 16 + C])
+              << "tile (" << A << ", " << B << ") element (" << R << ", " << C << ")";
+}

@@ -5,7 +5,13 @@
 #include <cstdint>
 #include <cstdio>
 
-constexpr int M = 4, N = 64, K = 16;
+// With -DGEMM_K=64 (vta_gemm_2d_weights_repacked-*.test) a 16x16 tile of the
+// row-major W[N][K] is not 256 contiguous bytes: the launcher repacks W into
+// tiles ([N/16][K/16][16][16], vta.PackTiles) and the DMA reads the copy.
+#ifndef GEMM_K
+#define GEMM_K 16
+#endif
+constexpr int M = 4, N = 64, K = GEMM_K;
 
 static void gemm(const int8_t *A, const int8_t *W, int8_t *C) {
 #pragma sched target(vta)
