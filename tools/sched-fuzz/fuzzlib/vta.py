@@ -24,9 +24,11 @@ nest, its schedule and its driver are written:
   of the output loops, named <loop>_2 after the outermost output loop of
   the source nest.
 - alu: C[i] = int8(A[i] op B[i]) on int32 A, B in vta.acc stages, op one
-  of + min max *, length L (a multiple of 16), split(i, io, ii, 16) and an
+  of + min max * (the data int8, int16 or 21-bit, at most int16 for *: no
+  overflow), length L (a multiple of 16), split(i, io, ii, 16) and an
   optional split of io by a random factor, pragma(alu) on io or on one of
-  its parts, the stages whole or at the outer part.
+  its parts, the stages whole or at the outer part (then the pragma is on
+  the inner part: an ALU region holds no stage).
 
 A case passes only when its kernel ran on the VTA runtime (SCHED_VERBOSE=1
 says `ran on the VTA runtime`) and printed what the plain build printed.
@@ -50,12 +52,17 @@ def gen_spec(rng):
         io = L // 16
         divs = [f for f in range(2, io + 1) if io % f == 0 and f < io]
         split2 = rng.choice(divs) if divs and rng.random() < 0.6 else None
-        return {"kind": "alu", "L": L, "op": rng.choice(["+", "min", "max", "*"]),
-                "range": rng.choice([127, 32767, 1 << 20]) ,
+        spec = {"kind": "alu", "L": L, "op": rng.choice(["+", "min", "max", "*"]),
+                "range": rng.choice([127, 32767, 1 << 20]),
                 "split2": split2,
                 "alu_at": rng.choice(["ioo", "ioi"]) if split2 else "io",
                 "stages_at_ioo": bool(split2) and rng.random() < 0.5,
                 "data": rng.randrange(1 << 30)}
+        if spec["op"] == "*":
+            spec["range"] = min(spec["range"], 32767)  # no signed overflow
+        if spec["stages_at_ioo"]:
+            spec["alu_at"] = "ioi"  # an ALU region holds no stage allocation
+        return spec
     layout = "4d" if rng.random() < 0.25 else "2d"
     form = "present4d" if layout == "4d" else rng.choice(["absent", "split", "present"])
     M = 1 if form == "present" else rng.randint(1, 8)
