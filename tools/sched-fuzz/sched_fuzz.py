@@ -9,6 +9,7 @@ from random.Random(seed). See README.md ("Fuzzing") and fuzzlib/*.py.
   sched_fuzz.py N [START]          run seeds START..START+N-1, print a summary
   sched_fuzz.py --minimize SEED    shrink one failing case, print it
   sched_fuzz.py --show SEED        print the case's program
+  sched_fuzz.py --family vta N     the target(vta) cases (their own seeds)
 """
 import argparse
 import concurrent.futures
@@ -28,11 +29,11 @@ from fuzzlib.runner import Runner, FAILING, Result  # noqa: E402
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
-def make_cases(seeds):
+def make_cases(seeds, family=None):
     cases = {}
     for s in seeds:
         try:
-            cases[s] = make_case(s)
+            cases[s] = make_case(s, family)
         except Exception as e:  # a generator bug must not stop the run
             cases[s] = e
     return cases
@@ -54,7 +55,7 @@ def run_fuzz(args):
     batches = [seeds[k:k + args.batch] for k in range(0, len(seeds), args.batch)]
 
     def work(batch):
-        made = make_cases(batch)
+        made = make_cases(batch, args.family)
         good = [c for c in made.values() if not isinstance(c, Exception)]
         res = runner.run_batch(good, "%d" % batch[0]) if good else {}
         d = res.pop("__dir__", None) if res else None
@@ -122,15 +123,20 @@ def main():
                         "generated, even if the generator changed since)")
     p.add_argument("--out", metavar="DIR", help="with --minimize: write the reproduction here")
     p.add_argument("--show", type=int, metavar="SEED")
+    p.add_argument("--family", choices=["vta"],
+                   help="vta: the target(vta) cases (fuzzlib/vta.py), seeds of their own; "
+                        "default: the GPU nests")
     args = p.parse_args()
     if args.minimize is not None and not args.minimize.isdigit() and \
             not os.path.isdir(args.minimize):
         p.error("--minimize takes a seed or a --keep directory")
     if args.show is not None:
-        c = make_case(args.show)
+        c = make_case(args.show, args.family)
         sys.stdout.write(build_program([c]))
         return 0
     if args.minimize is not None:
+        if args.family == "vta":
+            p.error("--minimize does not handle --family vta cases (shrink the spec in fuzzlib/vta.py)")
         from fuzzlib.minimize import minimize
         return minimize(args)
     return run_fuzz(args)

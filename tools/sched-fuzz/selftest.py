@@ -25,6 +25,7 @@ from fuzzlib.schedgen import Oracle, replay  # noqa: E402
 from fuzzlib.cases import make_case  # noqa: E402
 from fuzzlib.program import build_program  # noqa: E402
 from fuzzlib.runner import Result, Runner, compare  # noqa: E402
+from fuzzlib.vta import make_vta_case  # noqa: E402
 
 F = N.TYPES["float"]
 V = Poly.var
@@ -636,6 +637,67 @@ class RunnerTest(unittest.TestCase):
         self.assertEqual(results[11].cls, "fallback")
         self.assertIn("(M <= 1) does not hold", results[11].message)
         self.assertEqual(results[12].cls, "ok", results[12].message)
+
+    def test_vta_case_is_ok_only_when_it_ran_on_the_vta_runtime(self):
+        # A target(vta) kernel says `ran on the VTA runtime`; one that ran
+        # the original loop (same output) is a fallback, never ok.
+        results, _ = self.verdicts("""
+            if seeds[n] == 10:
+                note(100, "ran on the VTA runtime")
+            elif seeds[n] == 11:
+                note(200, "ran the original loop on host: a DMA would leave its buffer")
+            """)
+        self.assertEqual(results[10].cls, "ok", results[10].message)
+        self.assertEqual(results[11].cls, "fallback")
+        self.assertIn("DMA would leave", results[11].message)
+        self.assertEqual(results[12].cls, "fallback")
+
+
+class VtaFamilyTest(unittest.TestCase):
+    """The VTA family's generator (fuzzlib/vta.py): schedules in the forms
+    of docs/tutorials/vta.md, in a seed space of their own."""
+
+    def test_gpu_seeds_are_unchanged_by_the_vta_family(self):
+        self.assertNotIn("vta", make_case(7).nest.family)
+        self.assertEqual(make_case(7).schedule, make_case(7, None).schedule)
+
+    def test_loops_are_split_before_they_are_named(self):
+        for seed in range(300):
+            c = make_vta_case(seed)
+            made = {"i", "j", "k", "bo", "co", "bi", "ci", "ko", "ki"}
+            for d in c.directives:
+                if d[0] == "split":
+                    self.assertIn(d[1], made, c.schedule)
+                    made |= {d[2], d[3]}
+                elif d[0] in ("reorder", "tensorize"):
+                    for x in d[1:] if d[0] == "reorder" else d[1:2]:
+                        self.assertIn(x, made, c.schedule)
+
+    def test_cthread_is_outermost_and_holds_the_accumulator(self):
+        seen = 0
+        for seed in range(300):
+            c = make_vta_case(seed)
+            if c.spec.get("cthread"):
+                seen += 1
+                self.assertEqual(c.spec["outer"][0], "ct")
+                self.assertIn(("compute_at", "Cb", "ct"), c.directives)
+                self.assertEqual(c.spec["N"] // 16 % 2, 0)
+        self.assertGreater(seen, 10)
+
+    def test_epilogue_pragma_names_the_first_output_loop_inside_ko(self):
+        from fuzzlib.vta import epilogue_loop
+        spec = {"layout": "2d", "outer": ["io", "ko", "jo"], "region": ["ki", "ii", "ji"]}
+        self.assertEqual(epilogue_loop(spec), "ii")
+        spec = {"layout": "2d", "outer": ["ct", "ko", "i", "jo2"], "region": ["ji", "ki"]}
+        self.assertEqual(epilogue_loop(spec), "i")
+        spec = {"layout": "4d", "outer": ["bo", "co", "ko"], "region": ["ki", "ci", "bi"]}
+        self.assertEqual(epilogue_loop(spec), "bi")
+
+    def test_the_batch_loop_is_present_only_for_one_row(self):
+        for seed in range(300):
+            s = make_vta_case(seed).spec
+            if s["kind"] == "gemm" and s["form"] == "present":
+                self.assertEqual(s["M"], 1)
 
 
 if __name__ == "__main__":

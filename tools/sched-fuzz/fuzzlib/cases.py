@@ -8,6 +8,9 @@ from .schedgen import Oracle, SchedGen, fmt, replay
 
 
 def make_case(seed, family=None):
+    if family == "vta":  # its own seed space: fuzzlib/vta.py
+        from .vta import make_vta_case
+        return make_vta_case(seed)
     rng = random.Random(seed)
     nest, _ = generate_nest(rng, "nest_%d" % seed, family)
     oracle = Oracle(nest)

@@ -122,7 +122,7 @@ def build_program(cases, with_pragmas=None):
         case.lines = (start + first_pragma, start + len(body) - 1)
         case.for_line = start + for_idx
         lines += body
-        driver(case, lines)
+        getattr(case.nest, "driver", lambda c, l: driver(c, l))(case, lines)
     lines.append("")
     lines.append("int main(int argc, char **argv) {")
     lines.append("  int first = argc > 1 ? std::atoi(argv[1]) : 0;")

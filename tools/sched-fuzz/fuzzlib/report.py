@@ -10,7 +10,10 @@ from .runner import CLASSES
 DIRECTIVES = ["target", "split", "split-nparts", "tile", "reorder", "reorder-partial", "fuse",
               "bind-block", "bind-thread", "bind-vthread", "unroll", "vectorize", "cache_read",
               "cache_write", "compute_at", "scope-shared", "scope-local", "scope-global",
-              "set_scope", "storage_align", "double_buffer"]
+              "set_scope", "storage_align", "double_buffer",
+              # target(vta) (--family vta)
+              "bind-cthread", "tensorize", "pragma-dma_copy", "pragma-alu", "scope-vta.inp",
+              "scope-vta.wgt", "scope-vta.acc"]
 
 
 def directive_keys(case):
@@ -24,10 +27,13 @@ def directive_keys(case):
             keys.add("split-nparts")
         if name == "bind":
             tag = d[2]
-            keys.add("bind-block" if tag.startswith("blockIdx") else
+            keys.add("bind-cthread" if tag == "cthread" else
+                     "bind-block" if tag.startswith("blockIdx") else
                      "bind-thread" if tag.startswith("threadIdx") else "bind-vthread")
         if name in ("cache_read", "cache_write", "set_scope"):
             keys.add("scope-" + d[2])
+        if name == "pragma":
+            keys.add("pragma-" + d[2])
         if name == "reorder" and getattr(case, "partial_reorder", False):
             keys.add("reorder-partial")
     keys.discard("bind")

@@ -31,6 +31,9 @@ FAILING = ("wrong", "race", "crash", "timeout", "generator-error")
 DIAG_RE = re.compile(r"^(?P<file>[^:\s]+\.cpp):(?P<line>\d+):(?P<col>\d+): "
                      r"(?P<sev>error|warning|fatal error|remark|note): (?P<msg>.*)$")
 WHERE_RE = re.compile(r"^sched: (?P<kernel>\S+) \((?P<file>[^:]+):(?P<line>\d+)\): (?P<msg>.*)$")
+# A kernel that ran on a backend (not the original loop): the simulated GPU,
+# or for target(vta) the VTA runtime.
+RAN_RE = re.compile(r": ran on (sim|the VTA runtime)\b")
 EMPTY_LAUNCH_RE = re.compile(r"^the (grid|block) has extent 0 in ")
 ICE_MARKERS = ("PLEASE submit a bug report", "Stack dump:", "clang frontend command failed",
                "UNREACHABLE executed", "Assertion `")
@@ -267,7 +270,7 @@ def compare(cases, results, keep, plain, sched):
             r.set("crash", "plugin binary never reached the case")
             continue
         r.runtime_msgs = s["err"]
-        r.ran_on_sim = sum(1 for l in s["err"] if ": ran on sim" in l)
+        r.ran_on_sim = sum(1 for l in s["err"] if RAN_RE.search(l))
         if not s["done"]:
             classify_stop(r, s)
             continue
