@@ -174,7 +174,7 @@ protected:
     };
     for (const Stmt &X : N->Stmts) {
       const ir::CallNode *C = uopCall(X);
-      if (C && (Run.empty() || kindOf(C) == RunKind)) {
+      if (C && (Run.empty() || (kindOf(C) == RunKind && writesApartFromLastTwo(C, Run)))) {
         RunKind = kindOf(C);
         Run.push_back(X);
         continue;
@@ -194,6 +194,34 @@ protected:
 private:
   std::vector<Diag> &Diags;
   std::string FoldWhy; // why the nest being folded stopped folding
+
+  /// The accumulator element a uop writes (its first operand, the second
+  /// for an ALU op's leading opcode).
+  static const ir::LoadNode *destOf(const ir::CallNode *C) {
+    return ir::as<ir::LoadNode>(C->Args[C->Name == "vta.uop_alu" ? 1 : 0]);
+  }
+
+  /// Whether C's destination provably differs from those of the last two
+  /// uops of Run: VTA's runtime refuses a kernel whose uop writes the acc
+  /// element one of the two uops before it wrote (a pipeline hazard), so
+  /// such a uop starts a kernel of its own (`Cb = max(Ab, Bb)` on one
+  /// element is MIN, MAX, MAX on the same element).
+  bool writesApartFromLastTwo(const ir::CallNode *C, const std::vector<Stmt> &Run) const {
+    const ir::LoadNode *D = destOf(C);
+    for (size_t Back = 1; Back <= 2 && Back <= Run.size(); ++Back) {
+      const ir::CallNode *Prev = uopCall(Run[Run.size() - Back]);
+      const ir::LoadNode *PD = Prev ? destOf(Prev) : nullptr;
+      if (!D || !PD)
+        return false;
+      if (D->Buf != PD->Buf)
+        continue;
+      int64_t Gap;
+      ir::Expr A = flatIndex(D->Buf->Shape, D->Indices), B = flatIndex(PD->Buf->Shape, PD->Indices);
+      if (!ir::getConstInt(ir::simplify(A - B), Gap) || Gap == 0)
+        return false;
+    }
+    return true;
+  }
 
   Stmt error(const Stmt &S, const std::string &Message) {
     Failed = true;
