@@ -132,6 +132,9 @@ const Pass VTAPasses[] = {
     {"VtaStorageFlatten",
      [](Lowering &L) { L.Nest = passes::vtaStorageFlatten(L.Nest, L.Diags); },
      passes::FormAny},
+    {"CombineUopSignatures",
+     [](Lowering &L) { L.Nest = passes::combineUopSignatures(L.Nest); },
+     passes::FormAny},
     {"VerifyVtaProgram",
      [](Lowering &L) {
        if (passes::verifyVtaProgram(L.Nest, L.Diags))

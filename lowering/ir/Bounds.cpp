@@ -184,8 +184,10 @@ private:
       return unbounded();
     K = K < 0 ? -K : K;
     DType T = B->Type;
-    bool NonNeg = constOf(A.Min, Lo) && Lo >= 0;
-    if (NonNeg && constOf(A.Max, Hi) && Hi < K)
+    // The operand's bounds may be unfolded arithmetic of constants ((0/4)
+    // for (s/4) % 4): fold them before asking whether they are constants.
+    bool NonNeg = A.Min && constOf(simplify(A.Min), Lo) && Lo >= 0;
+    if (NonNeg && A.Max && constOf(simplify(A.Max), Hi) && Hi < K)
       return {A.Min, A.Max};
     if (NonNeg)
       return {makeInt(0, T), makeInt(K - 1, T)};

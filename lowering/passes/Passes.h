@@ -200,6 +200,11 @@ ir::LoopNest injectVtaContexts(const ir::LoopNest &Nest, std::vector<Diag> &Diag
 /// (runtime API) form.
 ir::LoopNest vtaStorageFlatten(const ir::LoopNest &Nest, std::vector<Diag> &Diags);
 
+/// A uop kernel whose uops use several host loop variables gets one
+/// signature combining them (`let sched_sig = i*4 + jo`), where their
+/// ranges' product fits the runtime's 99 cached variants.
+ir::LoopNest combineUopSignatures(const ir::LoopNest &Nest);
+
 /// The VTA program is in final form and within the hardware's limits
 /// (SRAM depths, instruction field widths, immediates, two uop loops,
 /// consecutive uops writing different acc elements); an error names the
