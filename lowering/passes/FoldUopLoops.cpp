@@ -268,7 +268,14 @@ private:
     for (const Stmt &P : Inner) {
       UopKind PK;
       uniformKind(P, PK);
-      if (!Run.empty() && PK != RunKind) {
+      // A new run per kind, and, as in a Seq (mutateSeq), per loop and
+      // before a uop that would write an element one of the two before it
+      // wrote: two same-kind steps of an ALU chain on one element (min, then
+      // max A, max B) are two instructions, not a hazard in one.
+      const ir::CallNode *PC = uopCall(P);
+      bool Apart = !PC || writesApartFromLastTwo(PC, Run);
+      if (!Run.empty() && (PK != RunKind || ir::as<ir::ForNode>(P) ||
+                           ir::as<ir::ForNode>(Run.back()) || !Apart)) {
         Runs.push_back(ir::makeSeq(Run));
         Run.clear();
       }
