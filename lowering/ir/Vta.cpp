@@ -80,7 +80,7 @@ int64_t vtaQueueOf(const CallNode *Call) {
     return S == Scope::VtaInp || S == Scope::VtaWgt ? VtaQueueLoad : VtaQueueCompute;
   }
   if (N == "vta.LoadBuffer2D") {
-    int64_t Mem = constArg(Call, 10);
+    int64_t Mem = constArg(Call, VtaLoadMem);
     return Mem == VtaMemInp || Mem == VtaMemWgt ? VtaQueueLoad : VtaQueueCompute;
   }
   if (N == "vta.store_2d" || N == "vta.StoreBuffer2D")
@@ -104,7 +104,7 @@ bool decodeVtaUopKernel(const CallNode *Call, VtaUopKernel &Out) {
     return false;
   // GEMM: reset, nloops, 2 x (extent, dst, src, wgt), uops of 3;
   // ALU: op, use_imm, imm, nloops, 2 x (extent, dst, src), uops of 2.
-  const size_t Fixed = 10, PerUop = Out.IsGemm ? 3 : 2;
+  const size_t Fixed = VtaPushFixedArgs, PerUop = vtaUopOperands(Out.IsGemm);
   if (A.size() < Fixed || (A.size() - Fixed) % PerUop != 0)
     return false;
   Expr Zero = makeInt(0);
@@ -160,16 +160,16 @@ std::vector<IntrinsicInfo> vtaIntrinsicDeclarations() {
   Out.push_back(declare("vta.pack_tiles", {R::WriteBuffer, R::ReadBuffer, V, V}));
   // Kernel form: the uops' operands are variadic (every pass that looks at
   // them decodes the call); the fixed part is values.
-  Out.push_back(declare("vta.push_gemm", std::vector<R>(10, V)));
-  Out.push_back(declare("vta.push_alu", std::vector<R>(10, V)));
+  Out.push_back(declare("vta.push_gemm", std::vector<R>(VtaPushFixedArgs, V)));
+  Out.push_back(declare("vta.push_alu", std::vector<R>(VtaPushFixedArgs, V)));
   Out.push_back(declare("vta.dep_push", {V, V}));
   Out.push_back(declare("vta.dep_pop", {V, V}));
   Out.push_back(declare("vta.synchronize", {}));
   // Final form: the runtime API.
   Out.push_back(declare("vta.LoadBuffer2D", {R::ReadBuffer, V, V, V, V, V, V, V, V, V, V}));
   Out.push_back(declare("vta.StoreBuffer2D", {V, V, R::WriteBuffer, V, V, V, V}));
-  Out.push_back(declare("vta.PushGEMMOp", std::vector<R>(10, V)));
-  Out.push_back(declare("vta.PushALUOp", std::vector<R>(10, V)));
+  Out.push_back(declare("vta.PushGEMMOp", std::vector<R>(VtaPushFixedArgs, V)));
+  Out.push_back(declare("vta.PushALUOp", std::vector<R>(VtaPushFixedArgs, V)));
   Out.push_back(declare("vta.PackTiles", {R::WriteBuffer, R::ReadBuffer, V, V}));
   return Out;
 }

@@ -142,6 +142,9 @@ constexpr int AluImmBits = 16;       // imm (signed)
 constexpr int ShrArgBits = 5;        // the hardware reads a shift amount's low 5 bits, signed:
                                      // -16 <= n <= 15 (n < 0 shifts left)
 constexpr int MaxUopLoops = 2;
+/// A uop of a kernel must not write the acc element any of the previous
+/// UopHazardWindow uops wrote (the GEMM pipeline's hazard; the runtime checks it).
+constexpr size_t UopHazardWindow = 2;
 /// A kernel's signature selects one of at most 99 cached variants (the
 /// runtime's key is signature + 1 < 100).
 constexpr int64_t MaxSignature = 99;
@@ -189,6 +192,13 @@ enum VtaStoreArg : size_t {
   VtaStoreSram = 0, VtaStoreMem, VtaStoreDram, VtaStoreOffset, VtaStoreXSize,
   VtaStoreYSize, VtaStoreXStride, VtaStoreArgs
 };
+
+/// The layout of a Push (vta.push_gemm / vta.push_alu and their final forms
+/// vta.PushGEMMOp / vta.PushALUOp): VtaPushFixedArgs leading arguments (the
+/// GEMM's reset or the ALU's op, use_imm, imm; the loop count; two uop loops),
+/// then the uops, vtaUopOperands(IsGemm) arguments each (dst, src[, wgt]).
+constexpr size_t VtaPushFixedArgs = 10;
+constexpr size_t vtaUopOperands(bool IsGemm) { return IsGemm ? 3 : 2; }
 
 /// A final-form vta.PushGEMMOp / vta.PushALUOp decoded: the uop kernel its
 /// finit records. Wgt of an ALU loop or uop is the integer 0.

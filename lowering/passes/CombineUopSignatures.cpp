@@ -29,9 +29,6 @@ using namespace ir;
 
 namespace {
 
-/// Arguments of a Push before its uops (ir/Vta.h: the fixed part).
-constexpr size_t PushFixedArgs = 10;
-
 class Combiner : public IRMutator {
 protected:
   Stmt mutateFor(const Stmt &S, const ForNode *N) override {
@@ -44,10 +41,10 @@ protected:
   Stmt mutateEvaluate(const Stmt &S, const EvaluateNode *N) override {
     const auto *C = as<CallNode>(N->Value);
     if (!C || (C->Name != "vta.PushGEMMOp" && C->Name != "vta.PushALUOp") ||
-        C->Args.size() <= PushFixedArgs)
+        C->Args.size() <= VtaPushFixedArgs)
       return S;
     std::set<const VarNode *> Vars;
-    for (size_t I = PushFixedArgs; I < C->Args.size(); ++I)
+    for (size_t I = VtaPushFixedArgs; I < C->Args.size(); ++I)
       for (const VarNode *V : varsOf(C->Args[I]))
         Vars.insert(V);
     if (Vars.size() < 2)
@@ -78,8 +75,8 @@ protected:
     }
     for (const auto &[V, Extent] : Digits)
       Value = Value * makeInt(Extent) + Expr(V);
-    std::vector<Expr> Args(C->Args.begin(), C->Args.begin() + PushFixedArgs);
-    for (size_t I = PushFixedArgs; I < C->Args.size(); ++I)
+    std::vector<Expr> Args(C->Args.begin(), C->Args.begin() + VtaPushFixedArgs);
+    for (size_t I = VtaPushFixedArgs; I < C->Args.size(); ++I)
       Args.push_back(simplify(substitute(C->Args[I], Decode)));
     return makeLet(Sig, simplify(Value), makeEvaluate(makeCall(C->Name, Args, C->Type)));
   }

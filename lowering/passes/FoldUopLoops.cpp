@@ -195,22 +195,19 @@ private:
   std::vector<Diag> &Diags;
   std::string FoldWhy; // why the nest being folded stopped folding
 
-  /// The accumulator element a uop writes (its first operand, the second
-  /// for an ALU op's leading opcode).
-  static const ir::LoadNode *destOf(const ir::CallNode *C) {
-    return ir::as<ir::LoadNode>(C->Args[C->Name == "vta.uop_alu" ? 1 : 0]);
-  }
-
   /// Whether C's destination provably differs from those of the last two
   /// uops of Run: VTA's runtime refuses a kernel whose uop writes the acc
   /// element one of the two uops before it wrote (a pipeline hazard), so
   /// such a uop starts a kernel of its own (`Cb = max(Ab, Bb)` on one
   /// element is MIN, MAX, MAX on the same element).
   bool writesApartFromLastTwo(const ir::CallNode *C, const std::vector<Stmt> &Run) const {
-    const ir::LoadNode *D = destOf(C);
-    for (size_t Back = 1; Back <= 2 && Back <= Run.size(); ++Back) {
+    auto DestOf = [](const ir::CallNode *U) {
+      return ir::as<ir::LoadNode>(operandsOf(U, kindOf(U))[0]);
+    };
+    const ir::LoadNode *D = DestOf(C);
+    for (size_t Back = 1; Back <= ir::vta::UopHazardWindow && Back <= Run.size(); ++Back) {
       const ir::CallNode *Prev = uopCall(Run[Run.size() - Back]);
-      const ir::LoadNode *PD = Prev ? destOf(Prev) : nullptr;
+      const ir::LoadNode *PD = Prev ? DestOf(Prev) : nullptr;
       if (!D || !PD)
         return false;
       if (D->Buf != PD->Buf)

@@ -567,7 +567,7 @@ private:
     for (size_t N = 0; N < K.Uops.size(); ++N) {
       const VtaUopKernel::Uop &U = K.Uops[N];
       const Expr Index[3] = {U.Dst, U.Src, U.Wgt};
-      for (int I = 0; I < (K.IsGemm ? 3 : 2); ++I) {
+      for (int I = 0; I < int(vtaUopOperands(K.IsGemm)); ++I) {
         int64_t Depth = memDepth(Mems[I]);
         std::string What = std::string(Operand[I]) + " index of uop " + std::to_string(N);
         if (!within(Index[I], What, 0, Depth - 1 - Reach[I],
@@ -576,7 +576,7 @@ private:
                         std::to_string(Reach[I]) + " further)"))
           return;
       }
-      for (size_t Back = 1; Back <= 2 && Back <= N; ++Back) {
+      for (size_t Back = 1; Back <= vta::UopHazardWindow && Back <= N; ++Back) {
         int64_t Diff;
         if (!getConstInt(simplify(U.Dst - K.Uops[N - Back].Dst), Diff) || Diff == 0) {
           callError("uops " + std::to_string(N - Back) + " and " + std::to_string(N) +

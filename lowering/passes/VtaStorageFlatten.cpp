@@ -93,7 +93,7 @@ protected:
     }
     if ((Name == "vta.push_gemm" || Name == "vta.push_alu")) {
       bool Gemm = Name == "vta.push_gemm";
-      size_t Fixed = 10, PerUop = Gemm ? 3 : 2;
+      size_t Fixed = VtaPushFixedArgs, PerUop = vtaUopOperands(Gemm);
       if (A.size() < Fixed + PerUop || (A.size() - Fixed) % PerUop)
         return malformed(E);
       std::vector<Expr> Out(A.begin(), A.begin() + Fixed);
