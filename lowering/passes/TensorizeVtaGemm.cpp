@@ -145,20 +145,20 @@ public:
     struct Operand {
       Buffer Buf;
       const std::vector<Expr> *Indices;
-      int64_t Lanes;
     };
     std::vector<Expr> Starts;
-    for (const Operand &O : {Operand{St->Buf, &St->Indices, vta::AccLanes},
-                             Operand{A->Buf, &A->Indices, vta::InpLanes},
-                             Operand{W->Buf, &W->Indices, vta::WgtLanes}}) {
+    for (const Operand &O : {Operand{St->Buf, &St->Indices}, Operand{A->Buf, &A->Indices},
+                             Operand{W->Buf, &W->Indices}}) {
       std::vector<Expr> Idx;
       for (const Expr &E : *O.Indices)
         Idx.push_back(simplify(substitute(E, Zero)));
-      if (!provablyMultipleOf(flatIndex(O.Buf->Shape, Idx), O.Lanes))
+      Expr Start = makeLoad(O.Buf, Idx), Elem;
+      std::string Why;
+      if (!vtaElementIndex(as<LoadNode>(Start), Elem, Why))
         return fail(Where + "`" + accessText(O.Buf, *O.Indices) +
                     "` does not start a VTA element: its first scalar must be a multiple of " +
-                    std::to_string(O.Lanes) + " in " + O.Buf->Name);
-      Starts.push_back(makeLoad(O.Buf, Idx));
+                    std::to_string(vtaElementLanes(O.Buf->MemScope)) + " in " + O.Buf->Name);
+      Starts.push_back(Start);
     }
     return makeEvaluate(makeCall("vta.uop_gemm", Starts, DType::Int32));
   }
@@ -245,9 +245,11 @@ private:
     std::vector<Expr> Idx;
     for (const Expr &E : St->Indices)
       Idx.push_back(simplify(substitute(E, Zero)));
-    if (!provablyMultipleOf(flatIndex(St->Buf->Shape, Idx), vta::AccLanes))
+    Expr Start = makeLoad(St->Buf, Idx), Elem;
+    std::string Why;
+    if (!vtaElementIndex(as<LoadNode>(Start), Elem, Why))
       return nullptr;
-    return makeEvaluate(makeCall("vta.uop_gemm_reset", {makeLoad(St->Buf, Idx)}, DType::Int32));
+    return makeEvaluate(makeCall("vta.uop_gemm_reset", {Start}, DType::Int32));
   }
 };
 
