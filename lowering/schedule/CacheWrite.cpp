@@ -106,8 +106,6 @@ private:
   std::function<std::vector<Expr>(const std::vector<Expr> &)> Target;
 };
 
-} // namespace
-
 /// Stage[g] = T(e) with e int32 becomes Stage[g] = e (storeUnnarrowedIntoVtaAcc).
 class StripNarrowing : public IRMutator {
 public:
@@ -143,6 +141,8 @@ protected:
     IRVisitor::visitLoad(N);
   }
 };
+
+} // namespace
 
 void foldAccumulatorIntoStage(ScheduleState &S, const Buffer &Stage, bool AllowEpilogue) {
   StageStores Finder(Stage.get());
