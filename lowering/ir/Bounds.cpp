@@ -296,6 +296,28 @@ Interval tightenByGuards(Interval I, const Expr &Index, const std::vector<Expr> 
         I.Min = I.Min ? simplify(makeBinary(BinOp::Max, I.Min, Limit)) : Limit;
     }
   }
+  // `f / 14` and `f % 14` under a guard on f (a stage the user fused and
+  // split himself, `(o*12 + t) < 196`): tighten f, then divide.
+  // Truncating division by a positive constant is monotone in f.
+  const auto *B = as<BinaryNode>(Index);
+  int64_t K;
+  if (B && (B->Op == BinOp::Div || B->Op == BinOp::Mod) && getConstInt(B->B, K) && K > 0) {
+    Interval Num = tightenByGuards(boundsOf(B->A, Ranges), B->A, Guards, Ranges);
+    int64_t Lo, Hi;
+    if (B->Op == BinOp::Div) {
+      if (Num.Max) {
+        Expr Limit = simplify(makeBinary(BinOp::Div, Num.Max, B->B));
+        I.Max = I.Max ? simplify(makeBinary(BinOp::Min, I.Max, Limit)) : Limit;
+      }
+      if (Num.Min) {
+        Expr Limit = simplify(makeBinary(BinOp::Div, Num.Min, B->B));
+        I.Min = I.Min ? simplify(makeBinary(BinOp::Max, I.Min, Limit)) : Limit;
+      }
+    } else if (Num.Min && Num.Max && getConstInt(Num.Min, Lo) && getConstInt(Num.Max, Hi) &&
+               Lo >= 0 && Hi < K) {
+      I = {Num.Min, Num.Max};
+    }
+  }
   return I;
 }
 

@@ -439,8 +439,41 @@ private:
     return ir::makeFor(F->LoopVar, F->Min, F->Extent, Body, F->LoopKind, F->ThreadTag);
   }
 
+  /// Whether every launch loop in S is a threadIdx loop of a dimension an
+  /// enclosing thread loop already has (a stage the user distributed over
+  /// the block's threads himself, `split(Bs.f, Bs.o, Bs.t, 64)
+  /// bind(Bs.t, threadIdx.x)`): the block's threads fill it together, like a
+  /// stage this pass distributes.
+  bool onlyEnclosingThreadLoops(const Stmt &S) const {
+    struct Finder : ir::IRVisitor {
+      const Place &Here;
+      bool Other = false;
+      explicit Finder(const Place &Here) : Here(Here) {}
+      void visitFor(const ir::ForNode *N) override {
+        if (N->LoopKind == ir::ForKind::ThreadBound &&
+            !(isThreadIdxLoop(N) && Here.Loop[ir::threadTagDim(N->ThreadTag)]))
+          Other = true;
+        ir::IRVisitor::visitFor(N);
+      }
+    } F(Here);
+    F.visit(S);
+    return !F.Other;
+  }
+
   /// A loop bound to Outer's tag inside it: the same threads.
   Stmt sameThreads(const ir::ForNode *N, const ir::ForNode *Outer) {
+    // Under a guard that leaves out some threads of the dimension (one the
+    // guard sinking above could not move), those threads would skip their
+    // iterations of N: refuse rather than drop them.
+    int Dim = ir::threadTagDim(N->ThreadTag);
+    if ((Here.Divergent | Here.Pinned) & (1u << Dim)) {
+      error("loop '" + N->LoopVar->Name + "' is bound to " + N->ThreadTag +
+            " under control flow that leaves out some of its threads (" +
+            (Here.Divergent & (1u << Dim) ? Here.Why[Dim] : std::string("a guard on one thread")) +
+            "): those threads would skip their iterations of it");
+      return ir::makeFor(N->LoopVar, N->Min, N->Extent, N->Body, N->LoopKind, N->ThreadTag,
+                         N->IsReduction);
+    }
     int64_t Inner = 0, Block = 0;
     if (ir::getConstInt(N->Extent, Inner) && ir::getConstInt(Outer->Extent, Block) &&
         Inner > Block) {
@@ -713,7 +746,8 @@ private:
       if (!ir::as<ir::ForNode>(S) && !ir::as<ir::StoreNode>(S))
         return Role::None;
       StmtFacts Facts = factsOf(S);
-      if (Facts.LaunchLoop || Facts.Barrier || D.Dependence.of(S))
+      if ((Facts.LaunchLoop && !D.onlyEnclosingThreadLoops(S)) || Facts.Barrier ||
+          D.Dependence.of(S))
         return Role::None;
       std::set<ir::Scope> Scopes;
       std::vector<ir::Access> Accesses = ir::collectAccesses(S);
