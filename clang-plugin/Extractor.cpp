@@ -25,6 +25,16 @@
 // itself makes evident - two buffers of the nest derived from the same
 // pointer (`float *B = A + 4;`) - is rejected with a warning.
 //
+// Loop counters declared outside their loop (C89: `int i, j; for (i = 0;
+// ...)`). In C the counter holds a value after its loop: the first value
+// plus the trip count (the init runs even when the loop does not). Inside
+// the nest, a read after the loop is that value (CounterState); a read that
+// could see the value before the loop, or a value that depends on whether a
+// loop or a branch of the nest ran, is refused. After the nest, each counter
+// declared outside it gets what the original loop leaves (a Final: the
+// launcher stores it); where that depends on a branch of the nest and the
+// program reads the counter after the nest, the nest stays as written.
+//
 // Other documented choices: two loops with the same induction variable name
 // in one nest are named `j`, `j_1`, ... in source order; `const` integer
 // locals with a loop-variable initializer are substituted (so `const int row
@@ -51,6 +61,7 @@
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/Stmt.h"
 #include "clang/AST/StmtCXX.h"
 #include "clang/Basic/Diagnostic.h"
@@ -502,17 +513,37 @@ private:
 
 class NestExtractor {
 public:
-  NestExtractor(ASTContext &Ctx, SchedDiagnostics &Diags) : Ctx(Ctx), Diags(Diags) {}
+  NestExtractor(ASTContext &Ctx, SchedDiagnostics &Diags, const Stmt *FunctionBody)
+      : Ctx(Ctx), Diags(Diags), FunctionBody(FunctionBody) {}
 
   bool run(const ForStmt *Loop, const std::string &NestName, ExtractedNest &Out);
 
 private:
   ASTContext &Ctx;
   SchedDiagnostics &Diags;
+  const Stmt *FunctionBody;
   bool Failed = false;
 
   // Declarations of the nest.
-  std::map<const VarDecl *, ir::Var> LoopVars;
+  const ForStmt *Root = nullptr;
+  std::map<const VarDecl *, ir::Var> LoopVars; // the loops being translated
+  /// What a loop counter holds after its loop, where the translation is:
+  /// Value when When holds (null: always), else what it held before the
+  /// nest; !Known: it depends on a branch or on a loop that may not run
+  /// after an earlier one assigned it.
+  struct CounterState {
+    bool Known = true;
+    ir::Expr When, Value;
+    bool operator==(const CounterState &O) const {
+      return Known == O.Known && When == O.When && Value == O.Value;
+    }
+  };
+  std::map<const VarDecl *, CounterState> Counters;
+  std::vector<const VarDecl *> CounterOrder; // first loop of each, in source order
+  std::map<const VarDecl *, bool> CounterCapture; // its uses are lambda captures
+  void leaveBranch(const std::map<const VarDecl *, CounterState> &Before);
+  void leaveLoop(const std::map<const VarDecl *, CounterState> &Before, const ir::Expr &Runs);
+  bool finishCounters(ExtractedNest &Out);
   /// Loops whose variable is not an int64 counter of the declared type
   /// (an unsigned `i`, or an `int i` compared as unsigned): each use of the
   /// variable converts the counter to the declared type.
@@ -769,10 +800,12 @@ ir::Stmt NestExtractor::translateIf(const IfStmt *If) {
     return nullptr;
   if (Cond->Type != ir::DType::Bool)
     Cond = ir::makeBinary(ir::BinOp::NE, Cond, ir::makeInt(0, Cond->Type));
+  std::map<const VarDecl *, CounterState> Before = Counters;
   ir::Stmt Then = translateStmt(If->getThen());
   ir::Stmt Else = translateStmt(If->getElse());
   if (Failed)
     return nullptr;
+  leaveBranch(Before);
   return ir::makeIf(Cond, Then ? Then : ir::makeSeq({}), Else);
 }
 
@@ -945,14 +978,165 @@ ir::Stmt NestExtractor::translateFor(const ForStmt *F) {
   ir::Expr Last = ir::simplify(ir::makeBinary(
       ir::BinOp::Sub, ir::makeBinary(ir::BinOp::Add, Min, Extent), ir::makeInt(1, Min->Type)));
   LoopRanges[V.get()] = ir::Interval{Min, Last};
+  if (!Counters.count(IV) &&
+      std::find(CounterOrder.begin(), CounterOrder.end(), IV) == CounterOrder.end())
+    CounterOrder.push_back(IV);
+  if (const auto *Assign = dyn_cast_or_null<BinaryOperator>(F->getInit()))
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(Assign->getLHS()->IgnoreParenImpCasts()))
+      CounterCapture[IV] = CounterCapture[IV] || Ref->refersToEnclosingVariableOrCapture();
+  std::map<const VarDecl *, CounterState> Before = Counters;
   ir::Stmt Body = translateStmt(F->getBody());
+  // After the loop the counter is no loop variable: it holds the first
+  // value plus the trip count (the init runs even when the body does not).
+  LoopVars.erase(IV);
   if (Failed)
     return nullptr;
+  ir::Expr Zero = ir::makeInt(0, Extent->Type);
+  leaveLoop(Before, ir::simplify(ir::makeBinary(ir::BinOp::GT, Extent, Zero)));
+  CounterState After;
+  After.Value = ir::simplify(ir::makeCast(
+      DT, ir::makeBinary(ir::BinOp::Add, Min, ir::makeBinary(ir::BinOp::Max, Extent, Zero))));
+  Counters[IV] = After;
   if (!Body)
     Body = ir::makeSeq({});
   ReductionFinder Reduction(V.get());
   Reduction.visit(Body);
   return ir::makeFor(V, Min, Extent, Body, ir::ForKind::Serial, "", Reduction.Found);
+}
+
+/// A branch of the nest may or may not run: a counter it assigned holds
+/// either value after it.
+void NestExtractor::leaveBranch(const std::map<const VarDecl *, CounterState> &Before) {
+  for (auto &[VD, State] : Counters) {
+    auto Old = Before.find(VD);
+    if (Old == Before.end() || !(Old->second == State))
+      State.Known = false;
+  }
+}
+
+/// A loop runs its body when Runs holds: a counter its body assigned holds
+/// the body's value then, else what it held before the loop (before the
+/// nest, when no earlier loop assigned it; otherwise it is not known).
+void NestExtractor::leaveLoop(const std::map<const VarDecl *, CounterState> &Before,
+                              const ir::Expr &Runs) {
+  int64_t Constant = 0;
+  bool AlwaysRuns = ir::getConstInt(Runs, Constant) && Constant != 0;
+  for (auto &[VD, State] : Counters) {
+    auto Old = Before.find(VD);
+    if (Old != Before.end() && Old->second == State)
+      continue;
+    if (AlwaysRuns || !State.Known)
+      continue;
+    if (Old != Before.end()) {
+      State.Known = false;
+      continue;
+    }
+    State.When = State.When ? ir::makeBinary(ir::BinOp::And, Runs, State.When) : Runs;
+  }
+}
+
+namespace {
+
+/// Whether Body reads VD outside Skip (a use that is not the left side of a
+/// plain assignment, nor inside another loop whose init assigns VD first:
+/// `for (j = 0; j < n; j++)` after the nest reads only its own values).
+class OutsideRead : public RecursiveASTVisitor<OutsideRead> {
+public:
+  OutsideRead(const VarDecl *VD, const Stmt *Skip) : VD(VD), Skip(Skip) {}
+
+  bool TraverseStmt(Stmt *S, DataRecursionQueue *Queue = nullptr) {
+    if (S == Skip)
+      return true;
+    if (auto *F = dyn_cast_or_null<ForStmt>(S))
+      if (auto *Init = dyn_cast_or_null<BinaryOperator>(F->getInit()))
+        if (auto *Ref = dyn_cast<DeclRefExpr>(Init->getLHS()->IgnoreParens()))
+          if (Init->getOpcode() == BO_Assign && Ref->getDecl() == VD)
+            return RecursiveASTVisitor::TraverseStmt(Init->getRHS(), Queue);
+    return RecursiveASTVisitor::TraverseStmt(S, Queue);
+  }
+  bool VisitBinaryOperator(BinaryOperator *B) {
+    if (B->getOpcode() == BO_Assign)
+      if (const auto *Ref = dyn_cast<DeclRefExpr>(B->getLHS()->IgnoreParens()))
+        if (Ref->getDecl() == VD)
+          Written.insert(Ref);
+    return true;
+  }
+  bool VisitDeclRefExpr(DeclRefExpr *Ref) {
+    Found |= Ref->getDecl() == VD && !Written.count(Ref);
+    return !Found;
+  }
+
+  bool Found = false;
+
+private:
+  const VarDecl *VD;
+  const Stmt *Skip;
+  std::set<const DeclRefExpr *> Written;
+};
+
+/// Collects the variables declared inside a statement.
+class DeclaredIn : public RecursiveASTVisitor<DeclaredIn> {
+public:
+  bool VisitVarDecl(VarDecl *VD) {
+    Vars.insert(VD);
+    return true;
+  }
+  std::set<const VarDecl *> Vars;
+};
+
+} // namespace
+
+/// The counters declared outside the nest become its finals; a counter
+/// whose final value is not known must not be read after the nest.
+bool NestExtractor::finishCounters(ExtractedNest &Out) {
+  DeclaredIn Inside;
+  Inside.TraverseStmt(const_cast<ForStmt *>(Root));
+  for (const VarDecl *VD : CounterOrder) {
+    auto It = Counters.find(VD);
+    if (It == Counters.end() || Inside.Vars.count(VD))
+      continue;
+    const CounterState &State = It->second;
+    ir::DType DT;
+    if (!dtypeOf(VD->getType(), Ctx, DT))
+      return fail(VD->getLocation(), "loop counter of unsupported type");
+    if (!State.Known) {
+      // A local of this function that nothing outside the nest reads may
+      // be left as it is; anything else (a global, a parameter passed by
+      // reference, a capture, a local read after the nest) may be read.
+      bool Local = VD->hasLocalStorage() && !VD->getType()->isReferenceType() &&
+                   FunctionBody && !CounterCapture[VD];
+      OutsideRead Reads(VD, Root);
+      if (Local)
+        Reads.TraverseStmt(const_cast<Stmt *>(FunctionBody));
+      if (!Local || Reads.Found)
+        return fail(Root->getBeginLoc(),
+                    "loop counter '" + VD->getNameAsString() +
+                        "' is declared outside the nest and may be read after it, but its "
+                        "final value depends on a branch of the nest");
+      continue;
+    }
+    LaunchDescriptor::FinalValue F;
+    F.Name = VD->getNameAsString();
+    F.Type = DT;
+    F.When = State.When ? ir::simplify(State.When) : nullptr;
+    F.Value = State.Value;
+    Out.Finals.push_back(F);
+    ParamBinding B;
+    B.Decl = VD;
+    B.Kind = LaunchDescriptor::ArgKind::Scalar;
+    B.RefersToCapture = CounterCapture[VD];
+    Out.FinalBindings.push_back(B);
+  }
+  // A counter read in the nest before its loop (a free scalar) would be
+  // passed as one value; the loop changes it.
+  for (const FreeScalar &S : Scalars)
+    if (S.Members.empty())
+      if (const auto *VD = dyn_cast<VarDecl>(S.Decl))
+        if (std::find(CounterOrder.begin(), CounterOrder.end(), VD) != CounterOrder.end())
+          return fail(S.FirstUse, "'" + VD->getNameAsString() +
+                                      "' is read in the nest where a loop of the nest may "
+                                      "already have assigned it");
+  return true;
 }
 
 //===----------------------------------------------------------------------===//
@@ -999,6 +1183,9 @@ bool NestExtractor::translatePlace(const Expr *LValue, bool IsWrite, Place &Out)
     if (LoopVars.count(VD))
       return fail(E->getBeginLoc(), "the body modifies loop variable '" +
                                         VD->getNameAsString() + "'");
+    if (Counters.count(VD))
+      return fail(E->getBeginLoc(), "the nest assigns loop counter '" + VD->getNameAsString() +
+                                        "' outside its loop");
     auto It = Locals.find(VD);
     if (It != Locals.end() && It->second->Shape.size() == 1 && !VD->getType()->isArrayType()) {
       Out.Buf = It->second;
@@ -1237,6 +1424,16 @@ ir::Expr NestExtractor::translateDeclRef(const Expr *Use, const ValueDecl *D,
       if (Use != LoopVarUseType.end())
         return ir::makeCast(Use->second, Loop->second);
       return Loop->second;
+    }
+    auto Counter = Counters.find(VD);
+    if (Counter != Counters.end()) {
+      if (Counter->second.Known && !Counter->second.When)
+        return Counter->second.Value;
+      return fail(Use->getBeginLoc(),
+                  "'" + VD->getNameAsString() +
+                      "' is read after its loop where its value depends on whether a loop or "
+                      "a branch of the nest ran"),
+             nullptr;
     }
     auto Const = ConstLocals.find(VD);
     if (Const != ConstLocals.end())
@@ -1826,8 +2023,9 @@ bool NestExtractor::finishBuffers(std::vector<extract::FlatLayout> &Layouts,
 
 bool NestExtractor::run(const ForStmt *Loop, const std::string &NestName, ExtractedNest &Out) {
   Out = ExtractedNest();
+  Root = Loop;
   ir::Stmt Body = translateFor(Loop);
-  if (Failed || !Body || !checkDerivedPointers())
+  if (Failed || !Body || !checkDerivedPointers() || !finishCounters(Out))
     return false;
   std::vector<extract::FlatLayout> Layouts;
   BufferRewriter Rewriter;
@@ -1881,11 +2079,11 @@ bool NestExtractor::run(const ForStmt *Loop, const std::string &NestName, Extrac
 
 } // namespace
 
-bool extractNest(const ForStmt *Loop, const std::string &NestName, ASTContext &Ctx,
-                 SchedDiagnostics &Diags, ExtractedNest &Out) {
+bool extractNest(const ForStmt *Loop, const std::string &NestName, const Stmt *FunctionBody,
+                 ASTContext &Ctx, SchedDiagnostics &Diags, ExtractedNest &Out) {
   if (!Loop)
     return false;
-  NestExtractor Extractor(Ctx, Diags);
+  NestExtractor Extractor(Ctx, Diags, FunctionBody);
   return Extractor.run(Loop, NestName, Out);
 }
 

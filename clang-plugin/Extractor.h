@@ -50,13 +50,20 @@ struct ParamBinding {
 struct ExtractedNest {
   ir::LoopNest Nest;
   std::vector<ParamBinding> Bindings; // parallel to Nest.Params
+  /// The variables declared outside the nest that it assigns (C89 loop
+  /// counters), with what the original loop leaves in each: the launcher
+  /// stores it after a kernel ran (LaunchDescriptor::Finals). Parallel.
+  std::vector<ParamBinding> FinalBindings;
+  std::vector<LaunchDescriptor::FinalValue> Finals;
 };
 
-/// Extracts Loop. NestName is the unique kernel name to use. On failure emits
-/// the warning(s) through Diags and returns false.
+/// Extracts Loop. NestName is the unique kernel name to use. FunctionBody is
+/// the body of the function holding Loop (null: unknown), searched for reads
+/// of the variables the nest assigns. On failure emits the warning(s)
+/// through Diags and returns false.
 bool extractNest(const clang::ForStmt *Loop, const std::string &NestName,
-                 clang::ASTContext &Ctx, SchedDiagnostics &Diags,
-                 ExtractedNest &Out);
+                 const clang::Stmt *FunctionBody, clang::ASTContext &Ctx,
+                 SchedDiagnostics &Diags, ExtractedNest &Out);
 
 } // namespace sched
 

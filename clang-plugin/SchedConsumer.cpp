@@ -477,7 +477,9 @@ void SchedConsumer::handleNest(Decl *Root, const FoundNest &Found) {
   LocationTable Locs(Group);
 
   ExtractedNest Ex;
-  if (!extractNest(Found.Loop, Name, Ctx, *Diagnostics, Ex)) {
+  const auto *Function = dyn_cast_or_null<FunctionDecl>(Found.Function);
+  const Stmt *FunctionBody = Function ? Function->getBody() : nullptr;
+  if (!extractNest(Found.Loop, Name, FunctionBody, Ctx, *Diagnostics, Ex)) {
     // extractNest said why; the directives still get their errors.
     std::vector<Diag> Diags;
     checkDirectivesOnLoops(loopSkeleton(Found.Loop), Locs.Directives, Diags);
@@ -489,8 +491,14 @@ void SchedConsumer::handleNest(Decl *Root, const FoundNest &Found) {
     Ex.Nest.SourceFile = P.getFilename();
     Ex.Nest.SourceLine = P.getLine();
   }
-  if (Opts.DumpIR || Opts.PrintAfterAll)
-    dump(Name, "ir", ir::print(Ex.Nest));
+  if (Opts.DumpIR || Opts.PrintAfterAll) {
+    // The values the launcher stores after a kernel ran, as comments.
+    std::string Finals;
+    for (const LaunchDescriptor::FinalValue &F : Ex.Finals)
+      Finals += "// final " + F.Name + " = " + ir::print(F.Value) +
+                (F.When ? " when " + ir::print(F.When) : std::string()) + "\n";
+    dump(Name, "ir", ir::print(Ex.Nest) + Finals);
+  }
 
   ir::LoopNest Scheduled = Ex.Nest;
   std::vector<Diag> Diags;
@@ -547,7 +555,8 @@ void SchedConsumer::handleNest(Decl *Root, const FoundNest &Found) {
     dump(Name, "cuda", Desc.CUDASource);
 
   std::string Error;
-  if (!checkLaunchExprs(Desc.Kernel, Error)) {
+  Desc.Finals = Ex.Finals;
+  if (!checkLaunchExprs(Desc.Kernel, Error, Desc.Finals)) {
     Diagnostics->warn(WarnGroup::Fallback, ForLoc,
                       "sched: internal error: " + Error + "; the loop stays as written");
     return;
@@ -555,6 +564,7 @@ void SchedConsumer::handleNest(Decl *Root, const FoundNest &Found) {
   std::vector<ParamBinding> Args;
   if (!buildArgs(Desc.Kernel, Ex, ForLoc, Desc.ArgKinds, Args))
     return;
+  Args.insert(Args.end(), Ex.FinalBindings.begin(), Ex.FinalBindings.end());
   std::string Text = serializeDescriptor(Desc);
   if (!Opts.EmitDir.empty())
     emitFiles(Name, Desc, VTASource, Text, ForLoc);

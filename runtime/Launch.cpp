@@ -222,8 +222,35 @@ LaunchResult runSim(LaunchSite &S, const std::vector<void *> &Data, std::string 
 
 } // namespace
 
-LaunchResult launchKernel(const char *Descriptor, void *const *Args, BackendKind B,
-                          std::string &Where, std::string &Error) {
+/// After a kernel ran: each variable the nest assigns that is declared
+/// outside it gets what the original loop leaves in it (LaunchDescriptor::
+/// Finals; their addresses follow the parameters' in Args).
+static bool storeFinals(const LaunchSite &S, void *const *Args, std::string &Error) {
+  if (S.D.Finals.empty())
+    return true;
+  ScalarEnv Env;
+  Env.bindParams(S.D.Kernel.Kernel, paramDataFromArgs(S.D, Args));
+  for (size_t I = 0; I < S.D.Finals.size(); ++I) {
+    const LaunchDescriptor::FinalValue &F = S.D.Finals[I];
+    void *Target = Args[S.D.ArgKinds.size() + I];
+    int64_t When, Value;
+    if (!evalInt(F.When, Env, When, Error) || (When && !evalInt(F.Value, Env, Value, Error))) {
+      Error = "cannot evaluate the final value of '" + F.Name + "': " + Error;
+      return false;
+    }
+    if (!When)
+      continue;
+    if (!Target) {
+      Error = "null address for the final value of '" + F.Name + "'";
+      return false;
+    }
+    writeIntScalar(Target, F.Type, Value);
+  }
+  return true;
+}
+
+static LaunchResult launchOnBackend(const char *Descriptor, void *const *Args, BackendKind B,
+                                    std::string &Where, std::string &Error) {
   if (!Descriptor) {
     Where = "<unknown kernel>";
     Error = "null launch descriptor";
@@ -289,17 +316,26 @@ LaunchResult launchKernel(const char *Descriptor, void *const *Args, BackendKind
   return LaunchResult::RanOnBackend;
 }
 
+LaunchResult launchKernel(const char *Descriptor, void *const *Args, BackendKind B,
+                          std::string &Where, std::string &Error) {
+  LaunchResult R = launchOnBackend(Descriptor, Args, B, Where, Error);
+  if (R == LaunchResult::RanOnBackend && !storeFinals(siteFor(Descriptor), Args, Error))
+    return LaunchResult::Failed;
+  return R;
+}
+
 } // namespace runtime
 } // namespace sched
 
 namespace {
-/// How many varargs follow Descriptor (0 if it does not parse: the launch
-/// then fails before reading any).
+/// How many varargs follow Descriptor: the parameters' addresses, then the
+/// finals' (0 if it does not parse: the launch then fails before reading
+/// any).
 size_t launchArgCount(const char *Descriptor) {
   if (!Descriptor)
     return 0;
   sched::runtime::LaunchSite &S = sched::runtime::siteFor(Descriptor);
-  return S.ParseError.empty() ? S.D.ArgKinds.size() : 0;
+  return S.ParseError.empty() ? S.D.ArgKinds.size() + S.D.Finals.size() : 0;
 }
 } // namespace
 

@@ -42,6 +42,21 @@ int64_t readIntScalar(const void *P, DType T) {
   }
 }
 
+void writeIntScalar(void *P, DType T, int64_t V) {
+  switch (T) {
+  case DType::Bool: *static_cast<bool *>(P) = V != 0; return;
+  case DType::Int8: *static_cast<int8_t *>(P) = static_cast<int8_t>(V); return;
+  case DType::UInt8: *static_cast<uint8_t *>(P) = static_cast<uint8_t>(V); return;
+  case DType::Int16: *static_cast<int16_t *>(P) = static_cast<int16_t>(V); return;
+  case DType::UInt16: *static_cast<uint16_t *>(P) = static_cast<uint16_t>(V); return;
+  case DType::Int32: *static_cast<int32_t *>(P) = static_cast<int32_t>(V); return;
+  case DType::UInt32: *static_cast<uint32_t *>(P) = static_cast<uint32_t>(V); return;
+  case DType::Int64: *static_cast<int64_t *>(P) = V; return;
+  case DType::UInt64: *static_cast<uint64_t *>(P) = static_cast<uint64_t>(V); return;
+  default: return; // not an integer: the descriptor parser refuses such finals
+  }
+}
+
 double readFloatScalar(const void *P, DType T) {
   switch (T) {
   case DType::Float16: {

@@ -47,6 +47,8 @@ bool evalInt(const ir::Expr &E, const ScalarEnv &Env, int64_t &Out, std::string 
 /// Reads a scalar of type T at P as int64 / double.
 int64_t readIntScalar(const void *P, ir::DType T);
 double readFloatScalar(const void *P, ir::DType T);
+/// Stores V, wrapped to integer type T, at P (a variable of type T).
+void writeIntScalar(void *P, ir::DType T, int64_t V);
 
 } // namespace runtime
 } // namespace sched

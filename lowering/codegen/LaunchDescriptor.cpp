@@ -13,6 +13,8 @@
 //   arch sm_80                       <- only when an architecture was asked for
 //   region r A                       <- one per buffer parameter: r, w, rw or -
 //   region w C
+//   finals 2 int32 i int64 j         <- only when the nest assigns variables
+//                                       declared outside it: type and name each
 //   exprs 123                        <- byte length, then the text
 //   func __sched_launch_exprs(M: int32, __sched_exprs: int32*[8] global) ... {
 //     __sched_exprs[0] = ((M + 15)/16)
@@ -24,8 +26,9 @@
 //   extern "C" __global__ void sched_matmul_12(...) { ... }
 //   end
 //
-// Launch expressions (grid x/y/z, block x/y/z, then one extent per region)
-// must be read back as IR over the kernel's scalar parameters. Rather than a
+// Launch expressions (grid x/y/z, block x/y/z, one extent per region, one
+// origin per region, then the condition and the value of each final) must
+// be read back as IR over the kernel's scalar parameters. Rather than a
 // second parser for bare expressions, they travel as the stored values of a
 // small wrapper func that the one IR parser reads; slot k holds expression k,
 // an absent slot is a null expression. Parsing then rebinds the wrapper's
@@ -80,9 +83,11 @@ std::string accessFlags(const BufferRegion &R) {
   return "-";
 }
 
-/// Grid, block, the region extents, then the region origins (a null origin,
-/// 0, stores nothing): the order of the expression slots.
-std::vector<ir::Expr> launchExprs(const LoweredKernel &K) {
+/// Grid, block, the region extents, the region origins (a null origin,
+/// 0, stores nothing), then each final's condition (null: always) and
+/// value: the order of the expression slots.
+std::vector<ir::Expr> launchExprs(const LaunchDescriptor &D) {
+  const LoweredKernel &K = D.Kernel;
   std::vector<ir::Expr> Exprs;
   for (const ir::Expr &E : K.Geometry.Grid)
     Exprs.push_back(E);
@@ -92,12 +97,17 @@ std::vector<ir::Expr> launchExprs(const LoweredKernel &K) {
     Exprs.push_back(R.Extent);
   for (const BufferRegion &R : K.Regions)
     Exprs.push_back(R.Min);
+  for (const LaunchDescriptor::FinalValue &F : D.Finals) {
+    Exprs.push_back(F.When);
+    Exprs.push_back(F.Value);
+  }
   return Exprs;
 }
 
 /// The wrapper func that carries the launch expressions.
-ir::LoopNest exprsFunc(const LoweredKernel &K) {
-  std::vector<ir::Expr> Exprs = launchExprs(K);
+ir::LoopNest exprsFunc(const LaunchDescriptor &D) {
+  const LoweredKernel &K = D.Kernel;
+  std::vector<ir::Expr> Exprs = launchExprs(D);
   ir::LoopNest F;
   F.Name = ExprsFuncName;
   F.Target = K.Kernel.Target;
@@ -244,6 +254,30 @@ bool parseArch(Reader &R, TargetArch &Out) {
   return true;
 }
 
+/// Reads the optional "finals <count> (<type> <name>)..." line.
+bool parseFinals(Reader &R, std::vector<LaunchDescriptor::FinalValue> &Out) {
+  std::string Rest;
+  if (!R.startsWith("finals "))
+    return true;
+  if (!R.tagged("finals", Rest))
+    return false;
+  std::istringstream IS(Rest);
+  std::string CountText, Type, Name;
+  size_t Count;
+  if (!(IS >> CountText) || !Reader::parseSize(CountText, Count))
+    return R.fail("expected 'finals <count> <type> <name>...'");
+  while (IS >> Type >> Name) {
+    LaunchDescriptor::FinalValue F;
+    F.Name = Name;
+    if (!ir::parseDType(Type, F.Type) || !ir::isInt(F.Type))
+      return R.fail("final '" + Name + "' has a type that is not an integer: '" + Type + "'");
+    Out.push_back(F);
+  }
+  if (Out.size() != Count)
+    return R.fail("final count does not match");
+  return true;
+}
+
 /// Reads the "region <flags> <param>" lines.
 bool parseRegions(Reader &R, std::vector<BufferRegion> &Out) {
   std::string Rest;
@@ -302,7 +336,8 @@ bool parseLaunchExprs(Reader &R, const std::string &Text, const ir::LoopNest &Ke
 
 } // namespace
 
-bool checkLaunchExprs(const LoweredKernel &K, std::string &Error) {
+bool checkLaunchExprs(const LoweredKernel &K, std::string &Error,
+                      const std::vector<LaunchDescriptor::FinalValue> &Finals) {
   static const char *const Axis = "xyz";
   std::vector<std::pair<std::string, ir::Expr>> Named;
   for (int D = 0; D < 3; ++D) {
@@ -315,6 +350,10 @@ bool checkLaunchExprs(const LoweredKernel &K, std::string &Error) {
   }
   for (const ir::Expr &A : K.Kernel.Assumptions)
     Named.push_back({"run-time assumption", A});
+  for (const LaunchDescriptor::FinalValue &F : Finals) {
+    Named.push_back({"condition of the final value of '" + F.Name + "'", F.When});
+    Named.push_back({"final value of '" + F.Name + "'", F.Value});
+  }
   for (const auto &Entry : Named)
     if (Entry.second && !passes::isLaunchExpr(Entry.second, K.Kernel)) {
       Error = "the " + Entry.first + " '" + ir::print(Entry.second) +
@@ -337,9 +376,15 @@ std::string serializeDescriptor(const LaunchDescriptor &D) {
   OS << '\n';
   if (K.Arch.isSet())
     OS << "arch " << K.Arch.name() << '\n';
+  if (!D.Finals.empty()) {
+    OS << "finals " << D.Finals.size();
+    for (const LaunchDescriptor::FinalValue &F : D.Finals)
+      OS << ' ' << ir::dtypeName(F.Type) << ' ' << F.Name;
+    OS << '\n';
+  }
   for (const BufferRegion &R : K.Regions)
     OS << "region " << accessFlags(R) << ' ' << R.Param << '\n';
-  writeBlock(OS, "exprs", ir::print(exprsFunc(K)));
+  writeBlock(OS, "exprs", ir::print(exprsFunc(D)));
   writeBlock(OS, "ir", ir::print(K.Kernel));
   writeBlock(OS, "cuda", D.CUDASource);
   OS << "end\n";
@@ -354,7 +399,8 @@ bool parseDescriptor(const std::string &Text, LaunchDescriptor &Out, std::string
   std::vector<ir::Expr> Slots;
   bool Ok = R.line(L) && (L == Header || R.fail("not a sched launch descriptor (v1)")) &&
             R.tagged("kernel", Name) && parseSource(R, K.Kernel) && parseArgs(R, Out) &&
-            parseArch(R, K.Arch) && parseRegions(R, K.Regions) && R.block("exprs", ExprsText) &&
+            parseArch(R, K.Arch) && parseFinals(R, Out.Finals) && parseRegions(R, K.Regions) &&
+            R.block("exprs", ExprsText) &&
             R.block("ir", IRText) && R.block("cuda", Out.CUDASource) && R.line(End) &&
             (End == "end" || R.fail("expected 'end'"));
   if (Ok) {
@@ -370,7 +416,8 @@ bool parseDescriptor(const std::string &Text, LaunchDescriptor &Out, std::string
   Ok = Ok && (K.Kernel.Name == Name || R.fail("kernel name does not match its ir")) &&
        (Out.ArgKinds.size() == K.Kernel.Params.size() ||
         R.fail("argument count does not match the kernel's parameters")) &&
-       parseLaunchExprs(R, ExprsText, K.Kernel, 6 + 2 * K.Regions.size(), Slots);
+       parseLaunchExprs(R, ExprsText, K.Kernel,
+                        6 + 2 * K.Regions.size() + 2 * Out.Finals.size(), Slots);
   if (!Ok) {
     Error = R.Error;
     return false;
@@ -382,6 +429,15 @@ bool parseDescriptor(const std::string &Text, LaunchDescriptor &Out, std::string
   for (size_t I = 0; I < K.Regions.size(); ++I) {
     K.Regions[I].Extent = Slots[6 + I];
     K.Regions[I].Min = Slots[6 + K.Regions.size() + I];
+  }
+  const size_t FirstFinal = 6 + 2 * K.Regions.size();
+  for (size_t I = 0; I < Out.Finals.size(); ++I) {
+    Out.Finals[I].When = Slots[FirstFinal + 2 * I];
+    Out.Finals[I].Value = Slots[FirstFinal + 2 * I + 1];
+    if (!Out.Finals[I].Value) {
+      Error = "descriptor: final '" + Out.Finals[I].Name + "' has no value";
+      return false;
+    }
   }
   return true;
 }

@@ -1,9 +1,11 @@
 //===- LaunchDescriptor.h - What the launcher needs, as text ---*- C++ -*-===//
 //
 // The plugin replaces an annotated nest with
-//     if (!__sched_launch(DESCRIPTOR, &arg0, &arg1, ...)) { original loop }
+//     if (!__sched_launch(DESCRIPTOR, &arg0, &arg1, ..., &final0, ...)) { original loop }
 // where DESCRIPTOR is a string literal made by serializeDescriptor and each
-// argument is the address of one parameter's storage, in Params order. The
+// argument is the address of one parameter's storage, in Params order, then
+// the address of each variable whose final value the launcher stores
+// (LaunchDescriptor::Finals). The
 // runtime parses the descriptor once per call site (parseDescriptor, the same
 // code) and runs the kernel under the chosen backend, or returns 0 so the
 // original loop runs (host backend).
@@ -28,6 +30,21 @@ struct LaunchDescriptor {
   std::vector<ArgKind> ArgKinds; // parallel to Kernel.Kernel.Params
   LoweredKernel Kernel;          // lowered IR, geometry, regions
   std::string CUDASource;        // emitCUDA(Kernel)
+
+  /// A variable declared outside the nest that the nest assigns (a C89
+  /// loop counter, `int i; for (i = 0; i < n; i++)`): after a kernel ran,
+  /// the launcher stores what the original loop leaves in it. Its argument
+  /// follows the parameters' (argument ArgKinds.size() + k is the address of
+  /// final k's variable, of type Type). When (null: always) says whether the
+  /// nest assigns it at all for these arguments (an inner loop's counter is
+  /// not assigned when an outer loop runs zero times); Value is the value.
+  /// Both are expressions over the kernel's scalar parameters.
+  struct FinalValue {
+    std::string Name; // the variable, for messages and dumps
+    ir::DType Type = ir::DType::Int32;
+    ir::Expr When, Value;
+  };
+  std::vector<FinalValue> Finals;
 };
 
 /// Checks that every expression the launcher evaluates before a launch
@@ -35,7 +52,8 @@ struct LaunchDescriptor {
 /// and the kernel's scalar parameters only: the launcher has nothing else.
 /// False, with the offending expression in Error, otherwise (an internal
 /// error of the compiler: the nest must stay as written).
-bool checkLaunchExprs(const LoweredKernel &K, std::string &Error);
+bool checkLaunchExprs(const LoweredKernel &K, std::string &Error,
+                      const std::vector<LaunchDescriptor::FinalValue> &Finals = {});
 
 std::string serializeDescriptor(const LaunchDescriptor &D);
 bool parseDescriptor(const std::string &Text, LaunchDescriptor &Out, std::string &Error);

@@ -103,6 +103,35 @@ TEST(CodeGenDescriptorTest, LaunchExpressionsUseTheKernelsParameters) {
   EXPECT_EQ(evalAt(P.Kernel.Regions[0].Extent, P.Kernel.Kernel, {{"M", 100}, {"K", 3}}), 300);
 }
 
+/// The values a launch stores into counters declared outside the nest keep
+/// their type, their condition (absent: always) and their parameters.
+TEST(CodeGenDescriptorTest, FinalValuesRoundTripOverTheKernelsParameters) {
+  LaunchDescriptor D = makeDescriptor();
+  const ir::LoopNest &K = D.Kernel.Kernel;
+  ir::Expr M = scalarParam(K, "M"), KK = scalarParam(K, "K");
+  D.Finals.push_back({"i", ir::DType::Int32, nullptr,
+                      ir::makeBinary(ir::BinOp::Max, M, ir::makeInt(0))});
+  D.Finals.push_back({"k", ir::DType::Int64, ir::makeBinary(ir::BinOp::GT, M, ir::makeInt(0)),
+                      ir::makeCast(ir::DType::Int64, KK + ir::makeInt(1))});
+  std::string Text = serializeDescriptor(D);
+  EXPECT_NE(Text.find("\nfinals 2 int32 i int64 k\n"), std::string::npos) << Text;
+  LaunchDescriptor P;
+  std::string Error;
+  ASSERT_TRUE(parseDescriptor(Text, P, Error)) << Error;
+  ASSERT_EQ(P.Finals.size(), 2u);
+  EXPECT_EQ(P.Finals[0].Name, "i");
+  EXPECT_EQ(P.Finals[0].Type, ir::DType::Int32);
+  EXPECT_FALSE(P.Finals[0].When);
+  EXPECT_EQ(evalAt(P.Finals[0].Value, P.Kernel.Kernel, {{"M", -3}}), 0);
+  EXPECT_EQ(evalAt(P.Finals[0].Value, P.Kernel.Kernel, {{"M", 9}}), 9);
+  EXPECT_EQ(P.Finals[1].Type, ir::DType::Int64);
+  EXPECT_EQ(evalAt(P.Finals[1].When, P.Kernel.Kernel, {{"M", 0}}), 0);
+  EXPECT_EQ(evalAt(P.Finals[1].Value, P.Kernel.Kernel, {{"K", 41}}), 42);
+  EXPECT_EQ(serializeDescriptor(P), Text);
+  // A descriptor without finals has no finals line.
+  EXPECT_EQ(serializeDescriptor(makeDescriptor()).find("finals"), std::string::npos);
+}
+
 TEST(CodeGenDescriptorTest, AssumptionsRoundTripOverTheKernelsParameters) {
   LaunchDescriptor D = makeDescriptor();
   ir::LoopNest &K = D.Kernel.Kernel;
