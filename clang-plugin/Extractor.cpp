@@ -642,11 +642,7 @@ bool NestExtractor::before(SourceLocation A, SourceLocation B) const {
 }
 
 std::string NestExtractor::uniqueName(const std::string &Base, std::set<std::string> &Used) {
-  std::string Name = Base.empty() ? "v" : Base;
-  for (int Suffix = 1; Used.count(Name); ++Suffix)
-    Name = Base + "_" + std::to_string(Suffix);
-  Used.insert(Name);
-  return Name;
+  return uniqueLoopName(Base, Used);
 }
 
 //===----------------------------------------------------------------------===//
@@ -835,14 +831,7 @@ bool NestExtractor::loopBounds(const ForStmt *F, const VarDecl *&IV, ir::Expr &M
                                ir::Expr &Extent) {
   // Init: `int i = a` or `i = a`.
   const Expr *InitValue = nullptr;
-  if (const auto *DS = dyn_cast_or_null<DeclStmt>(F->getInit())) {
-    if (DS->isSingleDecl())
-      if ((IV = dyn_cast<VarDecl>(DS->getSingleDecl())))
-        InitValue = IV->getInit();
-  } else if (const auto *Assign = dyn_cast_or_null<BinaryOperator>(F->getInit())) {
-    if (Assign->getOpcode() == BO_Assign && (IV = varOf(Assign->getLHS())))
-      InitValue = Assign->getRHS();
-  }
+  IV = loopCounter(F, &InitValue);
   if (!IV || !InitValue || !IV->getType()->isIntegerType())
     return fail(F->getBeginLoc(), "non-canonical loop (the init is not 'int i = a')");
 
@@ -2078,6 +2067,30 @@ bool NestExtractor::run(const ForStmt *Loop, const std::string &NestName, Extrac
 }
 
 } // namespace
+
+const VarDecl *loopCounter(const ForStmt *F, const Expr **InitValue) {
+  const VarDecl *IV = nullptr;
+  const Expr *Value = nullptr;
+  if (const auto *DS = dyn_cast_or_null<DeclStmt>(F->getInit())) {
+    if (DS->isSingleDecl())
+      if ((IV = dyn_cast<VarDecl>(DS->getSingleDecl())))
+        Value = IV->getInit();
+  } else if (const auto *Assign = dyn_cast_or_null<BinaryOperator>(F->getInit())) {
+    if (Assign->getOpcode() == BO_Assign && (IV = varOf(Assign->getLHS())))
+      Value = Assign->getRHS();
+  }
+  if (InitValue)
+    *InitValue = Value;
+  return IV;
+}
+
+std::string uniqueLoopName(const std::string &Base, std::set<std::string> &Used) {
+  std::string Name = Base.empty() ? "v" : Base;
+  for (int Suffix = 1; Used.count(Name); ++Suffix)
+    Name = Base + "_" + std::to_string(Suffix);
+  Used.insert(Name);
+  return Name;
+}
 
 bool extractNest(const ForStmt *Loop, const std::string &NestName, const Stmt *FunctionBody,
                  ASTContext &Ctx, SchedDiagnostics &Diags, ExtractedNest &Out) {

@@ -15,12 +15,17 @@
 
 #include "clang/AST/Type.h"
 
+#include <set>
+#include <string>
+
 namespace clang {
 class ASTContext;
 class DiagnosticsEngine;
+class Expr;
 class FieldDecl;
 class ForStmt;
 class ValueDecl;
+class VarDecl;
 } // namespace clang
 
 namespace sched {
@@ -56,6 +61,16 @@ struct ExtractedNest {
   std::vector<ParamBinding> FinalBindings;
   std::vector<LaunchDescriptor::FinalValue> Finals;
 };
+
+/// The counter of loop F, `i` of `int i = a` or `i = a` (null for any other
+/// init), and its first value (through InitValue when given).
+const clang::VarDecl *loopCounter(const clang::ForStmt *F,
+                                  const clang::Expr **InitValue = nullptr);
+
+/// The name of a loop whose counter is called Base, given the names Used so
+/// far in the nest (which it joins): Base, then Base_1, Base_2, ... for later
+/// loops of the same name, in source order. Directives name loops by it.
+std::string uniqueLoopName(const std::string &Base, std::set<std::string> &Used);
 
 /// Extracts Loop. NestName is the unique kernel name to use. FunctionBody is
 /// the body of the function holding Loop (null: unknown), searched for reads

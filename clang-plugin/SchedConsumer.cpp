@@ -98,6 +98,18 @@ public:
   bool TraverseForStmt(ForStmt *Loop) {
     PragmaGroup *Group = Records.groupForLoop(Loop->getForLoc());
     bool Inner = Group && Outer.count(Group);
+    // A pragma of its own inside an annotated nest: the nest's directives
+    // are all above its outermost loop, and the inner loop is part of its
+    // kernel, not a nest of its own.
+    if (Group && !Inner && !Outer.empty()) {
+      if (!Group->Reported) {
+        Group->Matched = Group->Reported = true;
+        Diags.warn(WarnGroup::Ignored, Group->Lines.front()->IntroducerLoc,
+                   "'#pragma sched' inside the nest of another '#pragma sched' is ignored; put "
+                   "every directive of a nest above its outermost loop");
+      }
+      Group = nullptr;
+    }
     if (Group && !Inner)
       Outer[Group] = Loop;
     bool Result = RecursiveASTVisitor::TraverseForStmt(Loop);
@@ -108,7 +120,8 @@ public:
 
   bool VisitForStmt(ForStmt *Loop) {
     PragmaGroup *Group = Records.groupForLoop(Loop->getForLoc());
-    if (Group && Outer[Group] == Loop) {
+    auto It = Group ? Outer.find(Group) : Outer.end();
+    if (It != Outer.end() && It->second == Loop) {
       Group->Matched = true;
       Found.push_back({Loop, Group, Function});
     }
@@ -199,24 +212,24 @@ std::string joinMessages(const std::vector<Diag> &Diags) {
 }
 
 /// The loops of a nest the extractor could not translate, for checking its
-/// directives anyway: each `for` that declares its variable becomes a loop of
-/// that name over a symbolic extent; statements are left out.
-ir::Stmt loopSkeleton(const Stmt *S) {
+/// directives anyway: each `for` with a counter (`int i = a` or `i = a`)
+/// becomes a loop of the name the extractor would give it over a symbolic
+/// extent; statements are left out.
+ir::Stmt loopSkeleton(const Stmt *S, std::set<std::string> &Used) {
   if (!S)
     return nullptr;
   std::vector<ir::Stmt> Inner;
   auto Add = [&](const Stmt *Child) {
-    if (ir::Stmt L = loopSkeleton(Child))
+    if (ir::Stmt L = loopSkeleton(Child, Used))
       Inner.push_back(L);
   };
   if (const auto *F = dyn_cast<ForStmt>(S)) {
+    // Named before its body, as the extractor names loops.
+    const VarDecl *IV = loopCounter(F);
+    std::string Name = IV ? uniqueLoopName(IV->getNameAsString(), Used) : "";
     Add(F->getBody());
-    const auto *Init = dyn_cast_or_null<DeclStmt>(F->getInit());
-    const auto *IV = Init && Init->isSingleDecl() ? dyn_cast<VarDecl>(Init->getSingleDecl())
-                                                   : nullptr;
     if (!IV)
       return Inner.empty() ? nullptr : ir::makeSeq(Inner);
-    std::string Name = IV->getNameAsString();
     return ir::makeFor(ir::makeVar(Name), ir::makeInt(0), ir::makeVar(Name + ".extent"),
                        Inner.empty() ? ir::makeEvaluate(ir::makeInt(0)) : ir::makeSeq(Inner));
   }
@@ -482,7 +495,8 @@ void SchedConsumer::handleNest(Decl *Root, const FoundNest &Found) {
   if (!extractNest(Found.Loop, Name, FunctionBody, Ctx, *Diagnostics, Ex)) {
     // extractNest said why; the directives still get their errors.
     std::vector<Diag> Diags;
-    checkDirectivesOnLoops(loopSkeleton(Found.Loop), Locs.Directives, Diags);
+    std::set<std::string> Used;
+    checkDirectivesOnLoops(loopSkeleton(Found.Loop, Used), Locs.Directives, Diags);
     report(Locs, Diags);
     return;
   }

@@ -27,19 +27,36 @@ using namespace ir;
 namespace {
 
 /// The buffer a reduction loop accumulates into: one written by a store that
-/// also reads it (acc[0] = acc[0] + ...), else the first one written.
+/// reads the element it writes, at an index that does not move with the loop
+/// (acc[0] = acc[0] + ..., y[k] = y[k] + ... inside i); else one that reads
+/// it at all; else the first one written. (`t[i] = 2*t[i]` under loop i
+/// updates a new element each iteration: no reduction of i.)
 std::string reductionTarget(const ForNode *L) {
   std::vector<Access> Accesses = collectAccesses(L->Body);
-  std::string FirstWritten;
+  const VarNode *V = L->LoopVar.get();
+  auto MovesWithLoop = [&](const Access &A) {
+    for (const Expr &I : A.Indices)
+      if (usesVar(I, V))
+        return true;
+    return false;
+  };
+  std::string FirstWritten, ReadBack;
   for (const Access &W : Accesses) {
     if (!W.IsWrite)
       continue;
     if (FirstWritten.empty())
       FirstWritten = W.Buf->Name;
-    for (const Access &R : Accesses)
-      if (!R.IsWrite && R.Buf.get() == W.Buf.get() && R.Statement == W.Statement)
+    for (const Access &R : Accesses) {
+      if (R.IsWrite || R.Buf.get() != W.Buf.get() || R.Statement != W.Statement)
+        continue;
+      if (!MovesWithLoop(W))
         return W.Buf->Name;
+      if (ReadBack.empty())
+        ReadBack = W.Buf->Name;
+    }
   }
+  if (!ReadBack.empty())
+    return ReadBack;
   return FirstWritten.empty() ? "its result" : FirstWritten;
 }
 
