@@ -7,12 +7,23 @@ from .program import Case
 from .schedgen import Oracle, SchedGen, fmt, replay
 
 
+def c89_style(seed):
+    """Whether case `seed` is written in C89 style (nest.py, Nest.c89): about
+    a third of the cases, drawn from a stream of its own so that the nest and
+    schedule of every seed stay what they were."""
+    rng = random.Random(seed * 7919 + 0xC89)
+    if rng.random() >= 0.35:
+        return None
+    return {"init": rng.random() < 0.5, "post": rng.random() < 0.5}
+
+
 def make_case(seed, family=None):
     if family == "vta":  # its own seed space: fuzzlib/vta.py
         from .vta import make_vta_case
         return make_vta_case(seed)
     rng = random.Random(seed)
     nest, _ = generate_nest(rng, "nest_%d" % seed, family)
+    nest.c89 = c89_style(seed)
     oracle = Oracle(nest)
     dirs, _ = SchedGen(rng, nest, oracle).generate()
     case = Case(seed, nest, [fmt(d) for d in dirs])

@@ -368,25 +368,78 @@ class Nest:
         return out
 
     # ---- C++
+    # ---- C89 style (self.c89, drawn by cases.c89_style): every loop counter
+    # declared before the nest (initialised to -7, or not at all), `i = lo`
+    # in each loop, and the counters read after the nest into fz_ctr, whose
+    # values the plain and the plugin build must agree on. An uninitialised
+    # counter is read only where C defines its value: its loop is under no
+    # `if` and the loops around its first loop ran.
+    def c89_counters(self):
+        """[(var, condition C text or None: always)] in first-loop order;
+        the counters read after the nest."""
+        style = getattr(self, "c89", None)
+        if not style:
+            return []
+        first, guarded = {}, set()
+
+        def visit(body, loops, under_if):
+            for n in body:
+                if isinstance(n, Loop):
+                    if under_if:
+                        guarded.add(n.var)
+                    if n.var not in first:
+                        first[n.var] = loops
+                    visit(n.body, loops + (n,), under_if)
+                elif isinstance(n, If):
+                    visit(n.body, loops, True)
+        visit(self.body, (), False)
+        out = []
+        for var, loops in first.items():
+            if style["init"]:
+                out.append((var, None))
+            elif var not in guarded:
+                conds = ["(%s) > %d" % (l.hi.to_c(), l.lo) for l in loops]
+                out.append((var, " && ".join(conds) if conds else None))
+        return out
+
     def to_c(self, pragmas):
         """The function; returns (lines, index of the `for` line, index of
         the first pragma line)."""
+        style = getattr(self, "c89", None)
         args = [a.param_c() for a in self.arrays] + ["int %s" % p for p in self.params]
+        if style:
+            args.append("long *fz_ctr")
         lines = ["static void %s(%s) {" % (self.name, ", ".join(args))]
+        if style:
+            names = []
+            for l in self.loops():
+                if l.var not in names:
+                    names.append(l.var)
+            init = " = -7" if style["init"] else ""
+            lines.append("  int %s;" % ", ".join(v + init for v in names))
         first_pragma = len(lines)
         for p in pragmas:
             lines.append("#pragma sched " + p)
         for_line = len(lines)
         self._emit(self.body, 1, lines)
+        for k, (var, cond) in enumerate(self.c89_counters()):
+            store = "fz_ctr[%d] = %s;" % (k, var)
+            lines.append("  if (%s)\n    %s" % (cond, store) if cond else "  " + store)
         lines.append("}")
         return lines, for_line, first_pragma
 
     def _emit(self, body, ind, out):
         pad = "  " * ind
+        style = getattr(self, "c89", None)
         for n in body:
             if isinstance(n, Loop):
-                out.append("%sfor (int %s = %d; %s < %s; ++%s) {" % (
-                    pad, n.var, n.lo, n.var, n.hi.to_c(), n.var))
+                if style:
+                    inc = ("%s++" if style["post"] else "++%s") % n.var
+                    out.append("%sfor (%s = %d; %s < %s; %s) {" % (
+                        pad, n.var, n.lo, n.var, n.hi.to_c(), inc))
+                else:
+                    out.append("%sfor (int %s = %d; %s < %s; ++%s) {" % (
+                        pad, n.var, n.lo, n.var, n.hi.to_c(), n.var))
                 self._emit(n.body, ind + 1, out)
                 out.append(pad + "}")
             elif isinstance(n, If):

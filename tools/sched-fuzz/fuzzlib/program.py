@@ -94,10 +94,18 @@ def driver(case, lines):
                 args.append("(%s%s %s)%s_" % ("const " if a.readonly else "", a.ty.cname,
                                               "(*)" + inner if inner else "*", a.name))
         args += [str(cfg[p]) for p in n.params]
+        counters = n.c89_counters() if hasattr(n, "c89_counters") else []
+        if getattr(n, "c89", None):
+            lines.append("    long fz_ctr_[%d];" % (len(counters) + 1))
+            lines.append("    for (int k = 0; k < %d; ++k)" % (len(counters) + 1))
+            lines.append("      fz_ctr_[k] = -99;")
+            args.append("fz_ctr_")
         lines.append("    %s(%s);" % (n.name, ", ".join(args)))
         for a in n.arrays:
             cnt = alloc[a.name] + (PAD if a.kind == "flat" else 0)
             lines.append('    fz_dump("%s", %s_, %d, full);' % (a.name, a.name, cnt))
+        if getattr(n, "c89", None):
+            lines.append('    fz_dump("counters", fz_ctr_, %d, 1);' % (len(counters) + 1))
         for a in n.arrays:
             lines.append("    std::free(%s_);" % a.name)
         lines.append("  }")
