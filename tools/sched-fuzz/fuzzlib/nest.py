@@ -424,7 +424,11 @@ class Nest:
         self._emit(self.body, 1, lines)
         for k, (var, cond) in enumerate(self.c89_counters()):
             store = "fz_ctr[%d] = %s;" % (k, var)
-            lines.append("  if (%s)\n    %s" % (cond, store) if cond else "  " + store)
+            if cond:
+                lines.append("  if (%s)" % cond)
+                lines.append("    " + store)
+            else:
+                lines.append("  " + store)
         lines.append("}")
         return lines, for_line, first_pragma
 
