@@ -37,8 +37,8 @@ constexpr int64_t MaxStaticSharedBytes = 48 * 1024;
 /// Why a launch of Grid x Block blocks and threads with SharedBytes of
 /// static shared memory (negative: unknown, not checked) cannot run on any
 /// CUDA device, e.g. "a block of 1089 threads (33 x 33 x 1) exceeds CUDA's
-/// limit of 1024 threads per block"; empty when it can. Extents must be
-/// positive (an empty grid or block is the launcher's own case).
+/// limit of 1024 threads per block"; empty when it can. Extents are not
+/// negative (an empty grid or block is the launcher's own case).
 std::string launchShapeProblem(const int64_t Grid[3], const int64_t Block[3],
                                int64_t SharedBytes);
 

@@ -371,6 +371,41 @@ TEST_F(RuntimeBackendTest, BlockOverCudasLimitsRunsTheOriginalLoop) {
   }
 }
 
+/// Out[t] = t through a shared array of Words floats, one block of n threads.
+LoweredKernel throughSharedArray(int64_t Words) {
+  KernelBuilder KB("sched_through_shared_9");
+  KB.K.Kernel.SourceFile = "shared.cpp";
+  KB.K.Kernel.SourceLine = 9;
+  Var N = KB.scalar("n");
+  Buffer Out = KB.buffer("Out", DType::Float32, N, false, true);
+  Buffer S = makeBuffer("S", DType::Float32, {i32(Words)}, Scope::Shared);
+  KB.block(N);
+  Var Tx = makeVar("tx");
+  Stmt Body = makeSeq({makeStore(S, {Tx}, makeCast(DType::Float32, Tx)),
+                       makeStore(Out, {Tx}, makeLoad(S, {Tx}))});
+  return KB.done(makeAllocate(S, bound(Tx, N, "threadIdx.x", Body)));
+}
+
+TEST_F(RuntimeBackendTest, SharedArraysOverCudasLimitRunTheOriginalLoop) {
+  useBackend("sim");
+  setenv("SCHED_VERBOSE", "1", 1);
+  int32_t Threads = 4;
+  std::vector<float> Result(4, -1.0f);
+  float *Data = Result.data();
+  const std::vector<ArgKind> Kinds = {ArgKind::Scalar, ArgKind::Pointer};
+  ::testing::internal::CaptureStderr();
+  EXPECT_EQ(__sched_launch(descriptorFor(throughSharedArray(12289), Kinds), &Threads, &Data), 0);
+  std::string Err = ::testing::internal::GetCapturedStderr();
+  EXPECT_EQ(Result[3], -1.0f);
+  EXPECT_NE(Err.find("sched: sched_through_shared_9 (shared.cpp:9): ran the original loop on "
+                     "host: the kernel's shared arrays take 49156 bytes, over CUDA's limit of "
+                     "49152 bytes of static shared memory per block"),
+            std::string::npos)
+      << Err;
+  EXPECT_EQ(__sched_launch(descriptorFor(throughSharedArray(12288), Kinds), &Threads, &Data), 1);
+  EXPECT_EQ(Result[3], 3.0f);
+}
+
 TEST(LaunchLimits, EachLimitIsNamed) {
   const int64_t One[3] = {1, 1, 1};
   const int64_t Fits[3] = {32, 32, 1}, TooMany[3] = {64, 32, 1}, DeepZ[3] = {1, 2, 65},
