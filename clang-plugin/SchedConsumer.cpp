@@ -24,6 +24,7 @@
 #include "codegen/CodeGenVTA.h"
 #include "codegen/LaunchDescriptor.h"
 #include "ir/IRVisitor.h"
+#include "ir/LaunchLimits.h"
 #include "ir/Printer.h"
 #include "passes/PassUtil.h"
 #include "schedule/Schedule.h"
@@ -253,29 +254,17 @@ SourceLocation loweringErrorLoc(const LocationTable &Locs, const std::vector<Dia
   return ForLoc;
 }
 
-/// What the remark says about a kernel besides its geometry: the bytes of
-/// shared memory its allocations take and how many barriers it has.
+/// What the remark says about a kernel besides its geometry and shared
+/// memory (ir::staticSharedBytes): how many barriers it has, and the scope of
+/// each allocation.
 class KernelSummary : public ir::IRVisitor {
 public:
-  int64_t SharedBytes = 0;
-  bool SharedBytesKnown = true; // every shared allocation has a constant size
   unsigned Barriers = 0;
   std::map<std::string, ir::Scope> Scopes; // of each allocation, by name
 
 protected:
   void visitAllocate(const ir::AllocateNode *N) override {
     Scopes[N->Buf->Name] = N->Buf->MemScope;
-    if (N->Buf->MemScope == ir::Scope::Shared) {
-      int64_t Bytes = ir::dtypeBytes(N->Buf->Type);
-      for (const ir::Expr &Dim : N->Buf->Shape) {
-        int64_t Extent;
-        if (!ir::getConstInt(Dim, Extent))
-          SharedBytesKnown = false;
-        else
-          Bytes *= Extent;
-      }
-      SharedBytes += Bytes;
-    }
     ir::IRVisitor::visitAllocate(N);
   }
   void visitEvaluate(const ir::EvaluateNode *N) override {
@@ -306,6 +295,7 @@ std::string describeKernel(const ir::LoopNest &Scheduled, const LoweredKernel &K
   }
   KernelSummary Summary;
   Summary.visit(K.Kernel.Body);
+  int64_t SharedBytes = ir::staticSharedBytes(K.Kernel);
   std::string Stages;
   for (const ir::StageRegion &St : Scheduled.Stages) {
     Stages += (Stages.empty() ? "" : ", ") + St.Name;
@@ -315,8 +305,7 @@ std::string describeKernel(const ir::LoopNest &Scheduled, const LoweredKernel &K
   }
   return "sched: nest became kernel '" + K.Kernel.Name + "': grid " +
          shapeText(K.Geometry.Grid) + ", block " + shapeText(K.Geometry.Block) + ", " +
-         (Summary.SharedBytesKnown ? std::to_string(Summary.SharedBytes)
-                                   : std::string("run-time")) +
+         (SharedBytes >= 0 ? std::to_string(SharedBytes) : std::string("run-time")) +
          " bytes of shared memory, stages: " + (Stages.empty() ? "none" : Stages) +
          ", barriers: " + std::to_string(Summary.Barriers);
 }

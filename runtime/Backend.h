@@ -1,8 +1,9 @@
 //===- Backend.h - Choosing and running a launch backend --------*- C++ -*-===//
 //
-// The pieces of __sched_launch that tests call without exiting the process:
-// the SCHED_BACKEND names, the auto rule, and one launch that returns an error
-// message instead of printing it and exiting.
+// The pieces of __sched_launch that tests call directly: the SCHED_BACKEND
+// names, the auto rule, and one launch that returns its error message and
+// whether the program's memory was touched instead of printing it and going
+// on or aborting.
 //
 //===----------------------------------------------------------------------===//
 #ifndef SCHED_RUNTIME_BACKEND_H
@@ -35,11 +36,21 @@ std::string unknownBackendMessage(const char *Value);
 std::vector<void *> paramDataFromArgs(const LaunchDescriptor &D, void *const *Args);
 
 /// What one launch did.
-enum class LaunchResult { RanOnBackend, RunHostLoop, Failed };
+enum class LaunchResult {
+  RanOnBackend,
+  RunHostLoop, // host, or a run-time assumption failed (SCHED_VERBOSE says which)
+  /// Failed before the launch touched memory the program sees (Launch.cpp
+  /// says what that means per backend): the original loop is still right.
+  FailedUntouched,
+  /// Failed after the kernel may have written the program's memory: no
+  /// answer can be trusted.
+  Failed
+};
 
 /// Runs the kernel of the descriptor text at Descriptor (parsed and compiled
 /// once per distinct pointer) with the launcher's arguments on backend B
-/// (Auto resolved here). On Failed, Error holds the message without the
+/// (Auto resolved here: a driver that is missing or cannot initialise means
+/// host). On a failure, Error holds the message without the
 /// "sched: kernel (file:line): " prefix, and Where that prefix's kernel part.
 LaunchResult launchKernel(const char *Descriptor, void *const *Args, BackendKind B,
                           std::string &Where, std::string &Error);

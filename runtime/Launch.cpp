@@ -9,15 +9,40 @@
 // A target(vta) nest runs on the VTA runtime (vta/VtaLauncher) under sim
 // and auto, and as the original loop under host and cuda.
 //
-// Fatal errors print `sched: <kernel> (<file>:<line>): <message>` and exit(1):
-// a kernel that cannot run correctly must never return a wrong answer.
-//
 // Before a kernel runs on sim or cuda, the launcher checks what the compiler
 // could only assume: the kernel's run-time assumptions (ir::LoopNest::
-// Assumptions, e.g. `N <= ld` for a delinearized leading dimension) and a
-// launch geometry with at least one block and one thread in each dimension.
-// When one fails, __sched_launch returns 0 and the original loop runs, which
-// is correct for every argument; SCHED_VERBOSE=1 says why.
+// Assumptions, e.g. `N <= ld` for a delinearized leading dimension), a
+// launch geometry with at least one block and one thread in each dimension,
+// and a launch shape within CUDA's limits (ir/LaunchLimits.h: threads per
+// block, block and grid dimensions, static shared memory), the same for sim
+// and cuda. When one fails, __sched_launch returns 0 and the original loop
+// runs, which is correct for every argument; SCHED_VERBOSE=1 says why.
+//
+// A launch that fails never exits the process (a library must not); what the
+// program sees depends on whether the launch touched its data, i.e. may have
+// written memory the program sees:
+//  - sim runs the kernel on the program's own buffers, so a launch is touched
+//    once its first block starts (SimStats::Blocks > 0). Its compile and
+//    set-up errors (a construct it cannot run, a buffer region it cannot
+//    evaluate) come before that; its run-time findings (a race, an access out
+//    of bounds) after.
+//  - cuda only reads host memory until it copies the written regions back
+//    (cuda::launch's Touched), but for a buffer passed in place (device or
+//    managed memory), which the kernel writes as it runs. A driver that
+//    cannot initialise, an NVRTC or module-load error, a failed allocation,
+//    copy in or launch, even a kernel that faults before the copies back:
+//    none has touched anything.
+//  - vta copies every region in, and back only after the whole program ran
+//    without an error (VtaLauncher): a failure never touched anything.
+//  - host and the checks above fail before anything runs.
+// Untouched, the original loop is still a correct answer: the error is
+// printed once per nest, `sched: <kernel> (<file>:<line>): <error>; ran the
+// original loop instead`, later failures of the nest only under
+// SCHED_VERBOSE, and __sched_launch returns 0. Touched, no answer can be
+// trusted: `sched: <kernel> (<file>:<line>): <error>` and std::abort() (no
+// exit handler runs on half-written data); a wrong answer is never returned
+// silently. An unknown SCHED_BACKEND value touches nothing either: it is
+// reported once and every nest runs its original loop.
 //
 //===----------------------------------------------------------------------===//
 
@@ -30,6 +55,7 @@
 #include "vta/VtaLauncher.h"
 
 #include "ir/IRVisitor.h"
+#include "ir/LaunchLimits.h"
 #include "ir/Printer.h"
 
 #include <cstdarg>
@@ -99,6 +125,7 @@ struct LaunchSite {
   LaunchDescriptor D;
   std::string ParseError; // non-empty: the descriptor did not parse
   std::string Where;      // "kernel (file:line)"
+  int64_t SharedBytes = -1; // ir::staticSharedBytes of the kernel (-1: not constant)
 
   std::mutex SimLock;
   std::shared_ptr<const sim::SimProgram> Sim;
@@ -126,6 +153,8 @@ LaunchSite &siteFor(const char *Descriptor) {
     Slot->Where = Slot->ParseError.empty()
                       ? N.Name + " (" + N.SourceFile + ":" + std::to_string(N.SourceLine) + ")"
                       : "<unknown kernel>";
+    if (Slot->ParseError.empty())
+      Slot->SharedBytes = ir::staticSharedBytes(N);
   }
   return *Slot;
 }
@@ -152,11 +181,11 @@ std::string valuesOf(const ir::Expr &E, const ir::LoopNest &Nest, const ScalarEn
   return Out;
 }
 
-/// Whether the kernel may run for these arguments: every assumption holds
-/// and every grid and block extent is positive. Sets Why to the first that
-/// does not; false with Error set when one cannot be evaluated (the
-/// descriptor is then broken: the plugin checked that all are expressions
-/// over scalar parameters).
+/// Whether the kernel may run for these arguments: every assumption holds,
+/// every grid and block extent is positive, and the launch shape is within
+/// CUDA's limits. Sets Why to the first that does not; false with Error set
+/// when one cannot be evaluated (the descriptor is then broken: the plugin
+/// checked that all are expressions over scalar parameters).
 bool mayLaunch(const LaunchSite &S, const std::vector<void *> &Data, std::string &Why,
                std::string &Error) {
   const LoweredKernel &K = S.D.Kernel;
@@ -174,10 +203,11 @@ bool mayLaunch(const LaunchSite &S, const std::vector<void *> &Data, std::string
     }
   }
   static const char *const Axis = "xyz";
+  int64_t Extents[2][3]; // grid, block
   for (int D = 0; D < 3; ++D)
     for (bool Grid : {true, false}) {
       const ir::Expr &E = Grid ? K.Geometry.Grid[D] : K.Geometry.Block[D];
-      int64_t Extent;
+      int64_t &Extent = Extents[Grid ? 0 : 1][D];
       if (!evalInt(E, Env, Extent, Error)) {
         Error = "cannot evaluate the launch geometry: " + Error;
         return false;
@@ -188,6 +218,7 @@ bool mayLaunch(const LaunchSite &S, const std::vector<void *> &Data, std::string
         return true;
       }
     }
+  Why = ir::launchShapeProblem(Extents[0], Extents[1], S.SharedBytes);
   return true;
 }
 
@@ -203,11 +234,13 @@ LaunchResult runSim(LaunchSite &S, const std::vector<void *> &Data, std::string 
   }
   if (!Program) {
     Error = "cannot simulate: " + S.SimCompileError;
-    return LaunchResult::Failed;
+    return LaunchResult::FailedUntouched;
   }
   sim::SimStats Stats;
+  // The simulator works on the program's buffers in place: once a block has
+  // started, the kernel may have written them.
   if (!sim::runKernel(*Program, Data, sim::SimOptions(), Error, &Stats))
-    return LaunchResult::Failed;
+    return Stats.Blocks > 0 ? LaunchResult::Failed : LaunchResult::FailedUntouched;
   if (verbose()) {
     std::string Collectives; // only kernels with wmma calls mention them
     if (Stats.Collectives)
@@ -254,33 +287,40 @@ static LaunchResult launchOnBackend(const char *Descriptor, void *const *Args, B
   if (!Descriptor) {
     Where = "<unknown kernel>";
     Error = "null launch descriptor";
-    return LaunchResult::Failed;
+    return LaunchResult::FailedUntouched;
   }
   LaunchSite &S = siteFor(Descriptor);
   Where = S.Where;
   if (!S.ParseError.empty()) {
     Error = "invalid launch descriptor: " + S.ParseError;
-    return LaunchResult::Failed;
+    return LaunchResult::FailedUntouched;
   }
   if (S.D.ArgKinds.size() != S.D.Kernel.Kernel.Params.size()) {
     Error = "the descriptor has " + std::to_string(S.D.ArgKinds.size()) +
             " argument kinds for " + std::to_string(S.D.Kernel.Kernel.Params.size()) +
             " parameters";
-    return LaunchResult::Failed;
+    return LaunchResult::FailedUntouched;
   }
   // A target(vta) nest runs on the VTA runtime (ours, over its simulator,
   // is always linked; a board's replaces it) under sim and auto, and as the
   // original loop under host and cuda: a VTA nest has no CUDA kernel, and
   // SCHED_BACKEND=cuda asks for the GPU nests only.
   const bool IsVta = S.D.Kernel.Kernel.Target == "vta";
+  // auto: a driver that is missing, cannot initialise or sees no device is
+  // all the same, no GPU here.
+  std::string NoDevice;
   BackendKind Chosen =
       IsVta ? (B == BackendKind::Auto ? BackendKind::Sim : B)
-            : resolveBackend(B, B == BackendKind::Auto && cuda::deviceAvailable());
+            : resolveBackend(B, B == BackendKind::Auto && cuda::deviceAvailable(&NoDevice));
   if (Chosen == BackendKind::Host || (IsVta && Chosen == BackendKind::Cuda)) {
-    if (verbose())
-      std::fprintf(stderr, "sched: %s: ran on host%s\n", S.Where.c_str(),
-                   Chosen == BackendKind::Cuda ? " (a target(vta) nest does not run on cuda)"
-                                               : "");
+    if (verbose()) {
+      std::string Note;
+      if (Chosen == BackendKind::Cuda)
+        Note = " (a target(vta) nest does not run on cuda)";
+      else if (B == BackendKind::Auto)
+        Note = " (no usable CUDA device: " + NoDevice + ")";
+      std::fprintf(stderr, "sched: %s: ran on host%s\n", S.Where.c_str(), Note.c_str());
+    }
     return host::launch() ? LaunchResult::RanOnBackend : LaunchResult::RunHostLoop;
   }
   std::vector<void *> Data = paramDataFromArgs(S.D, Args);
@@ -289,11 +329,11 @@ static LaunchResult launchOnBackend(const char *Descriptor, void *const *Args, B
   for (size_t I = 0; I < Data.size(); ++I)
     if (!Data[I] && S.D.ArgKinds[I] == LaunchDescriptor::ArgKind::Scalar) {
       Error = "null argument for parameter '" + S.D.Kernel.Kernel.Params[I].name() + "'";
-      return LaunchResult::Failed;
+      return LaunchResult::FailedUntouched;
     }
   std::string Why;
   if (!mayLaunch(S, Data, Why, Error))
-    return LaunchResult::Failed;
+    return LaunchResult::FailedUntouched;
   if (!Why.empty()) {
     if (verbose())
       std::fprintf(stderr, "sched: %s: ran the original loop on host: %s\n", S.Where.c_str(),
@@ -301,16 +341,18 @@ static LaunchResult launchOnBackend(const char *Descriptor, void *const *Args, B
     return LaunchResult::RunHostLoop;
   }
   if (IsVta) {
+    // The regions are copied back only after the program ran without error.
     if (!runVtaKernel(S.D.Kernel, S.Vta, Data, Error))
-      return LaunchResult::Failed;
+      return LaunchResult::FailedUntouched;
     if (verbose())
       std::fprintf(stderr, "sched: %s: ran on the VTA runtime\n", S.Where.c_str());
     return LaunchResult::RanOnBackend;
   }
   if (Chosen == BackendKind::Sim)
     return runSim(S, Data, Error);
-  if (!cuda::launch(S.D, S.Cuda, Data, Error))
-    return LaunchResult::Failed;
+  bool Touched = false;
+  if (!cuda::launch(S.D, S.Cuda, Data, Error, Touched))
+    return Touched ? LaunchResult::Failed : LaunchResult::FailedUntouched;
   if (verbose())
     std::fprintf(stderr, "sched: %s: ran on cuda\n", S.Where.c_str());
   return LaunchResult::RanOnBackend;
@@ -328,6 +370,15 @@ LaunchResult launchKernel(const char *Descriptor, void *const *Args, BackendKind
 } // namespace sched
 
 namespace {
+/// Whether this is the first failure of the nest whose descriptor is at
+/// Descriptor (each nest has its own string literal).
+bool firstFailureOf(const char *Descriptor) {
+  static std::mutex Lock;
+  static std::set<const char *> Failed;
+  std::lock_guard<std::mutex> Guard(Lock);
+  return Failed.insert(Descriptor).second;
+}
+
 /// How many varargs follow Descriptor: the parameters' addresses, then the
 /// finals' (0 if it does not parse: the launch then fails before reading
 /// any).
@@ -344,8 +395,12 @@ extern "C" int __sched_launch(const char *Descriptor, ...) {
   const char *BackendEnv = std::getenv("SCHED_BACKEND");
   BackendKind B;
   if (!parseBackendName(BackendEnv, B)) {
-    std::fprintf(stderr, "sched: %s\n", unknownBackendMessage(BackendEnv).c_str());
-    std::exit(1);
+    static std::once_flag Reported;
+    std::call_once(Reported, [BackendEnv] {
+      std::fprintf(stderr, "sched: %s; the annotated loops run as written\n",
+                   unknownBackendMessage(BackendEnv).c_str());
+    });
+    return 0;
   }
   std::vector<void *> Args(launchArgCount(Descriptor), nullptr);
   va_list VA;
@@ -359,9 +414,17 @@ extern "C" int __sched_launch(const char *Descriptor, ...) {
     return 1;
   case LaunchResult::RunHostLoop:
     return 0;
+  case LaunchResult::FailedUntouched:
+    if (firstFailureOf(Descriptor))
+      std::fprintf(stderr, "sched: %s: %s; ran the original loop instead\n", Where.c_str(),
+                   Error.c_str());
+    else if (verbose())
+      std::fprintf(stderr, "sched: %s: ran the original loop on host: %s\n", Where.c_str(),
+                   Error.c_str());
+    return 0;
   case LaunchResult::Failed:
     break;
   }
   std::fprintf(stderr, "sched: %s: %s\n", Where.c_str(), Error.c_str());
-  std::exit(1);
+  std::abort();
 }

@@ -5,8 +5,11 @@
 #   %sched_link     -L<build>/lib -lsched_runtime (link a plugin-built program)
 #   %sched-opt      the pipeline driver on textual IR
 #   %nvcc           nvcc (the `nvcc` feature is set when it exists)
+#   %cuda_stub_driver  the CUDA toolkit's stub libcuda.so (the `cuda-stub-driver`
+#                   feature is set when the toolkit has one)
 #   %bench          the bench/ directory (its scripts)
 #   %sched_build    the build directory (what bench scripts take as BUILD_DIR)
+import glob
 import os
 import lit.formats
 
@@ -36,3 +39,13 @@ config.environment["PATH"] = os.pathsep.join(
 config.environment["HOME"] = os.environ.get("HOME", "/tmp")
 if config.nvcc and os.path.exists(config.nvcc):
     config.available_features.add("nvcc")
+
+# The toolkit's stub driver: a libcuda.so that loads but fails every call with
+# CUDA_ERROR_STUB_LIBRARY, the machine whose driver cannot initialise.
+cuda_stubs = [os.path.join(config.cuda_home, d, "stubs", "libcuda.so") for d in ("lib64", "lib")]
+cuda_stubs += sorted(glob.glob(os.path.join(config.cuda_home, "targets", "*", "lib", "stubs",
+                                            "libcuda.so")))
+cuda_stub = next((s for s in cuda_stubs if os.path.exists(s)), None)
+if cuda_stub:
+    config.available_features.add("cuda-stub-driver")
+    config.substitutions.append(("%cuda_stub_driver", cuda_stub))

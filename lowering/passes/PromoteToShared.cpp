@@ -43,6 +43,7 @@
 #include "ir/Dependence.h"
 #include "ir/IRMutator.h"
 #include "ir/IRVisitor.h"
+#include "ir/LaunchLimits.h"
 #include "ir/Printer.h"
 #include "ir/Simplify.h"
 #include "passes/PassUtil.h"
@@ -58,9 +59,6 @@ namespace sched {
 namespace passes {
 
 namespace {
-
-/// A block's static shared memory (CUDA's limit without opt-in).
-constexpr int64_t SharedBytesPerBlock = 48 * 1024;
 
 /// Where a local allocation stands: the threadIdx loops around it (outermost
 /// first) and the first blockIdx loop inside it.
@@ -176,7 +174,7 @@ public:
       ir::getConstInt(E, N);
       Bytes *= N;
     }
-    if (Bytes > SharedBytesPerBlock)
+    if (Bytes > ir::MaxStaticSharedBytes)
       return refuse(Why + "it needs " + std::to_string(Bytes) +
                     " bytes and a block has 48 KiB of shared memory");
     Map = [ThreadIndex](const std::vector<ir::Expr> &Indices) {

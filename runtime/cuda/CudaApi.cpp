@@ -1,8 +1,13 @@
 //===- CudaApi.cpp - Loading the CUDA driver and NVRTC with dlopen --------===//
 //
-// Resolves the entry points of CudaApi.h once per process. A missing driver
-// is an ordinary condition (no GPU here): it is reported as an error string,
-// and the `auto` backend then quietly falls back to the host loop.
+// Resolves the entry points of CudaApi.h once per process. A missing driver,
+// or one that loads but cannot initialise (the toolkit's stub libcuda.so,
+// CUDA_VISIBLE_DEVICES= on a GPU machine, a driver older than the device
+// needs), is an ordinary condition: it is reported as an error string, and
+// the `auto` backend then runs the host loop. Nothing here may call driver()
+// while driver()'s own static is being initialised (loadDriverOnce): that
+// re-entry throws recursive_init_error, which killed every program on such a
+// machine.
 //
 //===----------------------------------------------------------------------===//
 
@@ -26,6 +31,40 @@ namespace {
 template <typename FnT> bool resolve(void *Lib, const char *Name, FnT &Fn) {
   Fn = reinterpret_cast<FnT>(dlsym(Lib, Name));
   return Fn != nullptr;
+}
+
+/// The cuda.h names of the errors a driver reports while it initialises, for
+/// a driver that gives no message (the toolkit's stub answers every call,
+/// cuGetErrorString included, with CUDA_ERROR_STUB_LIBRARY).
+const char *initErrorName(CUresult R) {
+  switch (R) {
+  case 3: return "CUDA_ERROR_NOT_INITIALIZED";
+  case 4: return "CUDA_ERROR_DEINITIALIZED";
+  case 34: return "CUDA_ERROR_STUB_LIBRARY";
+  case 46: return "CUDA_ERROR_DEVICE_UNAVAILABLE";
+  case 100: return "CUDA_ERROR_NO_DEVICE";
+  case 101: return "CUDA_ERROR_INVALID_DEVICE";
+  case 803: return "CUDA_ERROR_SYSTEM_DRIVER_MISMATCH";
+  case 804: return "CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE";
+  case 999: return "CUDA_ERROR_UNKNOWN";
+  default: return nullptr;
+  }
+}
+
+/// "cuFoo: <Text, else R's name> (code R)".
+std::string errorText(const char *Call, CUresult R, const char *Text) {
+  if (!Text)
+    Text = initErrorName(R);
+  return std::string(Call) + ": " + (Text ? Text : "unknown CUDA error") + " (code " +
+         std::to_string(R) + ")";
+}
+
+/// "cuFoo: <A's message for R> (code R)".
+std::string driverError(const DriverApi &A, const char *Call, CUresult R) {
+  const char *Text = nullptr;
+  if (A.cuGetErrorString(R, &Text) != CUDA_SUCCESS)
+    Text = nullptr;
+  return errorText(Call, R, Text);
 }
 
 struct LoadedDriver {
@@ -62,7 +101,7 @@ LoadedDriver loadDriverOnce() {
   }
   CUresult R = A.cuInit(0);
   if (R != CUDA_SUCCESS)
-    L.Error = driverError("cuInit", R);
+    L.Error = driverError(A, "cuInit", R); // driver() is being initialised: not through it
   return L;
 }
 
@@ -231,11 +270,9 @@ const NvrtcApi *nvrtc(std::string &Error) {
 
 std::string driverError(const char *Call, CUresult R) {
   std::string Error;
-  const char *Text = nullptr;
   if (const DriverApi *A = driver(Error))
-    A->cuGetErrorString(R, &Text);
-  return std::string(Call) + ": " + (Text ? Text : "unknown CUDA error") + " (code " +
-         std::to_string(R) + ")";
+    return driverError(*A, Call, R);
+  return errorText(Call, R, nullptr);
 }
 
 bool compileWithNvrtc(const std::string &Source, const std::string &Name, int Major, int Minor,

@@ -86,7 +86,9 @@ const NvrtcApi *nvrtc(std::string &Error);
 /// The CUDA toolkit root: $SCHED_CUDA_HOME, else the configured one.
 std::string cudaHome();
 
-/// "cuFoo: <driver's message> (code N)".
+/// "cuFoo: <driver's message> (code N)"; where the driver gives none (the
+/// toolkit's stub driver), the error's name in cuda.h for the errors of
+/// initialisation (CUDA_ERROR_STUB_LIBRARY, CUDA_ERROR_NO_DEVICE, ...).
 std::string driverError(const char *Call, CUresult R);
 
 /// The result of compiling one CUDA source with NVRTC: a cubin for a real

@@ -5,7 +5,9 @@
 // host buffer parameter's region to the device (device pointers are used in
 // place), launch with the descriptor's geometry, synchronize, and copy the
 // written regions back. Every failure comes back as a message naming the
-// driver call; the caller prefixes the kernel and source line.
+// driver call; the caller prefixes the kernel and source line. Host memory is
+// only read until the copies back, so a failure before them leaves the
+// program's data as it was (launch's Touched says which).
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,6 +15,7 @@
 #include "CudaApi.h"
 #include "ScalarEval.h"
 #include "codegen/CodeGenCUDA.h"
+#include "ir/LaunchLimits.h"
 
 namespace sched {
 namespace cuda {
@@ -132,10 +135,16 @@ const BufferRegion *regionOf(const LoweredKernel &K, const std::string &Param) {
 
 bool loadDriver(std::string &Error) { return driver(Error) != nullptr; }
 
-bool deviceAvailable() { return device().Error.empty(); }
+bool deviceAvailable(std::string *Why) {
+  const Device &Dev = device();
+  if (Why)
+    *Why = Dev.Error;
+  return Dev.Error.empty();
+}
 
 bool launch(const LaunchDescriptor &D, KernelCache &Cache, const std::vector<void *> &ParamData,
-            std::string &Error) {
+            std::string &Error, bool &Touched) {
+  Touched = false;
   const DriverApi *A = driver(Error);
   if (!A)
     return false;
@@ -174,6 +183,7 @@ bool launch(const LaunchDescriptor &D, KernelCache &Cache, const std::vector<voi
   StagedBuffers Staging(*A);
   std::vector<CUdeviceptr> DevPtrs(N.Params.size(), 0);
   std::vector<void *> KernelArgs(N.Params.size(), nullptr);
+  bool InPlace = false; // some buffer is the program's own device or managed memory
   for (size_t I = 0; I < N.Params.size(); ++I) {
     const ir::Param &P = N.Params[I];
     if (P.ParamKind == ir::Param::Kind::Scalar) {
@@ -183,6 +193,7 @@ bool launch(const LaunchDescriptor &D, KernelCache &Cache, const std::vector<voi
     KernelArgs[I] = &DevPtrs[I];
     if (ParamData[I] && isDevicePointer(*A, ParamData[I])) {
       DevPtrs[I] = reinterpret_cast<CUdeviceptr>(ParamData[I]);
+      InPlace = true;
       continue;
     }
     const BufferRegion *Region = regionOf(LK, P.Buf->Name);
@@ -238,6 +249,13 @@ bool launch(const LaunchDescriptor &D, KernelCache &Cache, const std::vector<voi
       return false;
     }
   }
+  // The launcher runs the original loop for a shape no device takes
+  // (runtime/Launch.cpp, mayLaunch); a caller of launch gets an error.
+  std::string Problem = ir::launchShapeProblem(Grid, Block, ir::staticSharedBytes(N));
+  if (!Problem.empty()) {
+    Error = Problem;
+    return false;
+  }
   R = A->cuLaunchKernel(K->Function, unsigned(Grid[0]), unsigned(Grid[1]), unsigned(Grid[2]),
                         unsigned(Block[0]), unsigned(Block[1]), unsigned(Block[2]), 0, nullptr,
                         KernelArgs.data(), nullptr);
@@ -245,17 +263,23 @@ bool launch(const LaunchDescriptor &D, KernelCache &Cache, const std::vector<voi
     Error = driverError("cuLaunchKernel", R);
     return false;
   }
+  // The kernel runs: it writes buffers passed in place directly.
+  Touched = InPlace;
   if ((R = A->cuCtxSynchronize()) != CUDA_SUCCESS) {
     Error = driverError("cuCtxSynchronize", R) + " (the kernel failed while running)";
     return false;
   }
-  for (const Staged &S : Staging.Buffers)
-    if (S.CopyOut && S.Bytes &&
-        (R = A->cuMemcpyDtoH(static_cast<char *>(ParamData[S.Param]) + S.Offset, S.Dev,
-                             S.Bytes)) != CUDA_SUCCESS) {
+  for (const Staged &S : Staging.Buffers) {
+    if (!S.CopyOut || !S.Bytes)
+      continue;
+    // A copy that fails may have written part of the host buffer.
+    Touched = true;
+    R = A->cuMemcpyDtoH(static_cast<char *>(ParamData[S.Param]) + S.Offset, S.Dev, S.Bytes);
+    if (R != CUDA_SUCCESS) {
       Error = driverError("cuMemcpyDtoH", R) + " for '" + N.Params[S.Param].name() + "'";
       return false;
     }
+  }
   return true;
 }
 

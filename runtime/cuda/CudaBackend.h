@@ -25,9 +25,10 @@ namespace cuda {
 /// fails.
 bool loadDriver(std::string &Error);
 
-/// True when the driver loads and sees at least one device (the `auto` rule).
+/// True when the driver loads, initialises and sees at least one device (the
+/// `auto` rule); otherwise false with Why (when given) saying what failed.
 /// Never prints anything.
-bool deviceAvailable();
+bool deviceAvailable(std::string *Why = nullptr);
 
 /// The compiled module of one launch site, built on its first launch.
 struct CompiledKernel;
@@ -37,9 +38,13 @@ struct KernelCache {
 };
 
 /// Runs D's kernel with ParamData (one data pointer per parameter, as the
-/// simulator takes them). False with Error naming what failed otherwise.
+/// simulator takes them). False with Error naming what failed otherwise, and
+/// Touched saying whether the program's memory may have changed: the kernel
+/// was launched on a buffer passed in place (device or managed memory), or
+/// a copy back to a host buffer began. Until then only device copies were
+/// written, and the original loop still gives the right answer.
 bool launch(const LaunchDescriptor &D, KernelCache &Cache,
-            const std::vector<void *> &ParamData, std::string &Error);
+            const std::vector<void *> &ParamData, std::string &Error, bool &Touched);
 
 } // namespace cuda
 } // namespace sched

@@ -38,6 +38,7 @@
 
 #include "Bytecode.h"
 #include "ScalarEval.h"
+#include "ir/LaunchLimits.h"
 #include "ir/MathFunctions.h"
 #include "ir/Printer.h"
 
@@ -236,12 +237,12 @@ private:
         return fail("bad launch geometry: grid " + tripleText(Grid[0], Grid[1], Grid[2]) +
                     ", block " + tripleText(Block[0], Block[1], Block[2]));
     }
+    // The launcher runs the original loop for a shape no device takes
+    // (runtime/Launch.cpp, mayLaunch); a caller of runKernel gets an error.
+    std::string Problem = launchShapeProblem(Grid, Block, staticSharedBytes(P.Kernel.Kernel));
+    if (!Problem.empty())
+      return fail(Problem);
     NumThreads = Block[0] * Block[1] * Block[2];
-    if (NumThreads > 1024)
-      return fail("a block of " + std::to_string(NumThreads) +
-                  " threads exceeds the CUDA limit of 1024");
-    if (Grid[1] > 65535 || Grid[2] > 65535 || Grid[0] > 2147483647)
-      return fail("the grid " + tripleText(Grid[0], Grid[1], Grid[2]) + " exceeds CUDA limits");
     // Epochs: (block position + 1) above PhaseBits, the phase below; the
     // grid limits keep the block count under 2^63, and 2^31 blocks still
     // leave 32 bits of phases.

@@ -45,7 +45,7 @@ struct SimOptions {
 
 /// What one run did (for tests and SCHED_VERBOSE).
 struct SimStats {
-  uint64_t Blocks = 0;
+  uint64_t Blocks = 0;         // blocks started (above 0: the kernel ran on the buffers)
   uint64_t Threads = 0;        // thread executions, over all blocks
   uint64_t Barriers = 0;       // barrier phases completed, over all blocks
   uint64_t Instructions = 0;   // bytecode instructions executed
@@ -58,15 +58,17 @@ class SimProgram; // the compiled kernel (opaque)
 /// uses something the simulator does not support or is malformed.
 std::shared_ptr<const SimProgram> compileKernel(const LoweredKernel &K, std::string &Error);
 
-/// Runs a compiled kernel. Warp collectives (the wmma intrinsics) run once
-/// per warp when its 32 lanes arrive with equal arguments, on per-warp
-/// fragment matrices; errors for divergent or partial warps, non-uniform
+/// Runs a compiled kernel on the buffers ParamData points to, in place: once
+/// a block has started (Stats->Blocks > 0), a failed run may have written
+/// them. Warp collectives (the wmma intrinsics) run once per warp when its 32
+/// lanes arrive with equal arguments, on per-warp fragment matrices; errors for divergent or partial warps, non-uniform
 /// arguments, misaligned tiles, bad strides and fragments read before they
 /// are written. ParamData has one pointer per kernel parameter, in
 /// Params order: a buffer's data for a buffer parameter, the address of the
 /// value (of the parameter's dtype) for a scalar. Returns false and sets Error
 /// (naming the buffer, index, block and thread) on an out-of-bounds access, a
-/// race, a division by zero, a misused collective, or a malformed launch.
+/// race, a division by zero, a misused collective, or a malformed launch
+/// (one outside CUDA's limits, ir/LaunchLimits.h, included).
 bool runKernel(const SimProgram &P, const std::vector<void *> &ParamData,
                const SimOptions &Opts, std::string &Error, SimStats *Stats = nullptr);
 

@@ -245,7 +245,8 @@ TEST(RuntimeCudaTest, LaunchOnDeviceMatchesSimulator) {
   for (int I = 0; I < N; ++I)
     A[I] = 0.25f * I;
   std::string Error;
-  ASSERT_TRUE(cuda::launch(D, Cache, {&N, A.data(), Out.data()}, Error)) << Error;
+  bool Touched = false;
+  ASSERT_TRUE(cuda::launch(D, Cache, {&N, A.data(), Out.data()}, Error, Touched)) << Error;
   for (int I = 0; I < N; ++I)
     EXPECT_EQ(Out[I], A[I] + 1.0f) << "at " << I;
 }

@@ -619,6 +619,40 @@ class RunnerTest(unittest.TestCase):
         self.assertEqual(results[10].cls, "crash")
         self.assertIn("cannot simulate", results[10].message)
         self.assertEqual((results[11].cls, results[12].cls), ("ok", "ok"))
+
+    def test_launch_failure_before_touching_data_is_a_crash(self):
+        # The launch failed, the original loop ran and the output matches:
+        # a crash by its message, not a fallback.
+        results, _ = self.verdicts("""
+            if seeds[n] == 10:
+                note(100, "cannot simulate: unsupported intrinsic; ran the original loop instead")
+            else:
+                note(100 * (n + 1), "ran on sim (1 blocks, 4 threads, 0 barriers)")
+            """)
+        self.assertEqual(results[10].cls, "crash", results[10].message)
+        self.assertIn("cannot simulate", results[10].message)
+        self.assertEqual((results[11].cls, results[12].cls), ("ok", "ok"))
+
+    def test_launch_failure_before_touching_data_is_not_why_a_run_stopped(self):
+        # Case 10's launch fails before the kernel ran and the original loop
+        # runs (same output): still a crash, by its message. Case 11 then
+        # dies without a message: the blame is its own, not case 10's.
+        results, _ = self.verdicts("""
+            if seeds[n] == 10:
+                note(100, "cannot simulate: unsupported intrinsic; ran the original loop instead")
+            elif seeds[n] == 11:
+                import os, signal
+                os.kill(os.getpid(), signal.SIGSEGV)
+            else:
+                note(300, "ran on sim (1 blocks, 4 threads, 0 barriers)")
+            """)
+        self.assertEqual(results[10].cls, "crash")
+        self.assertEqual(results[10].message,
+                         "cannot simulate: unsupported intrinsic; ran the original loop instead")
+        self.assertEqual(results[11].cls, "crash")
+        self.assertIn("signal 11", results[11].message)
+        self.assertEqual(results[12].cls, "ok", results[12].message)
+
     def test_launches_with_nothing_to_run_are_empty_not_fallback(self):
         # Case 10 never launches anything (every size leaves a loop with no
         # iterations): empty. Case 11 runs the original loop because a

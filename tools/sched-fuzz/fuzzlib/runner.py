@@ -9,7 +9,9 @@ report, a signal, a timeout) is blamed on one case: the one whose kernel the
 fatal runtime message names, else the one running; the program then runs
 again without it for every case that did not finish (run_all). A case is
 judged by its own fatal message or by how its run ended, never by a note
-(`ran on sim`, `ran the original loop on host: ...`).
+(`ran on sim`, `ran the original loop on host: ...`). A launch that failed
+before touching the program's data says so (`...; ran the original loop
+instead`) and the run goes on: that case is a crash too, though it finished.
 
 Classes: ok, refused, fallback, wrong, race, crash, timeout (and
 generator-error when the PLAIN build or run fails: a bug of the fuzzer).
@@ -116,7 +118,7 @@ class Runner:
 
         A run that stops is blamed on one case: the one whose kernel the
         fatal message names (`sched: <kernel> (<file>:<line>): ...`, what
-        the runtime prints before exit(1)), else the case that was running
+        the runtime prints before it aborts), else the case that was running
         (a signal, a timeout). That case is left out and the program runs
         again for every case that did not finish, so one failure never
         stops or colours another case."""
@@ -140,7 +142,7 @@ class Runner:
             for line in err.splitlines():
                 m = WHERE_RE.match(line)
                 seed = case_named(cases, m) if m else current
-                if m and not is_note(m.group("msg")):
+                if m and not is_note(m.group("msg")) and not is_recovered(m.group("msg")):
                     fatal = (seed, m.group("msg"))
                 elif not m and line.startswith("sched: ") and not is_note(line[7:]):
                     fatal = (current, line[7:])
@@ -274,6 +276,13 @@ def compare(cases, results, keep, plain, sched):
         if not s["done"]:
             classify_stop(r, s)
             continue
+        recovered = [m.group("msg") for m in map(WHERE_RE.match, s["err"])
+                     if m and is_recovered(m.group("msg"))]
+        if recovered:
+            # the launch failed and the original loop ran: the answer is
+            # right, but the backend could not run the kernel sched made
+            r.set("crash", recovered[0])
+            continue
         if p["lines"] != s["lines"]:
             r.set("wrong", first_difference(p["lines"], s["lines"]))
             r.diff = "\n".join(diff_lines(p["lines"], s["lines"]))
@@ -339,6 +348,15 @@ NOTES = ("ran on ", "ran the original loop on host")
 
 def is_note(msg):
     return msg.startswith(NOTES)
+
+
+# What the runtime prints for a launch that failed before touching the
+# program's data, after which the original loop runs (runtime/Launch.cpp).
+RECOVERED = "; ran the original loop instead"
+
+
+def is_recovered(msg):
+    return msg.endswith(RECOVERED)
 
 
 def is_note_line(line):

@@ -1,0 +1,123 @@
+// A stand-in for the CUDA driver (built as libcuda.so.1) and NVRTC (the same
+// library as libnvrtc.so), so the cuda backend's failure paths run on a
+// machine without a GPU. One device of compute capability 8.0; device memory
+// is host memory; NVRTC "compiles" to an empty PTX and a launch runs nothing.
+// FAKE_CUDA_FAIL names the call that fails, with the error a real driver
+// gives there:
+//   launch  cuLaunchKernel: CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES (701)
+//   sync    cuCtxSynchronize: CUDA_ERROR_ILLEGAL_ADDRESS (700), a kernel that faulted
+//   dtoh    cuMemcpyDtoH: CUDA_ERROR_ILLEGAL_ADDRESS (700), after writing a
+//           byte of the host buffer, as a copy cut short does
+// FAKE_CUDA_IN_PLACE=1 makes every pointer device memory (cuPointerGetAttribute),
+// so the runtime passes buffers to the kernel in place.
+#include <cstdlib>
+#include <cstring>
+
+namespace {
+bool failsAt(const char *Call) {
+  const char *F = std::getenv("FAKE_CUDA_FAIL");
+  return F && !std::strcmp(F, Call);
+}
+} // namespace
+
+extern "C" {
+using CUresult = int;
+using Ptr = unsigned long long;
+
+CUresult cuInit(unsigned) { return 0; }
+CUresult cuDeviceGetCount(int *Count) {
+  *Count = 1;
+  return 0;
+}
+CUresult cuDeviceGet(int *Device, int) {
+  *Device = 0;
+  return 0;
+}
+CUresult cuDeviceGetAttribute(int *Value, int Attribute, int) {
+  *Value = Attribute == 75 ? 8 : 0; // compute capability 8.0
+  return 0;
+}
+CUresult cuDevicePrimaryCtxRetain(void **Context, int) {
+  static int The;
+  *Context = &The;
+  return 0;
+}
+CUresult cuCtxSetCurrent(void *) { return 0; }
+CUresult cuCtxSynchronize() { return failsAt("sync") ? 700 : 0; }
+CUresult cuModuleLoadData(void **Module, const void *) {
+  static int The;
+  *Module = &The;
+  return 0;
+}
+CUresult cuModuleGetFunction(void **Function, void *, const char *) {
+  static int The;
+  *Function = &The;
+  return 0;
+}
+CUresult cuMemAlloc_v2(Ptr *P, size_t Bytes) {
+  *P = reinterpret_cast<Ptr>(std::malloc(Bytes));
+  return 0;
+}
+CUresult cuMemFree_v2(Ptr P) {
+  std::free(reinterpret_cast<void *>(P));
+  return 0;
+}
+CUresult cuMemcpyHtoD_v2(Ptr To, const void *From, size_t Bytes) {
+  std::memcpy(reinterpret_cast<void *>(To), From, Bytes);
+  return 0;
+}
+CUresult cuMemcpyDtoH_v2(void *To, Ptr From, size_t Bytes) {
+  if (failsAt("dtoh")) {
+    static_cast<char *>(To)[0] ^= 0x5a;
+    return 700;
+  }
+  std::memcpy(To, reinterpret_cast<const void *>(From), Bytes);
+  return 0;
+}
+CUresult cuLaunchKernel(void *, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
+                        unsigned, void *, void **, void **) {
+  return failsAt("launch") ? 701 : 0;
+}
+CUresult cuPointerGetAttribute(void *Value, int, Ptr) {
+  const char *InPlace = std::getenv("FAKE_CUDA_IN_PLACE");
+  if (!InPlace || std::strcmp(InPlace, "1"))
+    return 1; // CUDA_ERROR_INVALID_VALUE: memory the driver does not know
+  *static_cast<unsigned *>(Value) = 2; // CU_MEMORYTYPE_DEVICE
+  return 0;
+}
+CUresult cuGetErrorString(CUresult R, const char **Text) {
+  switch (R) {
+  case 700: *Text = "an illegal memory access was encountered"; return 0;
+  case 701: *Text = "too many resources requested for launch"; return 0;
+  default: *Text = nullptr; return 1;
+  }
+}
+
+// NVRTC
+using nvrtcResult = int;
+nvrtcResult nvrtcCreateProgram(void **Program, const char *, const char *, int,
+                               const char *const *, const char *const *) {
+  static int The;
+  *Program = &The;
+  return 0;
+}
+nvrtcResult nvrtcCompileProgram(void *, int, const char *const *) { return 0; }
+nvrtcResult nvrtcGetPTXSize(void *, size_t *Size) {
+  *Size = 1;
+  return 0;
+}
+nvrtcResult nvrtcGetPTX(void *, char *PTX) {
+  PTX[0] = 0;
+  return 0;
+}
+nvrtcResult nvrtcGetProgramLogSize(void *, size_t *Size) {
+  *Size = 1;
+  return 0;
+}
+nvrtcResult nvrtcGetProgramLog(void *, char *Log) {
+  Log[0] = 0;
+  return 0;
+}
+nvrtcResult nvrtcDestroyProgram(void **) { return 0; }
+const char *nvrtcGetErrorString(nvrtcResult) { return "fake NVRTC error"; }
+}
