@@ -873,26 +873,29 @@ bool NestExtractor::loopBounds(const ForStmt *F, const VarDecl *&IV, ir::Expr &M
     return fail(Cond->getOperatorLoc(), "non-canonical loop (condition '" + sourceText(Cond) +
                                             "' does not compare integers)");
 
-  // Increment: `++i`, `i++`, `i += 1`, `i = i + 1`.
+  // Increment: `++i`, `i++`, `i += 1`, `i = i + 1`, `i = 1 + i`.
   const Expr *Inc = F->getInc() ? F->getInc()->IgnoreParens() : nullptr;
+  auto IsOne = [&](const Expr *E) {
+    Expr::EvalResult R;
+    return E->EvaluateAsInt(R, Ctx) && R.Val.getInt() == 1;
+  };
   bool StepOne = false;
   if (const auto *U = dyn_cast_or_null<UnaryOperator>(Inc)) {
     StepOne = U->isIncrementOp() && varOf(U->getSubExpr()) == IV;
   } else if (const auto *CA = dyn_cast_or_null<CompoundAssignOperator>(Inc)) {
-    Expr::EvalResult R;
-    StepOne = CA->getOpcode() == BO_AddAssign && varOf(CA->getLHS()) == IV &&
-              CA->getRHS()->EvaluateAsInt(R, Ctx) && R.Val.getInt() == 1;
+    StepOne = CA->getOpcode() == BO_AddAssign && varOf(CA->getLHS()) == IV && IsOne(CA->getRHS());
   } else if (const auto *A = dyn_cast_or_null<BinaryOperator>(Inc)) {
     const auto *Sum = dyn_cast<BinaryOperator>(A->getRHS()->IgnoreParenImpCasts());
-    Expr::EvalResult R;
     StepOne = A->getOpcode() == BO_Assign && varOf(A->getLHS()) == IV && Sum &&
-              Sum->getOpcode() == BO_Add && varOf(Sum->getLHS()) == IV &&
-              Sum->getRHS()->EvaluateAsInt(R, Ctx) && R.Val.getInt() == 1;
+              Sum->getOpcode() == BO_Add &&
+              ((varOf(Sum->getLHS()) == IV && IsOne(Sum->getRHS())) ||
+               (IsOne(Sum->getLHS()) && varOf(Sum->getRHS()) == IV));
   }
   if (!StepOne)
     return fail(Inc ? Inc->getBeginLoc() : F->getBeginLoc(),
-                "non-canonical loop (the step of '" + IV->getNameAsString() +
-                    "' is not '++" + IV->getNameAsString() + "')");
+                "non-canonical loop (the step of '" + Name + "' is not 1: expected '++" + Name +
+                    "', '" + Name + "++', '" + Name + " += 1' or '" + Name + " = " + Name +
+                    " + 1')");
 
   ir::DType DT;
   if (!dtypeOf(IV->getType(), Ctx, DT) || !ir::isInt(DT))

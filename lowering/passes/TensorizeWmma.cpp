@@ -19,8 +19,11 @@
 //    whose two innermost loops run over the fragment's row and column
 //    dimensions (a loop over several whole tiles is split); the memory
 //    tile's layout (row- or column-major) and leading dimension come from
-//    the memory access, which must span the buffer's last two dimensions
-//    (or, flattened, be row*ld + col or col*ld + row).
+//    the memory access, which must span the buffer's last two dimensions.
+//    A one-dimensional memory side is refused: no nest the plugin extracts
+//    has one beside a usable fragment, since fragments are stages, a stage
+//    has its source's rank, and the mma refuses a flat fragment (it needs
+//    one dimension for the tile's rows and another for its columns).
 //  - Any other store of a constant into an accumulator fragment (the
 //    initialisation of a reduction whose loop the schedule moved outward)
 //    becomes a fill the same way, without a mark.
@@ -664,8 +667,7 @@ private:
   }
 
   /// The layout and leading dimension of a memory tile: along its last two
-  /// dimensions (row-major when the columns run along the last), or, in a
-  /// one-dimensional buffer, `row*ld + col` or `col*ld + row`.
+  /// dimensions (row-major when the columns run along the last).
   static bool memoryLayout(const ir::LoadNode *Mem, const ir::VarNode *Row, const ir::VarNode *Col,
                            const std::set<const ir::VarNode *> &RegionVars, int64_t &Layout,
                            Expr &Ld) {
@@ -673,40 +675,16 @@ private:
     bool RowUnit, ColUnit;
     std::vector<int> RD = dimsUsing(Mem->Indices, Row, RowUnit, RegionVars);
     std::vector<int> CD = dimsUsing(Mem->Indices, Col, ColUnit, RegionVars);
-    if (RD.size() != 1 || CD.size() != 1)
+    if (Rank < 2 || RD.size() != 1 || CD.size() != 1 || !RowUnit || !ColUnit)
       return false;
-    if (Rank >= 2) {
-      int Last = static_cast<int>(Rank) - 1;
-      if (!RowUnit || !ColUnit)
-        return false;
-      if (RD[0] == Last - 1 && CD[0] == Last)
-        Layout = ir::WmmaRowMajor;
-      else if (RD[0] == Last && CD[0] == Last - 1)
-        Layout = ir::WmmaColMajor;
-      else
-        return false;
-      Ld = ir::simplify(Mem->Buf->Shape.back());
-      return true;
-    }
-    ir::AffineForm F;
-    if (!ir::toAffine(Mem->Indices[0], [&](const ir::VarNode *U) { return RegionVars.count(U) != 0; },
-                      F))
-      return false;
-    int64_t One;
-    bool RowOne = ir::getConstInt(F.Coefs[Row], One) && One == 1;
-    bool ColOne = ir::getConstInt(F.Coefs[Col], One) && One == 1;
-    if (ColOne && !RowOne) {
+    int Last = static_cast<int>(Rank) - 1;
+    if (RD[0] == Last - 1 && CD[0] == Last)
       Layout = ir::WmmaRowMajor;
-      Ld = ir::simplify(F.Coefs[Row]);
-    } else if (RowOne && !ColOne) {
+    else if (RD[0] == Last && CD[0] == Last - 1)
       Layout = ir::WmmaColMajor;
-      Ld = ir::simplify(F.Coefs[Col]);
-    } else {
+    else
       return false;
-    }
-    for (const ir::VarNode *V : ir::varsOf(Ld))
-      if (RegionVars.count(V))
-        return false;
+    Ld = ir::simplify(Mem->Buf->Shape.back());
     return true;
   }
 

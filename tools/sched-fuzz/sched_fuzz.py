@@ -10,6 +10,7 @@ from random.Random(seed). See README.md ("Fuzzing") and fuzzlib/*.py.
   sched_fuzz.py --minimize SEED    shrink one failing case, print it
   sched_fuzz.py --show SEED        print the case's program
   sched_fuzz.py --family vta N     the target(vta) cases (their own seeds)
+  sched_fuzz.py N --min-ok 0.95    also fail when under 95% of the cases are ok
 """
 import argparse
 import concurrent.futures
@@ -23,7 +24,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from fuzzlib.cases import make_case  # noqa: E402
 from fuzzlib.program import build_program  # noqa: E402
-from fuzzlib.report import summarize, write_case  # noqa: E402
+from fuzzlib.report import ok_floor_failure, summarize, write_case  # noqa: E402
 from fuzzlib.runner import Runner, FAILING, Result  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -101,7 +102,10 @@ def run_fuzz(args):
         print("non-OK cases written to %s" % args.keep)
     fail = [c for c in args.fail_on.split(",") if c]
     bad = sum(counts.get(c, 0) for c in fail)
-    return 1 if bad else 0
+    floor = ok_floor_failure(counts, len(results), args.min_ok)
+    if floor:
+        print(floor)
+    return 1 if bad or floor else 0
 
 
 def main():
@@ -118,6 +122,9 @@ def main():
     p.add_argument("--fail-on", default="wrong,race,crash,timeout,generator-error",
                    help="classes that make the exit status 1")
     p.add_argument("--quiet", action="store_true")
+    p.add_argument("--min-ok", type=float, metavar="FRACTION",
+                   help="exit 1 when fewer than this share of the cases are ok (0..1): a change that "
+                        "makes the plugin fall back more fails the run even where nothing is wrong")
     p.add_argument("--minimize", metavar="SEED|DIR",
                    help="a seed, or a directory --keep wrote (its case.pkl: the case as it was "
                         "generated, even if the generator changed since)")
@@ -127,6 +134,8 @@ def main():
                    help="vta: the target(vta) cases (fuzzlib/vta.py), seeds of their own; "
                         "default: the GPU nests")
     args = p.parse_args()
+    if args.min_ok is not None and not 0 <= args.min_ok <= 1:
+        p.error("--min-ok takes a fraction between 0 and 1")
     if args.minimize is not None and not args.minimize.isdigit() and \
             not os.path.isdir(args.minimize):
         p.error("--minimize takes a seed or a --keep directory")

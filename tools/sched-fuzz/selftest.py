@@ -734,5 +734,24 @@ class VtaFamilyTest(unittest.TestCase):
                 self.assertEqual(s["M"], 1)
 
 
+class OkFloorTest(unittest.TestCase):
+    """--min-ok: a run where nothing is wrong but fewer cases are ok than
+    the floor fails (a plugin that falls back on everything passed fuzz-vta
+    200/200 before; issue 17)."""
+
+    def test_share_below_the_floor_fails_naming_counts_and_floor(self):
+        from fuzzlib.report import ok_floor_failure
+        msg = ok_floor_failure({"ok": 0, "fallback": 200}, 200, 0.75)
+        self.assertIsNotNone(msg)
+        self.assertIn("0 of 200 cases ok (0.0%), below the floor --min-ok 0.75 (75.0%)", msg)
+        self.assertIsNotNone(ok_floor_failure({"ok": 149, "fallback": 51}, 200, 0.75))
+
+    def test_share_at_or_above_the_floor_and_no_floor_pass(self):
+        from fuzzlib.report import ok_floor_failure
+        self.assertIsNone(ok_floor_failure({"ok": 150, "fallback": 50}, 200, 0.75))
+        self.assertIsNone(ok_floor_failure({"ok": 156, "fallback": 44}, 200, 0.75))
+        self.assertIsNone(ok_floor_failure({"ok": 0, "fallback": 200}, 200, None))
+
+
 if __name__ == "__main__":
     unittest.main()

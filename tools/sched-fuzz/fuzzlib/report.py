@@ -100,6 +100,21 @@ def summarize(cases, results, out):
     return counts
 
 
+def ok_floor_failure(counts, total, min_ok):
+    """The message when the share of ok cases is below min_ok (a fraction),
+    else None. A run with nothing wrong can still show that the plugin
+    schedules less than it did: a case that falls back or is refused prints
+    the plain build's output too, so only the ok share sees it."""
+    if min_ok is None or total == 0:
+        return None
+    ok = counts.get("ok", 0)
+    if ok >= min_ok * total:
+        return None
+    return ("sched-fuzz: FAIL: %d of %d cases ok (%.1f%%), below the floor --min-ok %g (%.1f%%): "
+            "fewer cases ran scheduled on the backend than before; see the fallback and refused "
+            "reasons above" % (ok, total, 100.0 * ok / total, min_ok, 100.0 * min_ok))
+
+
 def write_case(d, case, result, title, program="case.cpp", before=(), after=()):
     """A directory describing one case: the program, the pickled case and a
     text report (class, reason, schedule, sizes, `before`, the plugin's
