@@ -65,9 +65,12 @@ enum class Op : uint8_t {
   // (CollectiveSite::NumArgs); the block scheduler runs Collectives[Aux]
   // once when all 32 lanes of the warp wait here with equal arguments.
   Collective,
-  // Entry to the allocation of fragment buffer Aux: its copy for the
-  // lane's warp becomes undefined (done by the warp's first lane).
-  FragmentScope,
+  // Entry to the allocation of buffer Aux, a fragment or local buffer (a
+  // new object each time, as the declaration in the emitted CUDA is): a
+  // fragment's copy for the lane's warp becomes undefined (done by the
+  // warp's first lane), a local buffer's elements uninitialized for the
+  // thread. Shared buffers have none: one `__shared__` array per block.
+  EnterAllocation,
   Halt
 };
 

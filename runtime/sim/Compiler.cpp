@@ -640,8 +640,11 @@ private:
       return;
     }
     int32_t Id = addBuffer(Info);
-    if (Info.isFragment()) // a fresh fragment each time the allocation is entered
-      emit(Op::FragmentScope, 0, 0, 0, Id);
+    // A fresh fragment or local array each time the allocation is entered
+    // (the emitted CUDA declares it there); shared memory is the block's
+    // one `__shared__` array, declared at the kernel's top.
+    if (Info.isFragment() || Sc == Scope::Local)
+      emit(Op::EnterAllocation, 0, 0, 0, Id);
     Bufs.push_back({A->Buf.get(), Id});
     compileStmt(A->Body);
     Bufs.pop_back();

@@ -17,6 +17,25 @@
 // in pages allocated on first touch. Local memory is private to a thread and
 // buffers the kernel only reads cannot race, so neither is tracked.
 //
+// The initialization check (compute-sanitizer's initcheck) keeps one flag
+// byte per element of shared memory (per block: any thread's or warp's write
+// sets it) and of each thread's local memory. Storage semantics, as the
+// emitted CUDA has them: a shared buffer is the block's one `__shared__`
+// array, declared at the kernel's top, so its flags are cleared when a block
+// starts and an allocation inside a loop keeps what earlier iterations
+// wrote (a double-buffered stage reads the other stage's last fill); a local
+// buffer is a C++ array declared where the allocation is, a new object each
+// time it is entered, so a thread's flags for it are cleared on every entry
+// (a value carried over from an earlier iteration is indeterminate in C++,
+// and nvcc may keep the array in registers). Global memory is not checked:
+// parameters are host data, and a global temporary is shared by the grid.
+// A read of an uninitialized shared element may be a race instead: the
+// element's writer may be a thread that runs later in the same phase, with
+// no barrier between. So the reading thread (or warp) stops there, the
+// others run to the end of the phase, and the read is reported then, unless
+// the race detector reports the write first. A local read is reported at
+// once (no other thread can write it).
+//
 // Warp collectives (the wmma intrinsics): a lane reaching one suspends with
 // its pc on it, like a barrier but for its warp (32 consecutive linear thread
 // ids). Once every running thread has stopped, each warp whose lanes all
@@ -61,6 +80,13 @@ enum class RaceCheck : uint8_t {
   Global  // per element, over the whole launch
 };
 
+/// What the initialization check follows of a buffer.
+enum class InitCheck : uint8_t {
+  None,   // check off, global memory, or a fragment (whose cells have their own flags)
+  Shared, // per element of the block's copy, cleared when a block starts
+  Local   // per element of each thread's copy, cleared when the thread enters the allocation
+};
+
 /// A buffer's storage for one launch.
 struct RtBuffer {
   char *Base = nullptr;     // global/shared: the data; local: null
@@ -71,10 +97,14 @@ struct RtBuffer {
   int64_t ShadowBase = -1;  // shared: first race-detector cell; global: its
                             // GlobalShadow
   int64_t FragOffset = 0;   // fragment: first cell in FragValues (warp 0's copy)
+  int64_t InitBase = 0;     // shared: first flag in SharedInit; local: in a
+                            // thread's part of LocalInit
   bool IsLocal = false;
   bool IsShared = false;
   bool IsFragment = false;
-  RaceCheck Check = RaceCheck::None; // one test per access on the hot path
+  RaceCheck Check = RaceCheck::None;
+  InitCheck Init = InitCheck::None;
+  bool Checked = false;     // Check or Init: one test per access on the hot path
 };
 
 /// Race-detector state of one shared element in the current barrier phase.
@@ -125,7 +155,17 @@ struct GlobalShadow {
   }
 };
 
-enum class ThreadStatus : uint8_t { Running, AtBarrier, AtCollective, Done, Failed };
+/// Stopped: at a read of an uninitialized shared element, reported when the
+/// phase ends unless a race is found first.
+enum class ThreadStatus : uint8_t { Running, AtBarrier, AtCollective, Done, Failed, Stopped };
+
+/// The first read of an uninitialized shared element in a barrier phase.
+struct UninitializedRead {
+  int32_t Buf = -1; // -1: none
+  int64_t Index = 0;
+  int32_t Accessor = 0; // a thread, or a warp collective (see accessorText)
+  int32_t Pc = 0;
+};
 
 constexpr int64_t WarpSize = 32;
 
@@ -281,14 +321,20 @@ private:
         B.IsLocal = true;
         B.LocalOffset = LocalBytes;
         LocalBytes += Bytes;
+        B.InitBase = LocalElements;
+        LocalElements += B.Extent;
+        if (Opts.CheckInit)
+          B.Init = InitCheck::Local;
       } else if (Info.MemScope == Scope::Shared) {
         B.IsShared = true;
         Offsets[I] = SharedBytes;
         SharedBytes += Bytes;
-        B.ShadowBase = ShadowCells;
+        B.ShadowBase = B.InitBase = ShadowCells;
         ShadowCells += B.Extent;
         if (Opts.DetectRaces)
           B.Check = RaceCheck::Shared;
+        if (Opts.CheckInit)
+          B.Init = InitCheck::Shared;
       } else {
         Offsets[I] = GlobalTempBytes;
         GlobalTempBytes += Bytes;
@@ -302,9 +348,14 @@ private:
         GlobalShadows.back().Pages.resize(
             static_cast<size_t>((B.Extent + GlobalShadow::PageMask) >> GlobalShadow::PageBits));
       }
+      B.Checked = B.Check != RaceCheck::None || B.Init != InitCheck::None;
     }
     if (LocalBytes * NumThreads + SharedBytes + FragCells * 9 > (int64_t(1) << 32))
       return fail("the kernel's local, shared and fragment memory do not fit the simulator");
+    if (Opts.CheckInit) {
+      SharedInit.assign(ShadowCells, 0);
+      LocalInit.assign(LocalElements * NumThreads, 0);
+    }
     FragValues.assign(FragCells, Slot{0});
     FragDefined.assign(FragCells, 0);
     Shared.assign(SharedBytes, 0);
@@ -357,6 +408,8 @@ private:
     // a wrong answer rather than a lucky zero.
     std::fill(Shared.begin(), Shared.end(), 0xff);
     std::fill(Local.begin(), Local.end(), 0xff);
+    std::fill(SharedInit.begin(), SharedInit.end(), 0);
+    std::fill(LocalInit.begin(), LocalInit.end(), 0);
     for (int64_t T = 0; T < NumThreads; ++T) {
       Slot *R = Regs.data() + T * NumRegs;
       std::copy(Preset.begin(), Preset.end(), R);
@@ -388,6 +441,11 @@ private:
         if (!P.Collectives.empty() && !runWaitingCollectives(Resumed))
           return false;
       } while (Resumed);
+      // The phase ran as far as it can with no race found: a stopped
+      // thread's read was of an element nothing wrote.
+      if (Uninitialized.Buf >= 0)
+        return reportUninitialized(Uninitialized.Buf, Uninitialized.Index,
+                                   Uninitialized.Accessor, Uninitialized.Pc);
       int32_t BarrierPc = -1;
       for (int64_t T = 0; T < NumThreads; ++T) {
         const ThreadState &TS = Threads[T];
@@ -423,15 +481,20 @@ private:
 
   /// With no thread running: runs the collective of each warp some lane of
   /// which waits at one, after checking that the whole warp waits there with
-  /// equal arguments. Resumed is set when a warp went on.
+  /// equal arguments. Resumed is set when a warp went on. A warp with a lane
+  /// stopped at an uninitialized read waits for the report at the phase's
+  /// end, and so does one whose collective reads an uninitialized element.
   bool runWaitingCollectives(bool &Resumed) {
     for (int64_t W = 0; W < numWarps(); ++W) {
       int64_t First = W * WarpSize, End = std::min(First + WarpSize, NumThreads);
       int64_t Waiting = -1;
-      for (int64_t T = First; T < End && Waiting < 0; ++T)
-        if (Threads[T].Status == ThreadStatus::AtCollective)
+      bool Stopped = false;
+      for (int64_t T = First; T < End; ++T) {
+        if (Threads[T].Status == ThreadStatus::AtCollective && Waiting < 0)
           Waiting = T;
-      if (Waiting < 0)
+        Stopped |= Threads[T].Status == ThreadStatus::Stopped;
+      }
+      if (Waiting < 0 || Stopped)
         continue;
       int32_t Pc = Threads[Waiting].Pc;
       const Inst &I = P.Code[Pc];
@@ -463,14 +526,16 @@ private:
                         collectiveArgName(Site, A) + " of " + Lane + " differs from thread " +
                         threadText(static_cast<int32_t>(Waiting)) + "'s" + Where);
       }
+      CollectiveReadUninitialized = false;
       if (!runCollective(Site, Args, W, Pc))
         return false;
       ++Stats.Collectives;
       for (int64_t T = First; T < End; ++T) {
         Threads[T].Pc = Pc + 1;
-        Threads[T].Status = ThreadStatus::Running;
+        Threads[T].Status =
+            CollectiveReadUninitialized ? ThreadStatus::Stopped : ThreadStatus::Running;
       }
-      Resumed = true;
+      Resumed |= !CollectiveReadUninitialized;
     }
     return true;
   }
@@ -515,6 +580,22 @@ private:
                                          std::to_string(E % Cols) + ")") +
                     " was never filled, loaded or computed)" + Where);
     return true;
+  }
+
+  /// The initialization check of a collective's access to element Index of
+  /// shared buffer Buf: a write sets its flag; a read of one not set is
+  /// recorded (if it is the phase's first) and stops the warp after the
+  /// collective (CollectiveReadUninitialized). Global memory is not checked
+  /// and local memory is not an operand.
+  void collectiveInit(int32_t Buf, int64_t Index, int32_t Accessor, int32_t Pc, bool IsWrite) {
+    uint8_t &Flag = SharedInit[Bufs[Buf].InitBase + Index];
+    if (IsWrite) {
+      Flag = 1;
+    } else if (!Flag) {
+      CollectiveReadUninitialized = true;
+      if (Uninitialized.Buf < 0)
+        Uninitialized = {Buf, Index, Accessor, Pc};
+    }
   }
 
   /// Runs one collective for warp W with the lanes' common arguments.
@@ -575,6 +656,8 @@ private:
             !(B.Check == RaceCheck::Shared ? checkShared(S.Memory, Index, Accessor, Pc, IsStore)
                                            : checkGlobal(S.Memory, Index, Accessor, Pc, IsStore)))
           return false;
+        if (B.Init != InitCheck::None)
+          collectiveInit(S.Memory, Index, Accessor, Pc, IsStore);
         int64_t Cell = Cells + R * Cols + C;
         if (IsStore) {
           storeElement(B.Base, Index, Info.Type, FragValues[Cell]);
@@ -672,9 +755,13 @@ private:
                     (IsWrite ? "store to" : "load from") + " " + scopeName(Info.MemScope) +
                     " buffer '" + Info.Name + "' at index " + std::to_string(Index) + " (extent " +
                     std::to_string(B.Extent) + ", lane " + std::to_string(Lane) + ")" + Where);
-      return B.Check == RaceCheck::None ||
-             (B.Check == RaceCheck::Shared ? checkShared(S.Memory, Index, Accessor, Pc, IsWrite)
-                                           : checkGlobal(S.Memory, Index, Accessor, Pc, IsWrite));
+      if (B.Check != RaceCheck::None &&
+          !(B.Check == RaceCheck::Shared ? checkShared(S.Memory, Index, Accessor, Pc, IsWrite)
+                                         : checkGlobal(S.Memory, Index, Accessor, Pc, IsWrite)))
+        return false;
+      if (B.Init != InitCheck::None)
+        collectiveInit(S.Memory, Index, Accessor, Pc, IsWrite);
+      return true;
     };
     if (S.Op == WmmaOp::LoadA || S.Op == WmmaOp::LoadB) {
       // ldmatrix: lanes 8j..8j+7 give the rows of matrix j (16 aligned
@@ -844,6 +931,21 @@ private:
          " in block " + blockText() + ", thread " + threadText(T));
   }
 
+  /// A read (by a thread or, Accessor after the block's threads, a warp
+  /// collective) of an element of a shared or local buffer that nothing
+  /// wrote. Returns false.
+  bool reportUninitialized(int32_t Buf, int64_t Index, int32_t Accessor, int32_t Pc) {
+    const BufferInfo &Info = P.Buffers[Buf];
+    bool IsLocal = Info.MemScope == Scope::Local;
+    return fail(std::string("uninitialized read of ") + scopeName(Info.MemScope) + " buffer '" +
+                Info.Name + "' at index " + std::to_string(Index) + " in kernel '" +
+                P.Kernel.Kernel.Name + "', block " + blockText() + ", " + accessorText(Accessor) +
+                ": " +
+                (IsLocal ? "the thread has not written it since entering its allocation"
+                         : "no thread of the block has written it") +
+                " (" + siteText(Pc) + ")");
+  }
+
   void divisionByZero(int32_t T, int32_t Pc) {
     fail("integer division by zero in block " + blockText() + ", thread " + threadText(T));
   }
@@ -960,6 +1062,8 @@ private:
     Slot *R = Regs.data() + static_cast<int64_t>(T) * NumRegs;
     const Slot *ThreadTag = R + P.NumTemps; // BlockX .. ThreadZ
     char *LocalMem = Local.data() + static_cast<int64_t>(T) * LocalBytes;
+    uint8_t *LocalFlags =
+        LocalInit.empty() ? nullptr : LocalInit.data() + static_cast<int64_t>(T) * LocalElements;
     const Inst *Code = P.Code.data();
     int32_t Pc = TS.Pc;
     uint64_t Count = 0;
@@ -1095,12 +1199,35 @@ private:
           Stats.Instructions += Count;
           return;
         }
-        if (B.Check != RaceCheck::None &&
-            !(B.Check == RaceCheck::Shared ? checkShared(I.Aux, Index, T, Pc, IsStore)
-                                           : checkGlobal(I.Aux, Index, T, Pc, IsStore))) {
-          TS.Status = ThreadStatus::Failed;
-          Stats.Instructions += Count;
-          return;
+        if (B.Checked) {
+          // The race check first: a read it records lets a later write by
+          // another thread of the phase be reported as the race it is.
+          if (B.Check != RaceCheck::None &&
+              !(B.Check == RaceCheck::Shared ? checkShared(I.Aux, Index, T, Pc, IsStore)
+                                             : checkGlobal(I.Aux, Index, T, Pc, IsStore))) {
+            TS.Status = ThreadStatus::Failed;
+            Stats.Instructions += Count;
+            return;
+          }
+          if (B.Init != InitCheck::None) {
+            uint8_t &Flag = (B.Init == InitCheck::Local ? LocalFlags : SharedInit.data())
+                [B.InitBase + Index];
+            if (IsStore) {
+              Flag = 1;
+            } else if (!Flag) {
+              Stats.Instructions += Count;
+              TS.Pc = Pc;
+              if (B.Init == InitCheck::Local) {
+                reportUninitialized(I.Aux, Index, T, Pc);
+                TS.Status = ThreadStatus::Failed;
+                return;
+              }
+              if (Uninitialized.Buf < 0)
+                Uninitialized = {I.Aux, Index, T, Pc};
+              TS.Status = ThreadStatus::Stopped;
+              return;
+            }
+          }
         }
         char *Base = B.IsLocal ? LocalMem + B.LocalOffset : B.Base;
         if (IsStore)
@@ -1119,15 +1246,20 @@ private:
         TS.Status = ThreadStatus::AtCollective;
         Stats.Instructions += Count;
         return;
-      case Op::FragmentScope:
-        // The lanes of a warp meet at every collective, so the first lane
-        // entering the allocation does it before any of them uses it.
-        if (T % WarpSize == 0) {
-          const RtBuffer &B = Bufs[I.Aux];
-          auto First = FragDefined.begin() + B.FragOffset + (T / WarpSize) * B.Extent;
-          std::fill(First, First + B.Extent, 0);
+      case Op::EnterAllocation: {
+        const RtBuffer &B = Bufs[I.Aux];
+        if (B.IsFragment) {
+          // The lanes of a warp meet at every collective, so the first lane
+          // entering the allocation does it before any of them uses it.
+          if (T % WarpSize == 0) {
+            auto First = FragDefined.begin() + B.FragOffset + (T / WarpSize) * B.Extent;
+            std::fill(First, First + B.Extent, 0);
+          }
+        } else if (B.Init == InitCheck::Local) {
+          std::fill(LocalFlags + B.InitBase, LocalFlags + B.InitBase + B.Extent, 0);
         }
         break;
+      }
       case Op::Halt:
         TS.Pc = Pc;
         TS.Status = ThreadStatus::Done;
@@ -1194,6 +1326,7 @@ private:
   int64_t NumThreads = 1;
   int32_t NumRegs = 0;
   int64_t LocalBytes = 0;
+  int64_t LocalElements = 0; // of all local buffers, per thread
   int PhaseBits = 32;
   uint64_t Epoch = 0;      // the current block and barrier phase
   uint64_t BlockEpoch = 0; // the current block's first epoch
@@ -1205,6 +1338,11 @@ private:
   std::vector<ThreadState> Threads;
   std::vector<Slot> FragValues;      // fragments: per buffer, per warp, its elements
   std::vector<uint8_t> FragDefined;  // parallel to FragValues
+  // The initialization check: a flag per element of shared memory, and per
+  // element of each thread's local memory (LocalElements per thread).
+  std::vector<uint8_t> SharedInit, LocalInit;
+  UninitializedRead Uninitialized;   // the phase's first, reported at its end
+  bool CollectiveReadUninitialized = false; // set by the collective being run
 };
 
 } // namespace
