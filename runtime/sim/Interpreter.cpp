@@ -350,11 +350,12 @@ private:
       }
       B.Checked = B.Check != RaceCheck::None || B.Init != InitCheck::None;
     }
-    if (LocalBytes * NumThreads + SharedBytes + FragCells * 9 > (int64_t(1) << 32))
+    int64_t InitFlags = Opts.CheckInit ? LocalElements * NumThreads + ShadowCells : 0;
+    if (LocalBytes * NumThreads + SharedBytes + FragCells * 9 + InitFlags > (int64_t(1) << 32))
       return fail("the kernel's local, shared and fragment memory do not fit the simulator");
     if (Opts.CheckInit) {
       SharedInit.assign(ShadowCells, 0);
-      LocalInit.assign(LocalElements * NumThreads, 0);
+      LocalInit.assign(InitFlags - ShadowCells, 0);
     }
     FragValues.assign(FragCells, Slot{0});
     FragDefined.assign(FragCells, 0);
