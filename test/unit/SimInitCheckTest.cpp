@@ -160,13 +160,18 @@ TEST(SimInitCheckTest, LocalReadOfAnElementTheThreadDidNotWriteIsReported) {
 }
 
 TEST(SimInitCheckTest, LocalMemoryIsPerThread) {
-  // Thread 0 writes its L[0]; thread 1's L[0] is another element.
+  // Thread 0 writes its L[0] and reads it after the barrier, by which time
+  // thread 1 has entered the allocation too; thread 1's L[0] is another
+  // element, which it never writes.
   std::vector<float> A = {1, 2, 3, 4}, C(4);
   std::string Error;
-  EXPECT_FALSE(run(localKernel("if ((t == 0)) {\n L[0] = A[0]\n }\n C[t] = L[0]\n", 2),
+  EXPECT_FALSE(run(localKernel("if ((t == 0)) {\n L[0] = A[0]\n }\n"
+                               "eval sched.syncthreads()\n C[t] = L[0]\n",
+                               2),
                    {A.data(), C.data()}, Error));
   EXPECT_HAS(Error, "uninitialized read of local buffer 'L' at index 0 in kernel 'k', "
                     "block (0,0,0), thread (1,0,0)");
+  EXPECT_EQ(C[0], 1.0f); // thread 0 read its own
 }
 
 TEST(SimInitCheckTest, LocalAllocationInsideALoopIsUninitializedOnEachEntry) {
