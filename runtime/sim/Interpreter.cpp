@@ -1011,6 +1011,43 @@ private:
     return true;
   }
 
+  /// Thread T's initialization flags of local memory.
+  uint8_t *localFlags(int32_t T) {
+    return LocalInit.data() + static_cast<int64_t>(T) * LocalElements;
+  }
+
+  /// The race and initialization checks of thread T's access to element
+  /// Index of buffer Buf (B.Checked), out of the interpreter loop: Running
+  /// to go on, Failed (Error set) on a race or an uninitialized local read,
+  /// Stopped at an uninitialized shared read (Uninitialized records the
+  /// phase's first).
+  ThreadStatus checkAccess(int32_t Buf, int64_t Index, int32_t T, int32_t Pc, bool IsStore) {
+    const RtBuffer &B = Bufs[Buf];
+    // The race check first: a read it records lets a later write by
+    // another thread of the phase be reported as the race it is.
+    if (B.Check != RaceCheck::None &&
+        !(B.Check == RaceCheck::Shared ? checkShared(Buf, Index, T, Pc, IsStore)
+                                       : checkGlobal(Buf, Index, T, Pc, IsStore)))
+      return ThreadStatus::Failed;
+    if (B.Init == InitCheck::None)
+      return ThreadStatus::Running;
+    uint8_t &Flag =
+        (B.Init == InitCheck::Local ? localFlags(T) : SharedInit.data())[B.InitBase + Index];
+    if (IsStore) {
+      Flag = 1;
+      return ThreadStatus::Running;
+    }
+    if (Flag)
+      return ThreadStatus::Running;
+    if (B.Init == InitCheck::Local) {
+      reportUninitialized(Buf, Index, T, Pc);
+      return ThreadStatus::Failed;
+    }
+    if (Uninitialized.Buf < 0)
+      Uninitialized = {Buf, Index, T, Pc};
+    return ThreadStatus::Stopped;
+  }
+
   /// Whether access A (of this block or an earlier one) and an access by
   /// thread T now are unordered: A is of another block, or of this phase and
   /// another thread.
@@ -1063,8 +1100,6 @@ private:
     Slot *R = Regs.data() + static_cast<int64_t>(T) * NumRegs;
     const Slot *ThreadTag = R + P.NumTemps; // BlockX .. ThreadZ
     char *LocalMem = Local.data() + static_cast<int64_t>(T) * LocalBytes;
-    uint8_t *LocalFlags =
-        LocalInit.empty() ? nullptr : LocalInit.data() + static_cast<int64_t>(T) * LocalElements;
     const Inst *Code = P.Code.data();
     int32_t Pc = TS.Pc;
     uint64_t Count = 0;
@@ -1201,33 +1236,12 @@ private:
           return;
         }
         if (B.Checked) {
-          // The race check first: a read it records lets a later write by
-          // another thread of the phase be reported as the race it is.
-          if (B.Check != RaceCheck::None &&
-              !(B.Check == RaceCheck::Shared ? checkShared(I.Aux, Index, T, Pc, IsStore)
-                                             : checkGlobal(I.Aux, Index, T, Pc, IsStore))) {
-            TS.Status = ThreadStatus::Failed;
+          ThreadStatus Stop = checkAccess(I.Aux, Index, T, Pc, IsStore);
+          if (Stop != ThreadStatus::Running) {
+            TS.Pc = Pc;
+            TS.Status = Stop;
             Stats.Instructions += Count;
             return;
-          }
-          if (B.Init != InitCheck::None) {
-            uint8_t &Flag = (B.Init == InitCheck::Local ? LocalFlags : SharedInit.data())
-                [B.InitBase + Index];
-            if (IsStore) {
-              Flag = 1;
-            } else if (!Flag) {
-              Stats.Instructions += Count;
-              TS.Pc = Pc;
-              if (B.Init == InitCheck::Local) {
-                reportUninitialized(I.Aux, Index, T, Pc);
-                TS.Status = ThreadStatus::Failed;
-                return;
-              }
-              if (Uninitialized.Buf < 0)
-                Uninitialized = {I.Aux, Index, T, Pc};
-              TS.Status = ThreadStatus::Stopped;
-              return;
-            }
           }
         }
         char *Base = B.IsLocal ? LocalMem + B.LocalOffset : B.Base;
@@ -1257,7 +1271,8 @@ private:
             std::fill(First, First + B.Extent, 0);
           }
         } else if (B.Init == InitCheck::Local) {
-          std::fill(LocalFlags + B.InitBase, LocalFlags + B.InitBase + B.Extent, 0);
+          uint8_t *Flags = localFlags(T) + B.InitBase;
+          std::fill(Flags, Flags + B.Extent, 0);
         }
         break;
       }
