@@ -25,6 +25,9 @@ namespace {
 
 #define EXPECT_HAS(Text, Part) EXPECT_NE((Text).find(Part), std::string::npos) << (Text)
 
+/// The header of the kernels that stage A (4 elements) and write C.
+const std::string AToC = "func k(A: float32*[4] global, C: float32*[4] global) target=gpu {\n";
+
 bool run(const LoweredKernel &K, std::vector<void *> Args, std::string &Error,
          bool CheckInit = true) {
   sim::SimOptions Opts;
@@ -36,7 +39,7 @@ bool run(const LoweredKernel &K, std::vector<void *> Args, std::string &Error,
 /// from Writers on (issue 17's guard over a cooperative fetch), then each
 /// reads its own element after the barrier.
 LoweredKernel guardedFetch(int Writers) {
-  return parseKernel("func k(A: float32*[4] global, C: float32*[4] global) target=gpu {\n"
+  return parseKernel(AToC +
                      "  for (t, 0, 4) bind(threadIdx.x) {\n"
                      "    allocate S: float32[4] shared {\n"
                      "      if ((t < " + std::to_string(Writers) + ")) {\n"
@@ -65,7 +68,7 @@ TEST(SimInitCheckTest, CheckOffRunsTheUninitializedRead) {
 }
 
 TEST(SimInitCheckTest, SharedElementsOtherThreadsWroteBeforeABarrierAreInitialized) {
-  LoweredKernel K = parseKernel("func k(A: float32*[4] global, C: float32*[4] global) target=gpu {\n"
+  LoweredKernel K = parseKernel(AToC +
                                 "  for (t, 0, 4) bind(threadIdx.x) {\n"
                                 "    allocate S: float32[4] shared {\n"
                                 "      S[t] = A[t]\n"
@@ -80,9 +83,10 @@ TEST(SimInitCheckTest, SharedElementsOtherThreadsWroteBeforeABarrierAreInitializ
 }
 
 TEST(SimInitCheckTest, ReadBeforeALaterThreadsWriteInThePhaseIsReportedAsTheRace) {
-  // No barrier: thread 0 reads S[3] before thread 3 (run later in the
-  // phase) writes it. The bug is the missing barrier, not a missing write.
-  LoweredKernel K = parseKernel("func k(A: float32*[4] global, C: float32*[4] global) target=gpu {\n"
+  // No barrier: threads 0 and 1 read S[3] and S[2] before threads 3 and 2
+  // (run later in the phase) write them; thread 2's write is the first
+  // conflict seen. The bug is the missing barrier, not a missing write.
+  LoweredKernel K = parseKernel(AToC +
                                 "  for (t, 0, 4) bind(threadIdx.x) {\n"
                                 "    allocate S: float32[4] shared {\n"
                                 "      S[t] = A[t]\n"
@@ -142,7 +146,7 @@ TEST(SimInitCheckTest, SharedAllocationInsideALoopKeepsEarlierIterationsWrites) 
 /// One thread's local array L of two elements: Body runs inside its
 /// allocation, in a thread loop of Threads.
 LoweredKernel localKernel(const std::string &Body, int Threads = 1) {
-  return parseKernel("func k(A: float32*[4] global, C: float32*[4] global) target=gpu {\n"
+  return parseKernel(AToC +
                      "  for (t, 0, " + std::to_string(Threads) + ") bind(threadIdx.x) {\n"
                      "    allocate L: float32[2] local {\n" + Body + "  } } }\n",
                      Threads);
@@ -176,7 +180,7 @@ TEST(SimInitCheckTest, LocalMemoryIsPerThread) {
 
 TEST(SimInitCheckTest, LocalAllocationInsideALoopIsUninitializedOnEachEntry) {
   // A new C++ array each iteration: the value the first left is indeterminate.
-  LoweredKernel K = parseKernel("func k(A: float32*[4] global, C: float32*[4] global) target=gpu {\n"
+  LoweredKernel K = parseKernel(AToC +
                                 "  for (t, 0, 1) bind(threadIdx.x) {\n"
                                 "    for (it, 0, 2) {\n"
                                 "      allocate L: float32[1] local {\n"
