@@ -97,8 +97,8 @@ struct RtBuffer {
   int64_t ShadowBase = -1;  // shared: first race-detector cell; global: its
                             // GlobalShadow
   int64_t FragOffset = 0;   // fragment: first cell in FragValues (warp 0's copy)
-  int64_t InitBase = 0;     // shared: first flag in SharedInit; local: in a
-                            // thread's part of LocalInit
+  int64_t InitBase = 0;     // shared: first flag in SharedInit; local: byte
+                            // offset of the first in a thread's local memory
   bool IsLocal = false;
   bool IsShared = false;
   bool IsFragment = false;
@@ -350,13 +350,19 @@ private:
       }
       B.Checked = B.Check != RaceCheck::None || B.Init != InitCheck::None;
     }
-    int64_t InitFlags = Opts.CheckInit ? LocalElements * NumThreads + ShadowCells : 0;
-    if (LocalBytes * NumThreads + SharedBytes + FragCells * 9 + InitFlags > (int64_t(1) << 32))
-      return fail("the kernel's local, shared and fragment memory do not fit the simulator");
+    // A thread's local flags follow its local data, where the interpreter
+    // finds them from the pointer to its local memory it holds anyway.
+    LocalDataBytes = LocalBytes;
     if (Opts.CheckInit) {
-      SharedInit.assign(ShadowCells, 0);
-      LocalInit.assign(InitFlags - ShadowCells, 0);
+      for (RtBuffer &B : Bufs)
+        if (B.IsLocal)
+          B.InitBase += LocalDataBytes;
+      LocalBytes += (LocalElements + 15) / 16 * 16;
     }
+    int64_t SharedFlags = Opts.CheckInit ? ShadowCells : 0;
+    if (LocalBytes * NumThreads + SharedBytes + FragCells * 9 + SharedFlags > (int64_t(1) << 32))
+      return fail("the kernel's local, shared and fragment memory do not fit the simulator");
+    SharedInit.assign(SharedFlags, 0);
     FragValues.assign(FragCells, Slot{0});
     FragDefined.assign(FragCells, 0);
     Shared.assign(SharedBytes, 0);
@@ -410,7 +416,9 @@ private:
     std::fill(Shared.begin(), Shared.end(), 0xff);
     std::fill(Local.begin(), Local.end(), 0xff);
     std::fill(SharedInit.begin(), SharedInit.end(), 0);
-    std::fill(LocalInit.begin(), LocalInit.end(), 0);
+    if (Opts.CheckInit)
+      for (int64_t T = 0; T < NumThreads; ++T)
+        std::fill_n(Local.begin() + T * LocalBytes + LocalDataBytes, LocalBytes - LocalDataBytes, 0);
     for (int64_t T = 0; T < NumThreads; ++T) {
       Slot *R = Regs.data() + T * NumRegs;
       std::copy(Preset.begin(), Preset.end(), R);
@@ -1011,17 +1019,13 @@ private:
     return true;
   }
 
-  /// Thread T's initialization flags of local memory.
-  uint8_t *localFlags(int32_t T) {
-    return LocalInit.data() + static_cast<int64_t>(T) * LocalElements;
-  }
-
   /// The race and initialization checks of thread T's access to element
-  /// Index of buffer Buf (B.Checked), out of the interpreter loop: Running
-  /// to go on, Failed (Error set) on a race or an uninitialized local read,
-  /// Stopped at an uninitialized shared read (Uninitialized records the
-  /// phase's first).
-  ThreadStatus checkAccess(int32_t Buf, int64_t Index, int32_t T, int32_t Pc, bool IsStore) {
+  /// Index of buffer Buf (B.Checked; LocalMem: the thread's local memory):
+  /// Running to go on, Failed (Error set) on a race or an uninitialized
+  /// local read, Stopped at an uninitialized shared read (Uninitialized
+  /// records the phase's first).
+  ThreadStatus checkAccess(int32_t Buf, int64_t Index, int32_t T, int32_t Pc, bool IsStore,
+                           char *LocalMem) {
     const RtBuffer &B = Bufs[Buf];
     // The race check first: a read it records lets a later write by
     // another thread of the phase be reported as the race it is.
@@ -1031,8 +1035,8 @@ private:
       return ThreadStatus::Failed;
     if (B.Init == InitCheck::None)
       return ThreadStatus::Running;
-    uint8_t &Flag =
-        (B.Init == InitCheck::Local ? localFlags(T) : SharedInit.data())[B.InitBase + Index];
+    uint8_t &Flag = (B.Init == InitCheck::Local ? reinterpret_cast<uint8_t *>(LocalMem)
+                                                : SharedInit.data())[B.InitBase + Index];
     if (IsStore) {
       Flag = 1;
       return ThreadStatus::Running;
@@ -1236,7 +1240,7 @@ private:
           return;
         }
         if (B.Checked) {
-          ThreadStatus Stop = checkAccess(I.Aux, Index, T, Pc, IsStore);
+          ThreadStatus Stop = checkAccess(I.Aux, Index, T, Pc, IsStore, LocalMem);
           if (Stop != ThreadStatus::Running) {
             TS.Pc = Pc;
             TS.Status = Stop;
@@ -1271,8 +1275,7 @@ private:
             std::fill(First, First + B.Extent, 0);
           }
         } else if (B.Init == InitCheck::Local) {
-          uint8_t *Flags = localFlags(T) + B.InitBase;
-          std::fill(Flags, Flags + B.Extent, 0);
+          std::fill_n(LocalMem + B.InitBase, B.Extent, 0);
         }
         break;
       }
@@ -1342,7 +1345,8 @@ private:
   int64_t NumThreads = 1;
   int32_t NumRegs = 0;
   int64_t LocalBytes = 0;
-  int64_t LocalElements = 0; // of all local buffers, per thread
+  int64_t LocalElements = 0;  // of all local buffers, per thread
+  int64_t LocalDataBytes = 0; // of a thread's LocalBytes; initialization flags follow
   int PhaseBits = 32;
   uint64_t Epoch = 0;      // the current block and barrier phase
   uint64_t BlockEpoch = 0; // the current block's first epoch
@@ -1354,9 +1358,9 @@ private:
   std::vector<ThreadState> Threads;
   std::vector<Slot> FragValues;      // fragments: per buffer, per warp, its elements
   std::vector<uint8_t> FragDefined;  // parallel to FragValues
-  // The initialization check: a flag per element of shared memory, and per
-  // element of each thread's local memory (LocalElements per thread).
-  std::vector<uint8_t> SharedInit, LocalInit;
+  // The initialization check: a flag per element of shared memory (those
+  // of each thread's local memory follow its data in Local).
+  std::vector<uint8_t> SharedInit;
   UninitializedRead Uninitialized;   // the phase's first, reported at its end
   bool CollectiveReadUninitialized = false; // set by the collective being run
 };
