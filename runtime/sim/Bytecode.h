@@ -59,6 +59,9 @@ enum class Op : uint8_t {
   ThreadLoop,    // bind R[D] = R[A] + index(Aux); skip to Target unless index < R[B]
   // Memory: R[D] = Buf[Aux][R[A]] / Buf[Aux][R[A]] = R[B], typed by the buffer.
   Load, Store,
+  // The same for a local buffer: the thread's own memory, never raced on;
+  // a store sets the element's initialization flag, a load tests it.
+  LoadLocal, StoreLocal,
   Barrier,
   // A warp collective (a wmma intrinsic): the lane suspends with its pc on
   // this instruction and its evaluated arguments in R[A], R[A + 1], ...

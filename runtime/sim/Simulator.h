@@ -43,8 +43,9 @@ struct SimOptions {
   /// of the block has written since the block started, and of a local
   /// element that the thread has not written since it last entered the
   /// buffer's allocation. Global memory is not checked (the launch's
-  /// regions are host data). Costs one byte per shared element and per
-  /// local element of each thread of the block being run.
+  /// regions are host data). Shared elements use the race detector's
+  /// per-element state (kept when only this check is on); local ones a flag
+  /// byte per element of each thread of the block being run.
   bool CheckInit = true;
   /// Test hook (empty normally): called for each lane of a warp after an
   /// mma.load_a or mma.load_b (ldmatrix) with the register elements the lane

@@ -218,15 +218,21 @@ TEST(SimInitCheckTest, GlobalMemoryIsNotChecked) {
   EXPECT_TRUE(run(K, {C.data()}, Error)) << Error;
 }
 
-/// One warp fills an accumulator with 1 and stores it (16x16, leading
-/// dimension 32) to shared S, then each lane reads S[Read] after a barrier.
-LoweredKernel wmmaStoreThenRead(const std::string &Read) {
+/// One warp fills an accumulator with 1 and stores it to shared S (Family:
+/// "wmma", a 16x16 tile with leading dimension 32, or "mma", a 16x8 tile
+/// with leading dimension 16, stored lane by lane), then each lane reads
+/// S[Read] after a barrier.
+LoweredKernel storeThenRead(const std::string &Family, const std::string &Read) {
+  bool Mma = Family == "mma";
+  std::string Shape = Mma ? "16, 8, 16" : "16, 16, 16";
   return parseKernel("func k(C: float32*[32] global) target=gpu {\n"
                      "  for (lane, 0, 32) bind(threadIdx.x) {\n"
                      "    allocate S: float32[512] shared {\n"
-                     "      allocate Cf: float32[256] wmma.accumulator {\n"
-                     "        eval wmma.fill(Cf[0], 1.0f, 16, 16, 16)\n"
-                     "        eval wmma.store(S[0], Cf[0], 32, 0, 16, 16, 16)\n"
+                     "      allocate Cf: float32[" + std::string(Mma ? "128" : "256") +
+                         "] wmma.accumulator {\n"
+                     "        eval " + Family + ".fill(Cf[0], 1.0f, " + Shape + ")\n"
+                     "        eval " + Family + ".store(S[0], Cf[0], " + (Mma ? "16" : "32") +
+                         ", 0, " + Shape + ")\n"
                      "        eval sched.syncthreads()\n"
                      "        C[lane] = S[" + Read + "]\n"
                      "  } } } }\n",
@@ -237,12 +243,26 @@ TEST(SimInitCheckTest, WmmaStoreToSharedMarksExactlyItsTile) {
   std::vector<float> C(32);
   std::string Error;
   // Rows 0 and 1, columns 0 to 15: in the tile.
-  ASSERT_TRUE(run(wmmaStoreThenRead("(((lane/16)*32) + (lane % 16))"), {C.data()}, Error)) << Error;
+  ASSERT_TRUE(run(storeThenRead("wmma", "(((lane/16)*32) + (lane % 16))"), {C.data()}, Error))
+      << Error;
   EXPECT_EQ(C, std::vector<float>(32, 1.0f));
   // Row 0, columns 16 to 31: between the tile's rows (ld 32), never written.
-  EXPECT_FALSE(run(wmmaStoreThenRead("lane"), {C.data()}, Error));
+  EXPECT_FALSE(run(storeThenRead("wmma", "lane"), {C.data()}, Error));
   EXPECT_HAS(Error, "uninitialized read of shared buffer 'S' at index 16 in kernel 'k', "
                     "block (0,0,0), thread (16,0,0)");
+}
+
+TEST(SimInitCheckTest, MmaStoreToSharedMarksExactlyItsTile) {
+  std::vector<float> C(32);
+  std::string Error;
+  // Rows 0 to 3, columns 0 to 7: in the tile (each lane's elements, PTX layout).
+  ASSERT_TRUE(run(storeThenRead("mma", "(((lane/8)*16) + (lane % 8))"), {C.data()}, Error))
+      << Error;
+  EXPECT_EQ(C, std::vector<float>(32, 1.0f));
+  // Row 0, columns 8 to 15: between the tile's rows (ld 16), never written.
+  EXPECT_FALSE(run(storeThenRead("mma", "lane"), {C.data()}, Error));
+  EXPECT_HAS(Error, "uninitialized read of shared buffer 'S' at index 8 in kernel 'k', "
+                    "block (0,0,0), thread (8,0,0)");
 }
 
 /// A shared stage of A that the threads fill up to element Filled, then a
