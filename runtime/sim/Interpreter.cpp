@@ -15,7 +15,7 @@
 // the kernel writes, the last write and two reads (GlobalCell), kept for the
 // whole launch (blocks run one after another, and no two blocks are ordered)
 // in pages allocated on first touch. Local memory is private to a thread and
-// buffers the kernel only reads cannot race, so neither is tracked.
+// buffers the kernel only reads cannot race, so the detector tracks neither.
 //
 // The initialization check (compute-sanitizer's initcheck): a shared element
 // is initialized when any thread or warp of the block has written it, which
