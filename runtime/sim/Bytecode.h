@@ -59,15 +59,21 @@ enum class Op : uint8_t {
   ThreadLoop,    // bind R[D] = R[A] + index(Aux); skip to Target unless index < R[B]
   // Memory: R[D] = Buf[Aux][R[A]] / Buf[Aux][R[A]] = R[B], typed by the buffer.
   Load, Store,
+  // The same for a local buffer: the thread's own memory, never raced on;
+  // a store sets the element's initialization flag, a load tests it.
+  LoadLocal, StoreLocal,
   Barrier,
   // A warp collective (a wmma intrinsic): the lane suspends with its pc on
   // this instruction and its evaluated arguments in R[A], R[A + 1], ...
   // (CollectiveSite::NumArgs); the block scheduler runs Collectives[Aux]
   // once when all 32 lanes of the warp wait here with equal arguments.
   Collective,
-  // Entry to the allocation of fragment buffer Aux: its copy for the
-  // lane's warp becomes undefined (done by the warp's first lane).
-  FragmentScope,
+  // Entry to the allocation of buffer Aux, a fragment or local buffer (a
+  // new object each time, as the declaration in the emitted CUDA is): a
+  // fragment's copy for the lane's warp becomes undefined (done by the
+  // warp's first lane), a local buffer's elements uninitialized for the
+  // thread. Shared buffers have none: one `__shared__` array per block.
+  EnterAllocation,
   Halt
 };
 

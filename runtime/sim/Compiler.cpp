@@ -485,7 +485,8 @@ private:
       return 0;
     int32_t D = temp();
     DType BufType = P.Buffers[Id].Type;
-    emit(Op::Load, D, Index, 0, Id, static_cast<uint8_t>(BufType));
+    emit(P.Buffers[Id].MemScope == Scope::Local ? Op::LoadLocal : Op::Load, D, Index, 0, Id,
+         static_cast<uint8_t>(BufType));
     P.Sites.back().Load = E;
     P.Sites.back().Statement = CurrentStore; // the statement the load is part of
     return convert(D, BufType, E->Type);
@@ -619,7 +620,8 @@ private:
     int32_t Value = compileAs(St->Value, BufType);
     if (Failed)
       return;
-    emit(Op::Store, 0, Index, Value, Id, static_cast<uint8_t>(BufType));
+    emit(Info.MemScope == Scope::Local ? Op::StoreLocal : Op::Store, 0, Index, Value, Id,
+         static_cast<uint8_t>(BufType));
     P.Sites.back().Statement = S;
   }
 
@@ -640,8 +642,11 @@ private:
       return;
     }
     int32_t Id = addBuffer(Info);
-    if (Info.isFragment()) // a fresh fragment each time the allocation is entered
-      emit(Op::FragmentScope, 0, 0, 0, Id);
+    // A fresh fragment or local array each time the allocation is entered
+    // (the emitted CUDA declares it there); shared memory is the block's
+    // one `__shared__` array, declared at the kernel's top.
+    if (Info.isFragment() || Sc == Scope::Local)
+      emit(Op::EnterAllocation, 0, 0, 0, Id);
     Bufs.push_back({A->Buf.get(), Id});
     compileStmt(A->Body);
     Bufs.pop_back();

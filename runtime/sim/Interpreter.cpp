@@ -15,7 +15,28 @@
 // the kernel writes, the last write and two reads (GlobalCell), kept for the
 // whole launch (blocks run one after another, and no two blocks are ordered)
 // in pages allocated on first touch. Local memory is private to a thread and
-// buffers the kernel only reads cannot race, so neither is tracked.
+// buffers the kernel only reads cannot race, so the detector tracks neither.
+//
+// The initialization check (compute-sanitizer's initcheck): a shared element
+// is initialized when any thread or warp of the block has written it, which
+// the race detector's cell of the element already tells: its last write's
+// epoch is of this block (the cells are kept, writes only, with the detector
+// off). A thread's local element has a flag byte, after the thread's local
+// data. Storage semantics, as the emitted CUDA has them: a shared buffer is
+// the block's one `__shared__` array, declared at the kernel's top, so it is
+// uninitialized when a block starts and an allocation inside a loop keeps
+// what earlier iterations wrote (a double-buffered stage reads the other
+// stage's last fill); a local buffer is a C++ array declared where the
+// allocation is, a new object each time it is entered, so a thread's flags
+// for it are cleared on every entry (a value carried over from an earlier
+// iteration is indeterminate in C++, and nvcc may keep the array in
+// registers). Global memory is not checked: parameters are host data, and a
+// global temporary is shared by the grid. A read of an uninitialized shared
+// element may be a race instead: the element's writer may be a thread that
+// runs later in the same phase, with no barrier between. So the reading
+// thread (or warp) stops there, the others run to the end of the phase, and
+// the read is reported then, unless the race detector reports the write
+// first. A local read is reported at once (no other thread can write it).
 //
 // Warp collectives (the wmma intrinsics): a lane reaching one suspends with
 // its pc on it, like a barrier but for its warp (32 consecutive linear thread
@@ -55,11 +76,14 @@ using namespace ir;
 
 namespace {
 
-/// What the race detector follows of a buffer.
-enum class RaceCheck : uint8_t {
-  None,   // detector off, local memory, or a global buffer the kernel only reads
-  Shared, // per element, within the current barrier phase of a block
-  Global  // per element, over the whole launch
+/// What the race detector and the initialization check follow of a buffer.
+enum class AccessCheck : uint8_t {
+  None,   // both off, a fragment (whose cells have their own flags), or a
+          // global buffer the kernel only reads
+  Local,  // initialization: a flag per element of each thread's copy
+  Shared, // per element (ShadowCell): races within the current barrier phase
+          // of a block, and the last write's epoch for the initialization check
+  Global  // races, per element, over the whole launch
 };
 
 /// A buffer's storage for one launch.
@@ -72,13 +96,17 @@ struct RtBuffer {
   int64_t ShadowBase = -1;  // shared: first race-detector cell; global: its
                             // GlobalShadow
   int64_t FragOffset = 0;   // fragment: first cell in FragValues (warp 0's copy)
+  int64_t FlagOffset = 0;   // local: byte offset of its first initialization
+                            // flag in a thread's local memory
   bool IsLocal = false;
   bool IsShared = false;
   bool IsFragment = false;
-  RaceCheck Check = RaceCheck::None; // one test per access on the hot path
+  AccessCheck Check = AccessCheck::None; // one test per access on the hot path
 };
 
 /// Race-detector state of one shared element in the current barrier phase.
+/// WriteEpoch, the epoch of the last write, is kept with the detector off
+/// too: the element is initialized in this block when it is of this block.
 struct ShadowCell {
   uint64_t WriteEpoch = 0, ReadEpoch = 0;
   int32_t Writer = -1, Reader1 = -1, Reader2 = -1;
@@ -126,7 +154,17 @@ struct GlobalShadow {
   }
 };
 
-enum class ThreadStatus : uint8_t { Running, AtBarrier, AtCollective, Done, Failed };
+/// Stopped: at a read of an uninitialized shared element, reported when the
+/// phase ends unless a race is found first.
+enum class ThreadStatus : uint8_t { Running, AtBarrier, AtCollective, Done, Failed, Stopped };
+
+/// The first read of an uninitialized shared element in a barrier phase.
+struct UninitializedRead {
+  int32_t Buf = -1; // -1: none
+  int64_t Index = 0;
+  int32_t Accessor = 0; // a thread, or a warp collective (see accessorText)
+  int32_t Pc = 0;
+};
 
 constexpr int64_t WarpSize = 32;
 
@@ -282,14 +320,18 @@ private:
         B.IsLocal = true;
         B.LocalOffset = LocalBytes;
         LocalBytes += Bytes;
+        B.FlagOffset = LocalElements;
+        LocalElements += B.Extent;
+        if (Opts.CheckInit)
+          B.Check = AccessCheck::Local;
       } else if (Info.MemScope == Scope::Shared) {
         B.IsShared = true;
         Offsets[I] = SharedBytes;
         SharedBytes += Bytes;
         B.ShadowBase = ShadowCells;
         ShadowCells += B.Extent;
-        if (Opts.DetectRaces)
-          B.Check = RaceCheck::Shared;
+        if (Opts.DetectRaces || Opts.CheckInit)
+          B.Check = AccessCheck::Shared;
       } else {
         Offsets[I] = GlobalTempBytes;
         GlobalTempBytes += Bytes;
@@ -297,13 +339,21 @@ private:
       // Only a buffer the kernel writes can race (stores to one its region
       // marks read-only do not compile).
       if (Opts.DetectRaces && !B.IsLocal && !B.IsShared && !B.IsFragment && Info.Writable) {
-        B.Check = RaceCheck::Global;
+        B.Check = AccessCheck::Global;
         B.ShadowBase = static_cast<int64_t>(GlobalShadows.size());
         GlobalShadows.emplace_back();
         GlobalShadows.back().Pages.resize(
             static_cast<size_t>((B.Extent + GlobalShadow::PageMask) >> GlobalShadow::PageBits));
       }
     }
+    // A thread's local initialization flags follow its local data, where
+    // the interpreter finds them from the pointer to its local memory it
+    // holds anyway; stores set them even with the check off, untested.
+    LocalDataBytes = LocalBytes;
+    for (RtBuffer &B : Bufs)
+      if (B.IsLocal)
+        B.FlagOffset += LocalDataBytes;
+    LocalBytes += (LocalElements + 15) / 16 * 16;
     if (LocalBytes * NumThreads + SharedBytes + FragCells * 9 > (int64_t(1) << 32))
       return fail("the kernel's local, shared and fragment memory do not fit the simulator");
     FragValues.assign(FragCells, Slot{0});
@@ -317,7 +367,7 @@ private:
       else if (P.Buffers[I].ParamIndex < 0 && !Bufs[I].IsLocal && !Bufs[I].IsFragment)
         Bufs[I].Base = GlobalTemp.data() + Offsets[I];
     }
-    if (Opts.DetectRaces)
+    if (Opts.DetectRaces || Opts.CheckInit)
       Shadow.assign(ShadowCells, ShadowCell());
     return true;
   }
@@ -358,6 +408,8 @@ private:
     // a wrong answer rather than a lucky zero.
     std::fill(Shared.begin(), Shared.end(), 0xff);
     std::fill(Local.begin(), Local.end(), 0xff);
+    for (int64_t T = 0; T < NumThreads; ++T)
+      std::fill_n(Local.begin() + T * LocalBytes + LocalDataBytes, LocalBytes - LocalDataBytes, 0);
     for (int64_t T = 0; T < NumThreads; ++T) {
       Slot *R = Regs.data() + T * NumRegs;
       std::copy(Preset.begin(), Preset.end(), R);
@@ -389,6 +441,11 @@ private:
         if (!P.Collectives.empty() && !runWaitingCollectives(Resumed))
           return false;
       } while (Resumed);
+      // The phase ran as far as it can with no race found: a stopped
+      // thread's read was of an element nothing wrote.
+      if (Uninitialized.Buf >= 0)
+        return reportUninitialized(Uninitialized.Buf, Uninitialized.Index,
+                                   Uninitialized.Accessor, Uninitialized.Pc);
       int32_t BarrierPc = -1;
       for (int64_t T = 0; T < NumThreads; ++T) {
         const ThreadState &TS = Threads[T];
@@ -402,10 +459,12 @@ private:
       }
       if (BarrierPc < 0)
         return true; // every thread finished
-      if (Opts.DetectRaces && ((Epoch + 1) >> PhaseBits) != (BlockEpoch >> PhaseBits))
+      if ((Opts.DetectRaces || Opts.CheckInit) &&
+          ((Epoch + 1) >> PhaseBits) != (BlockEpoch >> PhaseBits))
         return fail("block " + blockText() + " has more than " +
                     std::to_string(uint64_t(1) << PhaseBits) +
-                    " barrier phases, more than the race detector tells apart in a grid of " +
+                    " barrier phases, more than the race detector and the initialization "
+                    "check tell apart in a grid of " +
                     std::to_string(uint64_t(Grid[0]) * uint64_t(Grid[1]) * uint64_t(Grid[2])) +
                     " blocks");
       ++Epoch;       // a new phase: earlier accesses of the block are ordered
@@ -424,15 +483,20 @@ private:
 
   /// With no thread running: runs the collective of each warp some lane of
   /// which waits at one, after checking that the whole warp waits there with
-  /// equal arguments. Resumed is set when a warp went on.
+  /// equal arguments. Resumed is set when a warp went on. A warp with a lane
+  /// stopped at an uninitialized read waits for the report at the phase's
+  /// end, and so does one whose collective reads an uninitialized element.
   bool runWaitingCollectives(bool &Resumed) {
     for (int64_t W = 0; W < numWarps(); ++W) {
       int64_t First = W * WarpSize, End = std::min(First + WarpSize, NumThreads);
       int64_t Waiting = -1;
-      for (int64_t T = First; T < End && Waiting < 0; ++T)
-        if (Threads[T].Status == ThreadStatus::AtCollective)
+      bool Stopped = false;
+      for (int64_t T = First; T < End; ++T) {
+        if (Threads[T].Status == ThreadStatus::AtCollective && Waiting < 0)
           Waiting = T;
-      if (Waiting < 0)
+        Stopped |= Threads[T].Status == ThreadStatus::Stopped;
+      }
+      if (Waiting < 0 || Stopped)
         continue;
       int32_t Pc = Threads[Waiting].Pc;
       const Inst &I = P.Code[Pc];
@@ -464,14 +528,16 @@ private:
                         collectiveArgName(Site, A) + " of " + Lane + " differs from thread " +
                         threadText(static_cast<int32_t>(Waiting)) + "'s" + Where);
       }
+      CollectiveReadUninitialized = false;
       if (!runCollective(Site, Args, W, Pc))
         return false;
       ++Stats.Collectives;
       for (int64_t T = First; T < End; ++T) {
         Threads[T].Pc = Pc + 1;
-        Threads[T].Status = ThreadStatus::Running;
+        Threads[T].Status =
+            CollectiveReadUninitialized ? ThreadStatus::Stopped : ThreadStatus::Running;
       }
-      Resumed = true;
+      Resumed |= !CollectiveReadUninitialized;
     }
     return true;
   }
@@ -516,6 +582,25 @@ private:
                                          std::to_string(E % Cols) + ")") +
                     " was never filled, loaded or computed)" + Where);
     return true;
+  }
+
+  /// The race and initialization checks of a collective's access (by the
+  /// warp, Accessor) to element Index of memory buffer Buf, global or
+  /// shared. False (Error set) on a race; a read of an uninitialized shared
+  /// element is recorded and stops the warp after the collective
+  /// (CollectiveReadUninitialized).
+  bool collectiveAccess(int32_t Buf, int64_t Index, int32_t Accessor, int32_t Pc, bool IsWrite) {
+    switch (Bufs[Buf].Check) {
+    case AccessCheck::Shared: {
+      ThreadStatus S = checkShared(Buf, Index, Accessor, Pc, IsWrite);
+      CollectiveReadUninitialized |= S == ThreadStatus::Stopped;
+      return S != ThreadStatus::Failed;
+    }
+    case AccessCheck::Global:
+      return checkGlobal(Buf, Index, Accessor, Pc, IsWrite);
+    default: // not a local buffer: collectives touch global or shared memory only
+      return true;
+    }
   }
 
   /// Runs one collective for warp W with the lanes' common arguments.
@@ -572,9 +657,7 @@ private:
                       std::to_string(Index) + " (extent " + std::to_string(B.Extent) +
                       ", tile element (" + std::to_string(R) + ", " + std::to_string(C) + "))" +
                       Where);
-        if (B.Check != RaceCheck::None &&
-            !(B.Check == RaceCheck::Shared ? checkShared(S.Memory, Index, Accessor, Pc, IsStore)
-                                           : checkGlobal(S.Memory, Index, Accessor, Pc, IsStore)))
+        if (!collectiveAccess(S.Memory, Index, Accessor, Pc, IsStore))
           return false;
         int64_t Cell = Cells + R * Cols + C;
         if (IsStore) {
@@ -673,9 +756,7 @@ private:
                     (IsWrite ? "store to" : "load from") + " " + scopeName(Info.MemScope) +
                     " buffer '" + Info.Name + "' at index " + std::to_string(Index) + " (extent " +
                     std::to_string(B.Extent) + ", lane " + std::to_string(Lane) + ")" + Where);
-      return B.Check == RaceCheck::None ||
-             (B.Check == RaceCheck::Shared ? checkShared(S.Memory, Index, Accessor, Pc, IsWrite)
-                                           : checkGlobal(S.Memory, Index, Accessor, Pc, IsWrite));
+      return collectiveAccess(S.Memory, Index, Accessor, Pc, IsWrite);
     };
     if (S.Op == WmmaOp::LoadA || S.Op == WmmaOp::LoadB) {
       // ldmatrix: lanes 8j..8j+7 give the rows of matrix j (16 aligned
@@ -845,6 +926,21 @@ private:
          " in block " + blockText() + ", thread " + threadText(T));
   }
 
+  /// A read (by a thread or, Accessor after the block's threads, a warp
+  /// collective) of an element of a shared or local buffer that nothing
+  /// wrote. Returns false.
+  bool reportUninitialized(int32_t Buf, int64_t Index, int32_t Accessor, int32_t Pc) {
+    const BufferInfo &Info = P.Buffers[Buf];
+    bool IsLocal = Info.MemScope == Scope::Local;
+    return fail(std::string("uninitialized read of ") + scopeName(Info.MemScope) + " buffer '" +
+                Info.Name + "' at index " + std::to_string(Index) + " in kernel '" +
+                P.Kernel.Kernel.Name + "', block " + blockText() + ", " + accessorText(Accessor) +
+                ": " +
+                (IsLocal ? "the thread has not written it since entering its allocation"
+                         : "no thread of the block has written it") +
+                " (" + siteText(Pc) + ")");
+  }
+
   void divisionByZero(int32_t T, int32_t Pc) {
     fail("integer division by zero in block " + blockText() + ", thread " + threadText(T));
   }
@@ -874,39 +970,50 @@ private:
          "; threads of different blocks are never ordered within a launch");
   }
 
-  /// Records a shared access; false (with Error set) on a race.
-  bool checkShared(int32_t Buf, int64_t Index, int32_t T, int32_t Pc, bool IsWrite) {
+  /// Records a shared access by accessor T (a thread or a warp): Running
+  /// to go on, Failed (Error set) on a race, Stopped at a read of an element
+  /// nothing in the block has written (Uninitialized records the phase's
+  /// first, reported when the phase ends).
+  ThreadStatus checkShared(int32_t Buf, int64_t Index, int32_t T, int32_t Pc, bool IsWrite) {
     ShadowCell &C = Shadow[Bufs[Buf].ShadowBase + Index];
-    if (C.WriteEpoch == Epoch && C.Writer != T) {
-      reportRace(Buf, Index, Epoch, C.Writer, C.WriterPc, true, T, Pc, IsWrite);
-      return false;
-    }
-    if (!IsWrite) {
-      if (C.ReadEpoch != Epoch) {
-        C.ReadEpoch = Epoch;
-        C.Reader1 = T;
-        C.Reader1Pc = Pc;
-        C.Reader2 = -1;
-      } else if (C.Reader1 != T && C.Reader2 < 0) {
-        C.Reader2 = T;
-        C.Reader2Pc = Pc;
+    // Races first: a read recorded lets a later write by another thread
+    // of the phase be reported as the race it is, not as a missing write.
+    if (Opts.DetectRaces) {
+      if (C.WriteEpoch == Epoch && C.Writer != T) {
+        reportRace(Buf, Index, Epoch, C.Writer, C.WriterPc, true, T, Pc, IsWrite);
+        return ThreadStatus::Failed;
       }
-      return true;
-    }
-    if (C.ReadEpoch == Epoch) {
-      if (C.Reader1 != T) {
-        reportRace(Buf, Index, Epoch, C.Reader1, C.Reader1Pc, false, T, Pc, true);
-        return false;
+      if (!IsWrite) {
+        if (C.ReadEpoch != Epoch) {
+          C.ReadEpoch = Epoch;
+          C.Reader1 = T;
+          C.Reader1Pc = Pc;
+          C.Reader2 = -1;
+        } else if (C.Reader1 != T && C.Reader2 < 0) {
+          C.Reader2 = T;
+          C.Reader2Pc = Pc;
+        }
+      } else if (C.ReadEpoch == Epoch) {
+        if (C.Reader1 != T) {
+          reportRace(Buf, Index, Epoch, C.Reader1, C.Reader1Pc, false, T, Pc, true);
+          return ThreadStatus::Failed;
+        }
+        if (C.Reader2 >= 0 && C.Reader2 != T) {
+          reportRace(Buf, Index, Epoch, C.Reader2, C.Reader2Pc, false, T, Pc, true);
+          return ThreadStatus::Failed;
+        }
       }
-      if (C.Reader2 >= 0 && C.Reader2 != T) {
-        reportRace(Buf, Index, Epoch, C.Reader2, C.Reader2Pc, false, T, Pc, true);
-        return false;
-      }
     }
-    C.WriteEpoch = Epoch;
-    C.Writer = T;
-    C.WriterPc = Pc;
-    return true;
+    if (IsWrite) {
+      C.WriteEpoch = Epoch;
+      C.Writer = T;
+      C.WriterPc = Pc;
+    } else if (Opts.CheckInit && C.WriteEpoch < BlockEpoch) { // no write in this block
+      if (Uninitialized.Buf < 0)
+        Uninitialized = {Buf, Index, T, Pc};
+      return ThreadStatus::Stopped;
+    }
+    return ThreadStatus::Running;
   }
 
   /// Whether access A (of this block or an earlier one) and an access by
@@ -1096,18 +1203,55 @@ private:
           Stats.Instructions += Count;
           return;
         }
-        if (B.Check != RaceCheck::None &&
-            !(B.Check == RaceCheck::Shared ? checkShared(I.Aux, Index, T, Pc, IsStore)
-                                           : checkGlobal(I.Aux, Index, T, Pc, IsStore))) {
+        if (B.Check != AccessCheck::None) {
+          ThreadStatus Stop = B.Check == AccessCheck::Shared
+                                  ? checkShared(I.Aux, Index, T, Pc, IsStore)
+                              : checkGlobal(I.Aux, Index, T, Pc, IsStore) ? ThreadStatus::Running
+                                                                          : ThreadStatus::Failed;
+          if (Stop != ThreadStatus::Running) {
+            TS.Pc = Pc;
+            TS.Status = Stop;
+            Stats.Instructions += Count;
+            return;
+          }
+        }
+        if (IsStore)
+          storeElement(B.Base, Index, static_cast<DType>(I.Type), R[I.B]);
+        else
+          R[I.D] = loadElement(B.Base, Index, static_cast<DType>(I.Type));
+        break;
+      }
+      // A thread's local memory: never raced on; flags (after its data)
+      // say which elements it wrote since it entered the allocation.
+      case Op::LoadLocal: {
+        const RtBuffer &B = Bufs[I.Aux];
+        int64_t Index = R[I.A].I;
+        if (static_cast<uint64_t>(Index) >= static_cast<uint64_t>(B.Extent)) {
+          outOfBounds(T, Pc, false, Index);
           TS.Status = ThreadStatus::Failed;
           Stats.Instructions += Count;
           return;
         }
-        char *Base = B.IsLocal ? LocalMem + B.LocalOffset : B.Base;
-        if (IsStore)
-          storeElement(Base, Index, static_cast<DType>(I.Type), R[I.B]);
-        else
-          R[I.D] = loadElement(Base, Index, static_cast<DType>(I.Type));
+        if (!LocalMem[B.FlagOffset + Index] && B.Check == AccessCheck::Local) {
+          reportUninitialized(I.Aux, Index, T, Pc);
+          TS.Status = ThreadStatus::Failed;
+          Stats.Instructions += Count;
+          return;
+        }
+        R[I.D] = loadElement(LocalMem + B.LocalOffset, Index, static_cast<DType>(I.Type));
+        break;
+      }
+      case Op::StoreLocal: {
+        const RtBuffer &B = Bufs[I.Aux];
+        int64_t Index = R[I.A].I;
+        if (static_cast<uint64_t>(Index) >= static_cast<uint64_t>(B.Extent)) {
+          outOfBounds(T, Pc, true, Index);
+          TS.Status = ThreadStatus::Failed;
+          Stats.Instructions += Count;
+          return;
+        }
+        LocalMem[B.FlagOffset + Index] = 1;
+        storeElement(LocalMem + B.LocalOffset, Index, static_cast<DType>(I.Type), R[I.B]);
         break;
       }
       case Op::Barrier:
@@ -1120,15 +1264,20 @@ private:
         TS.Status = ThreadStatus::AtCollective;
         Stats.Instructions += Count;
         return;
-      case Op::FragmentScope:
-        // The lanes of a warp meet at every collective, so the first lane
-        // entering the allocation does it before any of them uses it.
-        if (T % WarpSize == 0) {
-          const RtBuffer &B = Bufs[I.Aux];
-          auto First = FragDefined.begin() + B.FragOffset + (T / WarpSize) * B.Extent;
-          std::fill(First, First + B.Extent, 0);
+      case Op::EnterAllocation: {
+        const RtBuffer &B = Bufs[I.Aux];
+        if (B.IsFragment) {
+          // The lanes of a warp meet at every collective, so the first lane
+          // entering the allocation does it before any of them uses it.
+          if (T % WarpSize == 0) {
+            auto First = FragDefined.begin() + B.FragOffset + (T / WarpSize) * B.Extent;
+            std::fill(First, First + B.Extent, 0);
+          }
+        } else if (B.Check == AccessCheck::Local) {
+          std::fill_n(LocalMem + B.FlagOffset, B.Extent, 0);
         }
         break;
+      }
       case Op::Halt:
         TS.Pc = Pc;
         TS.Status = ThreadStatus::Done;
@@ -1195,6 +1344,8 @@ private:
   int64_t NumThreads = 1;
   int32_t NumRegs = 0;
   int64_t LocalBytes = 0;
+  int64_t LocalElements = 0;  // of all local buffers, per thread
+  int64_t LocalDataBytes = 0; // of a thread's LocalBytes; initialization flags follow
   int PhaseBits = 32;
   uint64_t Epoch = 0;      // the current block and barrier phase
   uint64_t BlockEpoch = 0; // the current block's first epoch
@@ -1206,6 +1357,8 @@ private:
   std::vector<ThreadState> Threads;
   std::vector<Slot> FragValues;      // fragments: per buffer, per warp, its elements
   std::vector<uint8_t> FragDefined;  // parallel to FragValues
+  UninitializedRead Uninitialized;   // the phase's first, reported at its end
+  bool CollectiveReadUninitialized = false; // set by the collective being run
 };
 
 } // namespace

@@ -6,7 +6,10 @@
 // local memory. Every global access is bounds-checked against the region the
 // launch descriptor gives, and (optionally) every shared and global access is
 // checked for races: between threads of a block that no barrier orders, and
-// for global memory also between threads of different blocks.
+// for global memory also between threads of different blocks. Reads of
+// shared and local memory are checked for initialization, as
+// compute-sanitizer's initcheck does: an element must have been written
+// before it is read.
 //
 // The IR is compiled once into a compact register bytecode (SimProgram) and
 // that is interpreted; the shared_ptr IR is never walked per element. A
@@ -36,6 +39,14 @@ struct SimOptions {
   /// buffer the kernel writes, in pages allocated on first touch and freed
   /// when the launch ends.
   bool DetectRaces = true;
+  /// Report a read of a shared element that no thread (or warp collective)
+  /// of the block has written since the block started, and of a local
+  /// element that the thread has not written since it last entered the
+  /// buffer's allocation. Global memory is not checked (the launch's
+  /// regions are host data). Shared elements use the race detector's
+  /// per-element state (kept when only this check is on); local ones a flag
+  /// byte per element of each thread of the block being run.
+  bool CheckInit = true;
   /// Test hook (empty normally): called for each lane of a warp after an
   /// mma.load_a or mma.load_b (ldmatrix) with the register elements the lane
   /// received (a0..a7 or b0..b3, as values), which it may change - a test
@@ -67,8 +78,9 @@ std::shared_ptr<const SimProgram> compileKernel(const LoweredKernel &K, std::str
 /// Params order: a buffer's data for a buffer parameter, the address of the
 /// value (of the parameter's dtype) for a scalar. Returns false and sets Error
 /// (naming the buffer, index, block and thread) on an out-of-bounds access, a
-/// race, a division by zero, a misused collective, or a malformed launch
-/// (one outside CUDA's limits, ir/LaunchLimits.h, included).
+/// race, a read of uninitialized shared or local memory, a division by zero,
+/// a misused collective, or a malformed launch (one outside CUDA's limits,
+/// ir/LaunchLimits.h, included).
 bool runKernel(const SimProgram &P, const std::vector<void *> &ParamData,
                const SimOptions &Opts, std::string &Error, SimStats *Stats = nullptr);
 

@@ -308,7 +308,7 @@ TEST(SimGlobalRaceTest, MoreBarrierPhasesThanTheDetectorTellsApartAreReported) {
   int32_t OutData = 0;
   std::string Error = runWithRaceDetector(K, {&OutData});
   EXPECT_EQ(Error.rfind("block (0,0,0) has more than 1 barrier phases, more than the race "
-                        "detector tells apart",
+                        "detector and the initialization check tell apart",
                         0),
             0u)
       << Error;

@@ -10,6 +10,9 @@
 
 #include "Pipeline.h"
 #include "ir/IR.h"
+#include "ir/Parser.h"
+
+#include <gtest/gtest.h>
 
 #include <string>
 
@@ -76,6 +79,19 @@ inline ir::Stmt syncthreads() {
 }
 
 inline ir::Expr i32(int64_t V) { return ir::makeInt(V); }
+
+/// A kernel parsed from its text (buffer regions: their whole shapes),
+/// launched as Grid x 1 x 1 blocks of BlockX x 1 x 1 threads.
+inline LoweredKernel parseKernel(const std::string &Text, int BlockX, int Grid = 1) {
+  LoweredKernel K;
+  std::string Error;
+  EXPECT_TRUE(ir::parseLoopNest(Text, K.Kernel, Error)) << Error << "\n" << Text;
+  for (int D = 0; D < 3; ++D) {
+    K.Geometry.Grid[D] = ir::makeInt(D == 0 ? Grid : 1);
+    K.Geometry.Block[D] = ir::makeInt(D == 0 ? BlockX : 1);
+  }
+  return K;
+}
 
 } // namespace simtest
 } // namespace sched

@@ -119,7 +119,7 @@ def main():
     p.add_argument("--timeout", type=int, default=60, help="seconds per program run")
     p.add_argument("--keep", metavar="DIR", help="write every non-OK case to DIR")
     p.add_argument("--keep-temps", action="store_true")
-    p.add_argument("--fail-on", default="wrong,race,crash,timeout,generator-error",
+    p.add_argument("--fail-on", default="wrong,race,uninit,crash,timeout,generator-error",
                    help="classes that make the exit status 1")
     p.add_argument("--quiet", action="store_true")
     p.add_argument("--min-ok", type=float, metavar="FRACTION",

@@ -24,7 +24,7 @@ from fuzzlib.poly import Poly  # noqa: E402
 from fuzzlib.schedgen import Oracle, replay  # noqa: E402
 from fuzzlib.cases import make_case  # noqa: E402
 from fuzzlib.program import build_program  # noqa: E402
-from fuzzlib.runner import Result, Runner, compare  # noqa: E402
+from fuzzlib.runner import FAILING, Result, Runner, compare  # noqa: E402
 from fuzzlib.vta import make_vta_case  # noqa: E402
 
 F = N.TYPES["float"]
@@ -592,6 +592,22 @@ class RunnerTest(unittest.TestCase):
         self.assertEqual(results[11].cls, "ok", results[11].message)
         self.assertEqual(results[10].cls, "ok", results[10].message)
         self.assertTrue(sched[11]["done"])
+
+    def test_uninitialized_read_is_its_own_failing_class(self):
+        # The simulator's initialization check stops case 12: class uninit
+        # (failing, like race), not crash.
+        results, _ = self.verdicts("""
+            note(100 * (n + 1), "ran on sim (1 blocks, 4 threads, 0 barriers)")
+            if seeds[n] == 12:
+                note(300, "uninitialized read of shared buffer 'Bs' at index 9 in kernel "
+                          "'sched_fuzz_300', block (0,0,0), thread (9,0,0): no thread of the "
+                          "block has written it (Bs[t])")
+                sys.exit(1)
+            """)
+        self.assertEqual(results[12].cls, "uninit")
+        self.assertIn("uninit", FAILING)
+        self.assertIn("uninitialized read of shared buffer 'Bs'", results[12].message)
+        self.assertEqual(results[11].cls, "ok", results[11].message)
 
     def test_a_note_never_becomes_the_reason_of_a_crash(self):
         # Case 11 dies by a signal after a note: a crash "stopped (signal 6)",

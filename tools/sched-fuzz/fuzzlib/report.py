@@ -60,9 +60,10 @@ def summarize(cases, results, out):
         counts[r.cls] += 1
     out.write("sched-fuzz: %d cases\n" % n)
     for c in CLASSES:
-        if counts[c] or c in ("ok", "refused", "fallback", "wrong", "race", "crash"):
+        if counts[c] or c in ("ok", "refused", "fallback", "wrong", "race", "uninit", "crash"):
             out.write("  %-16s %6d  %5.1f%%\n" % (c, counts[c], 100.0 * counts[c] / max(1, n)))
-    for cls in ("empty", "refused", "fallback", "wrong", "race", "crash", "timeout", "generator-error"):
+    for cls in ("empty", "refused", "fallback", "wrong", "race", "uninit", "crash", "timeout",
+                "generator-error"):
         groups = {}
         for seed, r in sorted(results.items()):
             if r.cls != cls:
@@ -75,8 +76,9 @@ def summarize(cases, results, out):
         for key, seeds in sorted(groups.items(), key=lambda kv: -len(kv[1])):
             out.write("  %5d  seed %-7d %s\n" % (len(seeds), seeds[0], key))
     out.write("\nper directive: cases using it, and their classes\n")
-    out.write("  %-16s %6s %7s %7s %8s %6s %6s %6s %7s\n" % (
-        "directive", "cases", "ok", "refused", "fallback", "wrong", "race", "crash", "timeout"))
+    out.write("  %-16s %6s %7s %7s %8s %6s %6s %6s %6s %7s\n" % (
+        "directive", "cases", "ok", "refused", "fallback", "wrong", "race", "uninit", "crash",
+        "timeout"))
     for key in DIRECTIVES:
         row = {c: 0 for c in CLASSES}
         total = 0
@@ -86,9 +88,9 @@ def summarize(cases, results, out):
                 total += 1
                 row[r.cls] += 1
         if total:
-            out.write("  %-16s %6d %7d %7d %8d %6d %6d %6d %7d\n" % (
+            out.write("  %-16s %6d %7d %7d %8d %6d %6d %6d %6d %7d\n" % (
                 key, total, row["ok"], row["refused"], row["fallback"], row["wrong"],
-                row["race"], row["crash"], row["timeout"]))
+                row["race"], row["uninit"], row["crash"], row["timeout"]))
     fam = {}
     for seed, r in results.items():
         f = cases[seed].nest.family

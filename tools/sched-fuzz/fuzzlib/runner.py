@@ -13,8 +13,10 @@ judged by its own fatal message or by how its run ended, never by a note
 before touching the program's data says so (`...; ran the original loop
 instead`) and the run goes on: that case is a crash too, though it finished.
 
-Classes: ok, refused, fallback, wrong, race, crash, timeout (and
-generator-error when the PLAIN build or run fails: a bug of the fuzzer).
+Classes: ok, refused, fallback, wrong, race, uninit (a read of shared or
+local memory nothing wrote, the simulator's initialization check), crash,
+timeout (and generator-error when the PLAIN build or run fails: a bug of the
+fuzzer).
 """
 import os
 import re
@@ -27,8 +29,9 @@ CLANG = os.environ.get("SCHED_FUZZ_CXX", "clang++-19")
 # empty: every launch of the case had no iterations (a loop that runs zero
 # times at every size tried), so the launcher ran the original loop, which does
 # the same nothing; neither a schedule that ran nor one the plugin gave up on.
-CLASSES = ["ok", "empty", "refused", "fallback", "wrong", "race", "crash", "timeout", "generator-error"]
-FAILING = ("wrong", "race", "crash", "timeout", "generator-error")
+CLASSES = ["ok", "empty", "refused", "fallback", "wrong", "race", "uninit", "crash", "timeout",
+           "generator-error"]
+FAILING = ("wrong", "race", "uninit", "crash", "timeout", "generator-error")
 
 DIAG_RE = re.compile(r"^(?P<file>[^:\s]+\.cpp):(?P<line>\d+):(?P<col>\d+): "
                      r"(?P<sev>error|warning|fatal error|remark|note): (?P<msg>.*)$")
@@ -52,9 +55,9 @@ class Result:
         self.ran_on_sim = 0
 
     def set(self, cls, message=""):
-        # The worst class wins: crash > race > wrong > timeout > fallback >
-        # refused > ok.
-        order = ["ok", "empty", "refused", "fallback", "timeout", "wrong", "race", "crash",
+        # The worst class wins: crash > uninit > race > wrong > timeout >
+        # fallback > refused > ok.
+        order = ["ok", "empty", "refused", "fallback", "timeout", "wrong", "race", "uninit", "crash",
                  "generator-error"]
         if self.cls is None or order.index(cls) > order.index(self.cls):
             self.cls = cls
@@ -387,8 +390,9 @@ def classify_stop(r, s):
         r.set("timeout", "run timed out")
     elif s["fatal"] is not None:
         msg = s["fatal"]
-        race = "race on " in msg
-        r.set("race" if race else "crash", msg if race else "%s (%s)" % (msg, s["end"]))
+        cls = "race" if "race on " in msg else \
+            "uninit" if msg.startswith("uninitialized read of ") else "crash"
+        r.set(cls, msg if cls != "crash" else "%s (%s)" % (msg, s["end"]))
     else:
         last = [l for l in s["err"] if l.strip() and not is_note_line(l)]
         r.set("crash", "stopped (%s)%s" % (s["end"], (": " + last[-1].strip()) if last else ""))
