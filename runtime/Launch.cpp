@@ -7,12 +7,13 @@
 // on every call, so a test can switch it between launches.
 //
 // A target(vta) nest runs on the VTA runtime (vta/VtaLauncher) under sim
-// and auto, and as the original loop under host and cuda.
+// and auto, and as the original loop under host, cuda and emu (the CPU run
+// of the emitted CUDA, emu/EmuBackend).
 //
 // Fatal errors print `sched: <kernel> (<file>:<line>): <message>` and exit(1):
 // a kernel that cannot run correctly must never return a wrong answer.
 //
-// Before a kernel runs on sim or cuda, the launcher checks what the compiler
+// Before a kernel runs on sim, emu or cuda, the launcher checks what the compiler
 // could only assume: the kernel's run-time assumptions (ir::LoopNest::
 // Assumptions, e.g. `N <= ld` for a delinearized leading dimension) and a
 // launch geometry with at least one block and one thread in each dimension.
@@ -25,6 +26,7 @@
 #include "ScalarEval.h"
 #include "SchedRuntime.h"
 #include "cuda/CudaBackend.h"
+#include "emu/EmuBackend.h"
 #include "host/HostBackend.h"
 #include "sim/Simulator.h"
 #include "vta/VtaLauncher.h"
@@ -51,6 +53,8 @@ bool parseBackendName(const char *Value, BackendKind &Out) {
     Out = BackendKind::Cuda;
   else if (!std::strcmp(Value, "sim"))
     Out = BackendKind::Sim;
+  else if (!std::strcmp(Value, "emu"))
+    Out = BackendKind::Emu;
   else if (!std::strcmp(Value, "host"))
     Out = BackendKind::Host;
   else
@@ -63,6 +67,7 @@ const char *backendName(BackendKind K) {
   case BackendKind::Auto: return "auto";
   case BackendKind::Cuda: return "cuda";
   case BackendKind::Sim: return "sim";
+  case BackendKind::Emu: return "emu";
   case BackendKind::Host: return "host";
   }
   return "auto";
@@ -76,7 +81,7 @@ BackendKind resolveBackend(BackendKind Requested, bool CudaDeviceAvailable) {
 
 std::string unknownBackendMessage(const char *Value) {
   return std::string("SCHED_BACKEND='") + (Value ? Value : "") +
-         "' is not one of auto, cuda, sim, host";
+         "' is not one of auto, cuda, sim, emu, host";
 }
 
 std::vector<void *> paramDataFromArgs(const LaunchDescriptor &D, void *const *Args) {
@@ -106,6 +111,7 @@ struct LaunchSite {
   bool SimCompiled = false;
 
   cuda::KernelCache Cuda;
+  emu::KernelCache Emu;
 
   VtaHandles Vta; // a target(vta) nest's uop-kernel handles
 };
@@ -249,11 +255,13 @@ LaunchResult launchKernel(const char *Descriptor, void *const *Args, BackendKind
   BackendKind Chosen =
       IsVta ? (B == BackendKind::Auto ? BackendKind::Sim : B)
             : resolveBackend(B, B == BackendKind::Auto && cuda::deviceAvailable());
-  if (Chosen == BackendKind::Host || (IsVta && Chosen == BackendKind::Cuda)) {
+  if (Chosen == BackendKind::Host ||
+      (IsVta && (Chosen == BackendKind::Cuda || Chosen == BackendKind::Emu))) {
     if (verbose())
       std::fprintf(stderr, "sched: %s: ran on host%s\n", S.Where.c_str(),
-                   Chosen == BackendKind::Cuda ? " (a target(vta) nest does not run on cuda)"
-                                               : "");
+                   Chosen == BackendKind::Host ? ""
+                   : Chosen == BackendKind::Cuda ? " (a target(vta) nest does not run on cuda)"
+                                                 : " (a target(vta) nest does not run on emu)");
     return host::launch() ? LaunchResult::RanOnBackend : LaunchResult::RunHostLoop;
   }
   std::vector<void *> Data = paramDataFromArgs(S.D, Args);
@@ -282,6 +290,16 @@ LaunchResult launchKernel(const char *Descriptor, void *const *Args, BackendKind
   }
   if (Chosen == BackendKind::Sim)
     return runSim(S, Data, Error);
+  if (Chosen == BackendKind::Emu) {
+    emu::EmuStats Stats;
+    if (!emu::launch(S.D, S.Emu, Data, Stats, Error))
+      return LaunchResult::Failed;
+    if (verbose())
+      std::fprintf(stderr, "sched: %s: ran on emu (%llu blocks, %llu threads)\n", S.Where.c_str(),
+                   static_cast<unsigned long long>(Stats.Blocks),
+                   static_cast<unsigned long long>(Stats.Threads));
+    return LaunchResult::RanOnBackend;
+  }
   if (!cuda::launch(S.D, S.Cuda, Data, Error))
     return LaunchResult::Failed;
   if (verbose())

@@ -198,5 +198,23 @@ bool evalInt(const Expr &E, const ScalarEnv &Env, int64_t &Out, std::string &Err
   return IntEvaluator(Env, Error).eval(E, Out);
 }
 
+bool evalLaunchGeometry(const LaunchGeometry &G, const ScalarEnv &Env, int64_t Grid[3],
+                        int64_t Block[3], bool &Empty, std::string &Error) {
+  Empty = false;
+  for (int Dim = 0; Dim < 3; ++Dim) {
+    std::string Why;
+    if (!evalInt(G.Grid[Dim], Env, Grid[Dim], Why) || !evalInt(G.Block[Dim], Env, Block[Dim], Why)) {
+      Error = "cannot evaluate the launch geometry: " + Why;
+      return false;
+    }
+    if (Grid[Dim] < 0 || Block[Dim] < 1) {
+      Error = "bad launch geometry";
+      return false;
+    }
+    Empty |= Grid[Dim] == 0;
+  }
+  return true;
+}
+
 } // namespace runtime
 } // namespace sched

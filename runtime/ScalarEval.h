@@ -8,6 +8,7 @@
 #ifndef SCHED_RUNTIME_SCALAREVAL_H
 #define SCHED_RUNTIME_SCALAREVAL_H
 
+#include "Pipeline.h"
 #include "ir/IR.h"
 
 #include <string>
@@ -43,6 +44,13 @@ private:
 /// zero.
 bool evalInt(const ir::Expr &E, const ScalarEnv &Env, int64_t &Out, std::string &Error,
              int64_t Default = 1);
+
+/// The grid and block extents of G for the arguments in Env, as every backend
+/// that launches a grid needs them. False with Error when one cannot be
+/// evaluated, a grid extent is negative or a block extent below 1; Empty is
+/// set when the grid has no block (nothing to run; CUDA would refuse it).
+bool evalLaunchGeometry(const LaunchGeometry &G, const ScalarEnv &Env, int64_t Grid[3],
+                        int64_t Block[3], bool &Empty, std::string &Error);
 
 /// Reads a scalar of type T at P as int64 / double.
 int64_t readIntScalar(const void *P, ir::DType T);

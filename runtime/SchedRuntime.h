@@ -6,9 +6,10 @@
 // LaunchDescriptor.h); each vararg is a pointer to one parameter's storage in
 // the descriptor's parameter order (see LaunchDescriptor::ArgKind).
 //
-// The backend comes from SCHED_BACKEND (auto|cuda|sim|host; default auto:
-// cuda when a CUDA device is present, else host; a target(vta) nest runs on
-// the VTA runtime under sim and auto, as the original loop otherwise). Returns 1 when the kernel
+// The backend comes from SCHED_BACKEND (auto|cuda|sim|emu|host; default auto:
+// cuda when a CUDA device is present, else host; emu runs the emitted CUDA
+// on the CPU; a target(vta) nest runs on the VTA runtime under sim and auto,
+// as the original loop otherwise). Returns 1 when the kernel
 // ran on a backend, 0 when the caller must run the original loop (host).
 // Fatal errors (a CUDA error, a race under sim) print the kernel's name and
 // source line to stderr and exit(1): never a wrong answer silently.

@@ -224,20 +224,11 @@ bool launch(const LaunchDescriptor &D, KernelCache &Cache, const std::vector<voi
   }
 
   int64_t Grid[3], Block[3];
-  for (int Dim = 0; Dim < 3; ++Dim) {
-    std::string Why;
-    if (!runtime::evalInt(LK.Geometry.Grid[Dim], Env, Grid[Dim], Why) ||
-        !runtime::evalInt(LK.Geometry.Block[Dim], Env, Block[Dim], Why)) {
-      Error = "cannot evaluate the launch geometry: " + Why;
-      return false;
-    }
-    if (Grid[Dim] == 0)
-      return true; // an empty grid: nothing to run (CUDA would refuse it)
-    if (Grid[Dim] < 0 || Block[Dim] < 1) {
-      Error = "bad launch geometry";
-      return false;
-    }
-  }
+  bool Empty = false;
+  if (!runtime::evalLaunchGeometry(LK.Geometry, Env, Grid, Block, Empty, Error))
+    return false;
+  if (Empty)
+    return true; // an empty grid: nothing to run (CUDA would refuse it)
   R = A->cuLaunchKernel(K->Function, unsigned(Grid[0]), unsigned(Grid[1]), unsigned(Grid[2]),
                         unsigned(Block[0]), unsigned(Block[1]), unsigned(Block[2]), 0, nullptr,
                         KernelArgs.data(), nullptr);

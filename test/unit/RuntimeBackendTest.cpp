@@ -202,7 +202,7 @@ TEST_F(RuntimeBackendTest, UnknownBackendExitsWithMessage) {
   useBackend("gpu");
   fillInputs();
   EXPECT_EXIT(launch(descriptorFor(scaleAdd(true))), ::testing::ExitedWithCode(1),
-              "SCHED_BACKEND='gpu' is not one of auto, cuda, sim, host");
+              "SCHED_BACKEND='gpu' is not one of auto, cuda, sim, emu, host");
 }
 
 TEST_F(RuntimeBackendTest, InvalidDescriptorExitsWithMessage) {
