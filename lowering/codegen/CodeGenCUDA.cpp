@@ -499,7 +499,9 @@ public:
     if (Wmma.UsesMmaSync) {
       OS << "\n// mma.sync m16n8k16 (PTX ISA): lane L holds A's a0..a7, B's b0..b3 and C's\n"
             "// c0..c3 at the positions the ISA specifies (g = L / 4, t = L % 4).\n";
-      OS << "#ifndef SCHED_CUDA_EMU\n";
+      OS << "// Each PTX instruction is a wrapper of its own: a host build (the emu\n"
+            "// backend, SCHED_CUDA_EMU) defines them per the ISA and runs the rest.\n"
+            "#ifndef SCHED_CUDA_EMU\n";
       for (const MmaSyncHelper &H : MmaSyncHelpers)
         if (H.Ptx && UsedHelpers.count(H.Name))
           OS << H.Text;
