@@ -237,6 +237,10 @@ struct ThreadBody {
 void runThread(void *Context) {
   const ThreadBody &B = *static_cast<const ThreadBody *>(Context);
   B.Kernel(B.Args);
+  // No tail call: the kernel's frame (and a leaf kernel's red zone) must
+  // start below this frame, in stack poisoned for the block, not over what
+  // this frame saved before jumping.
+  asm volatile("" : : : "memory");
 }
 
 } // namespace

@@ -39,6 +39,7 @@
 #define SCHED_EMU_ASAN 1
 #endif
 #ifdef SCHED_EMU_ASAN
+#include <sanitizer/asan_interface.h>
 #include <sanitizer/common_interface_defs.h>
 #endif
 
@@ -53,6 +54,9 @@ namespace emu {
 namespace {
 
 void fiberMain();
+#ifdef SCHED_EMU_ASAN
+void fiberEnter();
+#endif
 
 //===--- Contexts ---------------------------------------------------------===//
 
@@ -64,7 +68,11 @@ extern "C" void sched_emu_fiber_start();
 // caller's state is dead across the call by the ABI. A new fiber's frame
 // holds fiberMain in r13 and returns into sched_emu_fiber_start with rsp
 // 16-byte aligned, as a call needs; the trampoline poisons that frame
-// again, since the kernel's locals (a leaf's red zone) may lie there.
+// again, since the kernel's locals (a leaf's red zone) may lie there. r14,
+// when not null, is called first with the stack 128 KiB deeper, far below
+// where the kernel's frames will be (AddressSanitizer's fiber bookkeeping,
+// which must run first on a new stack and would otherwise leave its frames
+// where the kernel's locals then lie).
 asm(R"(
   .text
   .p2align 4
@@ -93,6 +101,13 @@ sched_emu_switch_context:
   .hidden sched_emu_fiber_start
   .type sched_emu_fiber_start, @function
 sched_emu_fiber_start:
+  testq %r14, %r14
+  jz 1f
+  movq %rsp, %rbx
+  subq $131072, %rsp
+  callq *%r14
+  movq %rbx, %rsp
+1:
   movq $-1, %rax
   movq %rax, -8(%rsp)
   movq %rax, -16(%rsp)
@@ -118,8 +133,12 @@ void makeContext(Context &C, char *Bottom, char *Top) {
   Frame[-3] = nullptr;                                           // rbx
   Frame[-4] = nullptr;                                           // r12
   Frame[-5] = reinterpret_cast<void *>(&fiberMain);              // r13
-  Frame[-6] = nullptr;                                           // r14
-  Frame[-7] = nullptr;                                           // r15
+#ifdef SCHED_EMU_ASAN
+  Frame[-6] = reinterpret_cast<void *>(&fiberEnter); // r14
+#else
+  Frame[-6] = nullptr; // r14
+#endif
+  Frame[-7] = nullptr; // r15
   C.Sp = Frame - 7;
 }
 
@@ -209,6 +228,18 @@ struct PendingCollective {
 
 const unsigned char Poison = 0xFF;
 
+/// Under AddressSanitizer, marks a piece of a thread's stack as plain
+/// memory again: a thread never returns from its first frame (it ends by
+/// switching away), so the redzones of its frames stay marked.
+void clearShadow(char *P, size_t Bytes) {
+#ifdef SCHED_EMU_ASAN
+  __asan_unpoison_memory_region(P, Bytes);
+#else
+  (void)P;
+  (void)Bytes;
+#endif
+}
+
 class Launch {
 public:
   Launch(const KernelImage &K, const unsigned Grid[3], const unsigned Block[3], EmuStats &Stats,
@@ -270,12 +301,11 @@ public:
     unsigned InWarp = std::min(32u, NumThreads - W * 32);
     unsigned Exists = InWarp == 32 ? 0xffffffffu : (1u << InWarp) - 1;
     if (!(C.mask >> Lane & 1))
-      fail(std::string(C.op) + " (line " + std::to_string(C.line) + ") with mask " + hex(C.mask) +
-           ", which leaves out the calling lane " + std::to_string(Lane));
+      fail("%s (line %u) with mask 0x%08x, which leaves out the calling lane %u", C.op, C.line,
+           C.mask, Lane);
     if (C.mask & ~Exists)
-      fail(std::string(C.op) + " (line " + std::to_string(C.line) + ") with mask " + hex(C.mask) +
-           " in warp " + std::to_string(W) + ", which has " + std::to_string(InWarp) +
-           " threads (the block has " + std::to_string(NumThreads) + ")");
+      fail("%s (line %u) with mask 0x%08x in warp %u, which has %u threads (the block has %u)",
+           C.op, C.line, C.mask, W, InWarp, NumThreads);
     std::vector<PendingCollective> &Pending = Warps[W];
     PendingCollective *P = nullptr;
     for (PendingCollective &Q : Pending) {
@@ -284,9 +314,9 @@ public:
         break;
       }
       if (Q.Mask & C.mask)
-        fail("lane " + std::to_string(Lane) + " of warp " + std::to_string(W) + " calls " +
-             describe(C) + " while lane " + std::to_string(Q.FirstLane) + " waits at " +
-             describe(*Q.First) + " with an overlapping mask");
+        fail("lane %u of warp %u calls %s (line %u) while lane %u waits at %s (line %u) with an "
+             "overlapping mask",
+             Lane, W, C.op, C.line, Q.FirstLane, Q.First->op, Q.First->line);
     }
     if (!P) {
       Pending.push_back({});
@@ -316,9 +346,21 @@ public:
         Fibers[W * 32 + L].St = State::Ready;
   }
 
-  [[noreturn]] void fail(const std::string &Message) {
-    Fiber &F = *Current;
-    Error = Message + " (thread " + triple(F.Tid) + " of block " + triple(BlockIdx) + ")";
+  /// Stops the launch from the running thread. The thread is abandoned, so
+  /// nothing on its stack may own memory: the message is formatted into a
+  /// buffer, never built from std::string temporaries.
+  [[noreturn]] __attribute__((format(printf, 2, 3))) void fail(const char *Format, ...) {
+    char Message[1024];
+    va_list Args;
+    va_start(Args, Format);
+    int Length = std::vsnprintf(Message, sizeof(Message), Format, Args);
+    va_end(Args);
+    const Fiber &F = *Current;
+    std::snprintf(Message + std::min<size_t>(Length, sizeof(Message) - 1),
+                  sizeof(Message) - std::min<size_t>(Length, sizeof(Message) - 1),
+                  " (thread (%u,%u,%u) of block (%u,%u,%u))", F.Tid[0], F.Tid[1], F.Tid[2],
+                  BlockIdx[0], BlockIdx[1], BlockIdx[2]);
+    Error = Message;
     Failed = true;
     yield();
     std::abort(); // a failed launch never resumes its threads
@@ -354,12 +396,6 @@ private:
   /// block, grown when a thread writes the lowest bytes of it.
   size_t PoisonDepth = 8 << 10;
 
-  static std::string hex(unsigned V) {
-    char Buf[16];
-    std::snprintf(Buf, sizeof(Buf), "0x%08x", V);
-    return Buf;
-  }
-
   static std::string triple(const unsigned V[3]) {
     return "(" + std::to_string(V[0]) + "," + std::to_string(V[1]) + "," + std::to_string(V[2]) +
            ")";
@@ -372,15 +408,15 @@ private:
   void checkAgrees(const PendingCollective &P, const sched_emu_collective &C, unsigned Lane,
                    unsigned W) {
     const sched_emu_collective &F = *P.First;
-    std::string Lanes = "lanes " + std::to_string(P.FirstLane) + " and " + std::to_string(Lane) +
-                        " of warp " + std::to_string(W);
     if (std::strcmp(F.op, C.op) != 0 || F.line != C.line)
-      fail(Lanes + " diverge: one waits at " + describe(F) + ", the other calls " + describe(C));
+      fail("lanes %u and %u of warp %u diverge: one waits at %s (line %u), the other calls %s "
+           "(line %u)",
+           P.FirstLane, Lane, W, F.op, F.line, C.op, C.line);
     for (unsigned I = 0; I < C.uniform_count && I < F.uniform_count; ++I)
       if (F.uniform[I] != C.uniform[I])
-        fail(Lanes + " give " + describe(C) + " different " + C.uniform_names[I] + ": " +
-             std::to_string(F.uniform[I]) + " and " + std::to_string(C.uniform[I]) +
-             " (a warp-collective argument must be the same in every lane)");
+        fail("lanes %u and %u of warp %u give %s (line %u) different %s: %lld and %lld (a "
+             "warp-collective argument must be the same in every lane)",
+             P.FirstLane, Lane, W, C.op, C.line, C.uniform_names[I], F.uniform[I], C.uniform[I]);
   }
 
   void yield() {
@@ -416,8 +452,10 @@ private:
   void poison() {
     if (K.SharedBegin && K.SharedEnd > K.SharedBegin)
       std::memset(K.SharedBegin, Poison, static_cast<size_t>(K.SharedEnd - K.SharedBegin));
-    for (Fiber &F : Fibers)
+    for (Fiber &F : Fibers) {
+      clearShadow(F.Top - PoisonDepth, PoisonDepth);
       std::memset(F.Top - PoisonDepth, Poison, PoisonDepth);
+    }
   }
 
   /// Grows PoisonDepth when a thread used the lowest bytes of it.
@@ -426,6 +464,7 @@ private:
     for (Fiber &F : Fibers) {
       if (PoisonDepth >= Usable)
         return;
+      clearShadow(F.Top - PoisonDepth, 256);
       const unsigned char *Low = reinterpret_cast<const unsigned char *>(F.Top - PoisonDepth);
       for (int I = 0; I < 256; ++I)
         if (Low[I] != Poison) {
@@ -518,10 +557,16 @@ private:
 
 Launch *Active = nullptr;
 
+#ifdef SCHED_EMU_ASAN
+void fiberEnter() {
+  __sanitizer_finish_switch_fiber(nullptr, &Active->MainBottom, &Active->MainSize);
+}
+#endif
+
 void fiberMain() {
   Launch &L = *Active;
-#ifdef SCHED_EMU_ASAN
-  __sanitizer_finish_switch_fiber(nullptr, &L.MainBottom, &L.MainSize);
+#if defined(SCHED_EMU_ASAN) && defined(SCHED_EMU_USE_UCONTEXT)
+  fiberEnter();
 #endif
   L.K.Body(L.K.Context);
   L.finish();
@@ -530,7 +575,7 @@ void fiberMain() {
 
 void apiSyncthreads(unsigned Line) { Active->syncthreads(Line); }
 void apiCollective(const sched_emu_collective *C) { Active->collective(*C); }
-void apiFail(const char *Message) { Active->fail(Message); }
+void apiFail(const char *Message) { Active->fail("%s", Message); }
 const char *apiRegionStart(const void *P) {
   const char *C = static_cast<const char *>(P);
   for (const auto &R : Active->K.Regions)

@@ -125,21 +125,26 @@ extern "C" __global__ void k(unsigned *out) {
 }
 
 TEST(Emu, LocalsStartPoisoned) {
-  // A local nothing wrote reads as 0xFF bytes (volatile keeps the read).
+  // Locals nothing wrote read as 0xFF bytes (volatile keeps the reads), at
+  // both ends of a frame larger than the fiber's first one.
   const char *Src = R"(
 extern "C" __global__ void k(int *out) {
-  volatile int x[4];
+  volatile int x[64];
   if (blockIdx.x == 0)
-    x[2] = 7;
-  out[blockIdx.x] = x[2];
+    for (int i = 0; i < 64; ++i)
+      x[i] = 7;
+  out[blockIdx.x] = x[0];
+  out[2 + blockIdx.x] = x[63];
 }
 )";
-  std::vector<int> Out(2, 0);
+  std::vector<int> Out(4, 0);
   int *P = Out.data();
   EmuRun R = runEmu(Src, 2, 1, {&P});
   ASSERT_TRUE(R.Ok) << R.Error;
   EXPECT_EQ(Out[0], 7);
+  EXPECT_EQ(Out[2], 7);
   EXPECT_EQ(Out[1], -1);
+  EXPECT_EQ(Out[3], -1);
 }
 
 TEST(Emu, ShufflesFollowTheCudaGuide) {
@@ -147,7 +152,7 @@ TEST(Emu, ShufflesFollowTheCudaGuide) {
 extern "C" __global__ void k(int *out) {
   int v = 100 + threadIdx.x;
   out[0 * 32 + threadIdx.x] = __shfl_sync(0xffffffffu, v, 31 - threadIdx.x);
-  out[1 * 32 + threadIdx.x] = __shfl_up_sync(0xffffffffu, v, 3);
+  out[1 * 32 + threadIdx.x] = __shfl_up_sync(0xffffffffu, v, 3, 8);
   out[2 * 32 + threadIdx.x] = __shfl_down_sync(0xffffffffu, v, 5, 8);
   out[3 * 32 + threadIdx.x] = __shfl_xor_sync(0xffffffffu, v, 6, 4);
   out[4 * 32 + threadIdx.x] = (int)__shfl_sync(0xffffffffu, (float)v * 0.5f, 2, 16);
@@ -159,7 +164,7 @@ extern "C" __global__ void k(int *out) {
   ASSERT_TRUE(R.Ok) << R.Error;
   for (int L = 0; L < 32; ++L) {
     EXPECT_EQ(Out[L], 100 + 31 - L) << L;
-    EXPECT_EQ(Out[32 + L], 100 + (L < 3 ? L : L - 3)) << L;
+    EXPECT_EQ(Out[32 + L], 100 + (L % 8 < 3 ? L : L - 3)) << L;
     EXPECT_EQ(Out[64 + L], 100 + (L % 8 + 5 < 8 ? L + 5 : L)) << L;
     // xor 6 within groups of 4: lane ^ 6 lies in a later group for lanes
     // whose bit 2 is clear (own value), an earlier one otherwise.
