@@ -210,13 +210,15 @@ bool buildObject(const std::string &Source, const std::string &KernelName, std::
     return false;
   }
   std::string Pch = Dir + "/sched_cuda_emu-" + hexOf(HeaderHash) + ".pch";
-  if (access(Pch.c_str(), R_OK) != 0) {
-    std::vector<std::string> PchArgv = Argv;
+  const std::vector<std::string> Compile = Argv;
+  auto BuildPch = [&] {
+    std::vector<std::string> PchArgv = Compile;
     // No timestamp: the name already says which header text it holds.
     PchArgv.insert(PchArgv.end(), {"-Xclang", "-fno-pch-timestamp", "-x", "c++-header", Header});
-    if (!compileTo(PchArgv, Pch, "the CUDA emulation header", Error))
-      return false;
-  }
+    return compileTo(PchArgv, Pch, "the CUDA emulation header", Error);
+  };
+  if (access(Pch.c_str(), R_OK) != 0 && !BuildPch())
+    return false;
   std::string SourcePath = Base + ".cpp";
   std::string Unique = "." + std::to_string(getpid()) + ".tmp";
   if (!writeFile(SourcePath + Unique, Text) ||
@@ -226,7 +228,17 @@ bool buildObject(const std::string &Source, const std::string &KernelName, std::
   }
   Argv.insert(Argv.end(), {"-include-pch", Pch, "-I", Inc + "/include", "-x", "c++", SourcePath,
                            "-shared", "-nostdlib", "-lgcc"});
-  return compileTo(Argv, Path, "the emitted CUDA ('" + SourcePath + "')", Error);
+  std::string What = "the emitted CUDA ('" + SourcePath + "')";
+  if (compileTo(Argv, Path, What, Error))
+    return true;
+  // A header precompiled by another build of the same compiler name (an
+  // upgraded clang) is refused: build it again, once.
+  if (Error.find("precompiled header") == std::string::npos &&
+      Error.find("PCH file") == std::string::npos)
+    return false;
+  std::remove(Pch.c_str());
+  Error.clear();
+  return BuildPch() && compileTo(Argv, Path, What, Error);
 }
 
 struct ThreadBody {

@@ -6,7 +6,8 @@
 // descriptor's geometry on host pointers, fails naming what went wrong when
 // the kernel cannot be compiled, and checks wmma alignment from the start of
 // a buffer's region (where the cuda backend's aligned copy would start), not
-// from wherever the host array happens to lie.
+// from wherever the host array happens to lie. A precompiled header it cannot
+// use is built again.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,7 +18,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -119,6 +122,39 @@ extern "C" __global__ void k(const float *c, int offset) {
       << Error;
   Offset = 0;
   EXPECT_TRUE(emu::runKernel(*K, G, B, Args, Stats, Error, {{Begin, Begin + 290 * 4}})) << Error;
+}
+
+TEST(EmuBackend, AnUnusablePrecompiledHeaderIsBuiltAgain) {
+  // A header precompiled by another build of the compiler (here: garbage
+  // in its place) must not stop every later kernel from compiling.
+  char Dir[] = "/tmp/sched-emu-pch-XXXXXX";
+  ASSERT_NE(mkdtemp(Dir), nullptr);
+  const char *Saved = std::getenv("SCHED_EMU_CACHE");
+  std::string SavedValue = Saved ? Saved : "";
+  setenv("SCHED_EMU_CACHE", Dir, 1);
+  const char *Src = "extern \"C\" __global__ void k(int *a) { a[0] = %d; }\n";
+  char First[128], Second[128];
+  std::snprintf(First, sizeof(First), Src, 1);
+  std::snprintf(Second, sizeof(Second), Src, 2);
+  EXPECT_EQ(emu::compileError(*emu::compileKernel(First, "k")), "");
+  std::string Pch;
+  FILE *Ls = popen((std::string("ls ") + Dir + "/*.pch").c_str(), "r");
+  ASSERT_NE(Ls, nullptr);
+  char Line[512] = {};
+  if (std::fgets(Line, sizeof(Line), Ls))
+    Pch = std::string(Line, std::strcspn(Line, "\n"));
+  pclose(Ls);
+  ASSERT_FALSE(Pch.empty());
+  FILE *F = std::fopen(Pch.c_str(), "w");
+  ASSERT_NE(F, nullptr);
+  std::fputs("not a precompiled header", F);
+  std::fclose(F);
+  EXPECT_EQ(emu::compileError(*emu::compileKernel(Second, "k")), "");
+  if (Saved)
+    setenv("SCHED_EMU_CACHE", SavedValue.c_str(), 1);
+  else
+    unsetenv("SCHED_EMU_CACHE");
+  std::system((std::string("rm -rf ") + Dir).c_str());
 }
 
 } // namespace
