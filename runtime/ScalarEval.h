@@ -52,6 +52,16 @@ bool evalInt(const ir::Expr &E, const ScalarEnv &Env, int64_t &Out, std::string 
 bool evalLaunchGeometry(const LaunchGeometry &G, const ScalarEnv &Env, int64_t Grid[3],
                         int64_t Block[3], bool &Empty, std::string &Error);
 
+/// The region of buffer parameter Param (null: the kernel touches none of
+/// it), and its first element and element count for the arguments in Env,
+/// Data being the argument: false with Error when they cannot be evaluated,
+/// the count is negative, or Data is null and the count is not zero (`v.data()`
+/// of an empty vector is fine where the kernel touches none of it). What a
+/// backend that moves or checks a buffer's accessed part needs.
+const BufferRegion *regionOf(const LoweredKernel &K, const std::string &Param);
+bool evalRegion(const BufferRegion &R, const ScalarEnv &Env, const void *Data, int64_t &Min,
+                int64_t &Extent, std::string &Error);
+
 /// Reads a scalar of type T at P as int64 / double.
 int64_t readIntScalar(const void *P, ir::DType T);
 double readFloatScalar(const void *P, ir::DType T);

@@ -121,13 +121,6 @@ private:
   const DriverApi &A;
 };
 
-const BufferRegion *regionOf(const LoweredKernel &K, const std::string &Param) {
-  for (const BufferRegion &R : K.Regions)
-    if (R.Param == Param)
-      return &R;
-  return nullptr;
-}
-
 } // namespace
 
 bool loadDriver(std::string &Error) { return driver(Error) != nullptr; }
@@ -185,22 +178,12 @@ bool launch(const LaunchDescriptor &D, KernelCache &Cache, const std::vector<voi
       DevPtrs[I] = reinterpret_cast<CUdeviceptr>(ParamData[I]);
       continue;
     }
-    const BufferRegion *Region = regionOf(LK, P.Buf->Name);
+    const BufferRegion *Region = runtime::regionOf(LK, P.Buf->Name);
     if (!Region)
       continue; // the kernel does not touch it: pass null
-    int64_t Extent = 0;
-    std::string Why;
-    int64_t Min = 0;
-    if (!runtime::evalInt(Region->Extent, Env, Extent, Why) || Extent < 0 ||
-        (Region->Min && !runtime::evalInt(Region->Min, Env, Min, Why))) {
-      Error = "cannot evaluate the region of '" + P.Buf->Name + "': " + Why;
+    int64_t Min = 0, Extent = 0;
+    if (!runtime::evalRegion(*Region, Env, ParamData[I], Min, Extent, Error))
       return false;
-    }
-    if (!ParamData[I] && Extent > 0) {
-      Error = "argument for parameter '" + P.Buf->Name + "' is null, but the kernel touches " +
-              std::to_string(Extent) + " of its elements";
-      return false;
-    }
     Staged S;
     S.Param = I;
     S.Bytes = static_cast<size_t>(Extent) * ir::dtypeBytes(P.Buf->Type);

@@ -119,8 +119,8 @@ int runCompiler(const std::vector<std::string> &Argv, const std::string &LogPath
   int Rc = posix_spawnp(&Pid, Args[0], &Actions, nullptr, Args.data(), environ);
   posix_spawn_file_actions_destroy(&Actions);
   if (Rc != 0) {
-    Error = "cannot run the compiler '" + Argv[0] + "': " + std::strerror(Rc) +
-            " (set SCHED_EMU_CXX)";
+    Error =
+        "cannot run the compiler '" + Argv[0] + "': " + std::strerror(Rc) + " (set SCHED_EMU_CXX)";
     return -1;
   }
   int Status = 0;
@@ -192,8 +192,8 @@ bool buildObject(const std::string &Source, const std::string &KernelName, std::
   std::vector<std::string> Argv = words(envOr("SCHED_EMU_CXX", "clang++-19"));
   if (Argv.empty())
     Argv.push_back("clang++-19");
-  for (const char *Flag : {"-std=c++17", "-O1", "-ffp-contract=off", "-fno-exceptions", "-w",
-                           "-fPIC"})
+  for (const char *Flag :
+       {"-std=c++17", "-O1", "-ffp-contract=off", "-fno-exceptions", "-w", "-fPIC"})
     Argv.push_back(Flag);
   std::string Key;
   for (const std::string &A : Argv)
@@ -336,18 +336,18 @@ bool launch(const LaunchDescriptor &D, KernelCache &Cache, const std::vector<voi
   for (size_t I = 0; I < N.Params.size(); ++I) {
     const ir::Param &P = N.Params[I];
     Args[I] = P.ParamKind == ir::Param::Kind::Scalar ? ParamData[I] : &Pointers[I];
-    if (P.ParamKind == ir::Param::Kind::Scalar || !ParamData[I])
+    const BufferRegion *Region =
+        P.ParamKind == ir::Param::Kind::Scalar ? nullptr : runtime::regionOf(LK, P.Buf->Name);
+    int64_t Min = 0, Extent = 0;
+    if (!Region)
       continue;
-    for (const BufferRegion &R : LK.Regions) {
-      int64_t Min = 0, Extent = 0;
-      std::string Why;
-      if (R.Param != P.Buf->Name || !runtime::evalInt(R.Extent, Env, Extent, Why) ||
-          (R.Min && !runtime::evalInt(R.Min, Env, Min, Why)))
-        continue;
-      const char *Start =
-          static_cast<const char *>(ParamData[I]) + Min * ir::dtypeBytes(P.Buf->Type);
-      Regions.push_back({Start, Start + Extent * ir::dtypeBytes(P.Buf->Type)});
-    }
+    if (!runtime::evalRegion(*Region, Env, ParamData[I], Min, Extent, Error))
+      return false;
+    if (!ParamData[I])
+      continue; // null, and the kernel touches none of it
+    int64_t Bytes = ir::dtypeBytes(P.Buf->Type);
+    const char *Start = static_cast<const char *>(ParamData[I]) + Min * Bytes;
+    Regions.push_back({Start, Start + Extent * Bytes});
   }
   unsigned G[3], B[3];
   for (int Dim = 0; Dim < 3; ++Dim)

@@ -129,10 +129,10 @@ void makeContext(Context &C, char *Bottom, char *Top) {
   (void)Bottom;
   void **Frame = reinterpret_cast<void **>(Top);
   Frame[-1] = reinterpret_cast<void *>(&sched_emu_fiber_start); // ret address
-  Frame[-2] = nullptr;                                           // rbp
-  Frame[-3] = nullptr;                                           // rbx
-  Frame[-4] = nullptr;                                           // r12
-  Frame[-5] = reinterpret_cast<void *>(&fiberMain);              // r13
+  Frame[-2] = nullptr;                                          // rbp
+  Frame[-3] = nullptr;                                          // rbx
+  Frame[-4] = nullptr;                                          // r12
+  Frame[-5] = reinterpret_cast<void *>(&fiberMain);             // r13
 #ifdef SCHED_EMU_ASAN
   Frame[-6] = reinterpret_cast<void *>(&fiberEnter); // r14
 #else
@@ -252,8 +252,7 @@ public:
 
   bool run(std::string &Err) {
     if (NumThreads > 1024) {
-      Err = "a block of " + std::to_string(NumThreads) +
-            " threads; CUDA allows at most 1024";
+      Err = "a block of " + std::to_string(NumThreads) + " threads; CUDA allows at most 1024";
       return false;
     }
     if (!Stacks.reserve(NumThreads, Err))
@@ -513,10 +512,10 @@ private:
       const PendingCollective &P = Warps[W].front();
       unsigned Missing = P.Mask & ~P.Arrived, L = static_cast<unsigned>(__builtin_ctz(Missing));
       const Fiber &M = Fibers[W * 32 + L];
-      std::string Where = M.St == State::Done      ? "has finished"
-                          : M.St == State::Barrier ? "waits at __syncthreads (line " +
-                                                         std::to_string(M.Line) + ")"
-                                                   : "waits at another warp collective";
+      std::string Where = M.St == State::Done ? "has finished"
+                          : M.St == State::Barrier
+                              ? "waits at __syncthreads (line " + std::to_string(M.Line) + ")"
+                              : "waits at another warp collective";
       Error = "lane " + std::to_string(P.FirstLane) + " of warp " + std::to_string(W) +
               " waits at " + describe(*P.First) + ", but lane " + std::to_string(L) + " (thread " +
               threadText(W * 32 + L) + ") " + Where + " (block " + triple(BlockIdx) + ")";
@@ -592,8 +591,8 @@ const sched_emu_api &schedulerApi() {
   return Api;
 }
 
-bool runGrid(const KernelImage &K, const unsigned Grid[3], const unsigned Block[3],
-             EmuStats &Stats, std::string &Error) {
+bool runGrid(const KernelImage &K, const unsigned Grid[3], const unsigned Block[3], EmuStats &Stats,
+             std::string &Error) {
   static std::mutex Lock;
   static StackPool Stacks;
   std::lock_guard<std::mutex> Guard(Lock);

@@ -52,8 +52,8 @@ const sched_emu_api &schedulerApi();
 
 /// Runs the grid. Launches are serialized (one process-wide lock). False
 /// with Error (naming the thread and block) when the kernel failed.
-bool runGrid(const KernelImage &K, const unsigned Grid[3], const unsigned Block[3],
-             EmuStats &Stats, std::string &Error);
+bool runGrid(const KernelImage &K, const unsigned Grid[3], const unsigned Block[3], EmuStats &Stats,
+             std::string &Error);
 
 } // namespace emu
 } // namespace sched

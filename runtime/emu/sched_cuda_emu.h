@@ -124,8 +124,8 @@ template <class... Ts> inline void invoke(void (*F)(Ts...), void **Args) {
 } // namespace sched_emu
 
 #define SCHED_EMU_ENTRY(KERNEL)                                                                    \
-  extern "C" __attribute__((visibility("default"))) void sched_emu_bind(                          \
-      const sched_emu_api *Api, sched_emu_module *Out) {                                           \
+  extern "C" __attribute__((visibility("default"))) void sched_emu_bind(const sched_emu_api *Api,  \
+                                                                        sched_emu_module *Out) {   \
     sched_emu::api = Api;                                                                          \
     Out->version = SCHED_EMU_ABI_VERSION;                                                          \
     Out->regs = &sched_emu::regs;                                                                  \
@@ -184,7 +184,9 @@ template <Shfl Kind> void shflRun(void *const *Lanes, unsigned Mask) {
     ShflLane *S = static_cast<ShflLane *>(Lanes[L]);
     unsigned W = static_cast<unsigned>(S->Width), Base = L & ~(W - 1), Src = L;
     switch (Kind) {
-    case Shfl::Idx: Src = Base + (static_cast<unsigned>(S->Arg) & (W - 1)); break;
+    case Shfl::Idx:
+      Src = Base + (static_cast<unsigned>(S->Arg) & (W - 1));
+      break;
     case Shfl::Up:
       Src = L - Base >= static_cast<unsigned>(S->Arg) ? L - static_cast<unsigned>(S->Arg) : L;
       break;
@@ -235,14 +237,12 @@ static inline T __shfl_up_sync(unsigned Mask, T Var, unsigned Delta, int Width =
 template <class T>
 static inline T __shfl_down_sync(unsigned Mask, T Var, unsigned Delta, int Width = warpSize,
                                  unsigned Line = __builtin_LINE()) {
-  return sched_emu::shfl<sched_emu::Shfl::Down>("__shfl_down_sync", Mask, Var, Delta, Width,
-                                                Line);
+  return sched_emu::shfl<sched_emu::Shfl::Down>("__shfl_down_sync", Mask, Var, Delta, Width, Line);
 }
 template <class T>
 static inline T __shfl_xor_sync(unsigned Mask, T Var, int LaneMask, int Width = warpSize,
                                 unsigned Line = __builtin_LINE()) {
-  return sched_emu::shfl<sched_emu::Shfl::Xor>("__shfl_xor_sync", Mask, Var, LaneMask, Width,
-                                               Line);
+  return sched_emu::shfl<sched_emu::Shfl::Xor>("__shfl_xor_sync", Mask, Var, LaneMask, Width, Line);
 }
 
 //===--- Arithmetic -----------------------------------------------------------===//
@@ -279,13 +279,13 @@ static inline long long __double_as_longlong(double X) { return sched_emu::bitCa
 //===--- half (cuda_fp16.h) ---------------------------------------------------===//
 
 namespace sched_emu {
-inline unsigned short toHalfBits(float F) { return bitCast<unsigned short>(static_cast<_Float16>(F)); }
+inline unsigned short toHalfBits(float F) {
+  return bitCast<unsigned short>(static_cast<_Float16>(F));
+}
 inline unsigned short toHalfBits(double D) {
   return bitCast<unsigned short>(static_cast<_Float16>(D));
 }
-inline float fromHalfBits(unsigned short H) {
-  return static_cast<float>(bitCast<_Float16>(H));
-}
+inline float fromHalfBits(unsigned short H) { return static_cast<float>(bitCast<_Float16>(H)); }
 } // namespace sched_emu
 
 struct __half {
@@ -314,14 +314,28 @@ static inline half __float2half_rn(float F) { return __float2half(F); }
 static inline half __double2half(double D) { return __ushort_as_half(sched_emu::toHalfBits(D)); }
 static inline float __half2float(half H) { return sched_emu::fromHalfBits(H.__x); }
 
-static inline half __hadd(half A, half B) { return __float2half(__half2float(A) + __half2float(B)); }
-static inline half __hsub(half A, half B) { return __float2half(__half2float(A) - __half2float(B)); }
-static inline half __hmul(half A, half B) { return __float2half(__half2float(A) * __half2float(B)); }
-static inline half __hdiv(half A, half B) { return __float2half(__half2float(A) / __half2float(B)); }
-static inline half __hneg(half A) { return __ushort_as_half(static_cast<unsigned short>(A.__x ^ 0x8000u)); }
+static inline half __hadd(half A, half B) {
+  return __float2half(__half2float(A) + __half2float(B));
+}
+static inline half __hsub(half A, half B) {
+  return __float2half(__half2float(A) - __half2float(B));
+}
+static inline half __hmul(half A, half B) {
+  return __float2half(__half2float(A) * __half2float(B));
+}
+static inline half __hdiv(half A, half B) {
+  return __float2half(__half2float(A) / __half2float(B));
+}
+static inline half __hneg(half A) {
+  return __ushort_as_half(static_cast<unsigned short>(A.__x ^ 0x8000u));
+}
 // NaN-avoiding like fminf: either NaN input gives the other operand.
-static inline half __hmin(half A, half B) { return __float2half(fminf(__half2float(A), __half2float(B))); }
-static inline half __hmax(half A, half B) { return __float2half(fmaxf(__half2float(A), __half2float(B))); }
+static inline half __hmin(half A, half B) {
+  return __float2half(fminf(__half2float(A), __half2float(B)));
+}
+static inline half __hmax(half A, half B) {
+  return __float2half(fmaxf(__half2float(A), __half2float(B)));
+}
 static inline bool __hisnan(half A) { return (A.__x & 0x7fff) > 0x7c00; }
 
 static inline half operator+(const half &A, const half &B) { return __hadd(A, B); }
@@ -334,12 +348,24 @@ static inline half &operator+=(half &A, const half &B) { return A = A + B; }
 static inline half &operator-=(half &A, const half &B) { return A = A - B; }
 static inline half &operator*=(half &A, const half &B) { return A = A * B; }
 static inline half &operator/=(half &A, const half &B) { return A = A / B; }
-static inline bool operator==(const half &A, const half &B) { return __half2float(A) == __half2float(B); }
-static inline bool operator!=(const half &A, const half &B) { return __half2float(A) != __half2float(B); }
-static inline bool operator<(const half &A, const half &B) { return __half2float(A) < __half2float(B); }
-static inline bool operator<=(const half &A, const half &B) { return __half2float(A) <= __half2float(B); }
-static inline bool operator>(const half &A, const half &B) { return __half2float(A) > __half2float(B); }
-static inline bool operator>=(const half &A, const half &B) { return __half2float(A) >= __half2float(B); }
+static inline bool operator==(const half &A, const half &B) {
+  return __half2float(A) == __half2float(B);
+}
+static inline bool operator!=(const half &A, const half &B) {
+  return __half2float(A) != __half2float(B);
+}
+static inline bool operator<(const half &A, const half &B) {
+  return __half2float(A) < __half2float(B);
+}
+static inline bool operator<=(const half &A, const half &B) {
+  return __half2float(A) <= __half2float(B);
+}
+static inline bool operator>(const half &A, const half &B) {
+  return __half2float(A) > __half2float(B);
+}
+static inline bool operator>=(const half &A, const half &B) {
+  return __half2float(A) >= __half2float(B);
+}
 
 //===--- Shared memory addresses and the PTX wrappers ------------------------===//
 
@@ -360,8 +386,8 @@ inline const unsigned short *sharedRow(unsigned A, unsigned Lane, const char *Op
   if (A % 16 != 0)
     fail("%s: lane %u gives shared address %u, which is not 16-byte aligned", Op, Lane, A);
   if (!__start_sched_emu_shared || A + 16 > Size)
-    fail("%s: lane %u gives shared address %u, outside the %zu bytes of shared memory", Op,
-         Lane, A, Size);
+    fail("%s: lane %u gives shared address %u, outside the %zu bytes of shared memory", Op, Lane, A,
+         Size);
   return reinterpret_cast<const unsigned short *>(__start_sched_emu_shared + A);
 }
 
@@ -377,8 +403,7 @@ template <int Count, bool Trans> void ldmatrixRun(void *const *Lanes, unsigned) 
                                              : (Trans ? "ldmatrix.x1.trans" : "ldmatrix.x1");
   unsigned short M[4][8][8];
   for (unsigned L = 0; L < 8u * Count; ++L) {
-    const unsigned short *Row =
-        sharedRow(static_cast<LdmatrixLane *>(Lanes[L])->Address, L, Op);
+    const unsigned short *Row = sharedRow(static_cast<LdmatrixLane *>(Lanes[L])->Address, L, Op);
     std::memcpy(M[L / 8][L % 8], Row, 16);
   }
   for (unsigned L = 0; L < 32; ++L) {
@@ -393,8 +418,8 @@ template <int Count, bool Trans> void ldmatrixRun(void *const *Lanes, unsigned) 
 
 template <int Count, bool Trans> inline void ldmatrix(unsigned *R, unsigned A, unsigned Line) {
   LdmatrixLane S = {R, A};
-  collective(Count == 4 ? "ldmatrix.x4" : "ldmatrix.x2", Line, 0xffffffffu, nullptr, nullptr, 0,
-             &S, &ldmatrixRun<Count, Trans>);
+  collective(Count == 4 ? "ldmatrix.x4" : "ldmatrix.x2", Line, 0xffffffffu, nullptr, nullptr, 0, &S,
+             &ldmatrixRun<Count, Trans>);
 }
 
 struct MmaLane {
@@ -437,14 +462,16 @@ inline void mmaM16n8k16Run(void *const *Lanes, unsigned) {
 } // namespace sched_emu
 
 static inline unsigned sched_lane() { return sched_emu::regs.lane; }
-static inline void sched_ptx_ldmatrix_x4(unsigned *R, unsigned A, unsigned Line = __builtin_LINE()) {
+static inline void sched_ptx_ldmatrix_x4(unsigned *R, unsigned A,
+                                         unsigned Line = __builtin_LINE()) {
   sched_emu::ldmatrix<4, false>(R, A, Line);
 }
 static inline void sched_ptx_ldmatrix_x4_trans(unsigned *R, unsigned A,
                                                unsigned Line = __builtin_LINE()) {
   sched_emu::ldmatrix<4, true>(R, A, Line);
 }
-static inline void sched_ptx_ldmatrix_x2(unsigned *R, unsigned A, unsigned Line = __builtin_LINE()) {
+static inline void sched_ptx_ldmatrix_x2(unsigned *R, unsigned A,
+                                         unsigned Line = __builtin_LINE()) {
   sched_emu::ldmatrix<2, false>(R, A, Line);
 }
 static inline void sched_ptx_ldmatrix_x2_trans(unsigned *R, unsigned A,
@@ -497,12 +524,13 @@ template <class Frag> struct WmmaMove {
 /// of 16 bytes. Alignment is the offset from the start of shared memory or
 /// of the buffer's region: a device allocation starts aligned, and where the
 /// host array lies says nothing about that.
-template <class T> inline void checkTile(const char *Op, const void *P, unsigned Ldm, unsigned Line) {
+template <class T>
+inline void checkTile(const char *Op, const void *P, unsigned Ldm, unsigned Line) {
   const char *C = static_cast<const char *>(P);
-  const char *Base = __start_sched_emu_shared && C >= __start_sched_emu_shared &&
-                             C < __stop_sched_emu_shared
-                         ? __start_sched_emu_shared
-                         : api->region_start(P);
+  const char *Base =
+      __start_sched_emu_shared && C >= __start_sched_emu_shared && C < __stop_sched_emu_shared
+          ? __start_sched_emu_shared
+          : api->region_start(P);
   if (Base && (C - Base) % 32 != 0)
     fail("%s (line %u): the tile starts %td bytes into %s, not a multiple of 32 (256-bit "
          "alignment)",
@@ -632,16 +660,15 @@ template <int M, int N, int K, class T>
 inline void store_matrix_sync(T *P, const fragment<accumulator, M, N, K, T> &F, unsigned Ldm,
                               layout_t Layout, unsigned Line = __builtin_LINE()) {
   sched_emu::move<fragment<accumulator, M, N, K, T>, T, true>(
-      "nvcuda::wmma::store_matrix_sync", const_cast<fragment<accumulator, M, N, K, T> &>(F), P,
-      Ldm, Layout == mem_col_major, Line);
+      "nvcuda::wmma::store_matrix_sync", const_cast<fragment<accumulator, M, N, K, T> &>(F), P, Ldm,
+      Layout == mem_col_major, Line);
 }
 
 template <int M, int N, int K, class TA, class LA, class TB, class LB, class TC, class TD>
-inline void mma_sync(fragment<accumulator, M, N, K, TD> &D,
-                     const fragment<matrix_a, M, N, K, TA, LA> &A,
-                     const fragment<matrix_b, M, N, K, TB, LB> &B,
-                     const fragment<accumulator, M, N, K, TC> &C, bool Satf = false,
-                     unsigned Line = __builtin_LINE()) {
+inline void
+mma_sync(fragment<accumulator, M, N, K, TD> &D, const fragment<matrix_a, M, N, K, TA, LA> &A,
+         const fragment<matrix_b, M, N, K, TB, LB> &B, const fragment<accumulator, M, N, K, TC> &C,
+         bool Satf = false, unsigned Line = __builtin_LINE()) {
   typedef fragment<accumulator, M, N, K, TD> FD;
   typedef fragment<matrix_a, M, N, K, TA, LA> FA;
   typedef fragment<matrix_b, M, N, K, TB, LB> FB;

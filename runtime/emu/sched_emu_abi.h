@@ -47,9 +47,9 @@ struct sched_emu_regs {
 /// lanes must agree on `op`, `line`, `mask` and the `uniform` values (named
 /// by `uniform_names` in error messages), else the launch fails.
 struct sched_emu_collective {
-  const char *op;   // "__shfl_sync", "nvcuda::wmma::mma_sync", "ldmatrix.x4", ...
-  unsigned line;    // where the call is in the emitted source
-  unsigned mask;    // the lanes that take part
+  const char *op; // "__shfl_sync", "nvcuda::wmma::mma_sync", "ldmatrix.x4", ...
+  unsigned line;  // where the call is in the emitted source
+  unsigned mask;  // the lanes that take part
   const long long *uniform;
   const char *const *uniform_names;
   unsigned uniform_count;

@@ -11,10 +11,10 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "emu/EmuBackend.h"
 #include "Backend.h"
 #include "SimTestUtil.h"
 #include "codegen/CodeGenCUDA.h"
-#include "emu/EmuBackend.h"
 
 #include <gtest/gtest.h>
 
@@ -42,8 +42,8 @@ LoweredKernel scaleShift() {
   KB.grid(Blocks);
   KB.block(i32(8));
   Var Bx = makeVar("bx"), Tx = makeVar("tx"), I = makeVar("i");
-  Stmt Compute = makeIf(I < N, makeStore(Out, {I}, makeLoad(A, {I}) * makeFloat(3.0) +
-                                                       makeCast(DType::Float32, N)));
+  Stmt Compute = makeIf(
+      I < N, makeStore(Out, {I}, makeLoad(A, {I}) * makeFloat(3.0) + makeCast(DType::Float32, N)));
   return KB.done(bound(Bx, Blocks, "blockIdx.x",
                        bound(Tx, i32(8), "threadIdx.x", makeLet(I, Bx * i32(8) + Tx, Compute))));
 }
