@@ -6,7 +6,11 @@
 // what users see with dump=cuda, so it keeps the IR's names and structure.
 //
 //  - parameters keep their order: buffers as `T* __restrict__ A` (restrict
-//    when the extractor proved the buffer has no alias), scalars by value;
+//    when the extractor proved the buffer has no alias, unless threads pass
+//    values through it: a kernel with a barrier that reads and writes it;
+//    restrict would let a compiler keep a value in a register across
+//    __syncthreads(), which is given no pointer based on the buffer), scalars
+//    by value;
 //  - a thread-bound loop is its index, `int tx = (int)threadIdx.x;`, and a
 //    guard `if (tx < extent)` when its extent is not provably the launch
 //    extent of its tag (VerifyThreadBindings normally makes them equal and
@@ -42,6 +46,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "codegen/CodeGenCUDA.h"
+#include "ir/Access.h"
 #include "ir/IRVisitor.h"
 #include "ir/Intrinsics.h"
 #include "ir/MathFunctions.h"
@@ -476,6 +481,40 @@ private:
   }
 };
 
+/// Whether a kernel has a block barrier.
+class BarrierScan : public ir::IRVisitor {
+public:
+  bool Found = false;
+
+protected:
+  void visitCall(const ir::CallNode *N) override {
+    const ir::IntrinsicInfo *Info = ir::lookupIntrinsic(N->Name);
+    Found |= N->Name == "sched.syncthreads" || (Info && Info->IsBarrier);
+    IRVisitor::visitCall(N);
+  }
+};
+
+/// The buffers threads may pass values through: those a kernel with a
+/// barrier both reads and writes (one thread writes, another reads after
+/// the barrier). They must not be __restrict__: restrict tells the compiler
+/// that nothing but this thread's accesses through the pointer changes them
+/// while the kernel runs, and a barrier call is given no pointer based on
+/// it, so a value loaded before __syncthreads() could be reused after it.
+std::set<const ir::BufferNode *> buffersPassedBetweenThreads(const ir::Stmt &Body) {
+  BarrierScan Barriers;
+  Barriers.visit(Body);
+  std::set<const ir::BufferNode *> Out;
+  if (!Barriers.Found)
+    return Out;
+  std::set<const ir::BufferNode *> Read, Written;
+  for (const ir::Access &A : ir::collectAccesses(Body))
+    (A.IsWrite ? Written : Read).insert(A.Buf.get());
+  for (const ir::BufferNode *B : Read)
+    if (Written.count(B))
+      Out.insert(B);
+  return Out;
+}
+
 class CUDAEmitter {
 public:
   explicit CUDAEmitter(const LoweredKernel &K) : K(K) {}
@@ -548,12 +587,14 @@ private:
   std::string signature() {
     Names.reserve(K.Kernel.Name);
     std::string S = "extern \"C\" __global__ void " + K.Kernel.Name + "(";
+    std::set<const ir::BufferNode *> Passed = buffersPassedBetweenThreads(K.Kernel.Body);
     bool First = true;
     for (const ir::Param &P : K.Kernel.Params) {
       S += First ? "" : ", ";
       First = false;
       if (P.ParamKind == ir::Param::Kind::Buffer && P.Buf)
-        S += typeName(P.Buf->Type) + "* " + (P.Buf->NoAlias ? "__restrict__ " : "") +
+        S += typeName(P.Buf->Type) + "* " +
+             (P.Buf->NoAlias && !Passed.count(P.Buf.get()) ? "__restrict__ " : "") +
              bufName(P.Buf);
       else if (P.ParamKind == ir::Param::Kind::Scalar && P.Scalar)
         S += typeName(P.Scalar->Type) + " " + varName(P.Scalar.get());

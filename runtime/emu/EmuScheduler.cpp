@@ -74,7 +74,7 @@ extern "C" void sched_emu_fiber_start();
 // which must run first on a new stack and would otherwise leave its frames
 // where the kernel's locals then lie).
 asm(R"(
-  .text
+  .pushsection .text
   .p2align 4
   .globl sched_emu_switch_context
   .hidden sched_emu_switch_context
@@ -119,6 +119,7 @@ sched_emu_fiber_start:
   callq *%r13
   ud2
   .size sched_emu_fiber_start, .-sched_emu_fiber_start
+  .popsection
 )");
 
 struct Context {
