@@ -17,7 +17,7 @@
 namespace sched {
 namespace runtime {
 
-enum class BackendKind { Auto, Cuda, Sim, Host };
+enum class BackendKind { Auto, Cuda, Sim, Emu, Host };
 
 /// Parses a SCHED_BACKEND value; null or empty means Auto. False for an
 /// unknown name.

@@ -7,9 +7,10 @@
 // on every call, so a test can switch it between launches.
 //
 // A target(vta) nest runs on the VTA runtime (vta/VtaLauncher) under sim
-// and auto, and as the original loop under host and cuda.
+// and auto, and as the original loop under host, cuda and emu (the CPU run
+// of the emitted CUDA, emu/EmuBackend).
 //
-// Before a kernel runs on sim or cuda, the launcher checks what the compiler
+// Before a kernel runs on sim, emu or cuda, the launcher checks what the compiler
 // could only assume: the kernel's run-time assumptions (ir::LoopNest::
 // Assumptions, e.g. `N <= ld` for a delinearized leading dimension), a
 // launch geometry with at least one block and one thread in each dimension,
@@ -32,6 +33,9 @@
 //    cannot initialise, an NVRTC or module-load error, a failed allocation,
 //    copy in or launch, even a kernel that faults before the copies back:
 //    none has touched anything.
+//  - emu runs the compiled kernel on the program's own buffers (host
+//    pointers, in place): touched once it starts (emu::launch's Touched);
+//    compiling the kernel comes before.
 //  - vta copies every region in, and back only after the whole program ran
 //    without an error (VtaLauncher): a failure never touched anything.
 //  - host and the checks above fail before anything runs.
@@ -50,6 +54,7 @@
 #include "ScalarEval.h"
 #include "SchedRuntime.h"
 #include "cuda/CudaBackend.h"
+#include "emu/EmuBackend.h"
 #include "host/HostBackend.h"
 #include "sim/Simulator.h"
 #include "vta/VtaLauncher.h"
@@ -77,6 +82,8 @@ bool parseBackendName(const char *Value, BackendKind &Out) {
     Out = BackendKind::Cuda;
   else if (!std::strcmp(Value, "sim"))
     Out = BackendKind::Sim;
+  else if (!std::strcmp(Value, "emu"))
+    Out = BackendKind::Emu;
   else if (!std::strcmp(Value, "host"))
     Out = BackendKind::Host;
   else
@@ -89,6 +96,7 @@ const char *backendName(BackendKind K) {
   case BackendKind::Auto: return "auto";
   case BackendKind::Cuda: return "cuda";
   case BackendKind::Sim: return "sim";
+  case BackendKind::Emu: return "emu";
   case BackendKind::Host: return "host";
   }
   return "auto";
@@ -102,7 +110,7 @@ BackendKind resolveBackend(BackendKind Requested, bool CudaDeviceAvailable) {
 
 std::string unknownBackendMessage(const char *Value) {
   return std::string("SCHED_BACKEND='") + (Value ? Value : "") +
-         "' is not one of auto, cuda, sim, host";
+         "' is not one of auto, cuda, sim, emu, host";
 }
 
 std::vector<void *> paramDataFromArgs(const LaunchDescriptor &D, void *const *Args) {
@@ -133,6 +141,7 @@ struct LaunchSite {
   bool SimCompiled = false;
 
   cuda::KernelCache Cuda;
+  emu::KernelCache Emu;
 
   VtaHandles Vta; // a target(vta) nest's uop-kernel handles
 };
@@ -312,11 +321,14 @@ static LaunchResult launchOnBackend(const char *Descriptor, void *const *Args, B
   BackendKind Chosen =
       IsVta ? (B == BackendKind::Auto ? BackendKind::Sim : B)
             : resolveBackend(B, B == BackendKind::Auto && cuda::deviceAvailable(&NoDevice));
-  if (Chosen == BackendKind::Host || (IsVta && Chosen == BackendKind::Cuda)) {
+  if (Chosen == BackendKind::Host ||
+      (IsVta && (Chosen == BackendKind::Cuda || Chosen == BackendKind::Emu))) {
     if (verbose()) {
       std::string Note;
       if (Chosen == BackendKind::Cuda)
         Note = " (a target(vta) nest does not run on cuda)";
+      else if (Chosen == BackendKind::Emu)
+        Note = " (a target(vta) nest does not run on emu)";
       else if (B == BackendKind::Auto)
         Note = " (no usable CUDA device: " + NoDevice + ")";
       std::fprintf(stderr, "sched: %s: ran on host%s\n", S.Where.c_str(), Note.c_str());
@@ -351,6 +363,16 @@ static LaunchResult launchOnBackend(const char *Descriptor, void *const *Args, B
   if (Chosen == BackendKind::Sim)
     return runSim(S, Data, Error);
   bool Touched = false;
+  if (Chosen == BackendKind::Emu) {
+    emu::EmuStats Stats;
+    if (!emu::launch(S.D, S.Emu, Data, Stats, Error, Touched))
+      return Touched ? LaunchResult::Failed : LaunchResult::FailedUntouched;
+    if (verbose())
+      std::fprintf(stderr, "sched: %s: ran on emu (%llu blocks, %llu threads)\n", S.Where.c_str(),
+                   static_cast<unsigned long long>(Stats.Blocks),
+                   static_cast<unsigned long long>(Stats.Threads));
+    return LaunchResult::RanOnBackend;
+  }
   if (!cuda::launch(S.D, S.Cuda, Data, Error, Touched))
     return Touched ? LaunchResult::Failed : LaunchResult::FailedUntouched;
   if (verbose())

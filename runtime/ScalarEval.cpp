@@ -213,5 +213,48 @@ bool evalInt(const Expr &E, const ScalarEnv &Env, int64_t &Out, std::string &Err
   return IntEvaluator(Env, Error).eval(E, Out);
 }
 
+bool evalLaunchGeometry(const LaunchGeometry &G, const ScalarEnv &Env, int64_t Grid[3],
+                        int64_t Block[3], bool &Empty, std::string &Error) {
+  Empty = false;
+  for (int Dim = 0; Dim < 3; ++Dim) {
+    std::string Why;
+    if (!evalInt(G.Grid[Dim], Env, Grid[Dim], Why) ||
+        !evalInt(G.Block[Dim], Env, Block[Dim], Why)) {
+      Error = "cannot evaluate the launch geometry: " + Why;
+      return false;
+    }
+    if (Grid[Dim] < 0 || Block[Dim] < 1) {
+      Error = "bad launch geometry";
+      return false;
+    }
+    Empty |= Grid[Dim] == 0;
+  }
+  return true;
+}
+
+const BufferRegion *regionOf(const LoweredKernel &K, const std::string &Param) {
+  for (const BufferRegion &R : K.Regions)
+    if (R.Param == Param)
+      return &R;
+  return nullptr;
+}
+
+bool evalRegion(const BufferRegion &R, const ScalarEnv &Env, const void *Data, int64_t &Min,
+                int64_t &Extent, std::string &Error) {
+  std::string Why;
+  Min = 0;
+  if (!evalInt(R.Extent, Env, Extent, Why) || Extent < 0 ||
+      (R.Min && !evalInt(R.Min, Env, Min, Why))) {
+    Error = "cannot evaluate the region of '" + R.Param + "': " + Why;
+    return false;
+  }
+  if (!Data && Extent > 0) {
+    Error = "argument for parameter '" + R.Param + "' is null, but the kernel touches " +
+            std::to_string(Extent) + " of its elements";
+    return false;
+  }
+  return true;
+}
+
 } // namespace runtime
 } // namespace sched

@@ -37,6 +37,9 @@ config.substitutions.append(("%cuda_home", config.cuda_home))
 config.environment["PATH"] = os.pathsep.join(
     [config.llvm_tools_dir, bindir, config.environment.get("PATH", os.environ.get("PATH", ""))])
 config.environment["HOME"] = os.environ.get("HOME", "/tmp")
+# SCHED_BACKEND=emu compiles each kernel once into this cache (per source
+# hash), so the tests that run one kernel many times compile it once.
+config.environment["SCHED_EMU_CACHE"] = os.path.join(config.sched_obj_root, "test", "emu-cache")
 if config.nvcc and os.path.exists(config.nvcc):
     config.available_features.add("nvcc")
 

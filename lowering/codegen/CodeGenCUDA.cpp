@@ -6,7 +6,11 @@
 // what users see with dump=cuda, so it keeps the IR's names and structure.
 //
 //  - parameters keep their order: buffers as `T* __restrict__ A` (restrict
-//    when the extractor proved the buffer has no alias), scalars by value;
+//    when the extractor proved the buffer has no alias, unless threads pass
+//    values through it: a kernel with a barrier that reads and writes it;
+//    restrict would let a compiler keep a value in a register across
+//    __syncthreads(), which is given no pointer based on the buffer), scalars
+//    by value;
 //  - a thread-bound loop is its index, `int tx = (int)threadIdx.x;`, and a
 //    guard `if (tx < extent)` when its extent is not provably the launch
 //    extent of its tag (VerifyThreadBindings normally makes them equal and
@@ -36,10 +40,13 @@
 //    c0..c3 at their PTX positions. The helpers that do this are printed
 //    once before the kernel (MmaSyncHelpers); their lane formulas are those
 //    of ir::ldmatrixLaneRow and ir::mmaLaneElement, which the simulator
-//    runs.
+//    runs. Each PTX instruction is a wrapper of its own inside
+//    `#ifndef SCHED_CUDA_EMU`, which the emu backend's header replaces (the
+//    rest of the text is valid host C++ too: emu runs it as it is).
 //
 //===----------------------------------------------------------------------===//
 #include "codegen/CodeGenCUDA.h"
+#include "ir/Access.h"
 #include "ir/IRVisitor.h"
 #include "ir/Intrinsics.h"
 #include "ir/MathFunctions.h"
@@ -212,51 +219,48 @@ struct FragmentUse {
 };
 
 /// The device functions an mma.sync kernel calls, each printed before the
-/// kernel when it is used (sched_lane by the others). Lane formulas:
+/// kernel when it is used. The PTX instructions (Ptx) are one wrapper each,
+/// printed inside `#ifndef SCHED_CUDA_EMU`: the emu backend compiles the
+/// kernel as host C++, where its header defines those wrappers per the PTX
+/// ISA; everything built on them (the lane formulas below) is shared text,
+/// so emu runs the emitter's own formulas. Lane formulas:
 /// ir::ldmatrixLaneRow (the row address a lane gives to ldmatrix) and
 /// ir::mmaLaneElement (where an accumulator element of a lane lies).
 struct MmaSyncHelper {
-  const char *Name, *Text;
+  const char *Name;
+  bool Ptx;
+  const char *Text;
 };
 const MmaSyncHelper MmaSyncHelpers[] = {
-    {"sched_lane", R"(static __device__ __forceinline__ unsigned sched_lane() {
+    {"sched_lane", true, R"(static __device__ __forceinline__ unsigned sched_lane() {
   unsigned L;
   asm volatile("mov.u32 %0, %%laneid;" : "=r"(L));
   return L;
 }
 )"},
-    {"sched_ldmatrix_a", R"(// mma.load_a: ldmatrix.x4; lane L gives row L % 8 of 8x8 matrix L / 8 (top
-// left, bottom left, top right, bottom right), .trans for a column-major A.
-static __device__ __forceinline__ void sched_ldmatrix_a(unsigned *R, const half *P, int Ld,
-                                                        bool ColMajor) {
-  unsigned L = sched_lane(), J = L / 8 % 4, I = L % 8;
-  int Row = 8 * (J % 2) + (ColMajor ? 0 : I), Col = 8 * (J / 2) + (ColMajor ? I : 0);
-  unsigned A = (unsigned)__cvta_generic_to_shared(P + (ColMajor ? Col * Ld + Row : Row * Ld + Col));
-  if (ColMajor)
-    asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];"
-                 : "=r"(R[0]), "=r"(R[1]), "=r"(R[2]), "=r"(R[3]) : "r"(A) : "memory");
-  else
-    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];"
-                 : "=r"(R[0]), "=r"(R[1]), "=r"(R[2]), "=r"(R[3]) : "r"(A) : "memory");
+    {"sched_ptx_ldmatrix_x4", true,
+     R"(static __device__ __forceinline__ void sched_ptx_ldmatrix_x4(unsigned *R, unsigned A) {
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];"
+               : "=r"(R[0]), "=r"(R[1]), "=r"(R[2]), "=r"(R[3]) : "r"(A) : "memory");
+}
+static __device__ __forceinline__ void sched_ptx_ldmatrix_x4_trans(unsigned *R, unsigned A) {
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];"
+               : "=r"(R[0]), "=r"(R[1]), "=r"(R[2]), "=r"(R[3]) : "r"(A) : "memory");
 }
 )"},
-    {"sched_ldmatrix_b", R"(// mma.load_b: ldmatrix.x2; lanes 0-15 give the rows of k 0-7 and 8-15 (B's
-// columns when B is column-major, else its rows with .trans).
-static __device__ __forceinline__ void sched_ldmatrix_b(unsigned *R, const half *P, int Ld,
-                                                        bool ColMajor) {
-  unsigned L = sched_lane(), J = L / 8 % 2, I = L % 8;
-  int Row = 8 * J + (ColMajor ? 0 : I), Col = ColMajor ? I : 0;
-  unsigned A = (unsigned)__cvta_generic_to_shared(P + (ColMajor ? Col * Ld + Row : Row * Ld + Col));
-  if (ColMajor)
-    asm volatile("ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%0, %1}, [%2];"
-                 : "=r"(R[0]), "=r"(R[1]) : "r"(A) : "memory");
-  else
-    asm volatile("ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%0, %1}, [%2];"
-                 : "=r"(R[0]), "=r"(R[1]) : "r"(A) : "memory");
+    {"sched_ptx_ldmatrix_x2", true,
+     R"(static __device__ __forceinline__ void sched_ptx_ldmatrix_x2(unsigned *R, unsigned A) {
+  asm volatile("ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%0, %1}, [%2];"
+               : "=r"(R[0]), "=r"(R[1]) : "r"(A) : "memory");
+}
+static __device__ __forceinline__ void sched_ptx_ldmatrix_x2_trans(unsigned *R, unsigned A) {
+  asm volatile("ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%0, %1}, [%2];"
+               : "=r"(R[0]), "=r"(R[1]) : "r"(A) : "memory");
 }
 )"},
-    {"sched_mma_m16n8k16", R"(static __device__ __forceinline__ void sched_mma_m16n8k16(float *D, const unsigned *A,
-                                                          const unsigned *B, const float *C) {
+    {"sched_ptx_mma_m16n8k16", true,
+     R"(static __device__ __forceinline__ void sched_ptx_mma_m16n8k16(float *D, const unsigned *A,
+                                                              const unsigned *B, const float *C) {
   asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, "
                "{%4, %5, %6, %7}, {%8, %9}, {%10, %11, %12, %13};"
                : "=f"(D[0]), "=f"(D[1]), "=f"(D[2]), "=f"(D[3])
@@ -264,12 +268,40 @@ static __device__ __forceinline__ void sched_ldmatrix_b(unsigned *R, const half 
                  "f"(C[1]), "f"(C[2]), "f"(C[3]));
 }
 )"},
-    {"sched_mma_fill", R"(static __device__ __forceinline__ void sched_mma_fill(float *C, float V) {
+    {"sched_ldmatrix_a", false,
+     R"(// mma.load_a: ldmatrix.x4; lane L gives row L % 8 of 8x8 matrix L / 8 (top
+// left, bottom left, top right, bottom right), .trans for a column-major A.
+static __device__ __forceinline__ void sched_ldmatrix_a(unsigned *R, const half *P, int Ld,
+                                                        bool ColMajor) {
+  unsigned L = sched_lane(), J = L / 8 % 4, I = L % 8;
+  int Row = 8 * (J % 2) + (ColMajor ? 0 : I), Col = 8 * (J / 2) + (ColMajor ? I : 0);
+  unsigned A = (unsigned)__cvta_generic_to_shared(P + (ColMajor ? Col * Ld + Row : Row * Ld + Col));
+  if (ColMajor)
+    sched_ptx_ldmatrix_x4_trans(R, A);
+  else
+    sched_ptx_ldmatrix_x4(R, A);
+}
+)"},
+    {"sched_ldmatrix_b", false,
+     R"(// mma.load_b: ldmatrix.x2; lanes 0-15 give the rows of k 0-7 and 8-15 (B's
+// columns when B is column-major, else its rows with .trans).
+static __device__ __forceinline__ void sched_ldmatrix_b(unsigned *R, const half *P, int Ld,
+                                                        bool ColMajor) {
+  unsigned L = sched_lane(), J = L / 8 % 2, I = L % 8;
+  int Row = 8 * J + (ColMajor ? 0 : I), Col = ColMajor ? I : 0;
+  unsigned A = (unsigned)__cvta_generic_to_shared(P + (ColMajor ? Col * Ld + Row : Row * Ld + Col));
+  if (ColMajor)
+    sched_ptx_ldmatrix_x2(R, A);
+  else
+    sched_ptx_ldmatrix_x2_trans(R, A);
+}
+)"},
+    {"sched_mma_fill", false, R"(static __device__ __forceinline__ void sched_mma_fill(float *C, float V) {
   for (int I = 0; I < 4; ++I)
     C[I] = V;
 }
 )"},
-    {"sched_mma_store", R"(// c_i of lane L is at row g + 8 * (i >= 2), column 2t + i % 2.
+    {"sched_mma_store", false, R"(// c_i of lane L is at row g + 8 * (i >= 2), column 2t + i % 2.
 static __device__ __forceinline__ void sched_mma_store(float *P, const float *C, int Ld,
                                                        bool ColMajor) {
   unsigned L = sched_lane(), G = L / 4, T = L % 4;
@@ -279,7 +311,7 @@ static __device__ __forceinline__ void sched_mma_store(float *P, const float *C,
   }
 }
 )"},
-    {"sched_mma_load_c", R"(static __device__ __forceinline__ void sched_mma_load_c(float *C, const float *P, int Ld,
+    {"sched_mma_load_c", false, R"(static __device__ __forceinline__ void sched_mma_load_c(float *C, const float *P, int Ld,
                                                         bool ColMajor) {
   unsigned L = sched_lane(), G = L / 4, T = L % 4;
   for (int I = 0; I < 4; ++I) {
@@ -449,6 +481,40 @@ private:
   }
 };
 
+/// Whether a kernel has a block barrier.
+class BarrierScan : public ir::IRVisitor {
+public:
+  bool Found = false;
+
+protected:
+  void visitCall(const ir::CallNode *N) override {
+    const ir::IntrinsicInfo *Info = ir::lookupIntrinsic(N->Name);
+    Found |= N->Name == "sched.syncthreads" || (Info && Info->IsBarrier);
+    IRVisitor::visitCall(N);
+  }
+};
+
+/// The buffers threads may pass values through: those a kernel with a
+/// barrier both reads and writes (one thread writes, another reads after
+/// the barrier). They must not be __restrict__: restrict tells the compiler
+/// that nothing but this thread's accesses through the pointer changes them
+/// while the kernel runs, and a barrier call is given no pointer based on
+/// it, so a value loaded before __syncthreads() could be reused after it.
+std::set<const ir::BufferNode *> buffersPassedBetweenThreads(const ir::Stmt &Body) {
+  BarrierScan Barriers;
+  Barriers.visit(Body);
+  std::set<const ir::BufferNode *> Out;
+  if (!Barriers.Found)
+    return Out;
+  std::set<const ir::BufferNode *> Read, Written;
+  for (const ir::Access &A : ir::collectAccesses(Body))
+    (A.IsWrite ? Written : Read).insert(A.Buf.get());
+  for (const ir::BufferNode *B : Read)
+    if (Written.count(B))
+      Out.insert(B);
+  return Out;
+}
+
 class CUDAEmitter {
 public:
   explicit CUDAEmitter(const LoweredKernel &K) : K(K) {}
@@ -472,8 +538,15 @@ public:
     if (Wmma.UsesMmaSync) {
       OS << "\n// mma.sync m16n8k16 (PTX ISA): lane L holds A's a0..a7, B's b0..b3 and C's\n"
             "// c0..c3 at the positions the ISA specifies (g = L / 4, t = L % 4).\n";
+      OS << "// Each PTX instruction is a wrapper of its own: a host build (the emu\n"
+            "// backend, SCHED_CUDA_EMU) defines them per the ISA and runs the rest.\n"
+            "#ifndef SCHED_CUDA_EMU\n";
       for (const MmaSyncHelper &H : MmaSyncHelpers)
-        if (UsedHelpers.count(H.Name))
+        if (H.Ptx && UsedHelpers.count(H.Name))
+          OS << H.Text;
+      OS << "#endif\n";
+      for (const MmaSyncHelper &H : MmaSyncHelpers)
+        if (!H.Ptx && UsedHelpers.count(H.Name))
           OS << H.Text;
     }
     OS << "\n" << Signature << " {\n";
@@ -514,12 +587,14 @@ private:
   std::string signature() {
     Names.reserve(K.Kernel.Name);
     std::string S = "extern \"C\" __global__ void " + K.Kernel.Name + "(";
+    std::set<const ir::BufferNode *> Passed = buffersPassedBetweenThreads(K.Kernel.Body);
     bool First = true;
     for (const ir::Param &P : K.Kernel.Params) {
       S += First ? "" : ", ";
       First = false;
       if (P.ParamKind == ir::Param::Kind::Buffer && P.Buf)
-        S += typeName(P.Buf->Type) + "* " + (P.Buf->NoAlias ? "__restrict__ " : "") +
+        S += typeName(P.Buf->Type) + "* " +
+             (P.Buf->NoAlias && !Passed.count(P.Buf.get()) ? "__restrict__ " : "") +
              bufName(P.Buf);
       else if (P.ParamKind == ir::Param::Kind::Scalar && P.Scalar)
         S += typeName(P.Scalar->Type) + " " + varName(P.Scalar.get());
@@ -651,9 +726,12 @@ private:
   /// An mma.* call: a helper of MmaSyncHelpers on the lane's registers.
   std::string mmaSyncCall(const ir::WmmaCall &W) {
     auto Pointer = [&](const ir::LoadNode *P) { return "&" + access(P->Buf, P->Indices); };
-    auto Move = [&](const char *Helper, const std::string &To, const std::string &From) {
+    auto Move = [&](const char *Helper, const std::string &To, const std::string &From,
+                    const char *Ptx = nullptr) {
       UsedHelpers.insert(Helper);
       UsedHelpers.insert("sched_lane"); // each of them asks for its lane
+      if (Ptx)
+        UsedHelpers.insert(Ptx);
       return std::string(Helper) + "(" + To + ", " + From + ", " + unwrap(expr(W.Stride)) + ", " +
              (W.Layout == ir::WmmaColMajor ? "true" : "false") + ")";
     };
@@ -666,16 +744,18 @@ private:
       return "sched_mma_fill(" + fragmentOperand(W.Frag) + ", " + unwrap(expr(Value)) + ")";
     }
     case ir::WmmaOp::LoadA:
-      return Move("sched_ldmatrix_a", fragmentOperand(W.Frag), Pointer(W.Memory));
+      return Move("sched_ldmatrix_a", fragmentOperand(W.Frag), Pointer(W.Memory),
+                  "sched_ptx_ldmatrix_x4");
     case ir::WmmaOp::LoadB:
-      return Move("sched_ldmatrix_b", fragmentOperand(W.Frag), Pointer(W.Memory));
+      return Move("sched_ldmatrix_b", fragmentOperand(W.Frag), Pointer(W.Memory),
+                  "sched_ptx_ldmatrix_x2");
     case ir::WmmaOp::LoadC:
       return Move("sched_mma_load_c", fragmentOperand(W.Frag), Pointer(W.Memory));
     case ir::WmmaOp::Store:
       return Move("sched_mma_store", Pointer(W.Memory), fragmentOperand(W.Frag));
     case ir::WmmaOp::Mma:
-      UsedHelpers.insert("sched_mma_m16n8k16");
-      return "sched_mma_m16n8k16(" + fragmentOperand(W.D) + ", " + fragmentOperand(W.A) + ", " +
+      UsedHelpers.insert("sched_ptx_mma_m16n8k16");
+      return "sched_ptx_mma_m16n8k16(" + fragmentOperand(W.D) + ", " + fragmentOperand(W.A) + ", " +
              fragmentOperand(W.B) + ", " + fragmentOperand(W.C) + ")";
     }
     return "0";

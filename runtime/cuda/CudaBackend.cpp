@@ -124,13 +124,6 @@ private:
   const DriverApi &A;
 };
 
-const BufferRegion *regionOf(const LoweredKernel &K, const std::string &Param) {
-  for (const BufferRegion &R : K.Regions)
-    if (R.Param == Param)
-      return &R;
-  return nullptr;
-}
-
 } // namespace
 
 bool loadDriver(std::string &Error) { return driver(Error) != nullptr; }
@@ -196,22 +189,12 @@ bool launch(const LaunchDescriptor &D, KernelCache &Cache, const std::vector<voi
       InPlace = true;
       continue;
     }
-    const BufferRegion *Region = regionOf(LK, P.Buf->Name);
+    const BufferRegion *Region = runtime::regionOf(LK, P.Buf->Name);
     if (!Region)
       continue; // the kernel does not touch it: pass null
-    int64_t Extent = 0;
-    std::string Why;
-    int64_t Min = 0;
-    if (!runtime::evalInt(Region->Extent, Env, Extent, Why) || Extent < 0 ||
-        (Region->Min && !runtime::evalInt(Region->Min, Env, Min, Why))) {
-      Error = "cannot evaluate the region of '" + P.Buf->Name + "': " + Why;
+    int64_t Min = 0, Extent = 0;
+    if (!runtime::evalRegion(*Region, Env, ParamData[I], Min, Extent, Error))
       return false;
-    }
-    if (!ParamData[I] && Extent > 0) {
-      Error = "argument for parameter '" + P.Buf->Name + "' is null, but the kernel touches " +
-              std::to_string(Extent) + " of its elements";
-      return false;
-    }
     Staged S;
     S.Param = I;
     S.Bytes = static_cast<size_t>(Extent) * ir::dtypeBytes(P.Buf->Type);
@@ -235,20 +218,11 @@ bool launch(const LaunchDescriptor &D, KernelCache &Cache, const std::vector<voi
   }
 
   int64_t Grid[3], Block[3];
-  for (int Dim = 0; Dim < 3; ++Dim) {
-    std::string Why;
-    if (!runtime::evalInt(LK.Geometry.Grid[Dim], Env, Grid[Dim], Why) ||
-        !runtime::evalInt(LK.Geometry.Block[Dim], Env, Block[Dim], Why)) {
-      Error = "cannot evaluate the launch geometry: " + Why;
-      return false;
-    }
-    if (Grid[Dim] == 0)
-      return true; // an empty grid: nothing to run (CUDA would refuse it)
-    if (Grid[Dim] < 0 || Block[Dim] < 1) {
-      Error = "bad launch geometry";
-      return false;
-    }
-  }
+  bool Empty = false;
+  if (!runtime::evalLaunchGeometry(LK.Geometry, Env, Grid, Block, Empty, Error))
+    return false;
+  if (Empty)
+    return true; // an empty grid: nothing to run (CUDA would refuse it)
   // The launcher runs the original loop for a shape no device takes
   // (runtime/Launch.cpp, mayLaunch); a caller of launch gets an error.
   std::string Problem = ir::launchShapeProblem(Grid, Block, ir::staticSharedBytes(N));

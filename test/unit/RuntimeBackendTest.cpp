@@ -291,7 +291,7 @@ TEST_F(RuntimeBackendTest, UnknownBackendRunsTheOriginalLoopsSayingSoOnce) {
     std::exit(0);
   };
   EXPECT_EXIT(LaunchTwice(), ::testing::ExitedWithCode(0),
-      "sched: SCHED_BACKEND='gpu' is not one of auto, cuda, sim, host; the annotated loops run "
+      "sched: SCHED_BACKEND='gpu' is not one of auto, cuda, sim, emu, host; the annotated loops run "
       "as written\nreturned 0 0, Out\\[0\\] -7");
 }
 

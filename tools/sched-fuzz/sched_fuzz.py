@@ -2,8 +2,8 @@
 """sched-fuzz: differential fuzzer of the sched plugin.
 
 Random affine loop nests with random legal `#pragma sched` schedules, built
-plain and with the plugin, run natively and under SCHED_BACKEND=sim, outputs
-compared. Each seed gives one case (nest, sizes, schedule), deterministic
+plain and with the plugin, run natively and under SCHED_BACKEND=sim and (GPU
+nests) emu, outputs compared. Each seed gives one case (nest, sizes, schedule), deterministic
 from random.Random(seed). See README.md ("Fuzzing") and fuzzlib/*.py.
 
   sched_fuzz.py N [START]          run seeds START..START+N-1, print a summary
@@ -43,13 +43,15 @@ def make_cases(seeds, family=None):
 def keep_case(keep_dir, case, result):
     write_case(os.path.join(keep_dir, "%s-%d" % (result.cls, case.seed)), case, result,
                "seed %d, family %s" % (case.seed, case.nest.family),
-               after=[("output difference (- plain, + plugin under sim)",
+               after=[("output difference (- plain, + plugin under sim, or emu when the "
+                        "message says so)",
                        result.diff.splitlines())])
 
 
 def run_fuzz(args):
     seeds = list(range(args.start, args.start + args.count))
-    runner = Runner(args.build, tempfile.mkdtemp(prefix="sched-fuzz-"), timeout=args.timeout)
+    runner = Runner(args.build, tempfile.mkdtemp(prefix="sched-fuzz-"), timeout=args.timeout,
+                    emu=args.family != "vta")
     t0 = time.time()
     results = {}
     cases = {}

@@ -24,7 +24,7 @@ from fuzzlib.poly import Poly  # noqa: E402
 from fuzzlib.schedgen import Oracle, replay  # noqa: E402
 from fuzzlib.cases import make_case  # noqa: E402
 from fuzzlib.program import build_program  # noqa: E402
-from fuzzlib.runner import FAILING, Result, Runner, compare  # noqa: E402
+from fuzzlib.runner import FAILING, Result, Runner, compare, compare_emu  # noqa: E402
 from fuzzlib.vta import make_vta_case  # noqa: E402
 
 F = N.TYPES["float"]
@@ -555,6 +555,7 @@ class RunnerTest(unittest.TestCase):
         self.dir = tempfile.mkdtemp(prefix="sched-fuzz-selftest-")
         self.runner = Runner.__new__(Runner)
         self.runner.timeout = 20
+        self.runner.workdir = self.dir
         self.cases = [FakeCase(10, 100), FakeCase(11, 200), FakeCase(12, 300)]
 
     def program(self, name, script):
@@ -572,6 +573,41 @@ class RunnerTest(unittest.TestCase):
         keep = set(results)
         compare(self.cases, results, keep, plain, sched)
         return results, sched
+
+    def emu_verdicts(self, sched_script):
+        """The plugin program run under sim and under emu, both compared."""
+        plain = self.runner.run_all(self.program("plain", "pass"), self.cases, False)
+        sched_exe = self.program("sched", "import os\n" + textwrap.dedent(sched_script))
+        sched = self.runner.run_all(sched_exe, self.cases, True)
+        emu = self.runner.run_all(sched_exe, self.cases, True, backend="emu")
+        results = {c.seed: Result(c.seed) for c in self.cases}
+        keep = set(results)
+        compare(self.cases, results, keep, plain, sched)
+        compare_emu(self.cases, results, keep, plain, emu)
+        return results
+
+    def test_an_emu_difference_is_wrong_and_says_emu(self):
+        # Case 11 prints the plain build's output under sim but not under
+        # emu (an emitter bug the simulator cannot see).
+        results = self.emu_verdicts("""
+            note(100 * (n + 1), "ran on %s (1 blocks, 4 threads)" % os.environ["SCHED_BACKEND"])
+            if seeds[n] == 11 and os.environ["SCHED_BACKEND"] == "emu":
+                print("A n=4 h=999 s=0", flush=True)
+            """)
+        self.assertEqual(results[11].cls, "wrong")
+        self.assertTrue(results[11].message.startswith("emu: "), results[11].message)
+        self.assertEqual((results[10].cls, results[12].cls), ("ok", "ok"))
+
+    def test_an_emu_error_is_a_crash_that_says_emu(self):
+        results = self.emu_verdicts("""
+            note(100 * (n + 1), "ran on %s (1 blocks, 4 threads)" % os.environ["SCHED_BACKEND"])
+            if seeds[n] == 12 and os.environ["SCHED_BACKEND"] == "emu":
+                note(300, "threads wait at different barriers: thread (0,0,0) at line 9")
+                sys.exit(1)
+            """)
+        self.assertEqual(results[12].cls, "crash")
+        self.assertIn("emu: threads wait at different barriers", results[12].message)
+        self.assertEqual((results[10].cls, results[11].cls), ("ok", "ok"))
 
     def test_exit_is_blamed_on_the_kernel_its_message_names(self):
         # Case 11 is running when the program exits, but the race report

@@ -17,6 +17,12 @@ Classes: ok, refused, fallback, wrong, race, uninit (a read of shared or
 local memory nothing wrote, the simulator's initialization check), crash,
 timeout (and generator-error when the PLAIN build or run fails: a bug of the
 fuzzer).
+
+The plugin binary of a GPU batch also runs under SCHED_BACKEND=emu (the
+emitted CUDA compiled for the CPU, runtime/emu), compared with the plain
+build the same way (compare_emu): sim checks the IR, emu the CUDA text. A
+difference there is `wrong`, a stop `crash` or `timeout`, each message
+starting with "emu: ".
 """
 import os
 import re
@@ -65,12 +71,13 @@ class Result:
 
 
 class Runner:
-    def __init__(self, build_dir, workdir, timeout=60):
+    def __init__(self, build_dir, workdir, timeout=60, emu=True):
         self.build = os.path.abspath(build_dir)
         self.plugin = os.path.join(self.build, "lib", "SchedPlugin.so")
         self.libdir = os.path.join(self.build, "lib")
         self.workdir = workdir
         self.timeout = timeout
+        self.emu = emu
         if not os.path.exists(self.plugin):
             raise SystemExit("sched-fuzz: no plugin at %s (build first, or pass --build)" %
                              self.plugin)
@@ -93,16 +100,24 @@ class Runner:
         return rc < 0 or any(m in err for m in ICE_MARKERS)
 
     # ---- running
-    def run(self, exe, first, plugin, full=False, skip=()):
-        """Runs cases first.. of a program, leaving out the indices in skip."""
+    def run(self, exe, first, plugin, full=False, skip=(), backend="sim", kernels=0):
+        """Runs cases first.. of a program, leaving out the indices in skip.
+        Under emu, each of the (at most) `kernels` kernels is compiled on its
+        first launch, into this run's cache (a rerun of the rest of a batch
+        finds them there): the timeout grows by 10 s a kernel, as compiling
+        is not running."""
         env = dict(os.environ)
+        timeout = self.timeout
         if plugin:
-            env["SCHED_BACKEND"] = "sim"
+            env["SCHED_BACKEND"] = backend
             env["SCHED_VERBOSE"] = "1"
+        if plugin and backend == "emu":
+            env["SCHED_EMU_CACHE"] = os.path.join(self.workdir, "emu-cache")
+            timeout += 10 * kernels
         mask = "".join("1" if k in skip else "0" for k in range(max(skip, default=-1) + 1))
         try:
             p = subprocess.run([exe, str(first), "1" if full else "0", mask or "-"],
-                               capture_output=True, text=True, timeout=self.timeout, env=env,
+                               capture_output=True, text=True, timeout=timeout, env=env,
                                errors="replace")
             return p.returncode, p.stdout, p.stderr, False
         except subprocess.TimeoutExpired as e:
@@ -114,7 +129,7 @@ class Runner:
                 err = err.decode(errors="replace")
             return -9, out, err, True
 
-    def run_all(self, exe, cases, plugin):
+    def run_all(self, exe, cases, plugin, backend="sim"):
         """Per seed: {"lines": its output, "done": whether it finished,
         "err": the stderr lines that are its own, "end": how the run it
         stopped ended, "fatal": the fatal runtime message that stopped it}.
@@ -130,7 +145,8 @@ class Runner:
         skip = set()  # indices that finished or stopped a run
         first = 0
         for _ in range(len(cases) + 1):
-            rc, out, err, timed_out = self.run(exe, first, plugin, skip=skip)
+            rc, out, err, timed_out = self.run(exe, first, plugin, skip=skip, backend=backend,
+                                               kernels=len(cases) - first)
             current = None
             for line in out.splitlines():
                 if line.startswith("@begin "):
@@ -252,6 +268,9 @@ class Runner:
         plain = self.run_all(plain_exe, cases, plugin=False)
         sched = self.run_all(sched_exe, cases, plugin=True)
         compare(cases, results, keep, plain, sched)
+        if self.emu:
+            emu = self.run_all(sched_exe, cases, plugin=True, backend="emu")
+            compare_emu(cases, results, keep, plain, emu)
         for r in results.values():
             if r.cls is None:
                 r.set("ok")
@@ -305,6 +324,32 @@ def compare(cases, results, keep, plain, sched):
             continue
         if r.cls is None:
             r.set("ok")
+
+
+def compare_emu(cases, results, keep, plain, emu):
+    """The plugin build under SCHED_BACKEND=emu against the plain build: a
+    difference is `wrong`, a stop is classified as under sim (a crash, a
+    timeout); either message starts with "emu: ". A case keeps the worse of
+    its sim and emu classes."""
+    for c in cases:
+        r = results[c.seed]
+        p = plain.get(c.seed)
+        e = emu.get(c.seed)
+        if c.seed not in keep or p is None or not p["done"]:
+            continue
+        if e is None:
+            r.set("crash", "emu: plugin binary never reached the case")
+            continue
+        if not e["done"]:
+            stop = Result(c.seed)
+            classify_stop(stop, e)
+            r.set(stop.cls, "emu: " + stop.message)
+            continue
+        if p["lines"] != e["lines"]:
+            message = "emu: " + first_difference(p["lines"], e["lines"])
+            r.set("wrong", message)
+            if r.message == message:
+                r.diff = "\n".join(diff_lines(p["lines"], e["lines"]))
 
 
 def parse_diags(err):
