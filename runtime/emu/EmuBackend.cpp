@@ -321,6 +321,10 @@ bool launch(const LaunchDescriptor &D, KernelCache &Cache, const std::vector<voi
       Cache.Kernel = compileKernel(D.CUDASource, N.Name);
     K = Cache.Kernel;
   }
+  if (!K->Error.empty()) {
+    Error = K->Error;
+    return false;
+  }
   runtime::ScalarEnv Env;
   Env.bindParams(N, ParamData);
   int64_t Grid[3], Block[3];
