@@ -12,7 +12,7 @@
 //       As[As.ax0, As.ax1] = A[(As.min0 + As.ax0), (As.min1 + As.ax1)] } }
 //     ... As[(i - As.min0), (k - As.min1)] ...
 //   }
-// Bound inference (passes/BoundInference.cpp) replaces the placeholders when
+// Bound inference (passes/shared/BoundInference.cpp) replaces the placeholders when
 // lowering starts. The stage loops are ordinary serial loops, so split, fuse,
 // reorder and bind can name them before or after compute_at.
 // cache_write (CacheWrite.cpp) shares the builder.

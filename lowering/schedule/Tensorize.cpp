@@ -5,7 +5,7 @@
 // mma.m16n8k16 | mma.store) the same with PTX mma.sync and ldmatrix (sm_80+). The schedule only records it (a
 // TensorizeMark on the nest): the region is concrete, its sizes known, only
 // once bound inference has run, so the lowering pass that knows the
-// intrinsics (passes/TensorizeWmma.cpp) matches it and reports a mismatch
+// intrinsics (passes/gpu/TensorizeWmma.cpp) matches it and reports a mismatch
 // at this directive.
 //
 // Names follow TVM's tensor-core schedules: after cache_write(C,
@@ -17,7 +17,7 @@
 //
 // tensorcore(auto) records that lowering should turn the nest, scheduled as
 // an ordinary CUDA kernel, into tensor-core code where it qualifies
-// (passes/AutoTensorCore.cpp).
+// (passes/gpu/AutoTensorCore.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -120,7 +120,7 @@ bool applyTensorCore(ScheduleState &S, const Directive &D) {
   if (Mode.Text != "auto")
     return S.error(Mode.Loc, "unknown tensorcore mode '" + Mode.Text + "'; expected tensorcore(auto)");
   // Recorded only: lowering decides, once the kernel is concrete, whether
-  // the nest qualifies (passes/AutoTensorCore.cpp), with a remark either way.
+  // the nest qualifies (passes/gpu/AutoTensorCore.cpp), with a remark either way.
   S.Nest.TensorCoreAuto = D.Loc;
   return true;
 }
