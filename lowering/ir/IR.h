@@ -355,7 +355,10 @@ struct LoopNest {
   std::string Name;            // unique, deterministic: sched_<file stem>_<line>
   std::string SourceFile;      // for diagnostics and runtime error messages
   unsigned SourceLine = 0;
-  std::string Target = "gpu";  // "gpu" or "vta"
+  std::string Target = "gpu";  // a registered target's name (targets/Target.h)
+  /// The `target` directive's location id (-1: none, the default target):
+  /// where a warning about the nest's target points.
+  int TargetLoc = -1;
   std::vector<Param> Params;   // kernel parameters, in a deterministic order
   /// Conditions over scalar parameters the kernel is correct under only
   /// (a delinearized `C[i*ld + j]` needs `N <= ld`); the launcher checks

@@ -791,5 +791,13 @@ ir::LoopNest autoTensorCore(const ir::LoopNest &Nest, std::vector<Diag> &Diags, 
   return Out;
 }
 
+const Pass AutoTensorCorePass = {
+    "AutoTensorCore", /*Requires=*/FormAny, /*Establishes=*/FormAny,
+    [](LoweringState &S) {
+      size_t First = S.Diags.size();
+      S.Nest = autoTensorCore(S.Nest, S.Diags, S.Opts.Arch.Number);
+      return !S.failedSince(First);
+    }};
+
 } // namespace passes
 } // namespace sched

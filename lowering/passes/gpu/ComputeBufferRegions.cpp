@@ -35,7 +35,6 @@
 #include "passes/PassUtil.h"
 #include "passes/Passes.h"
 
-#include <cassert>
 
 namespace sched {
 namespace passes {
@@ -132,11 +131,6 @@ ir::Expr regionExtent(const ir::LoopNest &Nest, const ir::Buffer &B, bool Read, 
 } // namespace
 
 std::vector<BufferRegion> computeBufferRegions(const ir::LoopNest &Nest) {
-#ifndef NDEBUG
-  for (const ir::Param &P : Nest.Params)
-    assert((P.ParamKind != ir::Param::Kind::Buffer || P.Buf->Shape.size() == 1) &&
-           "ComputeBufferRegions runs after StorageFlatten: regions are flat element ranges");
-#endif
   std::vector<ir::Access> Accesses = ir::collectAccesses(Nest.Body);
   std::vector<BufferRegion> Regions;
   for (const ir::Param &P : Nest.Params) {
@@ -153,6 +147,13 @@ std::vector<BufferRegion> computeBufferRegions(const ir::LoopNest &Nest) {
   }
   return Regions;
 }
+
+const Pass ComputeBufferRegionsPass = {
+    "ComputeBufferRegions", /*Requires=*/FormFlattened, /*Establishes=*/FormAny,
+    [](LoweringState &S) {
+      S.Regions = computeBufferRegions(S.Nest);
+      return true;
+    }};
 
 } // namespace passes
 } // namespace sched

@@ -18,13 +18,13 @@
 // KernelContext filled in here.
 //
 //===----------------------------------------------------------------------===//
+#include "ir/Check.h"
 #include "ir/IRVisitor.h"
 #include "ir/Printer.h"
 #include "ir/Simplify.h"
 #include "passes/PassUtil.h"
 #include "passes/Passes.h"
 
-#include <cassert>
 
 namespace sched {
 namespace passes {
@@ -95,7 +95,7 @@ private:
 } // namespace
 
 ir::Expr KernelContext::extent(const std::string &Tag) const {
-  assert(Known && "the kernel context is read before ComputeLaunchGeometry filled it in");
+  SCHED_CHECK(Known, "the kernel context is read before ComputeLaunchGeometry filled it in");
   return launchExtent(Geometry, Tag);
 }
 
@@ -159,6 +159,12 @@ bool computeLaunchGeometry(const ir::LoopNest &Nest, KernelContext &Out,
   Out.Known = !Collector.Failed;
   return Out.Known;
 }
+
+const Pass ComputeLaunchGeometryPass = {
+    "ComputeLaunchGeometry", /*Requires=*/FormNoVirtualThreads, /*Establishes=*/FormGeometryKnown,
+    [](LoweringState &S) {
+      return computeLaunchGeometry(S.Nest, S.Ctx, S.Diags);
+    }};
 
 } // namespace passes
 } // namespace sched

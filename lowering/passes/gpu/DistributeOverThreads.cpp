@@ -70,7 +70,6 @@
 #include "passes/PassUtil.h"
 #include "passes/Passes.h"
 
-#include <cassert>
 #include <map>
 #include <set>
 
@@ -790,14 +789,22 @@ private:
 
 ir::LoopNest distributeOverThreads(const ir::LoopNest &Nest, const KernelContext &Ctx,
                                    std::vector<Diag> &Diags) {
-  assert(kernelHasForm(Nest, Ctx, FormLaunchLoopsWidened) &&
-         "DistributeOverThreads runs after WidenThreadLoops: every thread loop it enters runs "
-         "over its tag's launch extent");
   Distributor D(Ctx, Diags);
   ir::LoopNest Out = Nest;
   Out.Body = D.mutate(Nest.Body);
   return Out;
 }
+
+const Pass DistributeOverThreadsPass = {
+    "DistributeOverThreads", /*Requires=*/FormLaunchLoopsWidened, /*Establishes=*/FormDistributed,
+    [](LoweringState &S) {
+      size_t First = S.Diags.size();
+      const KernelContext *Ctx = S.launchContext();
+      if (!Ctx)
+        return false;
+      S.Nest = distributeOverThreads(S.Nest, *Ctx, S.Diags);
+      return !S.failedSince(First);
+    }};
 
 } // namespace passes
 } // namespace sched

@@ -64,7 +64,6 @@
 #include "passes/Passes.h"
 
 #include <algorithm>
-#include <cassert>
 #include <map>
 #include <set>
 
@@ -458,9 +457,6 @@ void checkUnorderableHandOffs(const ir::LoopNest &Nest, const KernelContext &Ctx
 
 ir::LoopNest injectThreadSync(const ir::LoopNest &Nest, const KernelContext &Ctx,
                               std::vector<Diag> &Diags) {
-  assert(kernelHasForm(Nest, Ctx, FormDistributed) &&
-         "InjectThreadSync runs after DistributeOverThreads: every thread loop runs over its "
-         "tag's launch extent, and every statement on the threads it names");
   ir::LoopNest Out = Nest;
   // The plan is keyed by statement: each must stand in one place only.
   Out.Body = unshareStatements(Nest.Body);
@@ -485,6 +481,17 @@ ir::LoopNest injectThreadSync(const ir::LoopNest &Nest, const KernelContext &Ctx
     Out.Body = DivergentGuardSinker(Planner.Sink).mutate(Out.Body);
   }
 }
+
+const Pass InjectThreadSyncPass = {
+    "InjectThreadSync", /*Requires=*/FormDistributed, /*Establishes=*/FormSynchronized,
+    [](LoweringState &S) {
+      size_t First = S.Diags.size();
+      const KernelContext *Ctx = S.launchContext();
+      if (!Ctx)
+        return false;
+      S.Nest = injectThreadSync(S.Nest, *Ctx, S.Diags);
+      return !S.failedSince(First);
+    }};
 
 } // namespace passes
 } // namespace sched

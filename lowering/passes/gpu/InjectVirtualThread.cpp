@@ -495,5 +495,13 @@ ir::LoopNest injectVirtualThread(const ir::LoopNest &Nest, std::vector<Diag> &Di
   return Out;
 }
 
+const Pass InjectVirtualThreadPass = {
+    "InjectVirtualThread", /*Requires=*/FormBindingsVerified, /*Establishes=*/FormNoVirtualThreads,
+    [](LoweringState &S) {
+      size_t First = S.Diags.size();
+      S.Nest = injectVirtualThread(S.Nest, S.Diags);
+      return !S.failedSince(First);
+    }};
+
 } // namespace passes
 } // namespace sched

@@ -49,7 +49,6 @@
 #include "passes/PassUtil.h"
 #include "passes/Passes.h"
 
-#include <cassert>
 #include <map>
 #include <set>
 #include <string>
@@ -210,8 +209,6 @@ private:
 
 ir::LoopNest promoteToShared(const ir::LoopNest &Nest, const KernelContext &Ctx,
                              std::vector<Diag> &Diags) {
-  assert(kernelHasForm(Nest, Ctx, FormLaunchLoopsWidened) &&
-         "PromoteToShared sizes thread slices by the launch extents thread loops run over");
   std::vector<LocalHandOff> HandOffs = localHandOffs(Nest.Body, Ctx.blockExtents());
   if (HandOffs.empty())
     return Nest;
@@ -224,6 +221,17 @@ ir::LoopNest promoteToShared(const ir::LoopNest &Nest, const KernelContext &Ctx,
   }
   return Out;
 }
+
+const Pass PromoteToSharedPass = {
+    "PromoteToShared", /*Requires=*/FormLaunchLoopsWidened, /*Establishes=*/FormAny,
+    [](LoweringState &S) {
+      size_t First = S.Diags.size();
+      const KernelContext *Ctx = S.launchContext();
+      if (!Ctx)
+        return false;
+      S.Nest = promoteToShared(S.Nest, *Ctx, S.Diags);
+      return !S.failedSince(First);
+    }};
 
 } // namespace passes
 } // namespace sched

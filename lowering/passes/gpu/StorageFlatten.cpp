@@ -102,5 +102,12 @@ ir::LoopNest storageFlatten(const ir::LoopNest &Nest) {
   return Out;
 }
 
+const Pass StorageFlattenPass = {
+    "StorageFlatten", /*Requires=*/FormAny, /*Establishes=*/FormFlattened,
+    [](LoweringState &S) {
+      S.Nest = storageFlatten(S.Nest);
+      return true;
+    }};
+
 } // namespace passes
 } // namespace sched

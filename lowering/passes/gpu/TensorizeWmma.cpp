@@ -821,5 +821,13 @@ ir::LoopNest tensorizeWmma(const ir::LoopNest &Nest, std::vector<Diag> &Diags) {
   return Out;
 }
 
+const Pass TensorizeWmmaPass = {
+    "TensorizeWmma", /*Requires=*/FormAny, /*Establishes=*/FormAny,
+    [](LoweringState &S) {
+      size_t First = S.Diags.size();
+      S.Nest = tensorizeWmma(S.Nest, S.Diags);
+      return !S.failedSince(First);
+    }};
+
 } // namespace passes
 } // namespace sched

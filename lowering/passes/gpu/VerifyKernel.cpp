@@ -28,8 +28,10 @@
 //  - flattened: every buffer has one dimension;
 //  - final: every allocation has a constant, positive size (CUDA arrays and
 //    __shared__ arrays are sized at compile time).
-// The last pass runs it with everything; PipelineOptions::VerifyEach runs it
-// after every pass with what holds there.
+// The last pass runs it with everything; it is the GPU target's verifier
+// (targets/GPU.cpp): the pass driver runs it on a pass's input with the form
+// the pass requires, and, under PipelineOptions::VerifyEach, after every
+// pass with what holds there.
 //
 //===----------------------------------------------------------------------===//
 #include "ir/Access.h"
@@ -261,7 +263,9 @@ private:
 
 bool verifyKernel(const ir::LoopNest &Nest, const KernelContext &Ctx, unsigned Form,
                   std::vector<Diag> &Diags) {
-  // Each form includes those the pipeline establishes before it.
+  // Each form includes those the pipeline establishes before it; bits of
+  // other targets' forms (VtaForm) are not this verifier's.
+  Form &= FormComplete;
   unsigned Reached = 0;
   for (unsigned Bit = 1; Bit && Bit <= Form; Bit <<= 1)
     Reached |= Bit;
@@ -270,10 +274,12 @@ bool verifyKernel(const ir::LoopNest &Nest, const KernelContext &Ctx, unsigned F
   return !Verifier.Failed;
 }
 
-bool kernelHasForm(const ir::LoopNest &Nest, const KernelContext &Ctx, unsigned Form) {
-  std::vector<Diag> Ignored;
-  return verifyKernel(Nest, Ctx, Form, Ignored);
-}
+const Pass VerifyKernelPass = {
+    "VerifyKernel", /*Requires=*/FormAny, /*Establishes=*/FormFinal,
+    [](LoweringState &S) {
+      const KernelContext *Ctx = S.launchContext();
+      return Ctx && verifyKernel(S.Nest, *Ctx, FormComplete, S.Diags);
+    }};
 
 } // namespace passes
 } // namespace sched

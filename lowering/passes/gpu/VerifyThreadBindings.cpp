@@ -152,5 +152,11 @@ bool verifyThreadBindings(const ir::LoopNest &Nest, std::vector<Diag> &Diags) {
   return !Checker.Failed;
 }
 
+const Pass VerifyThreadBindingsPass = {
+    "VerifyThreadBindings", /*Requires=*/FormAny, /*Establishes=*/FormBindingsVerified,
+    [](LoweringState &S) {
+      return verifyThreadBindings(S.Nest, S.Diags);
+    }};
+
 } // namespace passes
 } // namespace sched

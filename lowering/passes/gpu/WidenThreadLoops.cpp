@@ -18,7 +18,6 @@
 #include "passes/PassUtil.h"
 #include "passes/Passes.h"
 
-#include <cassert>
 
 namespace sched {
 namespace passes {
@@ -55,12 +54,20 @@ private:
 } // namespace
 
 ir::LoopNest widenThreadLoops(const ir::LoopNest &Nest, const KernelContext &Ctx) {
-  assert(kernelHasForm(Nest, Ctx, FormGeometryKnown) &&
-         "WidenThreadLoops reads the launch extents of the kernel context");
   ir::LoopNest Out = Nest;
   Out.Body = ThreadLoopWidener(Ctx).mutate(Nest.Body);
   return Out;
 }
+
+const Pass WidenThreadLoopsPass = {
+    "WidenThreadLoops", /*Requires=*/FormGeometryKnown, /*Establishes=*/FormLaunchLoopsWidened,
+    [](LoweringState &S) {
+      const KernelContext *Ctx = S.launchContext();
+      if (!Ctx)
+        return false;
+      S.Nest = widenThreadLoops(S.Nest, *Ctx);
+      return true;
+    }};
 
 } // namespace passes
 } // namespace sched

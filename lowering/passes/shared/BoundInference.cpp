@@ -792,5 +792,13 @@ ir::LoopNest inferBounds(const ir::LoopNest &Nest, std::vector<Diag> &Diags) {
   return Out;
 }
 
+const Pass BoundInferencePass = {
+    "BoundInference", /*Requires=*/FormAny, /*Establishes=*/FormAny,
+    [](LoweringState &S) {
+      size_t First = S.Diags.size();
+      S.Nest = inferBounds(S.Nest, S.Diags);
+      return !S.failedSince(First);
+    }};
+
 } // namespace passes
 } // namespace sched

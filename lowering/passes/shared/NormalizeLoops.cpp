@@ -46,5 +46,12 @@ ir::LoopNest normalizeLoops(const ir::LoopNest &Nest) {
   return Out;
 }
 
+const Pass NormalizeLoopsPass = {
+    "NormalizeLoops", /*Requires=*/FormAny, /*Establishes=*/FormAny,
+    [](LoweringState &S) {
+      S.Nest = normalizeLoops(S.Nest);
+      return true;
+    }};
+
 } // namespace passes
 } // namespace sched

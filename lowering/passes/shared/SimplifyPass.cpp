@@ -19,5 +19,12 @@ ir::LoopNest simplifyNest(const ir::LoopNest &Nest) {
   return Out;
 }
 
+const Pass SimplifyPass = {
+    "Simplify", /*Requires=*/FormAny, /*Establishes=*/FormAny,
+    [](LoweringState &S) {
+      S.Nest = simplifyNest(S.Nest);
+      return true;
+    }};
+
 } // namespace passes
 } // namespace sched

@@ -94,5 +94,12 @@ ir::LoopNest combineUopSignatures(const ir::LoopNest &Nest) {
   return Out;
 }
 
+const Pass CombineUopSignaturesPass = {
+    "CombineUopSignatures", /*Requires=*/VtaFormFinal, /*Establishes=*/FormAny,
+    [](LoweringState &S) {
+      S.Nest = combineUopSignatures(S.Nest);
+      return true;
+    }};
+
 } // namespace passes
 } // namespace sched

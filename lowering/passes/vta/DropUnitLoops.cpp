@@ -38,5 +38,12 @@ ir::LoopNest dropUnitLoops(const ir::LoopNest &Nest) {
   return Out;
 }
 
+const Pass DropUnitLoopsPass = {
+    "DropUnitLoops", /*Requires=*/FormAny, /*Establishes=*/FormAny,
+    [](LoweringState &S) {
+      S.Nest = dropUnitLoops(S.Nest);
+      return true;
+    }};
+
 } // namespace passes
 } // namespace sched

@@ -33,6 +33,7 @@
 // though a folded loop's first iteration is taken from its min anyway.
 //
 //===----------------------------------------------------------------------===//
+#include "ir/Check.h"
 #include "ir/Affine.h"
 #include "ir/Dependence.h"
 #include "ir/IRMutator.h"
@@ -43,7 +44,6 @@
 #include "passes/PassUtil.h"
 #include "passes/Passes.h"
 
-#include <cassert>
 #include <functional>
 #include <map>
 #include <vector>
@@ -252,7 +252,7 @@ private:
       return true;
     }
     const auto *F = ir::as<ir::ForNode>(S);
-    assert(F && "uopsOnly admits calls, loops and Seqs");
+    SCHED_CHECK(F, "uopsOnly admits calls, loops and Seqs");
     std::vector<Stmt> Inner;
     if (!splitKinds(F->Body, Inner))
       return false;
@@ -429,7 +429,7 @@ private:
   Stmt fold(const Stmt &S) {
     UopKind K;
     bool Uniform = uniformKind(S, K);
-    assert(Uniform && "fold takes nests of one kind");
+    SCHED_CHECK(Uniform, "fold takes nests of one kind");
     (void)Uniform;
     if (K.Which == UopKind::Alu) {
       if (K.Op < ir::VtaAluMin || K.Op > ir::VtaAluMul || (K.UseImm != 0 && K.UseImm != 1))
@@ -498,6 +498,14 @@ ir::LoopNest foldUopLoops(const ir::LoopNest &Nest, std::vector<Diag> &Diags) {
   Out.Body = F.mutate(Nest.Body);
   return Out;
 }
+
+const Pass FoldUopLoopsPass = {
+    "FoldUopLoops", /*Requires=*/FormAny, /*Establishes=*/VtaFormFolded,
+    [](LoweringState &S) {
+      size_t First = S.Diags.size();
+      S.Nest = foldUopLoops(S.Nest, S.Diags);
+      return !S.failedSince(First);
+    }};
 
 } // namespace passes
 } // namespace sched

@@ -368,5 +368,13 @@ ir::LoopNest injectCoprocSync(const ir::LoopNest &Nest, std::vector<Diag> &Diags
   return Out;
 }
 
+const Pass InjectCoprocSyncPass = {
+    "InjectCoprocSync", /*Requires=*/VtaFormFolded, /*Establishes=*/VtaFormSynchronized,
+    [](LoweringState &S) {
+      size_t First = S.Diags.size();
+      S.Nest = injectCoprocSync(S.Nest, S.Diags);
+      return !S.failedSince(First);
+    }};
+
 } // namespace passes
 } // namespace sched

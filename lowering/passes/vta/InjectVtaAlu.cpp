@@ -37,6 +37,7 @@
 // pragma mark is consumed.
 //
 //===----------------------------------------------------------------------===//
+#include "ir/Check.h"
 #include "ir/Affine.h"
 #include "ir/Dependence.h"
 #include "ir/IRMutator.h"
@@ -47,7 +48,6 @@
 #include "passes/Passes.h"
 
 #include <algorithm>
-#include <cassert>
 
 namespace sched {
 namespace passes {
@@ -312,7 +312,7 @@ private:
     if (constant(Operand, Value))
       return stepImm(Op, Value, ir::print(Operand));
     const auto *L = ir::as<ir::LoadNode>(Operand);
-    assert(L && "a leaf is a load or a constant");
+    SCHED_CHECK(L, "a leaf is a load or a constant");
     std::string Text = ir::print(Operand);
     if (L->Type != ir::DType::Int32)
       return error("`" + Text + "` is " + ir::dtypeName(L->Type) +
@@ -487,6 +487,14 @@ ir::LoopNest injectVtaAlu(const ir::LoopNest &Nest, std::vector<Diag> &Diags) {
   Out.Pragmas = Kept;
   return Out;
 }
+
+const Pass InjectVtaAluPass = {
+    "InjectVtaAlu", /*Requires=*/FormAny, /*Establishes=*/FormAny,
+    [](LoweringState &S) {
+      size_t First = S.Diags.size();
+      S.Nest = injectVtaAlu(S.Nest, S.Diags);
+      return !S.failedSince(First);
+    }};
 
 } // namespace passes
 } // namespace sched

@@ -231,5 +231,13 @@ ir::LoopNest injectVtaContexts(const ir::LoopNest &Nest, std::vector<Diag> &Diag
   return E.Failed ? Nest : Out;
 }
 
+const Pass InjectVtaContextsPass = {
+    "InjectVtaContexts", /*Requires=*/VtaFormSynchronized, /*Establishes=*/VtaFormNoContexts,
+    [](LoweringState &S) {
+      size_t First = S.Diags.size();
+      S.Nest = injectVtaContexts(S.Nest, S.Diags);
+      return !S.failedSince(First);
+    }};
+
 } // namespace passes
 } // namespace sched

@@ -387,5 +387,13 @@ ir::LoopNest injectVtaDma(const ir::LoopNest &Nest, std::vector<Diag> &Diags) {
   return Out;
 }
 
+const Pass InjectVtaDmaPass = {
+    "InjectVtaDma", /*Requires=*/FormAny, /*Establishes=*/FormAny,
+    [](LoweringState &S) {
+      size_t First = S.Diags.size();
+      S.Nest = injectVtaDma(S.Nest, S.Diags);
+      return !S.failedSince(First);
+    }};
+
 } // namespace passes
 } // namespace sched

@@ -261,5 +261,13 @@ ir::LoopNest tensorizeVtaGemm(const ir::LoopNest &Nest, std::vector<Diag> &Diags
   return Out;
 }
 
+const Pass TensorizeVtaGemmPass = {
+    "TensorizeVtaGemm", /*Requires=*/FormAny, /*Establishes=*/FormAny,
+    [](LoweringState &S) {
+      size_t First = S.Diags.size();
+      S.Nest = tensorizeVtaGemm(S.Nest, S.Diags);
+      return !S.failedSince(First);
+    }};
+
 } // namespace passes
 } // namespace sched

@@ -1,6 +1,6 @@
 //===- VerifyVtaProgram.cpp - A VTA program in final form, within limits -===//
 //
-// The last pass of VTAPasses (Pipeline.cpp): what the launcher (runtime/vta/
+// The last pass of VTAPasses (targets/VTA.cpp): what the launcher (runtime/vta/
 // VtaLauncher) and the C++ emitter (codegen/CodeGenVTA) run must be a program
 // of the final form of ir/Vta.h, and every instruction it makes must fit the
 // hardware of ir/Vta.h's configuration. A violation is an error Diag naming
@@ -34,6 +34,11 @@
 //     [0, MaxSignature) (the kernel's signature: the runtime builds a kernel
 //     once per process and signature).
 //   dep_push/dep_pop: constant neighbouring queues.
+//
+// verifyVtaForm is the VTA target's verifier (targets/VTA.cpp): the pass
+// driver runs it on a pass's input with the form the pass requires (passes/
+// Pass.h, VtaForm), and under verify-each after every pass; its last form is
+// this whole check.
 //
 // computeVtaBufferRegions gives the launcher one region per buffer parameter
 // a DMA touches: the whole buffer (its shape is over scalar parameters:
@@ -100,6 +105,18 @@ bool isFinalFormCall(const std::string &Name) {
          Name == "vta.synchronize" || Name == "vta.PackTiles";
 }
 
+/// Whether S's last statement (inside the allocations around the program)
+/// is vta.synchronize().
+bool endsWithSynchronize(const Stmt &S) {
+  if (const auto *A = as<AllocateNode>(S))
+    return endsWithSynchronize(A->Body);
+  if (const auto *Seq = as<SeqNode>(S))
+    return !Seq->Stmts.empty() && endsWithSynchronize(Seq->Stmts.back());
+  const auto *E = as<EvaluateNode>(S);
+  const auto *C = E ? as<CallNode>(E->Value) : nullptr;
+  return C && C->Name == "vta.synchronize";
+}
+
 class Verifier {
 public:
   Verifier(const LoopNest &Nest, std::vector<Diag> &Diags) : Nest(Nest), Diags(Diags) {
@@ -136,16 +153,6 @@ private:
     Diags.push_back(D);
   }
   void callError(const std::string &Message) { error("`" + Call + "`: " + Message); }
-
-  static bool endsWithSynchronize(const Stmt &S) {
-    if (const auto *A = as<AllocateNode>(S))
-      return endsWithSynchronize(A->Body);
-    if (const auto *Seq = as<SeqNode>(S))
-      return !Seq->Stmts.empty() && endsWithSynchronize(Seq->Stmts.back());
-    const auto *E = as<EvaluateNode>(S);
-    const auto *C = E ? as<CallNode>(E->Value) : nullptr;
-    return C && C->Name == "vta.synchronize";
-  }
 
   /// E is a scalar expression the launcher can evaluate where it stands.
   bool scalarExpr(const Expr &E, const std::string &What) {
@@ -230,6 +237,14 @@ private:
         stmt(A->Body);
         Packed.erase(A->Buf.get());
         return;
+      }
+      // VtaStorageFlatten leaves a stage buffer allocated around what no
+      // pass lowered: that statement is the error to report.
+      if (vtaElementLanes(A->Buf->MemScope) > 0) {
+        size_t Before = Diags.size();
+        stmt(A->Body);
+        if (Diags.size() > Before)
+          return;
       }
       break;
     }
@@ -597,6 +612,70 @@ bool verifyVtaProgram(const ir::LoopNest &Nest, std::vector<Diag> &Diags) {
 }
 
 namespace {
+/// What verifyVtaForm checks besides verifyVtaProgram: the calls and
+/// statements a form rules out.
+class FormChecker : public IRVisitor {
+public:
+  FormChecker(unsigned Form, std::vector<Diag> &Diags) : Form(Form), Diags(Diags) {}
+  bool Failed = false;
+
+protected:
+  void visitCall(const CallNode *N) override {
+    bool Uop = N->Name == "vta.uop_gemm" || N->Name == "vta.uop_gemm_reset" ||
+               N->Name == "vta.uop_alu";
+    bool Kernel = N->Name == "vta.push_gemm" || N->Name == "vta.push_alu" ||
+                  N->Name == "vta.load_2d" || N->Name == "vta.store_2d" ||
+                  N->Name == "vta.pack_tiles";
+    if ((Form & VtaFormFolded) && Uop)
+      error("`" + print(borrow(N)) + "` is a uop outside a vta.push_*");
+    else if ((Form & VtaFormFinal) && (Uop || Kernel))
+      error("`" + print(borrow(N)) + "` is not in the final (runtime API) form");
+    IRVisitor::visitCall(N);
+  }
+  void visitFor(const ForNode *N) override {
+    if ((Form & VtaFormNoContexts) && N->LoopKind == ForKind::ThreadBound)
+      error("loop '" + N->LoopVar->Name + "' is still bound to " + N->ThreadTag);
+    IRVisitor::visitFor(N);
+  }
+
+private:
+  const unsigned Form;
+  std::vector<Diag> &Diags;
+
+  void error(const std::string &Message) {
+    Diag D;
+    D.Message = "malformed VTA program: " + Message;
+    Diags.push_back(D);
+    Failed = true;
+  }
+};
+} // namespace
+
+bool verifyVtaForm(const ir::LoopNest &Nest, unsigned Form, std::vector<Diag> &Diags) {
+  // Each form includes those the pipeline establishes before it; bits of
+  // other targets' forms (KernelForm) are not this verifier's.
+  Form &= VtaFormComplete;
+  unsigned Reached = 0;
+  for (unsigned Bit = VtaFormFolded; Bit && Bit <= Form; Bit <<= 1)
+    Reached |= Bit;
+  // Variables and buffers defined where used, one index per dimension: the
+  // kernel verifier's checks that hold of every form of every target.
+  bool Ok = verifyKernel(Nest, KernelContext(), FormAny, Diags);
+  FormChecker Checker(Reached, Diags);
+  Checker.visit(Nest.Body);
+  Ok &= !Checker.Failed;
+  if ((Reached & VtaFormSynchronized) && !endsWithSynchronize(Nest.Body)) {
+    Diag D;
+    D.Message = "malformed VTA program: it does not end with vta.synchronize()";
+    Diags.push_back(D);
+    Ok = false;
+  }
+  if (Reached & VtaFormVerified)
+    Ok &= verifyVtaProgram(Nest, Diags);
+  return Ok;
+}
+
+namespace {
 class DmaBuffers : public ir::IRVisitor {
 public:
   std::map<const ir::BufferNode *, std::pair<bool, bool>> ReadWritten;
@@ -636,6 +715,15 @@ std::vector<BufferRegion> computeVtaBufferRegions(const ir::LoopNest &Nest) {
   }
   return Regions;
 }
+
+const Pass VerifyVtaProgramPass = {
+    "VerifyVtaProgram", /*Requires=*/FormAny, /*Establishes=*/VtaFormVerified,
+    [](LoweringState &S) {
+      if (!verifyVtaProgram(S.Nest, S.Diags))
+        return false;
+      S.Regions = computeVtaBufferRegions(S.Nest);
+      return true;
+    }};
 
 } // namespace passes
 } // namespace sched

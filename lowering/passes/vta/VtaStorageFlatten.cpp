@@ -1,7 +1,9 @@
 //===- VtaStorageFlatten.cpp - Stage buffers become SRAM element ranges ---===//
 //
 // What: every allocation in vta.inp / vta.wgt / vta.acc gets a range of its
-// SRAM (in elements: 16 scalars of inp and acc, 256 of wgt) and disappears;
+// SRAM (in elements: 16 scalars of inp and acc, 256 of wgt) and disappears
+// (but around a statement no pass lowered that still accesses it, which
+// VerifyVtaProgram then reports);
 // every call takes its final form (ir/Vta.h form 3, the runtime API one for
 // one): an SRAM operand becomes its element index (the range's base plus
 // the operand's flat index over the element's scalars), a DRAM operand its
@@ -14,6 +16,7 @@
 // the final indices against the depths).
 //
 //===----------------------------------------------------------------------===//
+#include "ir/Access.h"
 #include "ir/Affine.h"
 #include "ir/IRMutator.h"
 #include "ir/Printer.h"
@@ -54,7 +57,14 @@ protected:
     int64_t &Next = NextFree[N->Buf->MemScope];
     Base[N->Buf.get()] = Next;
     Next += Scalars / Lanes;
-    return mutate(N->Body);
+    Stmt Body = mutate(N->Body);
+    // A statement that is no VTA operation (no pass lowered it) still
+    // names the buffer: the allocation stays around it, so the program
+    // remains well-formed for VerifyVtaProgram to report the statement.
+    for (const Access &A : collectAccesses(Body))
+      if (A.Buf == N->Buf)
+        return makeAllocate(N->Buf, Body);
+    return Body;
   }
 
   Expr mutateCall(const Expr &E, const CallNode *N) override {
@@ -164,6 +174,14 @@ ir::LoopNest vtaStorageFlatten(const ir::LoopNest &Nest, std::vector<Diag> &Diag
   Out.Body = Flattener(Diags).mutate(Nest.Body);
   return Out;
 }
+
+const Pass VtaStorageFlattenPass = {
+    "VtaStorageFlatten", /*Requires=*/VtaFormNoContexts, /*Establishes=*/VtaFormFinal,
+    [](LoweringState &S) {
+      size_t First = S.Diags.size();
+      S.Nest = vtaStorageFlatten(S.Nest, S.Diags);
+      return !S.failedSince(First);
+    }};
 
 } // namespace passes
 } // namespace sched
