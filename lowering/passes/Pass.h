@@ -129,6 +129,10 @@ struct Pass {
 /// name exists already.
 bool registerPass(const Pass &P);
 
+/// Removes a pass registerPass added (a test's throwaway pass); false for a
+/// built-in or unknown one.
+bool unregisterPass(const std::string &Name);
+
 /// The pass registered as Name, or null.
 const Pass *findPass(const std::string &Name);
 

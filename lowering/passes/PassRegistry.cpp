@@ -11,7 +11,7 @@
 #include "passes/Passes.h"
 
 #include <algorithm>
-#include <deque>
+#include <list>
 
 namespace sched {
 namespace passes {
@@ -31,9 +31,9 @@ const Pass *const BuiltinPasses[] = {
     &FoldUopLoopsPass, &InjectCoprocSyncPass, &InjectVtaContextsPass, &VtaStorageFlattenPass,
     &CombineUopSignaturesPass, &VerifyVtaProgramPass};
 
-/// The passes registerPass added (a deque: pointers to them stay valid).
-std::deque<Pass> &addedPasses() {
-  static std::deque<Pass> Added;
+/// The passes registerPass added (a list: pointers to them stay valid).
+std::list<Pass> &addedPasses() {
+  static std::list<Pass> Added;
   return Added;
 }
 
@@ -44,6 +44,16 @@ bool registerPass(const Pass &P) {
     return false;
   addedPasses().push_back(P);
   return true;
+}
+
+bool unregisterPass(const std::string &Name) {
+  std::list<Pass> &Added = addedPasses();
+  for (auto It = Added.begin(); It != Added.end(); ++It)
+    if (Name == It->Name) {
+      Added.erase(It);
+      return true;
+    }
+  return false;
 }
 
 const Pass *findPass(const std::string &Name) {

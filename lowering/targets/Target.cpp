@@ -2,21 +2,21 @@
 //
 // The targets known to this process: the built-in ones (GPU.cpp, VTA.cpp),
 // registered on first use, then whatever registerTarget added. Descriptions
-// live in a deque, so the pointers handed out stay valid as targets are
-// added. Registration happens before compiling (a tool's or test's set-up),
-// so no lock guards it.
+// live in a list, so the pointers handed out stay valid as targets come and
+// go. Registration happens before compiling (a tool's or test's set-up), so
+// no lock guards it.
 //
 //===----------------------------------------------------------------------===//
 #include "targets/Target.h"
 
 #include <algorithm>
-#include <deque>
+#include <list>
 
 namespace sched {
 
-static std::deque<TargetDescription> &targets() {
-  static std::deque<TargetDescription> Targets = [] {
-    std::deque<TargetDescription> Builtin;
+static std::list<TargetDescription> &targets() {
+  static std::list<TargetDescription> Targets = [] {
+    std::list<TargetDescription> Builtin;
     Builtin.push_back(gpuTarget());
     Builtin.push_back(vtaTarget());
     return Builtin;
@@ -29,6 +29,16 @@ bool registerTarget(const TargetDescription &T) {
     return false;
   targets().push_back(T);
   return true;
+}
+
+bool unregisterTarget(const std::string &Name) {
+  std::list<TargetDescription> &All = targets();
+  for (auto It = std::next(All.begin(), 2); It != All.end(); ++It)
+    if (It->Name == Name) {
+      All.erase(It);
+      return true;
+    }
+  return false;
 }
 
 const TargetDescription *findTarget(const std::string &Name) {

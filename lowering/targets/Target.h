@@ -80,6 +80,11 @@ struct TargetDescription {
 /// target of that name, or of that EmitKind, exists already.
 bool registerTarget(const TargetDescription &T);
 
+/// Removes a target registerTarget added (a test's throwaway target, so it
+/// leaves no trace in the messages of later tests); false for a built-in or
+/// unknown one.
+bool unregisterTarget(const std::string &Name);
+
 /// The target named Name, or null.
 const TargetDescription *findTarget(const std::string &Name);
 
