@@ -183,7 +183,7 @@ bool lower(const ir::LoopNest &Scheduled, const PipelineOptions &Opts, LoweredKe
 }
 
 bool runPasses(const ir::LoopNest &Nest, const std::vector<std::string> &Names,
-               const PipelineOptions &Opts, ir::LoopNest &Out, std::vector<Diag> &Diags) {
+               const PipelineOptions &Opts, LoweredKernel &Out, std::vector<Diag> &Diags) {
   const TargetDescription *T = targetOf(Nest, Diags);
   std::vector<const Pass *> Passes;
   if (!T || !lookUpPasses(Names, Passes, Diags))
@@ -195,7 +195,11 @@ bool runPasses(const ir::LoopNest &Nest, const std::vector<std::string> &Names,
   for (const Pass *P : Passes)
     if (!(Ok = Runner.run(*P)))
       break;
-  Out = State.Nest;
+  Out.Kernel = State.Nest;
+  if (State.Ctx.Known)
+    Out.Geometry = State.Ctx.Geometry;
+  Out.Regions = State.Regions;
+  Out.Arch = Opts.Arch;
   return Ok;
 }
 

@@ -80,12 +80,14 @@ bool lower(const ir::LoopNest &Scheduled, const PipelineOptions &Opts,
 
 /// Runs exactly the registered passes named in Passes, in order, on Nest
 /// (sched-opt --passes): each from the form it requires (checked first), the
-/// kernel context recomputed from the IR where a pass reads it. Out is the
-/// nest after the last pass that ran. False, with Diags saying why, when a
-/// name is unknown (the error lists the registered ones), a pass's input is
-/// not in its required form, or a pass fails.
+/// kernel context recomputed from the IR where a pass reads it. Out.Kernel is
+/// the nest after the last pass that ran; Out.Geometry the launch geometry
+/// when a pass computed it (null extents otherwise), Out.Regions the regions
+/// a pass computed. False, with Diags saying why, when a name is unknown
+/// (the error lists the registered ones), a pass's input is not in its
+/// required form, or a pass fails.
 bool runPasses(const ir::LoopNest &Nest, const std::vector<std::string> &Passes,
-               const PipelineOptions &Opts, ir::LoopNest &Out, std::vector<Diag> &Diags);
+               const PipelineOptions &Opts, LoweredKernel &Out, std::vector<Diag> &Diags);
 
 } // namespace sched
 

@@ -43,7 +43,7 @@ std::string messages(const std::vector<Diag> &Diags) {
 }
 
 TEST(PassDriverTest, AnInputNotInTheRequiredFormIsAnErrorNamingThePass) {
-  ir::LoopNest Out;
+  LoweredKernel Out;
   std::vector<Diag> Diags;
   EXPECT_FALSE(runPasses(parseNest(NotWidened), {"InjectThreadSync"}, PipelineOptions(), Out,
                          Diags));
@@ -81,7 +81,7 @@ bool failACheck(passes::LoweringState &S) {
 
 TEST(PassDriverTest, AFailedCheckInAPassIsAnErrorNamingThePass) {
   ASSERT_TRUE(passes::registerPass({"ToyFailsACheck", 0, 0, failACheck}));
-  ir::LoopNest Out;
+  LoweredKernel Out;
   std::vector<Diag> Diags;
   bool Ok = runPasses(parseNest(NotWidened), {"ToyFailsACheck"}, PipelineOptions(), Out, Diags);
   passes::unregisterPass("ToyFailsACheck");
@@ -119,7 +119,7 @@ TEST(PassDriverTest, VerifyEachChecksTheFormsOfAVtaProgram) {
                                 "}\n");
   PipelineOptions Opts;
   Opts.VerifyEach = true;
-  ir::LoopNest Out;
+  LoweredKernel Out;
   std::vector<Diag> Diags;
   bool Ok = runPasses(Nest, {"FoldUopLoops", "InjectCoprocSync", "ToyDropLastStatement"}, Opts,
                       Out, Diags);
@@ -149,7 +149,7 @@ TEST(PassDriverTest, AfterPassSaysWhetherThePassChangedTheNest) {
 }
 
 TEST(PassDriverTest, AnUnknownPassNameListsTheRegisteredOnes) {
-  ir::LoopNest Out;
+  LoweredKernel Out;
   std::vector<Diag> Diags;
   EXPECT_FALSE(runPasses(parseNest(NotWidened), {"NoSuchPass"}, PipelineOptions(), Out, Diags));
   ASSERT_EQ(Diags.size(), 1u);

@@ -301,18 +301,37 @@ PipelineOptions pipelineOptions(const Options &Opts) {
   return PO;
 }
 
-/// --passes: exactly those passes, then the nest.
+/// `(E0, E1, E2)` of a grid or block.
+std::string shapeText(const ir::Expr (&Dims)[3]) {
+  std::string Out = "(";
+  for (int D = 0; D < 3; ++D)
+    Out += (D ? ", " : "") + (Dims[D] ? ir::print(Dims[D]) : std::string("1"));
+  return Out + ")";
+}
+
+/// --passes: exactly those passes, then the nest, and as comments what the
+/// passes computed that is not in the IR: the launch geometry the passes
+/// worked with, the launcher's regions.
 int runNamedPasses(const Options &Opts, const ir::LoopNest &Nest, const std::string &File,
                    const ScheduleText &Schedule) {
-  ir::LoopNest Out;
+  LoweredKernel Out;
   std::vector<Diag> Diags;
   bool Ok = runPasses(Nest, Opts.Passes, pipelineOptions(Opts), Out, Diags);
   for (const Diag &D : Diags)
     Schedule.report(File, D);
   if (!Ok)
     return 1;
-  if (!Opts.PrintAfterAll)
-    std::cout << ir::print(Out);
+  if (Opts.PrintAfterAll)
+    return 0;
+  std::cout << ir::print(Out.Kernel);
+  if (Out.Geometry.Grid[0])
+    std::cout << "// launch: grid " << shapeText(Out.Geometry.Grid) << ", block "
+              << shapeText(Out.Geometry.Block) << "\n";
+  for (const BufferRegion &R : Out.Regions)
+    std::cout << "// region " << (R.Read ? "r" : "") << (R.Written ? "w" : "")
+              << (R.Read || R.Written ? "" : "-") << " " << R.Param << ": min "
+              << (R.Min ? ir::print(R.Min) : std::string("0")) << ", extent "
+              << ir::print(R.Extent) << "\n";
   return 0;
 }
 
