@@ -29,6 +29,14 @@
 // A pass that finds a problem appends an error Diag; lowering then stops and
 // the frontend keeps the original loop, with a warning that says why.
 //
+// Adding a pass: its file in passes/shared, gpu or vta, ending with its Pass
+// (name, required and established form, entry); a line in PassRegistry.cpp
+// and in its target's pipeline; a lit test that starts from its input form
+// (`sched-opt --print-after=<the pass before it>` prints that form) and runs
+// `sched-opt --passes=<it>`. Adding a target: a TargetDescription in
+// targets/ (built in through Target.cpp, or registerTarget); the drivers do
+// not change.
+//
 //===----------------------------------------------------------------------===//
 #include "Pipeline.h"
 #include "ir/Check.h"
