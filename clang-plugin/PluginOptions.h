@@ -23,7 +23,7 @@ struct PluginOptions {
   /// vta: the C++ calling the VTA runtime), by TargetDescription::EmitKind.
   std::set<std::string> DumpEmitted;
   bool PrintAfterAll = false; // print-after-all: after every stage and pass
-  bool VerifyEach = false;    // verify-each: the kernel verifier after every pass
+  bool VerifyEach = false;    // verify-each: the target's verifier after every pass
   std::string EmitDir;        // emit-dir=DIR: write <DIR>/<nest><target's extension>, <nest>.desc
   TargetArch Arch;            // arch=sm_XY: what NVRTC compiles for (unset: the device)
 };
