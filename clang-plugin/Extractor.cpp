@@ -589,6 +589,10 @@ private:
   ir::Stmt translateCompoundAssign(const CompoundAssignOperator *CA);
   ir::Stmt translateIncDec(const UnaryOperator *U);
   ir::Stmt translateLocalDecls(ArrayRef<const VarDecl *> Vars, ArrayRef<const Stmt *> Rest);
+  /// A function-scope scalar the nest assigns before it reads it, wherever
+  /// it uses it (see privateScalar): the assignment is its declaration.
+  const VarDecl *privateScalar(ArrayRef<const Stmt *> Stmts, size_t I, const Expr *&Value);
+  std::map<const VarDecl *, const Expr *> PrivateInit;
   bool loopBounds(const ForStmt *F, const VarDecl *&IV, ir::Expr &Min, ir::Expr &Extent,
                   int64_t &Step);
   ir::Expr loopBound(const Expr *E, const VarDecl *IV);
@@ -701,6 +705,16 @@ ir::Stmt NestExtractor::translateBlock(ArrayRef<const Stmt *> Stmts) {
   for (size_t I = 0; I < Stmts.size() && !Failed; ++I) {
     const auto *DS = dyn_cast<DeclStmt>(Stmts[I]);
     if (!DS) {
+      const Expr *Value = nullptr;
+      const VarDecl *Private = privateScalar(Stmts, I, Value);
+      if (Failed)
+        break;
+      if (Private) {
+        // `t = e; ...` with t used nowhere else in the nest: `T t = e; ...`.
+        PrivateInit[Private] = Value;
+        Out.push_back(translateLocalDecls({Private}, Stmts.drop_front(I + 1)));
+        break;
+      }
       Out.push_back(translateStmt(Stmts[I]));
       continue;
     }
@@ -758,7 +772,8 @@ ir::Stmt NestExtractor::translateLocalDecls(ArrayRef<const VarDecl *> Vars,
   if (!dtypeOf(T, Ctx, DT))
     return fail(Loc, "local of unsupported type '" + T.getAsString() + "'"), nullptr;
   ir::Expr Init;
-  if (const Expr *InitExpr = VD->getInit()) {
+  auto Private = PrivateInit.find(VD);
+  if (const Expr *InitExpr = Private != PrivateInit.end() ? Private->second : VD->getInit()) {
     Init = translate(InitExpr);
     if (!Init)
       return nullptr;
@@ -1158,6 +1173,76 @@ public:
 };
 
 } // namespace
+
+namespace {
+/// How many times Body names VD.
+class CountRefs : public RecursiveASTVisitor<CountRefs> {
+public:
+  explicit CountRefs(const VarDecl *VD) : VD(VD) {}
+  bool VisitDeclRefExpr(DeclRefExpr *Ref) {
+    Count += Ref->getDecl() == VD;
+    return true;
+  }
+  unsigned Count = 0;
+
+private:
+  const VarDecl *VD;
+};
+
+unsigned countRefs(const Stmt *S, const VarDecl *VD) {
+  CountRefs Refs(VD);
+  Refs.TraverseStmt(const_cast<Stmt *>(S));
+  return Refs.Count;
+}
+} // namespace
+
+/// A scalar declared in the function before the nest (C89 style: `double t;`
+/// at the top) that the nest uses as a temporary: `t = e;` (e does not read
+/// t) is statement I of a block and every use of t in the whole nest is in
+/// that statement or after it in the same block. Each run of the block then
+/// assigns t before reading it, so t is private to it: a local declared
+/// there (each thread has its own copy). Its value after the nest would be
+/// the last run's: a t read after the nest is refused rather than left stale.
+const VarDecl *NestExtractor::privateScalar(ArrayRef<const Stmt *> Stmts, size_t I,
+                                            const Expr *&Value) {
+  const auto *E = dyn_cast<Expr>(Stmts[I]);
+  if (!E)
+    return nullptr;
+  E = E->IgnoreParens();
+  if (const auto *Cleanups = dyn_cast<ExprWithCleanups>(E))
+    E = Cleanups->getSubExpr()->IgnoreParens();
+  const auto *Assign = dyn_cast<BinaryOperator>(E);
+  if (!Assign || Assign->getOpcode() != BO_Assign)
+    return nullptr;
+  const auto *Ref = dyn_cast<DeclRefExpr>(Assign->getLHS()->IgnoreParens());
+  const auto *VD = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+  if (!VD || !VD->hasLocalStorage() || isa<ParmVarDecl>(VD) || VD->isStaticLocal() ||
+      Ref->refersToEnclosingVariableOrCapture())
+    return nullptr;
+  QualType T = VD->getType();
+  if (!T->isScalarType() || T->isPointerType() || T->isReferenceType())
+    return nullptr;
+  if (LoopVars.count(VD) || Counters.count(VD) || Locals.count(VD) || ConstLocals.count(VD))
+    return nullptr;
+  if (countRefs(Assign->getRHS(), VD))
+    return nullptr;
+  unsigned InBlock = 0;
+  for (const Stmt *S : Stmts.drop_front(I))
+    InBlock += countRefs(S, VD);
+  if (InBlock != countRefs(Root, VD))
+    return nullptr;
+  OutsideRead Reads(VD, Root);
+  if (FunctionBody)
+    Reads.TraverseStmt(const_cast<Stmt *>(FunctionBody));
+  if (!FunctionBody || Reads.Found)
+    return fail(Assign->getBeginLoc(),
+                "scalar '" + VD->getNameAsString() +
+                    "' is declared outside the nest and may be read after it; its value there "
+                    "would be the last iteration's, which the kernel does not give back"),
+           nullptr;
+  Value = Assign->getRHS();
+  return VD;
+}
 
 /// The counters declared outside the nest become its finals; a counter
 /// whose final value is not known must not be read after the nest.
