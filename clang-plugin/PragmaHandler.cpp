@@ -15,6 +15,7 @@
 
 #include "clang/Basic/DiagnosticIDs.h"
 #include "clang/Lex/Lexer.h"
+#include "clang/Lex/MacroInfo.h"
 #include "clang/Lex/Preprocessor.h"
 
 using namespace clang;
@@ -95,6 +96,14 @@ void appendToken(Preprocessor &PP, const Token &Tok, SourceLocation PrevEnd,
   Line.Text.append(Gap, ' ');
   Line.TokenStarts.push_back({static_cast<unsigned>(Line.Text.size()), Tok.getLocation()});
   Line.Text += PP.getSpelling(Tok);
+  if (const IdentifierInfo *II = Tok.getIdentifierInfo())
+    if (const MacroInfo *Macro = PP.getMacroInfo(II))
+      if (Macro->isObjectLike()) {
+        std::string Replacement;
+        for (const Token &T : Macro->tokens())
+          Replacement += (Replacement.empty() ? "" : " ") + PP.getSpelling(T);
+        Line.Macros[II->getName().str()] = Replacement;
+      }
 }
 
 /// Reports each parser diagnostic at the byte it names.
@@ -161,7 +170,7 @@ public:
       LastTok = Tok.getLocation();
     }
     std::vector<Diag> Diags;
-    Line.Parsed = parseDirectiveText(Line.Text, Line.Directives, Diags);
+    Line.Parsed = parseDirectiveText(Line.Text, Line.Directives, Diags, /*ConstantNames=*/true);
     reportParseDiags(PP, Line, Diags);
     if (std::optional<SourceLocation> End = lastPragmaToken(PP, Introducer, LastTok))
       recordNextToken(PP, *End, Line);

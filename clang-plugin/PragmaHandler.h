@@ -14,6 +14,7 @@
 #include "clang/Basic/SourceLocation.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Pragma.h"
+#include <map>
 #include <memory>
 #include <string>
 #include <utility>
@@ -38,6 +39,10 @@ struct PragmaLine {
   /// starts. The `for` the same macro expands (`#define GPU_FOR(v, n)
   /// _Pragma(...) for (...)`) starts there too.
   clang::SourceLocation MacroExpansionLoc;
+  /// The object-like macros the line names, as defined at the pragma: name
+  /// -> its replacement tokens' spellings, space-separated (a tile size
+  /// `#define TS 64` used as `split(i, io, ii, TS)`; resolveConstantArgs).
+  std::map<std::string, std::string> Macros;
   std::vector<Directive> Directives; // Locs are byte offsets into Text
   bool Parsed = false;               // the text parsed without errors
 

@@ -18,6 +18,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "SchedConsumer.h"
+#include "ConstantArgs.h"
 #include "Diagnostics.h"
 #include "Extractor.h"
 #include "NestReplacer.h"
@@ -389,8 +390,19 @@ void SchedConsumer::handleNest(Decl *Root, const FoundNest &Found) {
   std::string Name = nestName(Found.Loop);
   LocationTable Locs(Group);
 
-  ExtractedNest Ex;
   const auto *Function = dyn_cast_or_null<FunctionDecl>(Found.Function);
+  {
+    // Tile sizes named by constants get their values at this instantiation.
+    std::map<std::string, std::string> Macros;
+    for (const PragmaLine *Line : Group.Lines)
+      Macros.insert(Line->Macros.begin(), Line->Macros.end());
+    std::vector<Diag> Diags;
+    if (!resolveConstantArgs(Locs.Directives, Macros, Function, Found.Loop, Ctx, Diags)) {
+      report(Locs, Diags);
+      return;
+    }
+  }
+  ExtractedNest Ex;
   const Stmt *FunctionBody = Function ? Function->getBody() : nullptr;
   if (!extractNest(Found.Loop, Name, FunctionBody, Ctx, *Diagnostics, Ex)) {
     // extractNest said why; the directives still get their errors.

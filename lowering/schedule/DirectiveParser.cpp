@@ -136,8 +136,8 @@ struct ParsedArg {
 class DirectiveTextParser {
 public:
   DirectiveTextParser(const std::string &Text, std::vector<Directive> &Out,
-                      std::vector<Diag> &Diags)
-      : Lex(Text), Out(Out), Diags(Diags) {
+                      std::vector<Diag> &Diags, bool ConstantNames)
+      : Lex(Text), Out(Out), Diags(Diags), ConstantNames(ConstantNames) {
     Tok = Lex.next();
   }
 
@@ -286,6 +286,15 @@ private:
     return AllowZero || std::stol(Digits) > 0;
   }
 
+  /// A name where a number goes, left for the frontend to resolve.
+  bool isConstantName(const ParsedArg &P) const {
+    return P.ArgShape == ParsedArg::Shape::Name && isConstantName(P.Arg.Text);
+  }
+  bool isConstantName(const std::string &Text) const {
+    return ConstantNames && !Text.empty() && !std::isdigit(static_cast<unsigned char>(Text[0])) &&
+           Text.find('.') == std::string::npos;
+  }
+
   bool checkArgKind(const Directive &D, char Kind, const ParsedArg &P) {
     const DirectiveArg &A = P.Arg;
     bool IsName = P.ArgShape == ParsedArg::Shape::Name;
@@ -300,15 +309,17 @@ private:
         if (A.Text.compare(0, Prefix.size(), Prefix) != 0)
           return error(A.Loc, "expected a factor or nparts=<count>, got '" + A.Text + "'");
         return parsePositive(A.Text.substr(Prefix.size()), false) ||
+               isConstantName(A.Text.substr(Prefix.size())) ||
                error(A.Loc, "split nparts must be a positive integer");
       }
       return (P.ArgShape == ParsedArg::Shape::Integer && parsePositive(A.Text, false)) ||
-             error(A.Loc, D.Name + " factor must be a positive integer");
+             isConstantName(P) || error(A.Loc, D.Name + " factor must be a positive integer");
     case 'I':
       return (P.ArgShape == ParsedArg::Shape::Integer && parsePositive(A.Text, false)) ||
-             error(A.Loc, D.Name + " factor must be a positive integer");
+             isConstantName(P) || error(A.Loc, D.Name + " factor must be a positive integer");
     case 'N':
       return (P.ArgShape == ParsedArg::Shape::Integer && parsePositive(A.Text, true)) ||
+             isConstantName(P) ||
              error(A.Loc, D.Name + " offset must be a non-negative integer");
     case 'T':
       return schedule::isValidThreadTag(A.Text) ||
@@ -328,14 +339,26 @@ private:
   std::vector<Directive> &Out;
   std::vector<Diag> &Diags;
   bool HadError = false;
+  bool ConstantNames; // a factor may name a constant the frontend resolves
 };
 
 } // namespace
 
 bool parseDirectiveText(const std::string &Text, std::vector<Directive> &Out,
-                        std::vector<Diag> &Diags) {
-  DirectiveTextParser P(Text, Out, Diags);
+                        std::vector<Diag> &Diags, bool ConstantNames) {
+  DirectiveTextParser P(Text, Out, Diags, ConstantNames);
   return P.parseAll();
+}
+
+bool isNumberArg(const Directive &D, size_t I) {
+  const DirectiveSpec *Spec = schedule::lookupDirectiveSpec(D.Name);
+  if (!Spec)
+    return false;
+  size_t Fixed = std::strlen(Spec->ArgKinds);
+  if (Fixed == 0)
+    return false;
+  char Kind = Spec->ArgKinds[I < Fixed ? I : Fixed - 1];
+  return Kind == 'F' || Kind == 'I' || Kind == 'N';
 }
 
 } // namespace sched

@@ -8,6 +8,7 @@
 //   directives := directive*
 //   directive  := NAME '(' [arg (',' arg)*] ')'
 //   arg        := IDENT ('.' IDENT)* | INTEGER | IDENT '=' INTEGER | IDENT '=' IDENT
+//   (a factor is an INTEGER, or with ConstantNames an IDENT naming a constant)
 //
 //===----------------------------------------------------------------------===//
 #ifndef SCHED_SCHEDULE_DIRECTIVEPARSER_H
@@ -23,8 +24,16 @@ namespace sched {
 /// directives to Out and every syntax error, unknown directive name and wrong
 /// argument count to Diags (Loc = byte offset of the offending token).
 /// Returns false when any error was found.
+/// With ConstantNames (the plugin), a factor, nparts or offset argument may
+/// also be a name (`split(i, io, ii, TS)`): the frontend replaces it with the
+/// value of the integer constant it names at the nest (resolveConstantArgs in
+/// the plugin) before the schedule is applied.
 bool parseDirectiveText(const std::string &Text, std::vector<Directive> &Out,
-                        std::vector<Diag> &Diags);
+                        std::vector<Diag> &Diags, bool ConstantNames = false);
+
+/// Whether argument I of D is a number by the directive's spec (a split or
+/// tile factor, an nparts=, an offset): where a constant's name may stand.
+bool isNumberArg(const Directive &D, size_t I);
 
 } // namespace sched
 
