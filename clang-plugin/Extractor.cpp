@@ -1744,6 +1744,18 @@ ir::Expr NestExtractor::translateCall(const CallExpr *Call) {
                                            "' (use a raw pointer or array)"),
              nullptr;
   }
+  // A floating-point call Clang evaluates to a constant is that constant:
+  // the math constants (`INFINITY` is `__builtin_inff()`, `HUGE_VAL`, `NAN`)
+  // and constexpr functions such as `std::numeric_limits<float>::max()`.
+  if (Call->getType()->isRealFloatingType() && !Call->HasSideEffects(Ctx)) {
+    llvm::APFloat Value(0.0);
+    ir::DType DT;
+    if (Call->EvaluateAsFloat(Value, Ctx) && dtypeOf(Call->getType(), Ctx, DT)) {
+      bool LosesInfo = false;
+      Value.convert(llvm::APFloat::IEEEdouble(), llvm::APFloat::rmNearestTiesToEven, &LosesInfo);
+      return ir::makeFloat(Value.convertToDouble(), DT);
+    }
+  }
   std::string Name = FD && FD->getIdentifier() ? FD->getName().str() : "";
   const DeclContext *DC = FD ? FD->getDeclContext()->getRedeclContext() : nullptr;
   bool StdOrGlobal = FD && (FD->isInStdNamespace() || DC->isTranslationUnit());
