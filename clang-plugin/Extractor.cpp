@@ -69,6 +69,7 @@
 #include "clang/Lex/Lexer.h"
 
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <set>
 
@@ -191,6 +192,14 @@ bool isExcessArith(const Expr *E, const ASTContext &Ctx) {
 bool mayModify(const Stmt *S, const VarDecl *VD) {
   if (!S)
     return false;
+  // An earlier nest of the function, already replaced by its launcher call
+  // (`if (!__sched_launch(…, &n, …)) <the loop>`): the call takes its
+  // arguments' addresses, but writes only the loop counters, which the loop
+  // beside it assigns too.
+  if (const auto *Call = dyn_cast<CallExpr>(S))
+    if (const FunctionDecl *Callee = Call->getDirectCallee())
+      if (Callee->getIdentifier() && Callee->getName() == "__sched_launch")
+        return false;
   if (const auto *B = dyn_cast<BinaryOperator>(S))
     if (B->isAssignmentOp() && varOf(B->getLHS()) == VD)
       return true;
@@ -2058,9 +2067,50 @@ FreeBuffer *NestExtractor::freeBuffer(const ValueDecl *D, const Expr *Use, bool 
                                         T.getAsString() + "' is indexed"),
            nullptr;
   }
-  while (const ConstantArrayType *Array = Ctx.getAsConstantArrayType(Elem)) {
-    FB.DeclaredShape.push_back(ir::makeInt(Array->getSize().getSExtValue()));
-    Elem = Array->getElementType();
+  for (;;) {
+    if (const ConstantArrayType *Array = Ctx.getAsConstantArrayType(Elem)) {
+      FB.DeclaredShape.push_back(ir::makeInt(Array->getSize().getSExtValue()));
+      Elem = Array->getElementType();
+      continue;
+    }
+    // A variable-length row (C99 `double A[n][m]`, a pointer to `double[m]`):
+    // its length is the size expression, which the function must not change
+    // before the nest (C evaluates it once, on entry).
+    const VariableArrayType *VLA = Ctx.getAsVariableArrayType(Elem);
+    if (!VLA)
+      break;
+    const Expr *Size = VLA->getSizeExpr();
+    if (!Size || !Size->getType()->isIntegerType())
+      return fail(Use->getBeginLoc(), "'" + FB.Name + "' has a variable-length row of unknown size"),
+             nullptr;
+    std::vector<const VarDecl *> SizeVars;
+    std::function<bool(const Stmt *)> Collect = [&](const Stmt *S) {
+      if (const auto *Ref = dyn_cast<DeclRefExpr>(S)) {
+        const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
+        if (!Var || !Var->hasLocalStorage())
+          return false;
+        SizeVars.push_back(Var);
+      }
+      for (const Stmt *Child : S->children())
+        if (Child && !Collect(Child))
+          return false;
+      return true;
+    };
+    bool Fixed = Collect(Size) && FunctionBody;
+    for (const VarDecl *Var : SizeVars)
+      Fixed = Fixed && !LoopVars.count(Var) && !Counters.count(Var) && !Locals.count(Var) &&
+              !mayModify(FunctionBody, Var);
+    if (!Fixed)
+      return fail(Use->getBeginLoc(), "the row length '" + sourceText(Size) + "' of '" + FB.Name +
+                                          "' may change before the nest (C evaluates it once, "
+                                          "where it is declared)"),
+             nullptr;
+    ir::Expr Length = translate(Size);
+    if (!Length)
+      return nullptr;
+    FB.DeclaredShape.push_back(Length->Type == ir::DType::Int32 ? Length
+                                                               : ir::makeCast(ir::DType::Int32, Length));
+    Elem = VLA->getElementType();
   }
   if (!dtypeOf(Elem, Ctx, FB.Type))
     return fail(Use->getBeginLoc(), "'" + FB.Name + "' has unsupported element type '" +

@@ -3,6 +3,8 @@
 #   %plugin         -fplugin=<build>/lib/SchedPlugin.so
 #   %sched_cc       %clangxx -std=c++17 %plugin   (compile with the plugin)
 #   %sched_link     -L<build>/lib -lsched_runtime (link a plugin-built program)
+#   %clang_c        clang-19, the C compiler beside %clangxx
+#   %sched_c        %clang_c %plugin                (compile C with the plugin)
 #   %sched-opt      the pipeline driver on textual IR
 #   %nvcc           nvcc (the `nvcc` feature is set when it exists)
 #   %cuda_stub_driver  the CUDA toolkit's stub libcuda.so (the `cuda-stub-driver`
@@ -15,7 +17,7 @@ import lit.formats
 
 config.name = "sched"
 config.test_format = lit.formats.ShTest(execute_external=True)
-config.suffixes = [".cpp", ".ir", ".test"]
+config.suffixes = [".cpp", ".c", ".ir", ".test"]
 config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "unit"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.sched_obj_root, "test")
@@ -27,6 +29,10 @@ config.substitutions.append(("%sched_cc", config.clangxx + " -std=c++17 " + plug
 config.substitutions.append(("%sched_link", "-L" + lib + " -lsched_runtime"))
 config.substitutions.append(("%plugin", plugin))
 config.substitutions.append(("%clangxx", config.clangxx))
+clang_c = os.path.join(os.path.dirname(config.clangxx),
+                       os.path.basename(config.clangxx).replace("clang++", "clang"))
+config.substitutions.append(("%sched_c ", clang_c + " " + plugin + " "))
+config.substitutions.append(("%clang_c", clang_c))
 config.substitutions.append(("%sched-opt", os.path.join(bindir, "sched-opt")))
 config.substitutions.append(("%examples", os.path.join(config.sched_src_root, "examples")))
 config.substitutions.append(("%bench", os.path.join(config.sched_src_root, "bench")))
