@@ -15,7 +15,9 @@
 //    serial loop beyond;
 //  - an allocation inside the loop that a dependent statement touches gets a
 //    new leading dimension of the virtual-thread count (float32[8] becomes
-//    float32[2, 8]) and every access in copy v is indexed [v, ...].
+//    float32[2, 8]) and every access in copy v is indexed [v, ...], except
+//    a shared one the copies write at different elements (a shared stage's
+//    region spans the virtual threads; see spanningBuffers).
 // "Depends" is a fixed point over the one access analysis (collectAccesses,
 // which reads the intrinsic operand declarations of Intrinsics.h): a
 // statement depends on the variable when one of its expressions uses it (or a
@@ -112,8 +114,9 @@ std::vector<ir::Expr> ownExprs(const ir::Stmt &S) {
 /// and which buffers they touch.
 class DependenceAnalysis {
 public:
-  DependenceAnalysis(const ir::ForNode *Loop, bool ShareNothing)
-      : ShareNothing(ShareNothing) {
+  DependenceAnalysis(const ir::ForNode *Loop, bool ShareNothing,
+                     const std::set<const ir::BufferNode *> &Spanning = {})
+      : ShareNothing(ShareNothing), Spanning(Spanning) {
     TouchedVars.insert(Loop->LoopVar.get());
     for (const ir::Access &A : ir::collectAccesses(Loop->Body))
       (A.IsWrite ? WritesOf : ReadsOf)[A.Statement].insert(A.Buf.get());
@@ -129,6 +132,9 @@ public:
 
 private:
   const bool ShareNothing;
+  /// Shared buffers that hold every virtual thread's elements already (see
+  /// spanningBuffers): writing them does not make them touched.
+  const std::set<const ir::BufferNode *> Spanning;
   bool Changed = false;
   std::map<const ir::StmtNode *, std::set<const ir::BufferNode *>> ReadsOf, WritesOf;
   std::set<const ir::VarNode *> TouchedVars;
@@ -164,7 +170,8 @@ private:
     auto It = WritesOf.find(S.get());
     if (It != WritesOf.end())
       for (const ir::BufferNode *B : It->second)
-        insert(TouchedBufs, B);
+        if (!Spanning.count(B))
+          insert(TouchedBufs, B);
     for (const ir::BufferNode *B : Facts.UnknownCallBuffers)
       insert(TouchedBufs, B);
     return true;
@@ -254,6 +261,66 @@ protected:
   }
 };
 
+/// The loop body with only the statements DA found dependent (the others
+/// emptied): what the copies do. Allocations are dropped (their bodies
+/// kept), so that the dependence test sees one buffer shared by all
+/// iterations, which is what not expanding it means.
+class DependentOnly : public ir::IRMutator {
+public:
+  explicit DependentOnly(const DependenceAnalysis &DA) : DA(DA) {}
+
+protected:
+  ir::Stmt mutateAllocate(const ir::Stmt &, const ir::AllocateNode *N) override {
+    return mutate(N->Body);
+  }
+  ir::Stmt mutateStore(const ir::Stmt &S, const ir::StoreNode *) override {
+    return DA.isDependent(S.get()) ? S : ir::makeSeq({});
+  }
+  ir::Stmt mutateEvaluate(const ir::Stmt &S, const ir::EvaluateNode *) override {
+    return DA.isDependent(S.get()) ? S : ir::makeSeq({});
+  }
+
+private:
+  const DependenceAnalysis &DA;
+};
+
+/// A shared stage computed inside a virtual-thread loop has one region for
+/// all the virtual threads (bound inference ranges the vthread loops above a
+/// shared stage): its elements already differ by virtual thread, and the
+/// statements that do not depend on the variable (the write-back of a
+/// cache_write, run once for all of them) read every virtual thread's
+/// elements. Expanding it per copy would leave each copy with one virtual
+/// thread's elements and the shared write-back reading the others' unwritten
+/// ones. So a shared buffer allocated inside a vthread loop is not expanded
+/// when what the copies do touches it at different elements in different
+/// virtual threads (isParallelLoopOver on the copies' statements alone).
+/// A cthread shares nothing, so nothing spans it.
+std::set<const ir::BufferNode *> spanningBuffers(const ir::ForNode *Loop, bool ShareNothing) {
+  std::set<const ir::BufferNode *> Spanning;
+  if (ShareNothing)
+    return Spanning;
+  AllocatedIn Inside;
+  Inside.visit(Loop->Body);
+  for (const ir::BufferNode *B : Inside.Buffers)
+    if (B->MemScope == ir::Scope::Shared)
+      Spanning.insert(B);
+  for (bool Removed = !Spanning.empty(); Removed;) {
+    Removed = false;
+    DependenceAnalysis DA(Loop, ShareNothing, Spanning);
+    ir::Stmt Copies = ir::makeFor(Loop->LoopVar, Loop->Min, Loop->Extent,
+                                  DependentOnly(DA).mutate(Loop->Body), ir::ForKind::Serial);
+    for (auto It = Spanning.begin(); It != Spanning.end();) {
+      if (DA.isTouched(*It) || !ir::isParallelLoopOver(ir::as<ir::ForNode>(Copies), {*It})) {
+        It = Spanning.erase(It);
+        Removed = true;
+      } else {
+        ++It;
+      }
+    }
+  }
+  return Spanning;
+}
+
 /// The statement a virtual thread runs: the variable replaced by its value
 /// (a constant, or the variable of the loop over the copies), expanded
 /// buffers indexed [value, ...], and every variable and buffer defined
@@ -340,7 +407,8 @@ public:
   Injector(const ir::ForNode *Loop, int64_t Count,
            const std::set<const ir::BufferNode *> &KernelArrays, std::vector<Diag> &Diags)
       : Loop(Loop), Count(Count), KernelArrays(KernelArrays), Diags(Diags),
-        DA(Loop, Loop->ThreadTag == "cthread") {}
+        DA(Loop, Loop->ThreadTag == "cthread",
+           spanningBuffers(Loop, Loop->ThreadTag == "cthread")) {}
 
   /// The rewritten body, or null (with an error) when copies would share a
   /// buffer they cannot own.
