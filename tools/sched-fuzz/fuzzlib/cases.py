@@ -14,7 +14,10 @@ def c89_style(seed):
     rng = random.Random(seed * 7919 + 0xC89)
     if rng.random() >= 0.35:
         return None
-    return {"init": rng.random() < 0.5, "post": rng.random() < 0.5}
+    style = {"init": rng.random() < 0.5, "post": rng.random() < 0.5}
+    # Scalars declared at the top too, assigned where the nest declared them.
+    style["scalars"] = rng.random() < 0.5
+    return style
 
 
 def make_case(seed, family=None):

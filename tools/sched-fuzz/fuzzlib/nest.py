@@ -368,7 +368,27 @@ class Nest:
         return out
 
     # ---- C++
-    # ---- C89 style (self.c89, drawn by cases.c89_style): every loop counter
+    # ---- C89 style (self.c89, drawn by cases.c89_style): with "scalars",
+    # each scalar the nest declares once (`float acc = 0;`) is declared at
+    # the top of the function instead (`float acc;`) and assigned where the
+    # nest declared it (`acc = 0;`): a temporary the plugin must privatise.
+    def c89_scalars(self):
+        """{name: C type} of the scalars declared at the top."""
+        style = getattr(self, "c89", None)
+        if not style or not style.get("scalars"):
+            return {}
+        seen = {}
+
+        def visit(body):
+            for n in body:
+                if isinstance(n, DeclScalar):
+                    seen.setdefault(n.name, []).append(n.ty.cname)
+                elif isinstance(n, (Loop, If)):
+                    visit(n.body)
+        visit(self.body)
+        return {k: v[0] for k, v in seen.items() if len(v) == 1}
+
+    # Every loop counter
     # declared before the nest (initialised to -7, or not at all), `i = lo`
     # in each loop, and the counters read after the nest into fz_ctr, whose
     # values the plain and the plugin build must agree on. An uninitialised
@@ -417,6 +437,8 @@ class Nest:
                     names.append(l.var)
             init = " = -7" if style["init"] else ""
             lines.append("  int %s;" % ", ".join(v + init for v in names))
+            for name, cname in self.c89_scalars().items():
+                lines.append("  %s %s;" % (cname, name))
         first_pragma = len(lines)
         for p in pragmas:
             lines.append("#pragma sched " + p)
@@ -453,7 +475,11 @@ class Nest:
             elif isinstance(n, Assign):
                 out.append("%s%s %s %s;" % (pad, n.lhs_c(), n.op, expr_c(n.rhs, n.ty)))
             elif isinstance(n, DeclScalar):
-                out.append("%s%s %s = %s;" % (pad, n.ty.cname, n.name, expr_c(n.init, n.ty)))
+                if n.name in self.c89_scalars():
+                    out.append("%s%s = %s;" % (pad, n.name, expr_c(n.init, n.ty)))
+                else:
+                    out.append("%s%s %s = %s;" % (pad, n.ty.cname, n.name,
+                                                  expr_c(n.init, n.ty)))
             elif isinstance(n, DeclArray):
                 out.append("%s%s %s%s;" % (pad, n.arr.ty.cname, n.arr.name,
                                            "".join("[%d]" % d.const_value() for d in n.arr.dims)))
