@@ -763,10 +763,22 @@ bool FlatLayout::tryStrides(std::vector<Polynomial> Candidates,
     dividePoly(Strides[R - 1], Strides[R], Q);
     Shape[R] = fromPolynomial(Q, T);
   }
+  // An inner index made of parameters alone (`x[n - 3*i]` split as
+  // [-i, n] in rows of 3) is no column of the loops: it fits its row only
+  // for small parameters (n <= 2), an assumption that fails at every real
+  // size. Such a layout is not taken when it needs assuming.
+  bool ParameterColumn = false;
   for (const Expr &Flat : FlatIndices) {
     if (!split(Flat, Dims) || !fit(Flat, Dims, Assumed))
       return false;
     Outer.push_back(Dims[0]);
+    for (size_t R = 1; R < Dims.size(); ++R) {
+      bool LoopVar = false, Param = false;
+      for (const VarNode *V : varsOf(Dims[R]))
+        (std::find(IndexVars.begin(), IndexVars.end(), V) != IndexVars.end() ? LoopVar : Param) =
+            true;
+      ParameterColumn |= Param && !LoopVar;
+    }
   }
   int64_t Size, Row, Covered;
   if (DeclaredSize && constantOf(Strides.front(), Row)) {
@@ -795,7 +807,7 @@ bool FlatLayout::tryStrides(std::vector<Polynomial> Candidates,
       addAssumption(Assumed, Fits);
     }
   }
-  if (!MayAssume && !Assumed.empty())
+  if ((!MayAssume || ParameterColumn) && !Assumed.empty())
     return false;
   this->Shape = Shape;
   Assumptions = Assumed;

@@ -437,6 +437,12 @@ struct FreeScalar {
 /// bits (it wraps modulo 2^32 and is not affine), division, min/max and
 /// bitwise operators on unsigned values.
 class IndexWidener : public ir::IRMutator {
+public:
+  /// Counters: int64 expressions that hold an unsigned loop counter's value
+  /// exactly (a normalised unsigned loop's `first + v*step`, which never
+  /// wraps), converted to its type as exactly as the counter itself.
+  explicit IndexWidener(const std::set<const ir::ExprNode *> &Counters) : Counters(Counters) {}
+
 protected:
   ir::Expr mutateIntImm(const ir::Expr &E, const ir::IntImmNode *N) override {
     return ir::isInt(N->Type) ? ir::makeInt(N->Value, ir::DType::Int64) : toInt64(E);
@@ -455,7 +461,8 @@ protected:
   }
   ir::Expr mutateCast(const ir::Expr &E, const ir::CastNode *N) override {
     ir::DType From = N->Value->Type, To = N->Type;
-    bool Counter = ir::as<ir::VarNode>(N->Value) && From == ir::DType::Int64 && ir::isUnsigned(To);
+    bool Counter = (ir::as<ir::VarNode>(N->Value) || Counters.count(N->Value.get())) &&
+                   From == ir::DType::Int64 && ir::isUnsigned(To);
     bool Exact = ir::isInt(From) && ir::isInt(To) &&
                  (ir::dtypeBytes(To) == 8 || Counter ||
                   (ir::isUnsigned(From) ? ir::dtypeBytes(To) > ir::dtypeBytes(From)
@@ -468,6 +475,7 @@ protected:
   ir::Expr mutateSelect(const ir::Expr &E, const ir::SelectNode *) override { return toInt64(E); }
 
 private:
+  const std::set<const ir::ExprNode *> &Counters;
   static bool widens(ir::DType T) {
     return ir::isInt(T) && (!ir::isUnsigned(T) || ir::dtypeBytes(T) == 8);
   }
@@ -548,6 +556,10 @@ private:
   /// (an unsigned `i`, or an `int i` compared as unsigned): each use of the
   /// variable converts the counter to the declared type.
   std::map<const VarDecl *, ir::DType> LoopVarUseType;
+  /// Loops with a step other than 1: the counter's value at iteration v of
+  /// the normalised loop, `first + v*step`.
+  std::map<const VarDecl *, ir::Expr> LoopVarValue;
+  std::set<const ir::ExprNode *> CounterValues; // of unsigned ones (IndexWidener)
   std::set<const ir::VarNode *> LoopVarNodes;
   ir::VarRanges LoopRanges;
   std::map<const VarDecl *, ir::Buffer> Locals;
@@ -577,7 +589,8 @@ private:
   ir::Stmt translateCompoundAssign(const CompoundAssignOperator *CA);
   ir::Stmt translateIncDec(const UnaryOperator *U);
   ir::Stmt translateLocalDecls(ArrayRef<const VarDecl *> Vars, ArrayRef<const Stmt *> Rest);
-  bool loopBounds(const ForStmt *F, const VarDecl *&IV, ir::Expr &Min, ir::Expr &Extent);
+  bool loopBounds(const ForStmt *F, const VarDecl *&IV, ir::Expr &Min, ir::Expr &Extent,
+                  int64_t &Step);
   ir::Expr loopBound(const Expr *E, const VarDecl *IV);
   std::string uniqueName(const std::string &Base, std::set<std::string> &Used);
 
@@ -827,16 +840,59 @@ ir::Expr NestExtractor::loopBound(const Expr *E, const VarDecl *IV) {
 }
 
 bool NestExtractor::loopBounds(const ForStmt *F, const VarDecl *&IV, ir::Expr &Min,
-                               ir::Expr &Extent) {
+                               ir::Expr &Extent, int64_t &Step) {
   // Init: `int i = a` or `i = a`.
   const Expr *InitValue = nullptr;
   IV = loopCounter(F, &InitValue);
   if (!IV || !InitValue || !IV->getType()->isIntegerType())
     return fail(F->getBeginLoc(), "non-canonical loop (the init is not 'int i = a')");
+  std::string Name = IV->getNameAsString();
 
-  // Condition: `i < b`, `i <= b`, `b > i`, `b >= i`, compared in the type
-  // the usual arithmetic conversions give (`int i` against `size_t n`
-  // compares as unsigned: the implicit conversion of `i` is looked through).
+  // Step: `++i`, `i++`, `i += c`, `i = i + c`, `i = c + i`, and downward
+  // `--i`, `i--`, `i -= c`, `i = i - c`, for a constant c other than 0.
+  const Expr *Inc = F->getInc() ? F->getInc()->IgnoreParens() : nullptr;
+  auto Constant = [&](const Expr *E, int64_t &Out) {
+    Expr::EvalResult R;
+    if (!E->EvaluateAsInt(R, Ctx) || R.Val.getInt().getSignificantBits() > 32)
+      return false;
+    Out = R.Val.getInt().getExtValue();
+    return true;
+  };
+  bool StepKnown = false;
+  Step = 0;
+  if (const auto *U = dyn_cast_or_null<UnaryOperator>(Inc)) {
+    StepKnown = varOf(U->getSubExpr()) == IV && (U->isIncrementOp() || U->isDecrementOp());
+    Step = U->isIncrementOp() ? 1 : -1;
+  } else if (const auto *CA = dyn_cast_or_null<CompoundAssignOperator>(Inc)) {
+    StepKnown = (CA->getOpcode() == BO_AddAssign || CA->getOpcode() == BO_SubAssign) &&
+                varOf(CA->getLHS()) == IV && Constant(CA->getRHS(), Step);
+    if (CA->getOpcode() == BO_SubAssign)
+      Step = -Step;
+  } else if (const auto *A = dyn_cast_or_null<BinaryOperator>(Inc)) {
+    const auto *Sum = dyn_cast<BinaryOperator>(A->getRHS()->IgnoreParenImpCasts());
+    if (A->getOpcode() == BO_Assign && varOf(A->getLHS()) == IV && Sum) {
+      if (Sum->getOpcode() == BO_Add)
+        StepKnown = (varOf(Sum->getLHS()) == IV && Constant(Sum->getRHS(), Step)) ||
+                    (varOf(Sum->getRHS()) == IV && Constant(Sum->getLHS(), Step));
+      else if (Sum->getOpcode() == BO_Sub && varOf(Sum->getLHS()) == IV &&
+               Constant(Sum->getRHS(), Step)) {
+        StepKnown = true;
+        Step = -Step;
+      }
+    }
+  }
+  if (!StepKnown || Step == 0)
+    return fail(Inc ? Inc->getBeginLoc() : F->getBeginLoc(),
+                "non-canonical loop (the step of '" + Name +
+                    "' is not a constant other than 0: expected '++" + Name + "', '--" + Name +
+                    "', '" + Name + " += c', '" + Name + " -= c' or '" + Name + " = " + Name +
+                    " + c')");
+
+  // Condition: `i < b`, `i <= b`, `b > i`, `b >= i` for a loop that goes
+  // up, `i > b`, `i >= b`, `b < i`, `b <= i` for one that goes down,
+  // compared in the type the usual arithmetic conversions give (`int i`
+  // against `size_t n` compares as unsigned: the implicit conversion of `i`
+  // is looked through).
   const auto *Cond = dyn_cast_or_null<BinaryOperator>(
       F->getCond() ? F->getCond()->IgnoreParenImpCasts() : nullptr);
   if (!Cond)
@@ -851,50 +907,33 @@ bool NestExtractor::loopBounds(const ForStmt *F, const VarDecl *&IV, ir::Expr &M
     return varOf(E) == IV;
   };
   const Expr *BoundExpr = nullptr;
-  bool Inclusive = false;
+  bool Inclusive = false, Up = true;
   BinaryOperatorKind Op = Cond->getOpcode();
-  if (IsIV(Cond->getLHS()) && (Op == BO_LT || Op == BO_LE)) {
+  bool Less = Op == BO_LT || Op == BO_LE, Greater = Op == BO_GT || Op == BO_GE;
+  if (IsIV(Cond->getLHS()) && (Less || Greater)) {
     BoundExpr = Cond->getRHS();
-    Inclusive = Op == BO_LE;
-  } else if (IsIV(Cond->getRHS()) && (Op == BO_GT || Op == BO_GE)) {
+    Up = Less;
+  } else if (IsIV(Cond->getRHS()) && (Less || Greater)) {
     BoundExpr = Cond->getLHS();
-    Inclusive = Op == BO_GE;
+    Up = Greater;
   }
-  std::string Name = IV->getNameAsString();
+  Inclusive = Op == BO_LE || Op == BO_GE;
   if (!BoundExpr)
     return fail(Cond->getOperatorLoc(), "non-canonical loop (condition '" + sourceText(Cond) +
                                             "' does not compare '" + Name +
                                             "' with a bound: expected '" + Name + " < n', '" +
                                             Name + " <= n', 'n > " + Name + "' or 'n >= " +
-                                            Name + "')");
+                                            Name + "', or '" + Name + " > n', '" + Name +
+                                            " >= n' for a loop that goes down)");
+  if (Up != (Step > 0))
+    return fail(Cond->getOperatorLoc(),
+                "non-canonical loop (the step of '" + Name + "' goes " +
+                    (Step > 0 ? "up" : "down") + " but the condition '" + sourceText(Cond) +
+                    "' ends a loop that goes " + (Up ? "up" : "down") + ")");
   ir::DType CompareType;
   if (!dtypeOf(Cond->getLHS()->getType(), Ctx, CompareType) || !ir::isInt(CompareType))
     return fail(Cond->getOperatorLoc(), "non-canonical loop (condition '" + sourceText(Cond) +
                                             "' does not compare integers)");
-
-  // Increment: `++i`, `i++`, `i += 1`, `i = i + 1`, `i = 1 + i`.
-  const Expr *Inc = F->getInc() ? F->getInc()->IgnoreParens() : nullptr;
-  auto IsOne = [&](const Expr *E) {
-    Expr::EvalResult R;
-    return E->EvaluateAsInt(R, Ctx) && R.Val.getInt() == 1;
-  };
-  bool StepOne = false;
-  if (const auto *U = dyn_cast_or_null<UnaryOperator>(Inc)) {
-    StepOne = U->isIncrementOp() && varOf(U->getSubExpr()) == IV;
-  } else if (const auto *CA = dyn_cast_or_null<CompoundAssignOperator>(Inc)) {
-    StepOne = CA->getOpcode() == BO_AddAssign && varOf(CA->getLHS()) == IV && IsOne(CA->getRHS());
-  } else if (const auto *A = dyn_cast_or_null<BinaryOperator>(Inc)) {
-    const auto *Sum = dyn_cast<BinaryOperator>(A->getRHS()->IgnoreParenImpCasts());
-    StepOne = A->getOpcode() == BO_Assign && varOf(A->getLHS()) == IV && Sum &&
-              Sum->getOpcode() == BO_Add &&
-              ((varOf(Sum->getLHS()) == IV && IsOne(Sum->getRHS())) ||
-               (IsOne(Sum->getLHS()) && varOf(Sum->getRHS()) == IV));
-  }
-  if (!StepOne)
-    return fail(Inc ? Inc->getBeginLoc() : F->getBeginLoc(),
-                "non-canonical loop (the step of '" + Name + "' is not 1: expected '++" + Name +
-                    "', '" + Name + "++', '" + Name + " += 1' or '" + Name + " = " + Name +
-                    " + 1')");
 
   ir::DType DT;
   if (!dtypeOf(IV->getType(), Ctx, DT) || !ir::isInt(DT))
@@ -905,14 +944,40 @@ bool NestExtractor::loopBounds(const ForStmt *F, const VarDecl *&IV, ir::Expr &M
     return false;
   if (Min->Type != DT)
     Min = ir::makeCast(DT, Min);
+  const int64_t Stride = Step > 0 ? Step : -Step;
+  // The trip count: the distance from the first value to the bound (or
+  // back), plus one for an inclusive bound, divided by the stride rounding
+  // up; a loop that runs zero times has an extent <= 0 (truncating division
+  // of a distance <= 0 gives <= 0).
+  auto Trips = [&](ir::Expr Distance, ir::DType T) {
+    int64_t Add = (Inclusive ? 1 : 0) + Stride - 1;
+    if (Add)
+      Distance = ir::makeBinary(ir::BinOp::Add, Distance, ir::makeInt(Add, T));
+    if (Stride != 1)
+      Distance = ir::makeBinary(ir::BinOp::Div, Distance, ir::makeInt(Stride, T));
+    return Distance;
+  };
   ir::Expr Ext;
   if (ir::isUnsigned(CompareType) || ir::isUnsigned(DT)) {
-    // The trip count is the distance from the first value to the bound,
-    // each as the comparison sees it, in int64: a loop that runs zero times
-    // has an extent <= 0 and every analysis sees integers. An unsigned loop
-    // variable becomes an int64 counter (LoopVarUseType). Exact for values
-    // below 2^63 (a bound at or above that makes C loop until the counter
-    // wraps).
+    // Computed in int64 from the values as the comparison sees them: every
+    // analysis sees integers. An unsigned loop variable becomes an int64
+    // counter (LoopVarUseType). Exact for values below 2^63 (a bound at or
+    // above that makes C loop until the counter wraps).
+    if (Step < 0) {
+      // Going down, an unsigned counter that steps below 0 wraps instead
+      // of ending the loop. The last value it runs with is at most b + d
+      // (b + d - 1 for `i > b`), so the next one is >= 0 for every start
+      // only when b >= d (b >= d - 1 for `i > b`): `i > b` with a stride of
+      // 1, or a constant b that large.
+      int64_t B;
+      bool Safe = (!Inclusive && Stride == 1) ||
+                  (Constant(BoundExpr, B) && B >= Stride - (Inclusive ? 0 : 1));
+      if (!ir::isUnsigned(DT) || !Safe)
+        return fail(Cond->getOperatorLoc(),
+                    "non-canonical loop (a loop over '" + Name + "' that goes down, compared as "
+                    "unsigned with '" + sourceText(Cond) + "', may wrap below 0 instead of "
+                    "ending: write '" + Name + " > b' or count up)");
+    }
     auto Wide = [&](ir::Expr E) {
       if (E->Type != CompareType)
         E = ir::makeCast(CompareType, E);
@@ -920,9 +985,9 @@ bool NestExtractor::loopBounds(const ForStmt *F, const VarDecl *&IV, ir::Expr &M
     };
     ir::Expr First = Wide(Min);
     ir::Expr Start = ir::makeCast(ir::DType::Int64, Min);
-    Ext = ir::makeBinary(ir::BinOp::Sub, Wide(Bound), First);
-    if (Inclusive)
-      Ext = ir::makeBinary(ir::BinOp::Add, Ext, ir::makeInt(1, ir::DType::Int64));
+    Ext = Trips(Step > 0 ? ir::makeBinary(ir::BinOp::Sub, Wide(Bound), First)
+                         : ir::makeBinary(ir::BinOp::Sub, First, Wide(Bound)),
+                ir::DType::Int64);
     if (ir::isUnsigned(DT)) {
       Min = Start;
     } else {
@@ -939,9 +1004,9 @@ bool NestExtractor::loopBounds(const ForStmt *F, const VarDecl *&IV, ir::Expr &M
   }
   if (Bound->Type != DT)
     Bound = ir::makeCast(DT, Bound);
-  Ext = ir::makeBinary(ir::BinOp::Sub, Bound, Min);
-  if (Inclusive)
-    Ext = ir::makeBinary(ir::BinOp::Add, Ext, ir::makeInt(1, DT));
+  Ext = Trips(Step > 0 ? ir::makeBinary(ir::BinOp::Sub, Bound, Min)
+                       : ir::makeBinary(ir::BinOp::Sub, Min, Bound),
+              DT);
   Min = ir::simplify(Min);
   Extent = ir::simplify(Ext);
   return true;
@@ -953,7 +1018,8 @@ ir::Stmt NestExtractor::translateFor(const ForStmt *F) {
            nullptr;
   const VarDecl *IV = nullptr;
   ir::Expr Min, Extent;
-  if (!loopBounds(F, IV, Min, Extent))
+  int64_t Step = 1;
+  if (!loopBounds(F, IV, Min, Extent, Step))
     return nullptr;
   if (LoopVars.count(IV))
     return fail(F->getBeginLoc(), "loop variable '" + IV->getNameAsString() +
@@ -966,6 +1032,18 @@ ir::Stmt NestExtractor::translateFor(const ForStmt *F) {
   if (Min->Type != DT)
     LoopVarUseType[IV] = DT;
   LoopVarNodes.insert(V.get());
+  // A loop with a step other than 1 (downward, `i += 2`) is normalised: its
+  // IR loop counts the iterations, 0, 1, ..., and the counter is
+  // `first + v*step` wherever the body uses it; directives name the loop by
+  // the counter all the same.
+  ir::Expr First = Min;
+  if (Step != 1) {
+    ir::Expr Value = ir::makeBinary(ir::BinOp::Add, First,
+                                    ir::makeBinary(ir::BinOp::Mul, V, ir::makeInt(Step, Min->Type)));
+    LoopVarValue[IV] = Value->Type == DT ? Value : ir::makeCast(DT, Value);
+    CounterValues.insert(Value.get());
+    Min = ir::makeInt(0, Min->Type);
+  }
   ir::Expr Last = ir::simplify(ir::makeBinary(
       ir::BinOp::Sub, ir::makeBinary(ir::BinOp::Add, Min, Extent), ir::makeInt(1, Min->Type)));
   LoopRanges[V.get()] = ir::Interval{Min, Last};
@@ -980,6 +1058,7 @@ ir::Stmt NestExtractor::translateFor(const ForStmt *F) {
   // After the loop the counter is no loop variable: it holds the first
   // value plus the trip count (the init runs even when the body does not).
   LoopVars.erase(IV);
+  LoopVarValue.erase(IV);
   if (Failed)
     return nullptr;
   ir::Expr Zero = ir::makeInt(0, Extent->Type);
@@ -1003,8 +1082,10 @@ ir::Stmt NestExtractor::translateFor(const ForStmt *F) {
       State.Value = ir::simplify(ir::substitute(State.Value, {{V.get(), Last}}));
   }
   CounterState After;
-  After.Value = ir::simplify(ir::makeCast(
-      DT, ir::makeBinary(ir::BinOp::Add, Min, ir::makeBinary(ir::BinOp::Max, Extent, Zero))));
+  ir::Expr Trips = ir::makeBinary(ir::BinOp::Max, Extent, Zero);
+  if (Step != 1)
+    Trips = ir::makeBinary(ir::BinOp::Mul, Trips, ir::makeInt(Step, Extent->Type));
+  After.Value = ir::simplify(ir::makeCast(DT, ir::makeBinary(ir::BinOp::Add, First, Trips)));
   Counters[IV] = After;
   if (!Body)
     Body = ir::makeSeq({});
@@ -1429,6 +1510,9 @@ ir::Expr NestExtractor::translateDeclRef(const Expr *Use, const ValueDecl *D,
   if (VD) {
     auto Loop = LoopVars.find(VD);
     if (Loop != LoopVars.end()) {
+      auto Value = LoopVarValue.find(VD);
+      if (Value != LoopVarValue.end())
+        return Value->second;
       auto Use = LoopVarUseType.find(VD);
       if (Use != LoopVarUseType.end())
         return ir::makeCast(Use->second, Loop->second);
@@ -1827,7 +1911,7 @@ ir::Expr NestExtractor::translateIndex(const Expr *Index) {
     return fail(Index->getBeginLoc(), "indirect index '" + sourceText(Index) + "'"), nullptr;
   }
   if (Scan.HasUnsigned) {
-    IndexWidener Widen;
+    IndexWidener Widen(CounterValues);
     I = Widen.mutate(I);
   }
   ir::AffineForm Form;

@@ -12,6 +12,7 @@
 #include "PluginOptions.h"
 #include "PragmaHandler.h"
 #include "SchedConsumer.h"
+#include "targets/Target.h"
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/Frontend/CompilerInstance.h"
@@ -25,7 +26,11 @@ namespace sched {
 namespace {
 
 std::string validOptions() {
-  return "dump=ir|scheduled|lowered|cuda|vta, print-after-all, verify-each, emit-dir=DIR, arch=" +
+  std::string Stages = "ir|scheduled|lowered";
+  for (const TargetDescription *T : registeredTargets())
+    if (!T->EmitKind.empty())
+      Stages += "|" + T->EmitKind;
+  return "dump=" + Stages + ", print-after-all, verify-each, emit-dir=DIR, arch=" +
          targetArchNames();
 }
 
@@ -37,10 +42,8 @@ bool applyDump(llvm::StringRef Stage, PluginOptions &Opts) {
     Opts.DumpScheduled = true;
   else if (Stage == "lowered")
     Opts.DumpLowered = true;
-  else if (Stage == "cuda")
-    Opts.DumpCUDA = true;
-  else if (Stage == "vta")
-    Opts.DumpVTA = true;
+  else if (targetWithEmitKind(Stage.str()))
+    Opts.DumpEmitted.insert(Stage.str());
   else
     return false;
   return true;

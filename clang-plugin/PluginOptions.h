@@ -10,6 +10,7 @@
 
 #include "codegen/TargetArch.h"
 
+#include <set>
 #include <string>
 
 namespace sched {
@@ -18,11 +19,12 @@ struct PluginOptions {
   bool DumpIR = false;        // dump=ir: the nest as extracted
   bool DumpScheduled = false; // dump=scheduled: after the schedule
   bool DumpLowered = false;   // dump=lowered: after the lowering pipeline
-  bool DumpCUDA = false;      // dump=cuda: the generated kernel source
-  bool DumpVTA = false;       // dump=vta: the C++ calling the VTA runtime (target(vta))
+  /// dump=<emit kind>: the source a target's emitter made (cuda: the kernel;
+  /// vta: the C++ calling the VTA runtime), by TargetDescription::EmitKind.
+  std::set<std::string> DumpEmitted;
   bool PrintAfterAll = false; // print-after-all: after every stage and pass
-  bool VerifyEach = false;    // verify-each: the kernel verifier after every pass
-  std::string EmitDir;        // emit-dir=DIR: write <DIR>/<nest>.cu (.vta.cpp)/.desc
+  bool VerifyEach = false;    // verify-each: the target's verifier after every pass
+  std::string EmitDir;        // emit-dir=DIR: write <DIR>/<nest><target's extension>, <nest>.desc
   TargetArch Arch;            // arch=sm_XY: what NVRTC compiles for (unset: the device)
 };
 

@@ -5,12 +5,15 @@
 // separately) the consumer finds the `for` statements that start right after
 // a `#pragma sched` group, skipping dependent code: only instantiations have
 // types to schedule. Each nest then goes through
-//   extract -> schedule -> lower -> emit CUDA -> descriptor -> replace,
+//   extract -> schedule -> compileNest (lower -> emit -> descriptor, by the
+//   nest's target description: lowering/Compile.h) -> replace,
 // with the dumps the options ask for between stages. A stage that fails
 // leaves the loop as written and says why; nothing here aborts. Before the
 // descriptor is built, checkLaunchExprs makes sure the launcher can evaluate
 // everything it must (geometry, regions, assumptions) from scalar arguments:
 // otherwise it is an internal error, reported here, never a launch failure.
+// No target is known here by name: what differs between targets is in their
+// descriptions (lowering/targets/).
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,15 +22,12 @@
 #include "Extractor.h"
 #include "NestReplacer.h"
 
-#include "Pipeline.h"
-#include "codegen/CodeGenCUDA.h"
-#include "codegen/CodeGenVTA.h"
+#include "Compile.h"
 #include "codegen/LaunchDescriptor.h"
-#include "ir/IRVisitor.h"
-#include "ir/LaunchLimits.h"
 #include "ir/Printer.h"
 #include "passes/PassUtil.h"
 #include "schedule/Schedule.h"
+#include "targets/Target.h"
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/ASTContext.h"
@@ -254,90 +254,6 @@ SourceLocation loweringErrorLoc(const LocationTable &Locs, const std::vector<Dia
   return ForLoc;
 }
 
-/// What the remark says about a kernel besides its geometry and shared
-/// memory (ir::staticSharedBytes): how many barriers it has, and the scope of
-/// each allocation.
-class KernelSummary : public ir::IRVisitor {
-public:
-  unsigned Barriers = 0;
-  std::map<std::string, ir::Scope> Scopes; // of each allocation, by name
-
-protected:
-  void visitAllocate(const ir::AllocateNode *N) override {
-    Scopes[N->Buf->Name] = N->Buf->MemScope;
-    ir::IRVisitor::visitAllocate(N);
-  }
-  void visitEvaluate(const ir::EvaluateNode *N) override {
-    if (passes::isBarrierCall(N->Value))
-      ++Barriers;
-    ir::IRVisitor::visitEvaluate(N);
-  }
-};
-
-/// `(E0, E1, E2)` of a grid or block.
-std::string shapeText(const ir::Expr (&Dims)[3]) {
-  std::string Out = "(";
-  for (int D = 0; D < 3; ++D)
-    Out += (D ? ", " : "") + (Dims[D] ? ir::print(Dims[D]) : std::string("1"));
-  return Out + ")";
-}
-
-/// The -Rpass=sched remark of a nest that became a kernel.
-std::string describeKernel(const ir::LoopNest &Scheduled, const LoweredKernel &K) {
-  if (K.Kernel.Target == "vta") {
-    std::string Buffers;
-    for (const BufferRegion &R : K.Regions)
-      Buffers += (Buffers.empty() ? "" : ", ") + R.Param + (R.Read && R.Written ? " (rw)"
-                                                            : R.Written           ? " (w)"
-                                                                                  : " (r)");
-    return "sched: nest became VTA program '" + K.Kernel.Name + "', buffers: " +
-           (Buffers.empty() ? "none" : Buffers);
-  }
-  KernelSummary Summary;
-  Summary.visit(K.Kernel.Body);
-  int64_t SharedBytes = ir::staticSharedBytes(K.Kernel);
-  std::string Stages;
-  for (const ir::StageRegion &St : Scheduled.Stages) {
-    Stages += (Stages.empty() ? "" : ", ") + St.Name;
-    auto Scope = Summary.Scopes.find(St.Name);
-    if (Scope != Summary.Scopes.end())
-      Stages += std::string(" (") + ir::scopeName(Scope->second) + ")";
-  }
-  return "sched: nest became kernel '" + K.Kernel.Name + "': grid " +
-         shapeText(K.Geometry.Grid) + ", block " + shapeText(K.Geometry.Block) + ", " +
-         (SharedBytes >= 0 ? std::to_string(SharedBytes) : std::string("run-time")) +
-         " bytes of shared memory, stages: " + (Stages.empty() ? "none" : Stages) +
-         ", barriers: " + std::to_string(Summary.Barriers);
-}
-
-/// Whether some loop of S is bound to blockIdx or threadIdx: without one
-/// a GPU kernel runs on a single thread.
-class GPUBindingFinder : public ir::IRVisitor {
-public:
-  bool Found = false;
-
-protected:
-  void visitFor(const ir::ForNode *L) override {
-    Found |= L->LoopKind == ir::ForKind::ThreadBound &&
-             (ir::isBlockTag(L->ThreadTag) || ir::isThreadIdxTag(L->ThreadTag));
-    ir::IRVisitor::visitFor(L);
-  }
-};
-
-bool bindsToGPU(const ir::Stmt &S) {
-  GPUBindingFinder Finder;
-  Finder.visit(S);
-  return Finder.Found;
-}
-
-/// The location of the nest's `target` directive, else its first pragma.
-SourceLocation targetLoc(const LocationTable &Locs) {
-  for (const Directive &D : Locs.Directives)
-    if (D.Name == "target")
-      return Locs.get(D.Loc);
-  return Locs.get(-1);
-}
-
 class SchedConsumer : public SemaConsumer {
 public:
   SchedConsumer(CompilerInstance &CI, const PluginOptions &Opts,
@@ -365,8 +281,8 @@ private:
   bool buildArgs(const LoweredKernel &K, const ExtractedNest &Ex, SourceLocation Loc,
                  std::vector<LaunchDescriptor::ArgKind> &Kinds,
                  std::vector<ParamBinding> &Args);
-  void emitFiles(const std::string &Name, const LaunchDescriptor &Desc, const std::string &VTASource,
-                 const std::string &Text, SourceLocation Loc);
+  void emitFiles(const std::string &Name, const CompiledNest &C, const std::string &Text,
+                 SourceLocation Loc);
   void warnUnusedPragmas();
 
   CompilerInstance &CI;
@@ -446,8 +362,7 @@ bool SchedConsumer::buildArgs(const LoweredKernel &K, const ExtractedNest &Ex,
   return true;
 }
 
-void SchedConsumer::emitFiles(const std::string &Name, const LaunchDescriptor &Desc,
-                              const std::string &VTASource,
+void SchedConsumer::emitFiles(const std::string &Name, const CompiledNest &C,
                               const std::string &Text, SourceLocation Loc) {
   auto Write = [&](const std::string &Ext, const std::string &Contents) {
     llvm::SmallString<256> Path(Opts.EmitDir);
@@ -461,11 +376,7 @@ void SchedConsumer::emitFiles(const std::string &Name, const LaunchDescriptor &D
     if (EC)
       Diagnostics->error(Loc, "sched: cannot write '" + Path.str().str() + "': " + EC.message());
   };
-  // A target(vta) nest has no CUDA kernel: its C++ for the VTA runtime.
-  if (Desc.Kernel.Kernel.Target == "vta")
-    Write(".vta.cpp", VTASource);
-  else
-    Write(".cu", Desc.CUDASource);
+  Write(C.Target->FileExtension, C.Source);
   Write(".desc", Text);
 }
 
@@ -512,66 +423,54 @@ void SchedConsumer::handleNest(Decl *Root, const FoundNest &Found) {
   if (Opts.DumpScheduled || Opts.PrintAfterAll)
     dump(Name, "scheduled", ir::print(Scheduled));
 
-  PipelineOptions PipeOpts;
-  PipeOpts.VerifyEach = Opts.VerifyEach;
-  PipeOpts.Arch = Opts.Arch;
+  CompileOptions CompileOpts;
+  CompileOpts.Pipeline.VerifyEach = Opts.VerifyEach;
+  CompileOpts.Pipeline.Arch = Opts.Arch;
   if (Opts.PrintAfterAll)
-    PipeOpts.AfterPass = [&](const std::string &Pass, const ir::LoopNest &N) {
-      dump(Name, Pass, ir::print(N));
+    CompileOpts.Pipeline.AfterPass = [&](const std::string &Pass, const ir::LoopNest &N,
+                                         bool Changed) {
+      dump(Name, Changed ? Pass : Pass + " (unchanged)", Changed ? ir::print(N) : "");
     };
-  LaunchDescriptor Desc;
-  Diags.clear();
-  bool Lowered = lower(Scheduled, PipeOpts, Desc.Kernel, Diags);
-  if (!Lowered) {
-    Diagnostics->warn(WarnGroup::Fallback, loweringErrorLoc(Locs, Diags, ForLoc),
-                      "sched: cannot lower nest: " + joinMessages(Diags) +
+  CompileOpts.Finals = Ex.Finals;
+  CompiledNest C;
+  bool Compiled = compileNest(Scheduled, CompileOpts, C);
+  if (C.Failed == CompileStage::Lower) {
+    Diagnostics->warn(WarnGroup::Fallback, loweringErrorLoc(Locs, C.Failure, ForLoc),
+                      "sched: cannot lower nest: " + joinMessages(C.Failure) +
                           "; the loop stays as written");
     return;
   }
-  report(Locs, Diags); // remarks and warnings of a successful lowering
-  if (Scheduled.Target == "gpu" && !bindsToGPU(Scheduled.Body) && Scheduled.Tensorize.empty())
-    Diagnostics->warn(WarnGroup::Unbound, targetLoc(Locs),
-                      "target(gpu) nest binds no loop to blockIdx or threadIdx, so its "
-                      "kernel runs on a single GPU thread; did you forget to bind?");
-  Diagnostics->remark(ForLoc, describeKernel(Scheduled, Desc.Kernel));
+  report(Locs, C.Notes); // remarks and warnings of a successful lowering
+  report(Locs, C.Lints);
+  if (!C.Summary.empty())
+    Diagnostics->remark(ForLoc, C.Summary);
+  LaunchDescriptor &Desc = C.Descriptor;
   if (Opts.DumpLowered || Opts.PrintAfterAll)
     dump(Name, "lowered", ir::print(Desc.Kernel.Kernel));
-
-  std::vector<Diag> CodegenDiags;
-  std::string VTASource; // a target(vta) nest's C++ (the runtime runs its IR)
-  if (Scheduled.Target == "vta") {
-    if (!emitVTA(Desc.Kernel, VTASource, CodegenDiags)) {
-      Diagnostics->warn(WarnGroup::Fallback, loweringErrorLoc(Locs, CodegenDiags, ForLoc),
-                        "sched: cannot generate VTA C++: " + joinMessages(CodegenDiags) +
-                            "; the loop stays as written");
-      return;
-    }
-    if (Opts.DumpVTA || Opts.PrintAfterAll)
-      dump(Name, "vta", VTASource);
-  } else if (!emitCUDA(Desc.Kernel, Desc.CUDASource, CodegenDiags)) {
-    Diagnostics->warn(WarnGroup::Fallback, loweringErrorLoc(Locs, CodegenDiags, ForLoc),
-                      "sched: cannot generate CUDA: " + joinMessages(CodegenDiags) +
+  if (C.Failed == CompileStage::Emit) {
+    Diagnostics->warn(WarnGroup::Fallback, loweringErrorLoc(Locs, C.Failure, ForLoc),
+                      "sched: " + compileFailureHeading(C) + ": " + joinMessages(C.Failure) +
                           "; the loop stays as written");
     return;
   }
-  if (Scheduled.Target != "vta" && (Opts.DumpCUDA || Opts.PrintAfterAll))
-    dump(Name, "cuda", Desc.CUDASource);
-
-  std::string Error;
-  Desc.Finals = Ex.Finals;
-  if (!checkLaunchExprs(Desc.Kernel, Error, Desc.Finals)) {
+  if (Opts.DumpEmitted.count(C.Target->EmitKind) || Opts.PrintAfterAll)
+    dump(Name, C.Target->EmitKind, C.Source);
+  if (!Compiled) {
     Diagnostics->warn(WarnGroup::Fallback, ForLoc,
-                      "sched: internal error: " + Error + "; the loop stays as written");
+                      "sched: " + compileFailureHeading(C) + ": " + joinMessages(C.Failure) +
+                          "; the loop stays as written");
     return;
   }
   std::vector<ParamBinding> Args;
+  Desc.ArgKinds.clear();
   if (!buildArgs(Desc.Kernel, Ex, ForLoc, Desc.ArgKinds, Args))
     return;
   Args.insert(Args.end(), Ex.FinalBindings.begin(), Ex.FinalBindings.end());
   std::string Text = serializeDescriptor(Desc);
   if (!Opts.EmitDir.empty())
-    emitFiles(Name, Desc, VTASource, Text, ForLoc);
+    emitFiles(Name, C, Text, ForLoc);
 
+  std::string Error;
   if (!replaceNestWithLaunch(*SemaRef, Root, Found.Loop, Found.Function, Text, Args, Error))
     Diagnostics->warn(WarnGroup::Fallback, ForLoc,
                       "sched: cannot replace nest '" + Name + "': " + Error +

@@ -1,23 +1,55 @@
-//===- Pipeline.cpp - The lowering passes, in order ----------------------===//
+//===- Pipeline.cpp - The pass driver -------------------------------------===//
 //
 // The first file to read: how a scheduled loop nest becomes a launchable
-// kernel. GPUPasses below is the whole pipeline (VTAPasses for target(vta)), one line per pass, top to
-// bottom; every pass lives in passes/, one per file, and says there what it
-// does and why it runs where it does. Options.AfterPass sees the nest after
-// every pass (sched-opt --print-after-all, the plugin's print-after-all);
-// Options.VerifyEach runs the kernel verifier after every pass, checking
-// what the passes so far promise (each entry's Establishes).
+// kernel.
+//
+//   1. The nest names its target (`target(gpu)`, `target(vta)`). A target is
+//      a description, targets/GPU.cpp and targets/VTA.cpp: its pipeline (the
+//      list of its passes, in order, one line each: read it top to bottom),
+//      its verifier, its emitter and the runner of the runtime that runs it.
+//   2. Every pass has one shape (passes/Pass.h): it takes the LoweringState
+//      (the nest, the kernel context, the launcher's regions, one error
+//      sink), returns success or failure, and declares the form of the nest
+//      it requires and the form it establishes. Passes are registered by
+//      name (passes/PassRegistry.cpp) and live in passes/shared/, gpu/ and
+//      vta/, by where they apply; each pass's file says what it does and why
+//      it runs where it does.
+//   3. This driver runs a target's passes one at a time (lower) or any
+//      registered passes alone (runPasses: sched-opt --passes=a,b): before a
+//      pass it checks the pass's required form with the target's verifier,
+//      in every build, so a pass given IR in an earlier form is an error
+//      naming the pass, never a crash; an internal check that fails inside a
+//      pass (SCHED_CHECK, ir/Check.h) is one too. Options.AfterPass sees the
+//      nest after every pass, and whether the pass changed it (print-after-
+//      all says "(unchanged)"); Options.VerifyEach runs the verifier after
+//      every pass on what the passes so far established.
+//   4. compileNest (Compile.cpp), shared by the plugin and sched-opt, goes on
+//      by the same description: lowers, emits, and fills in the launch
+//      descriptor.
 // A pass that finds a problem appends an error Diag; lowering then stops and
 // the frontend keeps the original loop, with a warning that says why.
 //
+// Adding a pass: its file in passes/shared, gpu or vta, ending with its Pass
+// (name, required and established form, entry); a line in PassRegistry.cpp
+// and in its target's pipeline; a lit test that starts from its input form
+// (`sched-opt --print-after=<the pass before it>` prints that form) and runs
+// `sched-opt --passes=<it>`. Adding a target: a TargetDescription in
+// targets/ (built in through Target.cpp, or registerTarget); the drivers do
+// not change.
+//
 //===----------------------------------------------------------------------===//
 #include "Pipeline.h"
+#include "ir/Check.h"
+#include "passes/Pass.h"
 #include "passes/PassUtil.h"
-#include "passes/Passes.h"
+#include "targets/Target.h"
 
 namespace sched {
 
 namespace {
+
+using passes::LoweringState;
+using passes::Pass;
 
 Diag errorDiag(const std::string &Message) {
   Diag D;
@@ -25,163 +57,112 @@ Diag errorDiag(const std::string &Message) {
   return D;
 }
 
-bool hasErrorsSince(const std::vector<Diag> &Diags, size_t First) {
-  for (size_t I = First; I < Diags.size(); ++I)
-    if (Diags[I].Severity == Diag::Level::Error)
-      return true;
-  return false;
-}
-
-/// What the passes read and write: the nest, the kernel context (filled in
-/// once, by ComputeLaunchGeometry), the launcher's regions, and the Diags;
-/// and what they may read: the options (the target architecture).
-struct Lowering {
-  ir::LoopNest Nest;
-  passes::KernelContext Ctx;
-  std::vector<BufferRegion> Regions;
-  std::vector<Diag> &Diags;
-  const PipelineOptions &Opts;
-};
-
-struct Pass {
-  const char *Name;
-  void (*Run)(Lowering &L);
-  /// What holds of the kernel from this pass on (passes::KernelForm bits).
-  unsigned Establishes;
-};
-
-// clang-format off
-const Pass GPUPasses[] = {
-    {"NormalizeLoops",
-     [](Lowering &L) { L.Nest = passes::normalizeLoops(L.Nest); },
-     passes::FormAny},
-    {"BoundInference",
-     [](Lowering &L) { L.Nest = passes::inferBounds(L.Nest, L.Diags); },
-     passes::FormAny},
-    {"AutoTensorCore",
-     [](Lowering &L) { L.Nest = passes::autoTensorCore(L.Nest, L.Diags, L.Opts.Arch.Number); },
-     passes::FormAny},
-    {"TensorizeWmma",
-     [](Lowering &L) { L.Nest = passes::tensorizeWmma(L.Nest, L.Diags); },
-     passes::FormAny},
-    {"VerifyThreadBindings",
-     [](Lowering &L) { passes::verifyThreadBindings(L.Nest, L.Diags); },
-     passes::FormBindingsVerified},
-    {"InjectVirtualThread",
-     [](Lowering &L) { L.Nest = passes::injectVirtualThread(L.Nest, L.Diags); },
-     passes::FormNoVirtualThreads},
-    {"ComputeLaunchGeometry",
-     [](Lowering &L) { passes::computeLaunchGeometry(L.Nest, L.Ctx, L.Diags); },
-     passes::FormGeometryKnown},
-    {"WidenThreadLoops",
-     [](Lowering &L) { L.Nest = passes::widenThreadLoops(L.Nest, L.Ctx); },
-     passes::FormLaunchLoopsWidened},
-    {"PromoteToShared",
-     [](Lowering &L) { L.Nest = passes::promoteToShared(L.Nest, L.Ctx, L.Diags); },
-     passes::FormAny},
-    {"DistributeOverThreads",
-     [](Lowering &L) { L.Nest = passes::distributeOverThreads(L.Nest, L.Ctx, L.Diags); },
-     passes::FormDistributed},
-    {"Simplify",
-     [](Lowering &L) { L.Nest = passes::simplifyNest(L.Nest); },
-     passes::FormAny},
-    {"InjectThreadSync",
-     [](Lowering &L) { L.Nest = passes::injectThreadSync(L.Nest, L.Ctx, L.Diags); },
-     passes::FormSynchronized},
-    {"StorageFlatten",
-     [](Lowering &L) { L.Nest = passes::storageFlatten(L.Nest); },
-     passes::FormFlattened},
-    {"ComputeBufferRegions",
-     [](Lowering &L) { L.Regions = passes::computeBufferRegions(L.Nest); },
-     passes::FormAny},
-    {"VerifyKernel",
-     [](Lowering &L) { passes::verifyKernel(L.Nest, L.Ctx, passes::FormComplete, L.Diags); },
-     passes::FormFinal},
-};
-
-/// target(vta): the nest becomes a program of VTA runtime calls (ir/Vta.h
-/// describes its three forms: uops, kernels, the runtime API).
-const Pass VTAPasses[] = {
-    {"NormalizeLoops",
-     [](Lowering &L) { L.Nest = passes::normalizeLoops(L.Nest); },
-     passes::FormAny},
-    {"BoundInference",
-     [](Lowering &L) { L.Nest = passes::inferBounds(L.Nest, L.Diags); },
-     passes::FormAny},
-    {"TensorizeVtaGemm",
-     [](Lowering &L) { L.Nest = passes::tensorizeVtaGemm(L.Nest, L.Diags); },
-     passes::FormAny},
-    {"InjectVtaAlu",
-     [](Lowering &L) { L.Nest = passes::injectVtaAlu(L.Nest, L.Diags); },
-     passes::FormAny},
-    {"InjectVtaDma",
-     [](Lowering &L) { L.Nest = passes::injectVtaDma(L.Nest, L.Diags); },
-     passes::FormAny},
-    {"DropUnitLoops",
-     [](Lowering &L) { L.Nest = passes::dropUnitLoops(L.Nest); },
-     passes::FormAny},
-    {"FoldUopLoops",
-     [](Lowering &L) { L.Nest = passes::foldUopLoops(L.Nest, L.Diags); },
-     passes::FormAny},
-    {"InjectCoprocSync",
-     [](Lowering &L) { L.Nest = passes::injectCoprocSync(L.Nest, L.Diags); },
-     passes::FormAny},
-    {"InjectVtaContexts",
-     [](Lowering &L) { L.Nest = passes::injectVtaContexts(L.Nest, L.Diags); },
-     passes::FormAny},
-    {"VtaStorageFlatten",
-     [](Lowering &L) { L.Nest = passes::vtaStorageFlatten(L.Nest, L.Diags); },
-     passes::FormAny},
-    {"CombineUopSignatures",
-     [](Lowering &L) { L.Nest = passes::combineUopSignatures(L.Nest); },
-     passes::FormAny},
-    {"VerifyVtaProgram",
-     [](Lowering &L) {
-       if (passes::verifyVtaProgram(L.Nest, L.Diags))
-         L.Regions = passes::computeVtaBufferRegions(L.Nest);
-     },
-     passes::FormAny},
-};
-// clang-format on
-
 /// The kernel's name becomes a C identifier (CUDA and NVRTC look it up):
 /// file stems may hold '-' or '.'.
 std::string kernelIdentifier(const std::string &Name) {
   return passes::cIdentifier(Name, "sched_kernel", "k");
 }
 
-template <size_t N>
-bool runPasses(const Pass (&Passes)[N], const ir::LoopNest &Scheduled, const PipelineOptions &Opts,
-               LoweredKernel &Out, std::vector<Diag> &Diags) {
-  const bool IsGPU = Passes == GPUPasses;
-  const size_t FirstDiag = Diags.size();
-  Lowering L{Scheduled, passes::KernelContext(), {}, Diags, Opts};
-  L.Nest.Name = kernelIdentifier(L.Nest.Name);
-  unsigned Form = passes::FormAny;
-  for (const Pass &P : Passes) {
-    P.Run(L);
-    bool Failed = hasErrorsSince(Diags, FirstDiag);
-    Form |= P.Establishes;
-    // A verifier error is a bug in the pass that just ran: name it. (The
-    // kernel verifier knows GPU kernels; a VTA program has its own,
-    // VerifyVtaProgram, as its last pass.)
-    std::vector<Diag> Malformed;
-    if (!Failed && IsGPU && Opts.VerifyEach && !passes::verifyKernel(L.Nest, L.Ctx, Form, Malformed))
-      for (Diag &D : Malformed) {
-        D.Message = "after " + std::string(P.Name) + ": " + D.Message;
-        Diags.push_back(D);
-      }
-    // Shows the nest after a pass (even a failed one: that is when it helps).
-    if (Opts.AfterPass)
-      Opts.AfterPass(P.Name, L.Nest);
-    if (hasErrorsSince(Diags, FirstDiag))
+/// Whether a pass gave back the nest it was given: passes keep what they do
+/// not change (the mutator returns the same node), so it is a comparison of
+/// pointers.
+bool sameNest(const ir::LoopNest &A, const ir::LoopNest &B) {
+  if (A.Body != B.Body || A.Name != B.Name || A.Target != B.Target ||
+      A.Params.size() != B.Params.size() || A.Assumptions != B.Assumptions ||
+      A.Stages.size() != B.Stages.size() || A.Tensorize.size() != B.Tensorize.size() ||
+      A.Pragmas.size() != B.Pragmas.size() || A.TensorCoreAuto != B.TensorCoreAuto)
+    return false;
+  for (size_t I = 0; I < A.Params.size(); ++I)
+    if (A.Params[I].Buf != B.Params[I].Buf || A.Params[I].Scalar != B.Params[I].Scalar)
       return false;
-  }
-  Out.Kernel = L.Nest;
-  Out.Geometry = L.Ctx.Geometry;
-  Out.Regions = L.Regions;
-  Out.Arch = Opts.Arch;
   return true;
+}
+
+/// Runs a list of passes over one nest for one target, keeping the form the
+/// passes so far established.
+class PassRunner {
+public:
+  PassRunner(const TargetDescription &Target, LoweringState &State)
+      : Target(Target), State(State) {}
+
+  /// Runs P; false when it failed (State.Diags says why).
+  bool run(const Pass &P) {
+    const size_t First = State.Diags.size();
+    bool Ok = false;
+    ir::LoopNest Before = State.Nest;
+    Form |= P.Requires | P.Establishes;
+    try {
+      Ok = checkRequires(P) && P.Run(State);
+      if (Ok && State.failedSince(First))
+        Ok = false;
+      else if (!Ok && !State.failedSince(First))
+        State.error(std::string(P.Name) + " failed without saying why");
+      // A verifier error is a bug in the pass that just ran: name it.
+      if (Ok && State.Opts.VerifyEach)
+        Ok = verify(Form, "after " + std::string(P.Name) + ": ");
+    } catch (const InternalError &E) {
+      State.error(std::string("internal error in ") + P.Name + ": " + E.what());
+      Ok = false;
+    }
+    // Shows the nest after a pass (even a failed one: that is when it helps).
+    if (State.Opts.AfterPass)
+      State.Opts.AfterPass(P.Name, State.Nest, !sameNest(Before, State.Nest));
+    return Ok;
+  }
+
+private:
+  const TargetDescription &Target;
+  LoweringState &State;
+  unsigned Form = 0; // what the passes so far established
+
+  /// The pass's input must be in the form it requires: checked in every
+  /// build, so a pass never runs on IR it does not expect.
+  bool checkRequires(const Pass &P) {
+    if (!P.Requires)
+      return true;
+    return verify(P.Requires, "the input of " + std::string(P.Name) +
+                                  " is not in the form it requires: ");
+  }
+
+  /// Runs the target's verifier for Form; its errors go to the Diags with
+  /// Prefix in front.
+  bool verify(unsigned Form, const std::string &Prefix) {
+    if (!Target.Verify)
+      return true;
+    std::vector<Diag> Malformed;
+    if (Target.Verify(State, Form, Malformed))
+      return true;
+    for (Diag &D : Malformed) {
+      D.Message = Prefix + D.Message;
+      State.Diags.push_back(D);
+    }
+    return false;
+  }
+};
+
+/// The passes named, or null with an error naming the first unknown one
+/// and listing the registered ones.
+bool lookUpPasses(const std::vector<std::string> &Names, std::vector<const Pass *> &Out,
+                  std::vector<Diag> &Diags) {
+  for (const std::string &Name : Names) {
+    const Pass *P = passes::findPass(Name);
+    if (!P) {
+      std::string Known;
+      for (const std::string &K : passes::registeredPassNames())
+        Known += (Known.empty() ? "" : ", ") + K;
+      Diags.push_back(errorDiag("unknown pass '" + Name + "'; registered passes: " + Known));
+      return false;
+    }
+    Out.push_back(P);
+  }
+  return true;
+}
+
+const TargetDescription *targetOf(const ir::LoopNest &Nest, std::vector<Diag> &Diags) {
+  const TargetDescription *T = findTarget(Nest.Target);
+  if (!T)
+    Diags.push_back(errorDiag("unknown target '" + Nest.Target + "'"));
+  return T;
 }
 
 } // namespace
@@ -192,12 +173,42 @@ bool lower(const ir::LoopNest &Scheduled, const PipelineOptions &Opts, LoweredKe
     Diags.push_back(errorDiag("the nest has no body to lower"));
     return false;
   }
-  if (Scheduled.Target == "gpu")
-    return runPasses(GPUPasses, Scheduled, Opts, Out, Diags);
-  if (Scheduled.Target == "vta")
-    return runPasses(VTAPasses, Scheduled, Opts, Out, Diags);
-  Diags.push_back(errorDiag("unknown target '" + Scheduled.Target + "'"));
-  return false;
+  const TargetDescription *T = targetOf(Scheduled, Diags);
+  std::vector<const Pass *> Passes;
+  if (!T || !lookUpPasses(T->Passes, Passes, Diags))
+    return false;
+  LoweringState State(Scheduled, Diags, Opts);
+  State.Nest.Name = kernelIdentifier(State.Nest.Name);
+  PassRunner Runner(*T, State);
+  for (const Pass *P : Passes)
+    if (!Runner.run(*P))
+      return false;
+  Out.Kernel = State.Nest;
+  Out.Geometry = State.Ctx.Geometry;
+  Out.Regions = State.Regions;
+  Out.Arch = Opts.Arch;
+  return true;
+}
+
+bool runPasses(const ir::LoopNest &Nest, const std::vector<std::string> &Names,
+               const PipelineOptions &Opts, LoweredKernel &Out, std::vector<Diag> &Diags) {
+  const TargetDescription *T = targetOf(Nest, Diags);
+  std::vector<const Pass *> Passes;
+  if (!T || !lookUpPasses(Names, Passes, Diags))
+    return false;
+  LoweringState State(Nest, Diags, Opts);
+  State.Nest.Name = kernelIdentifier(State.Nest.Name);
+  PassRunner Runner(*T, State);
+  bool Ok = true;
+  for (const Pass *P : Passes)
+    if (!(Ok = Runner.run(*P)))
+      break;
+  Out.Kernel = State.Nest;
+  if (State.Ctx.Known)
+    Out.Geometry = State.Ctx.Geometry;
+  Out.Regions = State.Regions;
+  Out.Arch = Opts.Arch;
+  return Ok;
 }
 
 } // namespace sched

@@ -314,7 +314,7 @@ static LaunchResult launchOnBackend(const char *Descriptor, void *const *Args, B
   // is always linked; a board's replaces it) under sim and auto, and as the
   // original loop under host and cuda: a VTA nest has no CUDA kernel, and
   // SCHED_BACKEND=cuda asks for the GPU nests only.
-  const bool IsVta = S.D.Kernel.Kernel.Target == "vta";
+  const bool IsVta = S.D.Runner == RunnerKind::VtaProgram;
   // auto: a driver that is missing, cannot initialise or sees no device is
   // all the same, no GPU here.
   std::string NoDevice;

@@ -10,6 +10,8 @@
 //   kernel sched_matmul_12
 //   source 12 10 matmul.cpp          <- line, then byte length and file name
 //   args 3 pointer array scalar      <- one per parameter, in Params order
+//   runner vta-program               <- only for a runner other than the
+//                                       kernel runner (RunnerKind)
 //   arch sm_80                       <- only when an architecture was asked for
 //   region r A                       <- one per buffer parameter: r, w, rw or -
 //   region w C
@@ -242,6 +244,29 @@ bool parseArgs(Reader &R, LaunchDescriptor &Out) {
   return true;
 }
 
+const char *runnerName(RunnerKind K) {
+  switch (K) {
+  case RunnerKind::Kernel: return "kernel";
+  case RunnerKind::VtaProgram: return "vta-program";
+  }
+  return "kernel";
+}
+
+/// Reads the optional "runner <kind>" line.
+bool parseRunner(Reader &R, RunnerKind &Out) {
+  std::string Name;
+  if (!R.startsWith("runner "))
+    return true;
+  if (!R.tagged("runner", Name))
+    return false;
+  for (RunnerKind K : {RunnerKind::Kernel, RunnerKind::VtaProgram})
+    if (Name == runnerName(K)) {
+      Out = K;
+      return true;
+    }
+  return R.fail("unknown runner '" + Name + "'");
+}
+
 /// Reads the optional "arch <sm_XY>" line.
 bool parseArch(Reader &R, TargetArch &Out) {
   std::string Name;
@@ -374,6 +399,8 @@ std::string serializeDescriptor(const LaunchDescriptor &D) {
   for (LaunchDescriptor::ArgKind A : D.ArgKinds)
     OS << ' ' << argKindName(A);
   OS << '\n';
+  if (D.Runner != RunnerKind::Kernel)
+    OS << "runner " << runnerName(D.Runner) << '\n';
   if (K.Arch.isSet())
     OS << "arch " << K.Arch.name() << '\n';
   if (!D.Finals.empty()) {
@@ -399,7 +426,7 @@ bool parseDescriptor(const std::string &Text, LaunchDescriptor &Out, std::string
   std::vector<ir::Expr> Slots;
   bool Ok = R.line(L) && (L == Header || R.fail("not a sched launch descriptor (v1)")) &&
             R.tagged("kernel", Name) && parseSource(R, K.Kernel) && parseArgs(R, Out) &&
-            parseArch(R, K.Arch) && parseFinals(R, Out.Finals) && parseRegions(R, K.Regions) &&
+            parseRunner(R, Out.Runner) && parseArch(R, K.Arch) && parseFinals(R, Out.Finals) && parseRegions(R, K.Regions) &&
             R.block("exprs", ExprsText) &&
             R.block("ir", IRText) && R.block("cuda", Out.CUDASource) && R.line(End) &&
             (End == "end" || R.fail("expected 'end'"));

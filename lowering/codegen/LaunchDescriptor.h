@@ -29,7 +29,15 @@ struct LaunchDescriptor {
   };
   std::vector<ArgKind> ArgKinds; // parallel to Kernel.Kernel.Params
   LoweredKernel Kernel;          // lowered IR, geometry, regions
-  std::string CUDASource;        // emitCUDA(Kernel)
+  /// Which runner of the runtime runs the kernel: the target's
+  /// (TargetDescription::Runner). runtime/Launch.cpp reads this, never the
+  /// target's name.
+  RunnerKind Runner = RunnerKind::Kernel;
+  /// The target's payload: the emitted source where the target's runner
+  /// compiles it (TargetDescription::SourceInDescriptor: CUDA for NVRTC);
+  /// empty otherwise. (The name predates targets as descriptions; moving the
+  /// descriptor's types into ir/ is when it becomes Payload.)
+  std::string CUDASource;
 
   /// A variable declared outside the nest that the nest assigns (a C89
   /// loop counter, `int i; for (i = 0; i < n; i++)`): after a kernel ran,

@@ -316,7 +316,7 @@ struct Param {
 /// stage's shape, its copy loops and its consumers' index offsets in terms of
 /// the placeholders Mins[d] (the region's first index, `As.min0`) and
 /// Extents[d] (its size, `As.ext0`), one per dimension of Cached; bound
-/// inference (passes/BoundInference.cpp) replaces them by the region it infers
+/// inference (passes/shared/BoundInference.cpp) replaces them by the region it infers
 /// where the stage's allocation then stands, and clears the list.
 struct StageRegion {
   std::string Name;   // the stage buffer (allocated in the nest under this name)
@@ -331,7 +331,7 @@ struct StageRegion {
 
 /// `tensorize(x, intrinsic)`: the region under loop Loop is to become calls
 /// of Intrinsic (wmma.load, wmma.mma, wmma.store). The schedule records it;
-/// the lowering pass that knows the intrinsic (passes/TensorizeWmma.cpp)
+/// the lowering pass that knows the intrinsic (passes/gpu/TensorizeWmma.cpp)
 /// matches the region once bound inference has made it concrete. Prints
 /// after the loop's kind: `for (i, 0, 16) tensorize(wmma.mma) {`.
 struct TensorizeMark {
@@ -355,7 +355,10 @@ struct LoopNest {
   std::string Name;            // unique, deterministic: sched_<file stem>_<line>
   std::string SourceFile;      // for diagnostics and runtime error messages
   unsigned SourceLine = 0;
-  std::string Target = "gpu";  // "gpu" or "vta"
+  std::string Target = "gpu";  // a registered target's name (targets/Target.h)
+  /// The `target` directive's location id (-1: none, the default target):
+  /// where a warning about the nest's target points.
+  int TargetLoc = -1;
   std::vector<Param> Params;   // kernel parameters, in a deterministic order
   /// Conditions over scalar parameters the kernel is correct under only
   /// (a delinearized `C[i*ld + j]` needs `N <= ld`); the launcher checks
@@ -366,7 +369,7 @@ struct LoopNest {
   std::vector<TensorizeMark> Tensorize; // regions awaiting their intrinsics
   std::vector<LoopPragma> Pragmas;      // pragma(x, ...) marks (target(vta))
   /// `tensorcore(auto)`: the location id of the directive (-1 when absent).
-  /// passes/AutoTensorCore.cpp turns the nest into tensor-core code where it
+  /// passes/gpu/AutoTensorCore.cpp turns the nest into tensor-core code where it
   /// qualifies, and says why not where it does not. Prints after the
   /// target: `target=gpu tensorcore(auto)`.
   int TensorCoreAuto = -1;

@@ -7,7 +7,7 @@
 // inputs and weights, int32 accumulators) and the calls a VTA program is
 // made of, form by form. ../shared/research/vta.md has the sources.
 //
-// A VTA nest goes through three forms (Pipeline.cpp, VTAPasses):
+// A VTA nest goes through three forms (targets/VTA.cpp, VTAPasses):
 //
 // 1. Uop form (TensorizeVtaGemm, InjectVtaAlu, InjectVtaDma write it; host
 //    loops stay For loops). SRAM operands are Loads of the first scalar of

@@ -1,10 +1,15 @@
 //===- Passes.h - The lowering passes, one per file ------------*- C++ -*-===//
 //
-// Every pass Pipeline.cpp runs, in the order it runs them. Transformations
-// take a nest and return the rewritten nest; checks and analyses report
-// problems as Diags (Level::Error stops the pipeline) and fill in what the
-// launcher needs (geometry, regions). Each pass's file says what it does and
-// why it sits where it does in the pipeline.
+// Every built-in pass, grouped as its folder is by where it applies (shared/,
+// gpu/, vta/), in pipeline order within each group. Each has its registered
+// Pass (Pass.h: name, required and established form, one entry taking the
+// LoweringState), defined at the end of its file, and the function that does
+// the work, declared here for the tests that call it directly.
+// Transformations take a nest and return the rewritten nest; checks and
+// analyses report problems as Diags (Level::Error stops the pipeline) and
+// fill in what the launcher needs (geometry, regions). Each pass's file says
+// what it does and why it sits where it does in its target's pipeline
+// (targets/GPU.cpp, targets/VTA.cpp).
 //
 // The launch is described once, by ComputeLaunchGeometry, in a KernelContext
 // that every later pass reads (never recomputing extents from the loops).
@@ -13,56 +18,18 @@
 #ifndef SCHED_PASSES_PASSES_H
 #define SCHED_PASSES_PASSES_H
 
-#include "Pipeline.h"
-#include "ir/IR.h"
-#include "schedule/Schedule.h"
-#include <map>
-#include <set>
+#include "passes/Pass.h"
 #include <string>
 #include <vector>
 
 namespace sched {
 namespace passes {
 
-/// The launch as the kernel's thread bindings describe it, computed once by
-/// ComputeLaunchGeometry (after thread bindings are verified and virtual
-/// threads injected) and read by every later pass.
-struct KernelContext {
-  bool Known = false;              // ComputeLaunchGeometry has filled it in
-  LaunchGeometry Geometry;         // grid and block extents, 1 where unused
-  std::set<std::string> BoundTags; // the blockIdx/threadIdx tags some loop binds
+//===----------------------------------------------------------------------===//
+// shared/: passes every target runs.
+//===----------------------------------------------------------------------===//
 
-  /// The launch extent of a blockIdx/threadIdx tag: 1 when no loop binds it,
-  /// null for any other tag.
-  ir::Expr extent(const std::string &Tag) const;
-  /// The same when it is a constant; -1 when it is only known at run time
-  /// (or the tag is not a launch dimension).
-  int64_t constExtent(const std::string &Tag) const;
-  /// The threadIdx tags the block has more than one thread along (or a
-  /// number known only at run time), z first: the coordinates of a thread.
-  std::vector<std::string> threadTags() const;
-  /// constExtent of every threadIdx (Block) or blockIdx (Grid) tag, keyed
-  /// by tag: the form ir::mayConflictAcrossThreads/Blocks take.
-  std::map<std::string, int64_t> blockExtents() const;
-  std::map<std::string, int64_t> gridExtents() const;
-};
-
-/// What holds of the kernel at a point of the pipeline; the verifier checks
-/// exactly that much (after every pass with PipelineOptions::VerifyEach).
-/// The pipeline establishes them in this order, so each includes those
-/// before it: verifyKernel(..., FormDistributed, ...) checks the first five.
-enum KernelForm : unsigned {
-  FormAny = 0,
-  FormBindingsVerified = 1u << 0,   // every tag is known; tags nest properly
-  FormNoVirtualThreads = 1u << 1,   // vthread/cthread loops are lowered
-  FormGeometryKnown = 1u << 2,      // the KernelContext is filled in
-  FormLaunchLoopsWidened = 1u << 3, // every outermost loop of a tag runs over its launch extent
-  FormDistributed = 1u << 4,        // thread loops over launch extents; global/shared writes inside every thread dim
-  FormSynchronized = 1u << 5,       // no barrier under thread-divergent control flow
-  FormFlattened = 1u << 6,          // every buffer has one dimension
-  FormFinal = 1u << 7,              // allocations have constant sizes (CUDA arrays)
-  FormComplete = (1u << 8) - 1,     // all of the above: a kernel ready to launch
-};
+extern const Pass NormalizeLoopsPass, BoundInferencePass, SimplifyPass;
 
 /// Every For starts at 0: `for (v, m, e)` becomes `for (v', 0, e)` with
 /// v := v' + m in its body.
@@ -73,6 +40,18 @@ ir::LoopNest normalizeLoops(const ir::LoopNest &Nest);
 /// write-backs store exactly what the computation writes; an error names the
 /// stage whose region has no constant size or cannot be written back.
 ir::LoopNest inferBounds(const ir::LoopNest &Nest, std::vector<Diag> &Diags);
+
+/// ir::simplify over the whole kernel body.
+ir::LoopNest simplifyNest(const ir::LoopNest &Nest);
+
+//===----------------------------------------------------------------------===//
+// gpu/: target(gpu), a CUDA kernel.
+//===----------------------------------------------------------------------===//
+
+extern const Pass AutoTensorCorePass, TensorizeWmmaPass, VerifyThreadBindingsPass,
+    InjectVirtualThreadPass, ComputeLaunchGeometryPass, WidenThreadLoopsPass, PromoteToSharedPass,
+    DistributeOverThreadsPass, InjectThreadSyncPass, StorageFlattenPass, ComputeBufferRegionsPass,
+    VerifyKernelPass;
 
 /// tensorcore(auto): turns the per-thread multiply-add of a nest scheduled as
 /// an ordinary CUDA kernel into warp-wide wmma operations where it
@@ -129,9 +108,6 @@ ir::LoopNest promoteToShared(const ir::LoopNest &Nest, const KernelContext &Ctx,
 ir::LoopNest distributeOverThreads(const ir::LoopNest &Nest, const KernelContext &Ctx,
                                    std::vector<Diag> &Diags);
 
-/// ir::simplify over the whole kernel body.
-ir::LoopNest simplifyNest(const ir::LoopNest &Nest);
-
 /// Inserts sched.syncthreads wherever two threads of a block may touch the
 /// same element of a buffer they share (shared or global memory; one
 /// writing) with no barrier between them, in a sequence or across loop
@@ -157,13 +133,14 @@ std::vector<BufferRegion> computeBufferRegions(const ir::LoopNest &Nest);
 bool verifyKernel(const ir::LoopNest &Nest, const KernelContext &Ctx, unsigned Form,
                   std::vector<Diag> &Diags);
 
-/// verifyKernel without the diagnostics: what a pass asserts of its input
-/// (`assert(kernelHasForm(Nest, Ctx, FormDistributed) && "...")`).
-bool kernelHasForm(const ir::LoopNest &Nest, const KernelContext &Ctx, unsigned Form);
+//===----------------------------------------------------------------------===//
+// vta/: target(vta), a program of VTA runtime calls; ir/Vta.h describes its
+// forms.
+//===----------------------------------------------------------------------===//
 
-//===----------------------------------------------------------------------===//
-// target(vta): the forms are described in ir/Vta.h.
-//===----------------------------------------------------------------------===//
+extern const Pass TensorizeVtaGemmPass, InjectVtaAluPass, InjectVtaDmaPass, DropUnitLoopsPass,
+    FoldUopLoopsPass, InjectCoprocSyncPass, InjectVtaContextsPass, VtaStorageFlattenPass,
+    CombineUopSignaturesPass, VerifyVtaProgramPass;
 
 /// tensorize(x, vta.gemm): the multiply-add under x (by meaning: an acc
 /// element of 16 lanes += inp element . wgt tile, whatever the order of the
@@ -210,6 +187,13 @@ ir::LoopNest combineUopSignatures(const ir::LoopNest &Nest);
 /// consecutive uops writing different acc elements); an error names the
 /// call and the limit.
 bool verifyVtaProgram(const ir::LoopNest &Nest, std::vector<Diag> &Diags);
+
+/// Well-formedness of a VTA program in the given form (VtaForm bits; each
+/// includes those before it): variables and buffers defined where used, one
+/// index per dimension, and whatever Form says holds (VtaFormVerified is
+/// verifyVtaProgram's whole check). Errors start with "malformed VTA
+/// program", but for verifyVtaProgram's own.
+bool verifyVtaForm(const ir::LoopNest &Nest, unsigned Form, std::vector<Diag> &Diags);
 
 /// The launcher's regions of a VTA program: every global buffer a
 /// LoadBuffer2D reads or a StoreBuffer2D writes, whole.

@@ -15,6 +15,7 @@
 #include "ir/Access.h"
 #include "ir/Dependence.h"
 #include "schedule/ScheduleImpl.h"
+#include "targets/Target.h"
 
 namespace sched {
 namespace schedule {
@@ -78,12 +79,15 @@ bool applyVectorize(ScheduleState &S, const Directive &D) {
 
 bool applyPragma(ScheduleState &S, const Directive &D) {
   const DirectiveArg &LoopArg = D.Args[0], &KindArg = D.Args[1];
-  if (KindArg.Text != "dma_copy" && KindArg.Text != "alu")
-    return S.error(KindArg.Loc, "unknown pragma '" + KindArg.Text + "'; expected dma_copy or alu" +
-                                    didYouMean(KindArg.Text, {"dma_copy", "alu"}));
-  if (S.Nest.Target != "vta")
-    return S.error(D.Loc, "pragma(" + LoopArg.Text + ", " + KindArg.Text +
-                              ") needs target(vta)");
+  // Each target declares the loop pragmas of its own (targets/).
+  const TargetDescription *Owner = targetWithLoopPragma(KindArg.Text);
+  if (!Owner)
+    return S.error(KindArg.Loc, "unknown pragma '" + KindArg.Text + "'; expected " +
+                                    orList(allLoopPragmas()) +
+                                    didYouMean(KindArg.Text, allLoopPragmas()));
+  if (Owner->Name != S.Nest.Target)
+    return S.error(D.Loc, "pragma(" + LoopArg.Text + ", " + KindArg.Text + ") needs target(" +
+                              Owner->Name + ")");
   const ForNode *L = findLoop(S, LoopArg);
   if (!L)
     return false;

@@ -12,7 +12,7 @@
 //       As[As.ax0, As.ax1] = A[(As.min0 + As.ax0), (As.min1 + As.ax1)] } }
 //     ... As[(i - As.min0), (k - As.min1)] ...
 //   }
-// Bound inference (passes/BoundInference.cpp) replaces the placeholders when
+// Bound inference (passes/shared/BoundInference.cpp) replaces the placeholders when
 // lowering starts. The stage loops are ordinary serial loops, so split, fuse,
 // reorder and bind can name them before or after compute_at.
 // cache_write (CacheWrite.cpp) shares the builder.
@@ -23,6 +23,7 @@
 #include "ir/IRMutator.h"
 #include "ir/Simplify.h"
 #include "schedule/ScheduleImpl.h"
+#include "targets/Target.h"
 
 namespace sched {
 namespace schedule {
@@ -61,8 +62,9 @@ bool parseStageScope(ScheduleState &S, const DirectiveArg &Arg, bool IsWrite, Sc
     // VTA's on-chip buffers: GEMM inputs and weights are read stages; the
     // accumulator holds results (cache_write) and ALU operands (cache_read of
     // int32 data, as TVM's vector-add tutorial does).
-    if (S.Nest.Target != "vta")
-      return S.error(Arg.Loc, "scope '" + Arg.Text + "' needs target(vta)");
+    if (const TargetDescription *Owner = targetWithScope(Sc))
+      if (Owner->Name != S.Nest.Target)
+        return S.error(Arg.Loc, "scope '" + Arg.Text + "' needs target(" + Owner->Name + ")");
     if (IsWrite && Sc != Scope::VtaAcc)
       return S.error(Arg.Loc, "cache_write to '" + Arg.Text +
                                   "': VTA writes results only to vta.acc");

@@ -15,7 +15,7 @@
 // C[..] = acc`, as the extractor gives the usual way of writing a
 // reduction) the computation accumulates in Cf instead: `Cf[..] = 0; for k:
 // Cf[..] = Cf[..] + ...` (foldAccumulatorIntoStage). Its initialisation then
-// becomes a fill and its update an mma (passes/TensorizeWmma.cpp).
+// becomes a fill and its update an mma (passes/gpu/TensorizeWmma.cpp).
 //
 //===----------------------------------------------------------------------===//
 

@@ -5,7 +5,7 @@
 // write-back of a write stage to its end:
 //   for (ko, ...) { allocate As: float32[As.ext0, As.ext1] shared {
 //     <As's copy loops, as scheduled so far>; <ko's body> } }
-// The region stays symbolic: bound inference (passes/BoundInference.cpp)
+// The region stays symbolic: bound inference (passes/shared/BoundInference.cpp)
 // computes it when lowering starts, from the loops and bindings around the
 // allocation as they are then. So the stage's own loops may be split, fused,
 // reordered or bound before or after compute_at, and the loops around it may

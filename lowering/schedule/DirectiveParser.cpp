@@ -11,6 +11,7 @@
 
 #include "schedule/DirectiveParser.h"
 #include "schedule/ScheduleImpl.h"
+#include "targets/Target.h"
 
 #include <cctype>
 #include <cstdint>
@@ -315,8 +316,8 @@ private:
                               "'; expected blockIdx.{x,y,z}, threadIdx.{x,y,z}, vthread or "
                               "cthread");
     case 'G':
-      return A.Text == "gpu" || A.Text == "vta" ||
-             error(A.Loc, "unknown target '" + A.Text + "'; expected gpu or vta");
+      return findTarget(A.Text) ||
+             error(A.Loc, "unknown target '" + A.Text + "'; expected " + targetNameList());
     default:
       return error(A.Loc, "internal error: unknown argument kind");
     }

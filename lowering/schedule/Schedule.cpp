@@ -14,6 +14,7 @@
 #include "ir/IRVisitor.h"
 #include "ir/Simplify.h"
 #include "schedule/ScheduleImpl.h"
+#include "targets/Target.h"
 
 #include <algorithm>
 #include <set>
@@ -150,9 +151,11 @@ std::string joinLoopNames(const std::vector<const ForNode *> &Loops) {
 
 bool applyTarget(ScheduleState &S, const Directive &D) {
   const DirectiveArg &A = D.Args[0];
-  if (A.Text != "gpu" && A.Text != "vta")
-    return S.error(A.Loc, "unknown target '" + A.Text + "'; expected gpu or vta");
+  if (!findTarget(A.Text))
+    return S.error(A.Loc, "unknown target '" + A.Text + "'; expected " + targetNameList());
   S.Nest.Target = A.Text;
+  if (S.Nest.TargetLoc < 0)
+    S.Nest.TargetLoc = D.Loc;
   return true;
 }
 

@@ -5,7 +5,7 @@
 // mma.m16n8k16 | mma.store) the same with PTX mma.sync and ldmatrix (sm_80+). The schedule only records it (a
 // TensorizeMark on the nest): the region is concrete, its sizes known, only
 // once bound inference has run, so the lowering pass that knows the
-// intrinsics (passes/TensorizeWmma.cpp) matches it and reports a mismatch
+// intrinsics (passes/gpu/TensorizeWmma.cpp) matches it and reports a mismatch
 // at this directive.
 //
 // Names follow TVM's tensor-core schedules: after cache_write(C,
@@ -17,22 +17,19 @@
 //
 // tensorcore(auto) records that lowering should turn the nest, scheduled as
 // an ordinary CUDA kernel, into tensor-core code where it qualifies
-// (passes/AutoTensorCore.cpp).
+// (passes/gpu/AutoTensorCore.cpp).
 //
 //===----------------------------------------------------------------------===//
 
 #include "ir/Access.h"
 #include "ir/IRVisitor.h"
 #include "schedule/ScheduleImpl.h"
+#include "targets/Target.h"
 
 namespace sched {
 namespace schedule {
 
 using namespace ir;
-
-static const char *const TensorIntrinsics[] = {"wmma.load", "wmma.mma",     "wmma.store",
-                                               "mma.load",  "mma.m16n8k16", "mma.store",
-                                               "vta.gemm"};
 
 /// Whether the region under L stores an accumulator fragment to memory.
 static bool storesAccumulator(const ForNode *L) {
@@ -83,23 +80,18 @@ static const ForNode *writeBackLoopOf(ScheduleState &S, const ForNode *L, const 
 
 bool applyTensorize(ScheduleState &S, const Directive &D) {
   const DirectiveArg &LoopArg = D.Args[0], &IntrinsicArg = D.Args[1];
-  bool Known = false;
-  for (const char *Name : TensorIntrinsics)
-    Known |= IntrinsicArg.Text == Name;
-  if (!Known) {
-    std::vector<std::string> Names(std::begin(TensorIntrinsics), std::end(TensorIntrinsics));
+  // Each target declares the intrinsics of its own (targets/).
+  const TargetDescription *Owner = targetWithTensorIntrinsic(IntrinsicArg.Text);
+  if (!Owner) {
+    std::vector<std::string> Names = allTensorIntrinsics();
     std::string Suggestion = didYouMean(IntrinsicArg.Text, Names);
     return S.error(IntrinsicArg.Loc, "unknown tensor intrinsic '" + IntrinsicArg.Text + "'" +
-                                         (Suggestion.empty()
-                                              ? "; expected wmma.load, wmma.mma, wmma.store, "
-                                                "mma.load, mma.m16n8k16, mma.store or vta.gemm"
-                                              : Suggestion));
+                                         (Suggestion.empty() ? "; expected " + orList(Names)
+                                                             : Suggestion));
   }
-  if ((IntrinsicArg.Text == "vta.gemm") != (S.Nest.Target == "vta"))
-    return S.error(IntrinsicArg.Loc, IntrinsicArg.Text == "vta.gemm"
-                                         ? "vta.gemm needs target(vta)"
-                                         : "tensorize with " + IntrinsicArg.Text +
-                                               " needs target(gpu)");
+  if (Owner->Name != S.Nest.Target)
+    return S.error(IntrinsicArg.Loc, "tensorize with " + IntrinsicArg.Text + " needs target(" +
+                                         Owner->Name + ")");
   const ForNode *L = findLoop(S, LoopArg);
   if (!L)
     return false;
@@ -120,7 +112,7 @@ bool applyTensorCore(ScheduleState &S, const Directive &D) {
   if (Mode.Text != "auto")
     return S.error(Mode.Loc, "unknown tensorcore mode '" + Mode.Text + "'; expected tensorcore(auto)");
   // Recorded only: lowering decides, once the kernel is concrete, whether
-  // the nest qualifies (passes/AutoTensorCore.cpp), with a remark either way.
+  // the nest qualifies (passes/gpu/AutoTensorCore.cpp), with a remark either way.
   S.Nest.TensorCoreAuto = D.Loc;
   return true;
 }

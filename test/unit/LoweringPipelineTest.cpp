@@ -33,7 +33,7 @@ TEST(LoweringPipelineTest, CallsAfterPassForEachPassInOrder) {
   ir::LoopNest Nest = parseNest(TiledCopy);
   std::vector<std::string> Passes;
   PipelineOptions Opts;
-  Opts.AfterPass = [&](const std::string &Pass, const ir::LoopNest &) {
+  Opts.AfterPass = [&](const std::string &Pass, const ir::LoopNest &, bool) {
     Passes.push_back(Pass);
   };
   LoweredKernel K;
@@ -126,7 +126,7 @@ TEST(LoweringPipelineTest, VerifyEachAcceptsWhatEveryPassProduces) {
   PipelineOptions Opts;
   Opts.VerifyEach = true;
   size_t Passes = 0;
-  Opts.AfterPass = [&](const std::string &, const ir::LoopNest &) { ++Passes; };
+  Opts.AfterPass = [&](const std::string &, const ir::LoopNest &, bool) { ++Passes; };
   LoweredKernel K;
   std::vector<Diag> Diags;
   EXPECT_TRUE(lower(Nest, Opts, K, Diags)) << (Diags.empty() ? "" : Diags[0].Message);

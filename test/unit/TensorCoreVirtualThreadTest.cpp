@@ -56,7 +56,7 @@ std::string afterVirtualThreads() {
   EXPECT_TRUE(applySchedule(Nest, Dirs, Diags));
   std::string Out;
   PipelineOptions Opts;
-  Opts.AfterPass = [&](const std::string &Pass, const ir::LoopNest &N) {
+  Opts.AfterPass = [&](const std::string &Pass, const ir::LoopNest &N, bool) {
     if (Pass == "InjectVirtualThread")
       Out = ir::print(N);
   };

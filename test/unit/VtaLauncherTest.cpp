@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "LoweringTestUtil.h"
+#include "Compile.h"
 #include "codegen/LaunchDescriptor.h"
 #include "Backend.h"
 #include "ir/Vta.h"
@@ -55,15 +56,13 @@ const char *TutorialVectorAdd =
     "  eval vta.synchronize()\n"
     "}\n";
 
-/// The descriptor text of Program lowered (every parameter a pointer);
+/// The descriptor text of Program compiled (every parameter a pointer);
 /// kept alive for the process (the runtime keys launch sites by address).
 const char *descriptorOf(const char *Program) {
-  LaunchDescriptor D;
-  std::vector<Diag> Diags;
-  bool Lowered = lower(parseNest(Program), PipelineOptions(), D.Kernel, Diags);
-  EXPECT_TRUE(Lowered) << (Diags.empty() ? "" : Diags[0].Message);
-  std::string Error;
-  EXPECT_TRUE(checkLaunchExprs(D.Kernel, Error)) << Error;
+  CompiledNest C;
+  bool Compiled = compileNest(parseNest(Program), CompileOptions(), C);
+  EXPECT_TRUE(Compiled) << (C.Failure.empty() ? "" : C.Failure[0].Message);
+  LaunchDescriptor &D = C.Descriptor;
   D.ArgKinds.assign(D.Kernel.Kernel.Params.size(), LaunchDescriptor::ArgKind::Pointer);
   return (new std::string(serializeDescriptor(D)))->c_str();
 }

@@ -1,0 +1,113 @@
+//===- StorageFlatten.cpp - Multi-dimensional buffers to flat arrays -----===//
+//
+// CUDA sees every buffer as a pointer (parameters) or a one-dimensional array
+// (local and shared allocations), and the runtime moves parameters as flat
+// element ranges. Each buffer with other than one dimension, parameter or
+// allocation, is replaced by a one-dimensional buffer of the same name,
+// type and scope whose extent is the product of the shape, and every access
+// A[i0, i1, ..., in] becomes A[((i0*S1 + i1)*S2 + ...)*Sn + in] (row-major,
+// as C lays out arrays and as the extractor delinearized them). Intrinsic
+// operands are Loads of a buffer's element and are flattened the same way.
+// A zero-dimensional buffer becomes one element.
+//
+//===----------------------------------------------------------------------===//
+#include "ir/IRMutator.h"
+#include "ir/Simplify.h"
+#include "passes/PassUtil.h"
+#include "passes/Passes.h"
+
+namespace sched {
+namespace passes {
+
+namespace {
+
+ir::Expr shapeProduct(const std::vector<ir::Expr> &Shape) {
+  ir::Expr Product = ir::makeInt(1);
+  for (const ir::Expr &Dim : Shape)
+    Product = Product * Dim;
+  return ir::simplify(Product);
+}
+
+ir::Buffer flatBuffer(const ir::Buffer &B) {
+  auto Flat = std::make_shared<ir::BufferNode>(
+      B->Name, B->Type, std::vector<ir::Expr>{shapeProduct(B->Shape)}, B->MemScope);
+  Flat->NoAlias = B->NoAlias; // a property of the storage, not of its shape
+  return Flat;
+}
+
+class Flattener : public ir::IRMutator {
+public:
+  /// Records the flat replacement of B (nothing for 1-D buffers).
+  ir::Buffer flatten(const ir::Buffer &B) {
+    if (!B || B->Shape.size() == 1)
+      return B;
+    ir::Buffer Flat = flatBuffer(B);
+    Replacement[B.get()] = Flat;
+    return Flat;
+  }
+
+protected:
+  ir::Expr mutateLoad(const ir::Expr &E, const ir::LoadNode *N) override {
+    std::vector<ir::Expr> Indices = mutateAll(N->Indices);
+    auto It = Replacement.find(N->Buf.get());
+    if (It == Replacement.end()) {
+      if (Indices == N->Indices)
+        return E;
+      return ir::makeLoad(N->Buf, Indices);
+    }
+    return ir::makeLoad(It->second, {passes::flatIndex(N->Buf->Shape, Indices)});
+  }
+
+  ir::Stmt mutateStore(const ir::Stmt &S, const ir::StoreNode *N) override {
+    std::vector<ir::Expr> Indices = mutateAll(N->Indices);
+    ir::Expr Value = mutate(N->Value);
+    auto It = Replacement.find(N->Buf.get());
+    if (It == Replacement.end()) {
+      if (Indices == N->Indices && Value == N->Value)
+        return S;
+      return ir::makeStore(N->Buf, Indices, Value);
+    }
+    return ir::makeStore(It->second, {passes::flatIndex(N->Buf->Shape, Indices)}, Value);
+  }
+
+  ir::Stmt mutateAllocate(const ir::Stmt &S, const ir::AllocateNode *N) override {
+    ir::Buffer Flat = flatten(N->Buf);
+    ir::Stmt Body = mutate(N->Body);
+    if (Flat == N->Buf && Body == N->Body)
+      return S;
+    return ir::makeAllocate(Flat, Body);
+  }
+
+private:
+  std::map<const ir::BufferNode *, ir::Buffer> Replacement;
+
+  std::vector<ir::Expr> mutateAll(const std::vector<ir::Expr> &Es) {
+    std::vector<ir::Expr> Out;
+    Out.reserve(Es.size());
+    for (const ir::Expr &E : Es)
+      Out.push_back(mutate(E));
+    return Out;
+  }
+};
+
+} // namespace
+
+ir::LoopNest storageFlatten(const ir::LoopNest &Nest) {
+  Flattener F;
+  ir::LoopNest Out = Nest;
+  for (ir::Param &P : Out.Params)
+    if (P.ParamKind == ir::Param::Kind::Buffer)
+      P.Buf = F.flatten(P.Buf);
+  Out.Body = F.mutate(Nest.Body);
+  return Out;
+}
+
+const Pass StorageFlattenPass = {
+    "StorageFlatten", /*Requires=*/FormAny, /*Establishes=*/FormFlattened,
+    [](LoweringState &S) {
+      S.Nest = storageFlatten(S.Nest);
+      return true;
+    }};
+
+} // namespace passes
+} // namespace sched

@@ -1,0 +1,399 @@
+//===- InjectVtaDma.cpp - pragma(x, dma_copy): copies become VTA DMA -----===//
+//
+// What: the copy nest under a loop marked pragma(x, dma_copy) - a stage's
+// copy-in `S[..] = G[..]` (S in vta.inp, vta.wgt or vta.acc) or an
+// accumulator's write-back `G[..] = int8(S[..])` - becomes vta.load_2d /
+// vta.store_2d (ir/Vta.h uop form): rows of x_size elements, y_size of them,
+// x_stride elements apart in DRAM, dense in SRAM. Loops of the copy that do
+// not fit the two dimensions stay as host loops around the call.
+//
+// How: the copy is read through the flat row-major indices of both sides
+// (constant coefficients per loop). A copy is order-free, so its loops are
+// taken by their step in the stage, innermost first: the stage must be
+// written densely; the first loops make up an element (16 scalars of inp
+// and acc, 256 of wgt) and must be contiguous in DRAM too; the next ones
+// that stay contiguous in DRAM form x; the next, at any DRAM stride, y (and
+// loops that continue y's stride join it); the rest stay loops. The DRAM
+// side must start at an element and move by whole elements. A copy that
+// does not fit is an error at the pragma naming the access and the rule.
+//
+// Weights not stored tile by tile: when a weight tile (16 rows of 16
+// scalars) is not contiguous in the global array but the array is a 2-D
+// W[N][K] with N and K multiples of 16, each tile row 16 contiguous scalars
+// of a row and every other loop moving by whole tiles, the copy reads
+// W_tiles[N/16][K/16][16][16] instead, W's tiles one after the other, which
+// vta.pack_tiles fills on the host before the program (ir/Vta.h; one per W,
+// allocated around the whole body).
+//
+// Where: after BoundInference (the copies have their final regions and
+// constant extents) and TensorizeVtaGemm, before FoldUopLoops and
+// InjectCoprocSync (which need every instruction in place).
+//
+//===----------------------------------------------------------------------===//
+#include "ir/IRMutator.h"
+#include "ir/Printer.h"
+#include "ir/Simplify.h"
+#include "ir/Vta.h"
+#include "passes/PassUtil.h"
+#include "passes/Passes.h"
+
+#include <algorithm>
+
+namespace sched {
+namespace passes {
+
+using namespace ir;
+
+namespace {
+
+/// One loop of the copy: its extent and how far it moves each side, in
+/// scalars (later in elements); for a 2-D global array, how far it moves
+/// its row and column indices too.
+struct Dim {
+  const ForNode *Loop;
+  int64_t Extent, StepS, StepG, StepR = 0, StepC = 0;
+};
+
+class DmaInjector : public IRMutator {
+public:
+  DmaInjector(const LoopNest &Nest, std::vector<Diag> &Diags) : Diags(Diags) {
+    for (const LoopPragma &P : Nest.Pragmas)
+      if (P.Kind == "dma_copy")
+        Marks[P.Loop.get()] = &P;
+  }
+
+protected:
+  Stmt mutateFor(const Stmt &S, const ForNode *N) override {
+    auto It = Marks.find(N->LoopVar.get());
+    if (It == Marks.end()) {
+      // A loop of one iteration around a copy fixes its variable (ko of a
+      // k that is one block): offsets are checked with it at its value.
+      int64_t Extent;
+      bool Unit = getConstInt(N->Extent, Extent) && Extent == 1;
+      if (Unit)
+        UnitVars[N->LoopVar.get()] = N->Min;
+      Stmt Out = IRMutator::mutateFor(S, N);
+      UnitVars.erase(N->LoopVar.get());
+      return Out;
+    }
+    Mark = It->second;
+    Stmt Dma = lower(N);
+    return Dma ? Dma : S;
+  }
+
+private:
+  std::map<const VarNode *, const LoopPragma *> Marks;
+  std::vector<Diag> &Diags;
+  const LoopPragma *Mark = nullptr;
+  std::map<const VarNode *, Expr> UnitVars; // enclosing loops of one iteration
+
+  Stmt fail(const std::string &Message) {
+    Diag D;
+    D.Loc = Mark->Loc;
+    D.Message = "pragma(" + Mark->Loop->Name + ", dma_copy): " + Message;
+    Diags.push_back(D);
+    return nullptr;
+  }
+
+  Stmt lower(const ForNode *N) {
+    StoreNest C = storeNestOf(borrow(N));
+    if (C.Other)
+      return fail("the copy under '" + N->LoopVar->Name + "' must be one store in loops; it also holds `" +
+                  stmtText(C.Other) + "`");
+    if (!C.Store)
+      return fail("nothing is copied under '" + N->LoopVar->Name + "'");
+    const StoreNode *St = C.Store;
+    // S: the VTA buffer; G: the global array.
+    const LoadNode *Src = as<LoadNode>(St->Value);
+    const auto *Narrow = as<CastNode>(St->Value);
+    if (!Src && Narrow)
+      Src = as<LoadNode>(Narrow->Value);
+    if (!Src)
+      return fail("`" + stmtText(St) + "` is not a copy");
+    bool IsLoad = vtaElementLanes(St->Buf->MemScope) > 0;
+    Buffer S = IsLoad ? St->Buf : Src->Buf, G = IsLoad ? Src->Buf : St->Buf;
+    std::vector<Expr> IdxS = IsLoad ? St->Indices : Src->Indices;
+    std::vector<Expr> IdxG = IsLoad ? Src->Indices : St->Indices;
+    for (std::vector<Expr> *Idx : {&IdxS, &IdxG})
+      for (Expr &X : *Idx)
+        X = simplify(substitute(X, UnitVars));
+    if (G->MemScope != Scope::Global || vtaElementLanes(S->MemScope) == 0)
+      return fail("`" + stmtText(St) +
+                  "` does not move data between a global array and a VTA buffer (vta.inp, "
+                  "vta.wgt or vta.acc)");
+    if (IsLoad) {
+      bool Int8 = S->MemScope != Scope::VtaAcc;
+      DType Want = Int8 ? DType::Int8 : DType::Int32;
+      if (Narrow || S->Type != Want || G->Type != Want)
+        return fail("`" + stmtText(St) + "` loads " + dtypeName(G->Type) + " into " +
+                    scopeName(S->MemScope) + "; VTA loads " +
+                    (Int8 ? "int8 into vta.inp and vta.wgt" : "int32 into vta.acc"));
+    } else {
+      if (S->MemScope != Scope::VtaAcc || S->Type != DType::Int32 || !Narrow ||
+          (G->Type != DType::Int8 && G->Type != DType::UInt8) || Narrow->Type != G->Type)
+        return fail("`" + stmtText(St) +
+                    "` is not a store VTA can make: it writes the int32 accumulator (vta.acc) "
+                    "truncated to 8 bits, `G[..] = (int8_t)Acc[..]`");
+    }
+    const int64_t Lanes = vtaElementLanes(S->MemScope);
+
+    std::set<const VarNode *> Vars;
+    for (const ForNode *F : C.Loops)
+      Vars.insert(F->LoopVar.get());
+    LinearIndex FS, FG;
+    if (!linearIn(flatIndex(S->Shape, IdxS), Vars, FS))
+      return fail("the index of `" + print(makeLoad(S, IdxS)) +
+                  "` is not affine in the copy's loops with constant coefficients");
+    if (!linearIn(flatIndex(G->Shape, IdxG), Vars, FG))
+      return fail("the index of `" + print(makeLoad(G, IdxG)) +
+                  "` is not affine in the copy's loops with constant coefficients");
+    LinearIndex FR, FC; // the row and column of a 2-D G, when affine
+    bool TwoD = G->Shape.size() == 2 && linearIn(IdxG[0], Vars, FR) && linearIn(IdxG[1], Vars, FC);
+    std::vector<Dim> Dims;
+    for (const ForNode *F : C.Loops) {
+      int64_t Ext;
+      if (!getConstInt(F->Extent, Ext))
+        return fail("loop '" + F->LoopVar->Name + "' has no constant extent");
+      const VarNode *V = F->LoopVar.get();
+      if (Ext != 1)
+        Dims.push_back({F, Ext, FS.coef(V), FG.coef(V), TwoD ? FR.coef(V) : 0,
+                        TwoD ? FC.coef(V) : 0});
+    }
+    // By stage step; loops of equal step (never both > 1 in a dense copy)
+    // keep their order.
+    std::vector<size_t> Order(Dims.size());
+    for (size_t K = 0; K < Order.size(); ++K)
+      Order[K] = K;
+    std::sort(Order.begin(), Order.end(), [&](size_t A, size_t B) {
+      return Dims[A].StepS != Dims[B].StepS ? Dims[A].StepS < Dims[B].StepS : A < B;
+    });
+    std::vector<Dim> Sorted;
+    for (size_t K : Order)
+      Sorted.push_back(Dims[K]);
+    Dims = Sorted;
+    // The stage is written densely.
+    int64_t Dense = 1;
+    for (const Dim &D : Dims) {
+      if (D.StepS != Dense)
+        return fail("the copy does not fill " + S->Name + " densely (loop '" +
+                    D.Loop->LoopVar->Name + "' steps " + std::to_string(D.StepS) +
+                    " scalars where " + std::to_string(Dense) + " are next)");
+      Dense *= D.Extent;
+    }
+    if (Dense % Lanes)
+      return fail("the copy moves " + std::to_string(Dense) + " scalars of " + S->Name +
+                  ", not whole VTA elements of " + std::to_string(Lanes));
+    // Loops that span an element's end are split there: their inner part is
+    // in the element, their outer part steps by whole elements.
+    size_t I = 0;
+    for (int64_t Inner = 1; Inner < Lanes; ++I) {
+      Dim &D = Dims[I];
+      if (Inner * D.Extent <= Lanes) {
+        Inner *= D.Extent;
+        continue;
+      }
+      int64_t Part = Lanes / Inner;
+      if (D.Extent % Part)
+        return fail("loop '" + D.Loop->LoopVar->Name + "' straddles VTA elements of " + S->Name);
+      Dims.insert(Dims.begin() + I + 1, Dim{D.Loop, D.Extent / Part, D.StepS * Part,
+                                            D.StepG * Part, D.StepR * Part, D.StepC * Part});
+      Dims[I].Extent = Part;
+      Inner *= Part;
+    }
+    // The first I loops make up one element: contiguous in DRAM as well, or
+    // a weight tile the launcher repacks (G becomes the packed copy).
+    Buffer Packed; // the launcher's tile-by-tile copy of G, when it repacks G
+    for (size_t K = 0; K < I; ++K) {
+      const Dim &D = Dims[K];
+      if (D.StepG == D.StepS)
+        continue;
+      std::string NotContiguous = "an element of " + S->Name + " (" + std::to_string(Lanes) +
+                                  " scalars) is not contiguous in `" + print(makeLoad(G, IdxG)) +
+                                  "` (loop '" + D.Loop->LoopVar->Name + "' steps " +
+                                  std::to_string(D.StepG) + " there)";
+      if (S->MemScope != Scope::VtaWgt)
+        return fail(NotContiguous);
+      Packed = repackTiles(G, TwoD, Dims, I, NotContiguous);
+      if (!Packed)
+        return nullptr;
+      break;
+    }
+    // The loops beyond the element, in elements.
+    std::vector<Dim> Elem(Dims.begin() + I, Dims.end());
+    for (Dim &D : Elem) {
+      if (D.StepG % Lanes)
+        return fail("loop '" + D.Loop->LoopVar->Name + "' moves `" + print(makeLoad(G, IdxG)) +
+                    "` by " + std::to_string(D.StepG) + " scalars, not by whole VTA elements of " +
+                    std::to_string(Lanes));
+      D.StepS /= Lanes;
+      D.StepG /= Lanes;
+    }
+    // x: contiguous in DRAM; y: one more stride; the rest stay loops.
+    size_t E = 0;
+    int64_t XSize = 1, YSize = 1, XStride = 0;
+    const ForNode *SplitLoop = nullptr; // a loop split above: must all be x/y
+    while (E < Elem.size() && Elem[E].StepG == XSize) {
+      XSize *= Elem[E].Extent;
+      ++E;
+    }
+    if (E < Elem.size()) {
+      XStride = Elem[E].StepG;
+      YSize = Elem[E].Extent;
+      ++E;
+      while (E < Elem.size() && Elem[E].StepG == XStride * YSize) {
+        YSize *= Elem[E].Extent;
+        ++E;
+      }
+    } else {
+      XStride = XSize;
+    }
+    std::set<const ForNode *> HostLoops;
+    for (size_t K = E; K < Elem.size(); ++K)
+      HostLoops.insert(Elem[K].Loop);
+    for (size_t K = 0; K < I; ++K)
+      if (HostLoops.count(Dims[K].Loop))
+        SplitLoop = Dims[K].Loop;
+    for (size_t K = 0; K < E; ++K)
+      if (HostLoops.count(Elem[K].Loop))
+        SplitLoop = Elem[K].Loop;
+    if (SplitLoop)
+      return fail("loop '" + SplitLoop->LoopVar->Name + "' is split between a DMA row and the "
+                                                      "loops around it; split it in the schedule");
+    // The start of the transfer: the copy's DMA loops at 0.
+    std::map<const VarNode *, Expr> Zero;
+    for (const ForNode *F : C.Loops)
+      if (!HostLoops.count(F))
+        Zero[F->LoopVar.get()] = makeInt(0);
+    auto Start = [&](const Buffer &B, const std::vector<Expr> &Idx) {
+      std::vector<Expr> Out;
+      for (const Expr &X : Idx)
+        Out.push_back(simplify(substitute(X, Zero)));
+      return makeLoad(B, Out);
+    };
+    Expr StartS = Start(S, IdxS), StartG = Start(G, IdxG);
+    if (Packed) {
+      // Tile (row / 16, col / 16) of G, at its first scalar.
+      const auto *L = as<LoadNode>(StartG);
+      Expr Row = divideExactly(L->Indices[0], vta::BlockOut);
+      Expr Col = divideExactly(L->Indices[1], vta::BlockIn);
+      if (!Row || !Col)
+        return fail("`" + print(StartG) + "` does not start a 16x16 tile of " + G->Name +
+                    ": its row and column must be multiples of 16");
+      StartG = makeLoad(Packed, {Row, Col, makeInt(0), makeInt(0)});
+    } else if (!provablyMultipleOf(flatIndex(G->Shape, as<LoadNode>(StartG)->Indices), Lanes)) {
+      return fail("`" + print(StartG) + "` does not start a VTA element: its offset must be a "
+                  "multiple of " + std::to_string(Lanes) + " scalars of " + G->Name);
+    }
+    Expr Call =
+        IsLoad ? makeCall("vta.load_2d",
+                          {StartS, StartG, makeInt(XSize), makeInt(YSize), makeInt(XStride),
+                           makeInt(0), makeInt(0), makeInt(0), makeInt(0)},
+                          DType::Int32)
+               : makeCall("vta.store_2d",
+                          {StartG, StartS, makeInt(XSize), makeInt(YSize), makeInt(XStride)},
+                          DType::Int32);
+    Stmt Out = makeEvaluate(Call);
+    for (size_t K = C.Loops.size(); K-- > 0;)
+      if (HostLoops.count(C.Loops[K]))
+        Out = makeFor(C.Loops[K]->LoopVar, C.Loops[K]->Min, C.Loops[K]->Extent, Out);
+    return Out;
+  }
+
+  /// G's tile-by-tile copy for a weight copy whose element (a 16x16 tile,
+  /// the first NElem of Dims) is not contiguous in G: each tile row must be
+  /// 16 contiguous scalars of a row of the 2-D G[Rows][Cols] (both multiples
+  /// of 16), and every loop beyond the element must move by whole tiles.
+  /// Dims' DRAM steps become steps in the copy, which vta.pack_tiles fills
+  /// before the program runs (ir/Vta.h); null (and an error) otherwise.
+  Buffer repackTiles(const Buffer &G, bool TwoD, std::vector<Dim> &Dims, size_t NElem,
+                     const std::string &NotContiguous) {
+    const std::string Rule =
+        "; VTA reads a weight tile as 256 contiguous bytes, [16 j][16 k]: the launcher repacks "
+        "a 2-D weight array W[N][K] whose N and K are multiples of 16 when each tile row is "
+        "16 contiguous k of one row; store other weights tile by tile ([N/16][K/16][16][16])";
+    int64_t Rows = 0, Cols = 0;
+    if (!TwoD || !getConstInt(simplify(G->Shape[0]), Rows) ||
+        !getConstInt(simplify(G->Shape[1]), Cols) || Rows % vta::BlockOut ||
+        Cols % vta::BlockIn || Rows <= 0 || Cols <= 0) {
+      fail(NotContiguous + Rule);
+      return nullptr;
+    }
+    for (size_t K = 0; K < NElem; ++K) {
+      const Dim &D = Dims[K];
+      bool InRow = D.StepS < vta::BlockIn; // along k, within a tile row
+      if (InRow ? D.StepR != 0 || D.StepC != D.StepS
+                : D.StepC != 0 || D.StepR * vta::BlockIn != D.StepS) {
+        fail(NotContiguous + Rule);
+        return nullptr;
+      }
+    }
+    for (size_t K = NElem; K < Dims.size(); ++K) {
+      Dim &D = Dims[K];
+      if (D.StepR % vta::BlockOut || D.StepC % vta::BlockIn) {
+        fail("loop '" + D.Loop->LoopVar->Name + "' moves `" + G->Name + "` by " +
+             std::to_string(D.StepR) + " rows and " + std::to_string(D.StepC) +
+             " columns, not by whole 16x16 tiles" + Rule);
+        return nullptr;
+      }
+    }
+    for (size_t K = 0; K < Dims.size(); ++K) {
+      Dim &D = Dims[K];
+      D.StepG = K < NElem ? D.StepS
+                          : (D.StepR / vta::BlockOut * (Cols / vta::BlockIn) +
+                             D.StepC / vta::BlockIn) * vta::WgtLanes;
+    }
+    Buffer &P = Packs[G.get()];
+    if (!P) {
+      P = makeBuffer(G->Name + "_tiles", G->Type,
+                     {makeInt(Rows / vta::BlockOut), makeInt(Cols / vta::BlockIn),
+                      makeInt(vta::BlockOut), makeInt(vta::BlockIn)},
+                     Scope::Global);
+      PackOrder.push_back({G, P});
+    }
+    return P;
+  }
+
+public:
+  /// The packed copies the copies read: allocated around the whole
+  /// program, each filled first.
+  Stmt wrapPacks(Stmt Body) const {
+    std::vector<Stmt> Fills;
+    for (const auto &[G, P] : PackOrder)
+      Fills.push_back(makeEvaluate(makeCall(
+          "vta.pack_tiles",
+          {makeLoad(P, std::vector<Expr>(4, makeInt(0))), makeLoad(G, {makeInt(0), makeInt(0)}),
+           G->Shape[0], G->Shape[1]},
+          DType::Int32)));
+    if (Fills.empty())
+      return Body;
+    Fills.push_back(Body);
+    Body = makeSeq(Fills);
+    for (size_t K = PackOrder.size(); K-- > 0;)
+      Body = makeAllocate(PackOrder[K].second, Body);
+    return Body;
+  }
+
+private:
+  std::map<const BufferNode *, Buffer> Packs;
+  std::vector<std::pair<Buffer, Buffer>> PackOrder; // G, its packed copy
+};
+
+} // namespace
+
+ir::LoopNest injectVtaDma(const ir::LoopNest &Nest, std::vector<Diag> &Diags) {
+  LoopNest Out = Nest;
+  DmaInjector Injector(Nest, Diags);
+  Out.Body = Injector.wrapPacks(Injector.mutate(Nest.Body));
+  return Out;
+}
+
+const Pass InjectVtaDmaPass = {
+    "InjectVtaDma", /*Requires=*/FormAny, /*Establishes=*/FormAny,
+    [](LoweringState &S) {
+      size_t First = S.Diags.size();
+      S.Nest = injectVtaDma(S.Nest, S.Diags);
+      return !S.failedSince(First);
+    }};
+
+} // namespace passes
+} // namespace sched

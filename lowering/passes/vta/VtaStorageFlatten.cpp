@@ -1,0 +1,187 @@
+//===- VtaStorageFlatten.cpp - Stage buffers become SRAM element ranges ---===//
+//
+// What: every allocation in vta.inp / vta.wgt / vta.acc gets a range of its
+// SRAM (in elements: 16 scalars of inp and acc, 256 of wgt) and disappears
+// (but around a statement no pass lowered that still accesses it, which
+// VerifyVtaProgram then reports);
+// every call takes its final form (ir/Vta.h form 3, the runtime API one for
+// one): an SRAM operand becomes its element index (the range's base plus
+// the operand's flat index over the element's scalars), a DRAM operand its
+// buffer's base and an element offset.
+//
+// Why here: the last VTA pass before the verifier; InjectVtaContexts has
+// given each context its own slice of every stage (a leading dimension),
+// which the flat index takes into account. Ranges are not reused: the
+// sum of the stages of a scope must fit its SRAM (VerifyVtaProgram checks
+// the final indices against the depths).
+//
+//===----------------------------------------------------------------------===//
+#include "ir/Access.h"
+#include "ir/Affine.h"
+#include "ir/IRMutator.h"
+#include "ir/Printer.h"
+#include "ir/Simplify.h"
+#include "ir/Vta.h"
+#include "passes/PassUtil.h"
+#include "passes/Passes.h"
+
+namespace sched {
+namespace passes {
+
+using namespace ir;
+
+namespace {
+
+class Flattener : public IRMutator {
+public:
+  explicit Flattener(std::vector<Diag> &Diags) : Diags(Diags) {}
+
+protected:
+  Stmt mutateAllocate(const Stmt &S, const AllocateNode *N) override {
+    int64_t Lanes = vtaElementLanes(N->Buf->MemScope);
+    if (!Lanes)
+      return IRMutator::mutateAllocate(S, N);
+    int64_t Scalars = 1, Ext;
+    for (const Expr &E : N->Buf->Shape) {
+      if (!getConstInt(simplify(E), Ext)) {
+        error("the VTA buffer " + N->Buf->Name + " has no constant size");
+        return S;
+      }
+      Scalars *= Ext;
+    }
+    if (Scalars % Lanes) {
+      error("the VTA buffer " + N->Buf->Name + " holds " + std::to_string(Scalars) +
+            " scalars, not whole elements of " + std::to_string(Lanes));
+      return S;
+    }
+    int64_t &Next = NextFree[N->Buf->MemScope];
+    Base[N->Buf.get()] = Next;
+    Next += Scalars / Lanes;
+    Stmt Body = mutate(N->Body);
+    // A statement that is no VTA operation (no pass lowered it) still
+    // names the buffer: the allocation stays around it, so the program
+    // remains well-formed for VerifyVtaProgram to report the statement.
+    for (const Access &A : collectAccesses(Body))
+      if (A.Buf == N->Buf)
+        return makeAllocate(N->Buf, Body);
+    return Body;
+  }
+
+  Expr mutateCall(const Expr &E, const CallNode *N) override {
+    const std::string &Name = N->Name;
+    const std::vector<Expr> &A = N->Args;
+    if (Name == "vta.load_2d" && A.size() == 9) {
+      const auto *S = as<LoadNode>(A[0]);
+      const auto *G = as<LoadNode>(A[1]);
+      if (!S || !G)
+        return malformed(E);
+      Expr Sram = sramIndex(S), Off = dramOffset(G, vtaElementLanes(S->Buf->MemScope));
+      if (!Sram || !Off)
+        return E;
+      return makeCall("vta.LoadBuffer2D",
+                      {dramBase(G), Off, A[2], A[3], A[4], A[5], A[6], A[7], A[8], Sram,
+                       makeInt(vtaMemId(S->Buf->MemScope))},
+                      N->Type);
+    }
+    if (Name == "vta.store_2d" && A.size() == 5) {
+      const auto *G = as<LoadNode>(A[0]);
+      const auto *S = as<LoadNode>(A[1]);
+      if (!S || !G)
+        return malformed(E);
+      Expr Sram = sramIndex(S), Off = dramOffset(G, vta::OutLanes);
+      if (!Sram || !Off)
+        return E;
+      return makeCall("vta.StoreBuffer2D",
+                      {Sram, makeInt(VtaMemOut), dramBase(G), Off, A[2], A[3], A[4]}, N->Type);
+    }
+    if (Name == "vta.pack_tiles" && A.size() == 4) {
+      const auto *P = as<LoadNode>(A[0]);
+      const auto *G = as<LoadNode>(A[1]);
+      if (!P || !G)
+        return malformed(E);
+      return makeCall("vta.PackTiles", {dramBase(P), dramBase(G), A[2], A[3]}, N->Type);
+    }
+    if ((Name == "vta.push_gemm" || Name == "vta.push_alu")) {
+      bool Gemm = Name == "vta.push_gemm";
+      size_t Fixed = VtaPushFixedArgs, PerUop = vtaUopOperands(Gemm);
+      if (A.size() < Fixed + PerUop || (A.size() - Fixed) % PerUop)
+        return malformed(E);
+      std::vector<Expr> Out(A.begin(), A.begin() + Fixed);
+      for (size_t I = Fixed; I < A.size(); ++I) {
+        if ((I - Fixed) % PerUop == 0 && !as<LoadNode>(A[I]))
+          return malformed(E); // a uop's destination is always an acc element
+        if (const auto *L = as<LoadNode>(A[I])) {
+          Expr Index = sramIndex(L);
+          if (!Index)
+            return E;
+          Out.push_back(Index);
+        } else {
+          Out.push_back(A[I]); // the unused operand of a reset or immediate op
+        }
+      }
+      return makeCall(Gemm ? "vta.PushGEMMOp" : "vta.PushALUOp", Out, N->Type);
+    }
+    return IRMutator::mutateCall(E, N);
+  }
+
+private:
+  std::vector<Diag> &Diags;
+  std::map<Scope, int64_t> NextFree;
+  std::map<const BufferNode *, int64_t> Base;
+
+  void error(const std::string &Message) {
+    Diag D;
+    D.Message = Message;
+    Diags.push_back(D);
+  }
+
+  Expr malformed(const Expr &E) {
+    error("malformed VTA call `" + print(E) + "`");
+    return E;
+  }
+
+  Expr sramIndex(const LoadNode *L) {
+    auto It = Base.find(L->Buf.get());
+    if (It == Base.end()) {
+      error("`" + print(makeLoad(L->Buf, L->Indices)) + "` is not in a VTA buffer");
+      return nullptr;
+    }
+    Expr Elem;
+    std::string Why;
+    if (!vtaElementIndex(L, Elem, Why)) {
+      error("`" + print(makeLoad(L->Buf, L->Indices)) + "`: " + Why);
+      return nullptr;
+    }
+    return simplify(makeInt(It->second) + Elem);
+  }
+
+  Expr dramOffset(const LoadNode *G, int64_t Lanes) {
+    Expr Elem = divideExactly(flatIndex(G->Buf->Shape, G->Indices), Lanes);
+    if (!Elem)
+      error("`" + print(makeLoad(G->Buf, G->Indices)) + "` does not start a VTA element");
+    return Elem;
+  }
+
+  static Expr dramBase(const LoadNode *G) {
+    return makeLoad(G->Buf, std::vector<Expr>(G->Indices.size(), makeInt(0)));
+  }
+};
+
+} // namespace
+
+ir::LoopNest vtaStorageFlatten(const ir::LoopNest &Nest, std::vector<Diag> &Diags) {
+  LoopNest Out = Nest;
+  Out.Body = Flattener(Diags).mutate(Nest.Body);
+  return Out;
+}
+
+const Pass VtaStorageFlattenPass = {
+    "VtaStorageFlatten", /*Requires=*/VtaFormNoContexts, /*Establishes=*/VtaFormFinal,
+    [](LoweringState &S) {
+      size_t First = S.Diags.size();
+      S.Nest = vtaStorageFlatten(S.Nest, S.Diags);
+      return !S.failedSince(First);
+    }};
+
+} // namespace passes
+} // namespace sched
