@@ -93,9 +93,13 @@ private:
     ir::Expr V = N->LoopVar;
     ir::Expr Own = ir::makeBinary(ir::BinOp::And, ir::makeBinary(ir::BinOp::LE, N->Min, V),
                                   ir::makeBinary(ir::BinOp::LE, V, Last));
-    return ir::makeFor(N->LoopVar, ir::simplify(Lo), ir::simplify(Hi - Lo + One),
-                       ir::makeIf(ir::simplify(Own), N->Body), N->LoopKind, N->ThreadTag,
-                       N->IsReduction);
+    Lo = ir::simplify(Lo);
+    Hi = ir::simplify(Hi);
+    ir::VarRanges Ranges = ThreadRanges;
+    Ranges[N->LoopVar.get()] = {Lo, Hi};
+    return ir::makeFor(N->LoopVar, Lo, ir::simplify(Hi - Lo + One),
+                       ir::makeIf(ir::simplify(Own, &Ranges), N->Body), N->LoopKind,
+                       N->ThreadTag, N->IsReduction);
   }
 };
 
