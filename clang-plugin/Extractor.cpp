@@ -846,17 +846,16 @@ ir::Stmt NestExtractor::translateIf(const IfStmt *If) {
 // Loops
 //===----------------------------------------------------------------------===//
 
+/// A bound may use the variables of enclosing loops (a triangular or banded
+/// nest: `j <= i`, `j = max(0, i - 2)`): the IR's loop bounds are
+/// expressions like any other, and every analysis reads them with the
+/// enclosing loops' ranges.
 ir::Expr NestExtractor::loopBound(const Expr *E, const VarDecl *IV) {
   ir::Expr Bound = translate(E);
   if (!Bound)
     return nullptr;
-  ExprScan Scan(&LoopVarNodes);
+  ExprScan Scan;
   Scan.visit(Bound);
-  if (Scan.FirstLoopVar)
-    return fail(E->getBeginLoc(), "loop bound of '" + IV->getNameAsString() +
-                                      "' depends on loop '" + Scan.FirstLoopVar->Name +
-                                      "' (triangular nests are not supported)"),
-           nullptr;
   if (Scan.HasLoad)
     return fail(E->getBeginLoc(), "loop bound of '" + IV->getNameAsString() +
                                       "' depends on a value computed in the nest"),
@@ -1088,6 +1087,24 @@ ir::Stmt NestExtractor::translateFor(const ForStmt *F) {
     return nullptr;
   ir::Expr Zero = ir::makeInt(0, Extent->Type);
   leaveLoop(Before, ir::simplify(ir::makeBinary(ir::BinOp::GT, Extent, Zero)));
+  // A counter of an inner loop whose bounds use V (a triangular nest) holds,
+  // after this loop, what its last execution left: the one at V's last value
+  // when it runs in every iteration of V; otherwise which iteration ran it
+  // last is not known here.
+  for (auto &[VD, State] : Counters) {
+    if (!State.Known)
+      continue;
+    if (State.When && mentionsVar(State.When, V.get())) {
+      State.When = ir::simplify(State.When, &LoopRanges);
+      int64_t Holds = 0;
+      if (ir::getConstInt(State.When, Holds) && Holds != 0)
+        State.When = nullptr;
+      else if (mentionsVar(State.When, V.get()))
+        State.Known = false;
+    }
+    if (State.Known && State.Value && mentionsVar(State.Value, V.get()))
+      State.Value = ir::simplify(ir::substitute(State.Value, {{V.get(), Last}}));
+  }
   CounterState After;
   ir::Expr Trips = ir::makeBinary(ir::BinOp::Max, Extent, Zero);
   if (Step != 1)

@@ -339,9 +339,73 @@ bool usesAnyOf(const Expr &E, const VarRanges &R) {
 
 } // namespace
 
-Interval boundsOf(const Expr &E, const VarRanges &Ranges, const NonNegativeFacts &Facts) {
+namespace {
+
+/// The ranged variable of E whose range uses other ranged variables (the
+/// inner loop of a triangular or banded nest) and that no other range uses,
+/// or nullptr.
+const VarNode *innermostDependent(const Expr &E, const VarRanges &Ranges) {
+  // In order of appearance, so that the result does not depend on where
+  // the variables happen to live in memory.
+  struct InOrder : IRVisitor {
+    std::vector<const VarNode *> Vars;
+    void visitVar(const VarNode *V) override {
+      if (std::find(Vars.begin(), Vars.end(), V) == Vars.end())
+        Vars.push_back(V);
+    }
+  } Order;
+  Order.visit(E);
+  for (const VarNode *V : Order.Vars) {
+    auto It = Ranges.find(V);
+    if (It == Ranges.end() || !(usesRanged(It->second.Min, Ranges) ||
+                                usesRanged(It->second.Max, Ranges)))
+      continue;
+    bool UsedByOther = std::any_of(Ranges.begin(), Ranges.end(), [&](const auto &Entry) {
+      return Entry.first != V && ((Entry.second.Min && usesVar(Entry.second.Min, V)) ||
+                                  (Entry.second.Max && usesVar(Entry.second.Max, V)));
+    });
+    if (!UsedByOther)
+      return V;
+  }
+  return nullptr;
+}
+
+/// One end of E's range (the largest value when IsMax). Where E is affine,
+/// with a constant coefficient, in a variable whose range depends on other
+/// ranged ones, that variable is replaced by the end of its range first, so
+/// that what the two share stays correlated: j + max(0, i - 2) for j up to
+/// min(n, i + 3) - max(0, i - 2) - 1 is at most min(n, i + 3) - 1, where
+/// relaxing j and i on their own would add the two maxes' ranges.
+Expr endOf(const Expr &E, const VarRanges &Ranges, const NonNegativeFacts &Facts, bool IsMax,
+           int Depth) {
+  if (Depth < 8)
+    if (const VarNode *V = innermostDependent(E, Ranges)) {
+      AffineForm F;
+      int64_t C = 0;
+      if (toAffine(E, [&](const VarNode *X) { return X == V; }, F) && F.Coefs.count(V) &&
+          getConstInt(F.Coefs.at(V), C) && C != 0) {
+        const Interval &R = Ranges.at(V);
+        const Expr &End = (C > 0) == IsMax ? R.Max : R.Min;
+        if (!End)
+          return nullptr;
+        Expr At = canonicalize(substitute(E, {{V, End->Type == V->Type ? End : makeCast(V->Type, End)}}));
+        return endOf(At, Ranges, Facts, IsMax, Depth + 1);
+      }
+    }
   IntervalEval Eval(Ranges, Facts);
-  Interval I = Eval.eval(canonicalize(E));
+  Interval I = Eval.eval(E);
+  return IsMax ? I.Max : I.Min;
+}
+
+} // namespace
+
+Interval boundsOf(const Expr &E, const VarRanges &Ranges, const NonNegativeFacts &Facts) {
+  Expr C = canonicalize(E);
+  if (innermostDependent(C, Ranges))
+    return {simplifiedOrNull(endOf(C, Ranges, Facts, false, 0)),
+            simplifiedOrNull(endOf(C, Ranges, Facts, true, 0))};
+  IntervalEval Eval(Ranges, Facts);
+  Interval I = Eval.eval(C);
   return {simplifiedOrNull(I.Min), simplifiedOrNull(I.Max)};
 }
 

@@ -178,10 +178,39 @@ public:
         break;
       }
     }
-    return !Copy.provablyEmpty();
+    return !Copy.provablyEmpty() && minMaxCasesFeasible(Copy, 0, 0);
   }
 
 private:
+  /// How many min/max terms feasible() splits into their two cases (each
+  /// doubles the work); the rest keep their relaxation (bounded by both
+  /// operands), which only adds points.
+  static constexpr unsigned MaxMinMaxCases = 8;
+
+  /// Whether Sys (known not provably empty) has a point once each min/max
+  /// from the I-th on equals one of its operands: min(a, b) is a where a <=
+  /// b, else b. Exact for the min/max a clamped or banded loop bound makes
+  /// (`j < min(n, i + 3)` on both sides of a dependence question: the two
+  /// minimums are equal where the two i are).
+  bool minMaxCasesFeasible(const IntegerSystem &S, size_t I, unsigned Split) const {
+    while (I < MinMaxes.size() && MinMaxes[I].Exact)
+      ++I;
+    if (I == MinMaxes.size() || Split == MaxMinMaxCases)
+      return true;
+    const MinMax &F = MinMaxes[I];
+    LinearExpr M = LinearExpr::variable(F.M);
+    for (int Arm = 0; Arm < 2; ++Arm) {
+      const LinearExpr &Same = Arm ? F.B : F.A, &Other = Arm ? F.A : F.B;
+      IntegerSystem Case = S;
+      Case.addEquality(M - Same);
+      // min: the chosen operand is the smaller; max: the larger.
+      Case.addInequality(F.IsMax ? Same - Other : Other - Same);
+      if (!Case.provablyEmpty() && minMaxCasesFeasible(Case, I + 1, Split + 1))
+        return true;
+    }
+    return false;
+  }
+
   const Access *Acc[2];
   bool UseTags;
   std::map<std::string, int64_t> TagExtent;

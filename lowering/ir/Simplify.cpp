@@ -246,6 +246,22 @@ protected:
       return C ? S->TrueValue : S->FalseValue;
     if (S && structurallyEqual(S->TrueValue, S->FalseValue))
       return S->TrueValue;
+    // `a < b ? a : b` is min(a, b) on integers (and the other orders and
+    // comparisons their min or max): a clamped bound written with ?: gets
+    // the min/max rules of bound inference and dependence analysis.
+    if (S && isInt(S->Type))
+      if (const auto *C = as<BinaryNode>(S->Cond)) {
+        bool Less = C->Op == BinOp::LT || C->Op == BinOp::LE;
+        bool Greater = C->Op == BinOp::GT || C->Op == BinOp::GE;
+        if ((Less || Greater) && C->A->Type == S->Type && C->B->Type == S->Type) {
+          if (structurallyEqual(C->A, S->TrueValue) && structurallyEqual(C->B, S->FalseValue))
+            return mutate(makeBinary(Less ? BinOp::Min : BinOp::Max, S->TrueValue,
+                                     S->FalseValue));
+          if (structurallyEqual(C->A, S->FalseValue) && structurallyEqual(C->B, S->TrueValue))
+            return mutate(makeBinary(Less ? BinOp::Max : BinOp::Min, S->FalseValue,
+                                     S->TrueValue));
+        }
+      }
     return Rebuilt;
   }
 

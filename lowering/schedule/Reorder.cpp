@@ -8,6 +8,10 @@
 //  * perfect interchange: A { guards { B { X } } } -> B { A { X } }, each
 //    guard placed right below the loop whose variable it reads (a guard that
 //    does not read A may move above A: when it is false A runs nothing);
+//    where B's bounds use A's variable (a triangular or banded nest), the
+//    bounds are exchanged too, by Fourier-Motzkin elimination where A's
+//    coefficient is +-1 (interchangeBounds), else over B's hull with B's
+//    bounds as a guard: the same iterations run, in the new order;
 //
 //  * loop distribution, when a sequence lies between A and B:
 //      A { allocate acc[1] local { s1; s2(contains B); s3 } }
@@ -27,6 +31,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "ir/Access.h"
+#include "ir/Affine.h"
+#include "ir/Bounds.h"
 #include "ir/Dependence.h"
 #include "ir/IRMutator.h"
 #include "ir/IRVisitor.h"
@@ -111,6 +117,89 @@ Stmt rebuildLoop(const ForNode *L, Var V, Stmt Body) {
                  L->IsReduction);
 }
 
+/// The bounds of an interchange A { B } -> B { A } where B's bounds use A's
+/// variable (a triangular or banded nest): the same (a, b) pairs in the
+/// other order. B runs over the hull of its ranges over A's range; A, for
+/// each b, over what Fourier-Motzkin elimination gives: A's own bounds and
+/// each bound of B (each arm of a max lower bound, of a min upper bound)
+/// with A's coefficient +-1, solved for a (`j <= i` becomes `i >= j`), so
+/// `for i in [0, n) for j in [0, i]` becomes `for j in [0, n) for i in [j,
+/// n)`. A bound of another form keeps A's own range with B's bounds as a
+/// guard around A's body, which runs the same pairs too. False (Why says
+/// why) when B's range has no hull over A's.
+struct InterchangedBounds {
+  Expr BMin, BExtent, AMin, AExtent;
+  std::vector<Expr> Guards; // around A's body, below A
+};
+
+bool interchangeBounds(const ForNode *A, const ForNode *B, InterchangedBounds &Out,
+                       std::string &Why) {
+  const VarNode *AV = A->LoopVar.get();
+  Expr One = makeInt(1, A->Extent->Type);
+  Expr ALast = simplify(A->Min + A->Extent - One);
+  Expr BLast = simplify(B->Min + B->Extent - makeInt(1, B->Extent->Type));
+  VarRanges OverA{{AV, {A->Min, ALast}}};
+  Expr Lo = boundsOf(B->Min, OverA).Min, Hi = boundsOf(BLast, OverA).Max;
+  if (!Lo || !Hi || usesVar(Lo, AV) || usesVar(Hi, AV)) {
+    Why = "no range of it over the range of '" + A->LoopVar->Name + "' is known";
+    return false;
+  }
+  Out.BMin = simplify(Lo);
+  Out.BExtent = simplify(Hi - Lo + makeInt(1, Hi->Type));
+  Expr BV = B->LoopVar;
+  VarRanges OverB{{B->LoopVar.get(), {Out.BMin, simplify(Hi)}}};
+
+  std::vector<Expr> Lower{A->Min}, Upper{ALast}, Guards;
+  // Each bound of B: Arm <= b (IsLower) or b <= Arm.
+  auto Solve = [&](const Expr &Arm, bool IsLower) {
+    AffineForm F;
+    if (mayWrap(Arm) || !toAffine(Arm, [&](const VarNode *V) { return V == AV; }, F))
+      return false;
+    int64_t C = 0;
+    auto It = F.Coefs.find(AV);
+    if (It != F.Coefs.end() && (!getConstInt(It->second, C) || (C != 1 && C != -1)))
+      return false;
+    const Expr &R = F.Constant;
+    if (C == 0) { // a bound on b alone: a guard, unless b's hull implies it
+      if (!(IsLower ? provablyLessEq(R, Out.BMin, {}) : provablyLessEq(Hi, R, {})))
+        Guards.push_back(IsLower ? makeBinary(BinOp::LE, R, BV) : makeBinary(BinOp::LE, BV, R));
+      return true;
+    }
+    // a + r <= b: a <= b - r; -a + r <= b: a >= r - b; and the reverse.
+    bool BoundsAFromAbove = IsLower == (C == 1);
+    Expr Solved = C == 1 ? simplify(BV - R) : simplify(R - BV);
+    (BoundsAFromAbove ? Upper : Lower).push_back(Solved);
+    return true;
+  };
+  bool Exact = true;
+  for (const Expr &Arm : minMaxArms(B->Min, BinOp::Max))
+    Exact = Exact && Solve(Arm, true);
+  for (const Expr &Arm : minMaxArms(BLast, BinOp::Min))
+    Exact = Exact && Solve(Arm, false);
+  if (!Exact) {
+    Out.AMin = A->Min;
+    Out.AExtent = A->Extent;
+    // (The side B's hull already implies needs no test.)
+    if (!provablyLessEq(B->Min, Out.BMin, OverA))
+      Out.Guards.push_back(makeBinary(BinOp::LE, B->Min, BV));
+    if (!provablyLessEq(Hi, BLast, OverA))
+      Out.Guards.push_back(makeBinary(BinOp::LE, BV, BLast));
+    return true;
+  }
+  auto Fold = [](const std::vector<Expr> &Xs, BinOp Op) {
+    Expr Acc = Xs.front();
+    for (size_t I = 1; I < Xs.size(); ++I)
+      Acc = makeBinary(Op, Acc, Xs[I]);
+    return Acc;
+  };
+  Expr AFirst = simplify(Fold(Lower, BinOp::Max), &OverB);
+  Expr ANewLast = simplify(Fold(Upper, BinOp::Min), &OverB);
+  Out.AMin = AFirst->Type == A->Min->Type ? AFirst : simplify(makeCast(A->Min->Type, AFirst));
+  Out.AExtent = simplify(makeCast(A->Extent->Type, ANewLast - AFirst + One), &OverB);
+  Out.Guards = Guards;
+  return true;
+}
+
 class Reorderer {
 public:
   /// BandChecked: the caller proved the whole permutation legal, so the
@@ -179,10 +268,17 @@ private:
       const auto *I = as<IfThenElseNode>(C);
       (usesVar(I->Cond, A->LoopVar.get()) ? GuardsOnA : OtherGuards).push_back(I->Cond);
     }
-    if (usesVar(B->Min, A->LoopVar.get()) || usesVar(B->Extent, A->LoopVar.get()))
-      return fail(Outer, Inner, "the bounds of '" + Inner.Name + "' depend on '" + Outer.Name + "'");
-    Stmt NewA = rebuildLoop(A, A->LoopVar, wrapInGuards(GuardsOnA, B->Body));
-    Stmt NewB = rebuildLoop(B, B->LoopVar, wrapInGuards(OtherGuards, NewA));
+    InterchangedBounds Bounds{B->Min, B->Extent, A->Min, A->Extent, {}};
+    std::string NoHull;
+    if ((usesVar(B->Min, A->LoopVar.get()) || usesVar(B->Extent, A->LoopVar.get())) &&
+        !interchangeBounds(A, B, Bounds, NoHull))
+      return fail(Outer, Inner, "the bounds of '" + Inner.Name + "' depend on '" + Outer.Name +
+                                    "', and " + NoHull);
+    GuardsOnA.insert(GuardsOnA.end(), Bounds.Guards.begin(), Bounds.Guards.end());
+    Stmt NewA = makeFor(A->LoopVar, Bounds.AMin, Bounds.AExtent, wrapInGuards(GuardsOnA, B->Body),
+                        A->LoopKind, A->ThreadTag, A->IsReduction);
+    Stmt NewB = makeFor(B->LoopVar, Bounds.BMin, Bounds.BExtent, wrapInGuards(OtherGuards, NewA),
+                        B->LoopKind, B->ThreadTag, B->IsReduction);
     // One adjacent interchange keeps every dependence's direction unless
     // some dependence runs forward in A and backward in B. (A whole perfect
     // band is checked once, before its interchanges, in reorderLoops.)

@@ -139,7 +139,9 @@ TEST(ComputeLaunchGeometryTest, TakesGridAndBlockFromBoundLoops) {
   EXPECT_EQ(Ctx.threadTags(), std::vector<std::string>{"threadIdx.x"});
 }
 
-TEST(ComputeLaunchGeometryTest, RejectsAThreadExtentThatDependsOnALoop) {
+TEST(ComputeLaunchGeometryTest, LaunchesTheHullOfAThreadExtentThatDependsOnALoop) {
+  // The inner loop of a triangle bound to threads: the block is the largest
+  // extent it takes over the enclosing loop's range (i + 1 for i < 8: 8).
   ir::LoopNest Nest = parseNest("func f(A: float32*[64] global) target=gpu {\n"
                                 "  for (i, 0, 8) {\n"
                                 "    for (tx, 0, (i + 1)) bind(threadIdx.x) {\n"
@@ -149,8 +151,22 @@ TEST(ComputeLaunchGeometryTest, RejectsAThreadExtentThatDependsOnALoop) {
                                 "}\n");
   passes::KernelContext Ctx;
   std::vector<Diag> Diags;
+  EXPECT_TRUE(passes::computeLaunchGeometry(Nest, Ctx, Diags));
+  EXPECT_EQ(Ctx.constExtent("threadIdx.x"), 8);
+}
+
+TEST(ComputeLaunchGeometryTest, RejectsAThreadExtentWithNoBoundOverTheParameters) {
+  ir::LoopNest Nest = parseNest("func f(A: float32*[64] global, n: int32) target=gpu {\n"
+                                "  for (i, 0, n) {\n"
+                                "    for (tx, 0, (64/(i + 1))) bind(threadIdx.x) {\n"
+                                "      A[tx] = 0.0f\n"
+                                "    }\n"
+                                "  }\n"
+                                "}\n");
+  passes::KernelContext Ctx;
+  std::vector<Diag> Diags;
   EXPECT_FALSE(passes::computeLaunchGeometry(Nest, Ctx, Diags));
-  EXPECT_TRUE(hasError(Diags, "depends on 'i'"));
+  EXPECT_TRUE(hasError(Diags, "depends on 'i', and no bound of it over the kernel's parameters"));
 }
 
 TEST(StorageFlattenTest, FlattensParameterAccessesRowMajor) {

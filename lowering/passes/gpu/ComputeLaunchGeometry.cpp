@@ -2,9 +2,13 @@
 //
 // The one place launch extents are computed. The launcher needs gridDim and
 // blockDim before the kernel runs, so they must be expressions over the
-// kernel's scalar parameters: an extent that depends on a serial loop
-// variable (a thread loop whose size changes per iteration) cannot be
-// launched and is an error, reported here. Loops bound to the same tag in
+// kernel's scalar parameters. A thread loop whose extent depends on an
+// enclosing loop (the inner loop of a triangular nest bound to threads, `for
+// (j, 0, i + 1)`) launches the largest extent it takes over the enclosing
+// loops' ranges (a constant where one bounds it: a band `min(n, i + 3) -
+// max(0, i - 2)` launches 5); WidenThreadLoops then guards it with its own
+// extent. An extent with no such bound over the parameters is an error,
+// reported here. Loops bound to the same tag in
 // different parts of the kernel (a shared-memory fill over 64 threads and a
 // compute over 32) share one launch extent, the max of theirs (WidenThreadLoops
 // then makes every such loop run over it). A threadIdx loop inside a loop of
@@ -18,6 +22,7 @@
 // KernelContext filled in here.
 //
 //===----------------------------------------------------------------------===//
+#include "ir/Bounds.h"
 #include "ir/Check.h"
 #include "ir/IRVisitor.h"
 #include "ir/Printer.h"
@@ -51,7 +56,10 @@ protected:
     bool Opens = N->LoopKind == ir::ForKind::ThreadBound && Open.insert(N->ThreadTag).second;
     if (Opens)
       record(N);
+    Enclosing[N->LoopVar.get()] = {N->Min, ir::simplify(N->Min + N->Extent -
+                                                        ir::makeInt(1, N->Extent->Type))};
     ir::IRVisitor::visitFor(N);
+    Enclosing.erase(N->LoopVar.get());
     if (Opens)
       Open.erase(N->ThreadTag);
   }
@@ -61,6 +69,29 @@ private:
   KernelContext &Ctx;
   std::vector<Diag> &Diags;
   std::set<std::string> Open; // tags of the enclosing thread-bound loops
+  ir::VarRanges Enclosing;    // the ranges of the enclosing loops
+
+  bool onlyParams(const ir::Expr &E) const {
+    for (const ir::VarNode *V : ir::varsOf(E))
+      if (!Params.count(V))
+        return false;
+    return true;
+  }
+
+  /// The extent N launches: its own, or the largest it takes over the
+  /// enclosing loops (null when that has no bound over the parameters).
+  ir::Expr launchExtentOf(const ir::ForNode *N) const {
+    if (onlyParams(N->Extent))
+      return ir::simplify(N->Extent);
+    int64_t Constant;
+    if (ir::constantUpperBound(N->Extent, Enclosing, Constant))
+      return ir::makeInt(std::max<int64_t>(Constant, 0), N->Extent->Type);
+    ir::Interval Hull = ir::boundsOf(N->Extent, Enclosing);
+    if (Hull.Max && onlyParams(Hull.Max))
+      return ir::simplify(ir::makeBinary(ir::BinOp::Max, Hull.Max,
+                                         ir::makeInt(0, N->Extent->Type)));
+    return nullptr;
+  }
 
   void error(const std::string &Message) {
     Diag D;
@@ -76,14 +107,16 @@ private:
             "', which is not a launch dimension");
       return;
     }
-    for (const ir::VarNode *V : ir::varsOf(N->Extent))
-      if (!Params.count(V)) {
-        error("the extent of loop '" + N->LoopVar->Name + "' bound to " + N->ThreadTag +
-              " depends on '" + V->Name +
-              "', which is not a kernel parameter; launch extents must be loop-invariant");
-        return;
-      }
-    ir::Expr Extent = ir::simplify(N->Extent);
+    ir::Expr Extent = launchExtentOf(N);
+    if (!Extent) {
+      for (const ir::VarNode *V : ir::varsOf(N->Extent))
+        if (!Params.count(V)) {
+          error("the extent of loop '" + N->LoopVar->Name + "' bound to " + N->ThreadTag +
+                " depends on '" + V->Name + "', and no bound of it over the kernel's "
+                "parameters is known; launch extents must be loop-invariant");
+          return;
+        }
+    }
     if (!*Slot)
       *Slot = Extent;
     else if (!provablyEqual(*Slot, Extent))

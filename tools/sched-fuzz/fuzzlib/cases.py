@@ -2,7 +2,9 @@
 from random.Random(seed)."""
 import random
 
-from .gen import generate_nest
+from . import nest as N
+from .gen import GenFailed, generate_nest, prepare
+from .poly import Poly
 from .program import Case
 from .schedgen import Oracle, SchedGen, fmt, replay
 
@@ -20,6 +22,46 @@ def c89_style(seed):
     return style
 
 
+def triangular_bounds(seed, nest):
+    """Makes some inner loops of case `seed` triangular (nest.Loop.tri:
+    `j < min(hi, i + c)` for an enclosing loop i, c in 0..2, or the clamp
+    `min(hi, c)`), in about a quarter of the cases, drawn from a stream of
+    its own so that every other case stays what it was. The iterations are
+    a subset of the rectangular nest's, so its sizes and allocations still
+    hold; a nest whose reference run then fails keeps its bounds."""
+    rng = random.Random(seed * 104729 + 0x7121)
+    if rng.random() >= 0.25:
+        return
+    cands = []
+
+    def visit(body, loops):
+        for n in body:
+            if isinstance(n, N.Loop):
+                outer = [l for l in loops if l.tri is None]
+                if outer and n.lo == 0:
+                    cands.append((n, outer))
+                visit(n.body, loops + [n])
+            elif isinstance(n, N.If):
+                visit(n.body, loops)
+    visit(nest.body, [])
+    if not cands:
+        return
+    chosen = []
+    for n, outer in rng.sample(cands, min(len(cands), rng.choice([1, 1, 2]))):
+        if rng.random() < 0.15:
+            n.tri = Poly.const(rng.choice([2, 3, 5]))
+        else:
+            o = rng.choice(outer)
+            n.tri = Poly.var(o.var) + (rng.choice([0, 1, 1, 2]) - o.lo)
+        chosen.append(n)
+    try:
+        prepare(nest)
+    except GenFailed:
+        for n in chosen:
+            n.tri = None
+        prepare(nest)
+
+
 def make_case(seed, family=None):
     if family == "vta":  # its own seed space: fuzzlib/vta.py
         from .vta import make_vta_case
@@ -27,6 +69,7 @@ def make_case(seed, family=None):
     rng = random.Random(seed)
     nest, _ = generate_nest(rng, "nest_%d" % seed, family)
     nest.c89 = c89_style(seed)
+    triangular_bounds(seed, nest)
     oracle = Oracle(nest)
     dirs, _ = SchedGen(rng, nest, oracle).generate()
     case = Case(seed, nest, [fmt(d) for d in dirs])

@@ -261,7 +261,8 @@ def map_body(body, fp):
     out = []
     for n in body:
         if isinstance(n, Loop):
-            out.append(Loop(n.var, n.lo, fp(n.hi), map_body(n.body, fp)))
+            out.append(Loop(n.var, n.lo, fp(n.hi), map_body(n.body, fp),
+                            fp(n.tri) if n.tri is not None else None))
         elif isinstance(n, If):
             out.append(If(map_cond(n.cond, fp), map_body(n.body, fp)))
         elif isinstance(n, Assign):
@@ -304,11 +305,29 @@ class If:
 
 
 class Loop:
-    def __init__(self, var, lo, hi, body):
+    """`for (var = lo; var < hi; ++var)`; with tri (a Poly of the enclosing
+    loops' variables, cases.triangular_bounds) the bound is min(hi, tri),
+    written `var < (hi < tri ? hi : tri)`: a triangular loop (`j <= i` where
+    tri = i + 1) that stays inside hi, so hi is its hull (extent() and every
+    size computed from hi cover it)."""
+
+    def __init__(self, var, lo, hi, body, tri=None):
         self.var, self.lo, self.hi, self.body = var, lo, Poly.of(hi), body
+        self.tri = Poly.of(tri) if tri is not None else None
 
     def extent(self):
         return self.hi - self.lo
+
+    def hi_c(self):
+        if self.tri is None:
+            return self.hi.to_c()
+        h, t = self.hi.to_c(), self.tri.to_c()
+        return "(%s < %s ? %s : %s)" % (h, t, h, t)
+
+    def hi_py(self):
+        if self.tri is None:
+            return self.hi.to_py()
+        return "min(%s, %s)" % (self.hi.to_py(), self.tri.to_py())
 
 
 class Nest:
@@ -400,13 +419,18 @@ class Nest:
         style = getattr(self, "c89", None)
         if not style:
             return []
-        first, guarded = {}, set()
+        first, guarded, in_tri = {}, set(), set()
 
         def visit(body, loops, under_if):
             for n in body:
                 if isinstance(n, Loop):
                     if under_if:
                         guarded.add(n.var)
+                    # Inside a triangular loop, which of its iterations ran
+                    # a counter last is not a condition on the sizes (the
+                    # plugin falls back on such a read): not read.
+                    if any(l.tri is not None for l in loops):
+                        in_tri.add(n.var)
                     if n.var not in first:
                         first[n.var] = loops
                     visit(n.body, loops + (n,), under_if)
@@ -415,6 +439,8 @@ class Nest:
         visit(self.body, (), False)
         out = []
         for var, loops in first.items():
+            if var in in_tri:
+                continue
             if style["init"]:
                 out.append((var, None))
             elif var not in guarded:
@@ -462,10 +488,10 @@ class Nest:
                 if style:
                     inc = ("%s++" if style["post"] else "++%s") % n.var
                     out.append("%sfor (%s = %d; %s < %s; %s) {" % (
-                        pad, n.var, n.lo, n.var, n.hi.to_c(), inc))
+                        pad, n.var, n.lo, n.var, n.hi_c(), inc))
                 else:
                     out.append("%sfor (int %s = %d; %s < %s; ++%s) {" % (
-                        pad, n.var, n.lo, n.var, n.hi.to_c(), n.var))
+                        pad, n.var, n.lo, n.var, n.hi_c(), n.var))
                 self._emit(n.body, ind + 1, out)
                 out.append(pad + "}")
             elif isinstance(n, If):
@@ -555,7 +581,7 @@ class _PyGen:
         for node in body:
             if isinstance(node, Loop):
                 self.lines.append("%sfor %s in range(%d, %s):" % (pad, node.var, node.lo,
-                                                                   node.hi.to_py()))
+                                                                   node.hi_py()))
                 self.body(node.body, ind + 1, loops + [node.var], scalars)
                 self.lines.append("%s    pass" % pad)
             elif isinstance(node, If):
