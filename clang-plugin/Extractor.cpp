@@ -1159,14 +1159,37 @@ public:
   OutsideRead(const VarDecl *VD, const Stmt *Skip) : VD(VD), Skip(Skip) {}
 
   bool TraverseStmt(Stmt *S, DataRecursionQueue *Queue = nullptr) {
-    if (S == Skip)
+    if (S == Skip) {
+      PassedSkip = true;
       return true;
+    }
     if (auto *F = dyn_cast_or_null<ForStmt>(S))
       if (auto *Init = dyn_cast_or_null<BinaryOperator>(F->getInit()))
         if (auto *Ref = dyn_cast<DeclRefExpr>(Init->getLHS()->IgnoreParens()))
           if (Init->getOpcode() == BO_Assign && Ref->getDecl() == VD)
             return RecursiveASTVisitor::TraverseStmt(Init->getRHS(), Queue);
     return RecursiveASTVisitor::TraverseStmt(S, Queue);
+  }
+  /// In a block after the nest, `VD = e;` ends what the nest left in VD for
+  /// the rest of that block: later statements of it read the new value (a
+  /// second nest reusing a temporary: `t = 0; for (j) t += ...`). What
+  /// follows the block may still see the nest's value (the block may not
+  /// run), so only the rest of the block is skipped; an assignment met
+  /// before the nest was passed ends nothing (the nest comes after it).
+  bool TraverseCompoundStmt(CompoundStmt *C, DataRecursionQueue *Queue = nullptr) {
+    for (Stmt *S : C->body()) {
+      if (!TraverseStmt(S, Queue))
+        return false;
+      if (Found)
+        return false;
+      auto *E = dyn_cast<Expr>(S);
+      auto *Assign = E ? dyn_cast<BinaryOperator>(E->IgnoreParens()) : nullptr;
+      if (PassedSkip && Assign && Assign->getOpcode() == BO_Assign)
+        if (auto *Ref = dyn_cast<DeclRefExpr>(Assign->getLHS()->IgnoreParens()))
+          if (Ref->getDecl() == VD)
+            return true;
+    }
+    return true;
   }
   bool VisitBinaryOperator(BinaryOperator *B) {
     if (B->getOpcode() == BO_Assign)
@@ -1185,6 +1208,7 @@ public:
 private:
   const VarDecl *VD;
   const Stmt *Skip;
+  bool PassedSkip = false;
   std::set<const DeclRefExpr *> Written;
 };
 

@@ -15,3 +15,33 @@ double lastRow(const double *A, double *y, int n) {
   }
   return t;
 }
+
+// A later loop that reads t before assigning it, or a read after a later
+// block that may not run, sees the nest's value: refused.
+void readBeforeReassigned(const double *x, double *y, int m) {
+  int i;
+  double t = 1;
+#pragma sched target(gpu) bind(i, threadIdx.x)
+  for (i = 0; i < m; i++) {
+    t = x[i]; // expected-warning {{cannot schedule this nest: scalar 't' is declared outside the nest and may be read after it}}
+    y[i] = t;
+  }
+  for (i = 0; i < m; i++) {
+    y[i] += t;
+    t = 0;
+  }
+}
+
+double readAfterBlockThatMayNotRun(const double *x, double *y, int m) {
+  int i;
+  double t = 1;
+#pragma sched target(gpu) bind(i, threadIdx.x)
+  for (i = 0; i < m; i++) {
+    t = x[i]; // expected-warning {{cannot schedule this nest: scalar 't' is declared outside the nest and may be read after it}}
+    y[i] = t;
+  }
+  if (m > 3) {
+    t = 0;
+  }
+  return t;
+}
