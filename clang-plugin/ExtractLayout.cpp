@@ -739,6 +739,94 @@ bool extentCovering(const std::vector<Expr> &Indices, const VarRanges &Ranges, E
   return Out != nullptr;
 }
 
+namespace {
+
+bool hasLoopVarOrMinMax(const Expr &E, const VarRanges &Ranges) {
+  if (const auto *V = as<VarNode>(E))
+    return Ranges.count(V) != 0;
+  if (const auto *B = as<BinaryNode>(E))
+    return B->Op == BinOp::Min || B->Op == BinOp::Max || hasLoopVarOrMinMax(B->A, Ranges) ||
+           hasLoopVarOrMinMax(B->B, Ranges);
+  if (const auto *C = as<CastNode>(E))
+    return hasLoopVarOrMinMax(C->Value, Ranges);
+  if (const auto *U = as<UnaryNode>(E))
+    return hasLoopVarOrMinMax(U->A, Ranges);
+  return as<SelectNode>(E) != nullptr || as<LoadNode>(E) != nullptr;
+}
+
+/// A bound of E (an upper one when Upper) without loop variables or
+/// min/max; null when there is none of that shape. Depth stops a cycle.
+Expr looseBound(const Expr &E, bool Upper, const VarRanges &Ranges, int Depth = 0) {
+  if (!E || Depth > 32)
+    return nullptr;
+  if (!hasLoopVarOrMinMax(E, Ranges))
+    return E;
+  if (const auto *V = as<VarNode>(E)) {
+    const Interval &R = Ranges.at(V);
+    return looseBound(Upper ? R.Max : R.Min, Upper, Ranges, Depth + 1);
+  }
+  if (const auto *C = as<CastNode>(E)) {
+    Expr Inner = looseBound(C->Value, Upper, Ranges, Depth + 1);
+    return Inner ? makeCast(C->Type, Inner) : nullptr;
+  }
+  const auto *B = as<BinaryNode>(E);
+  if (!B)
+    return nullptr;
+  auto Both = [&](bool UpA, bool UpB) -> std::pair<Expr, Expr> {
+    return {looseBound(B->A, UpA, Ranges, Depth + 1), looseBound(B->B, UpB, Ranges, Depth + 1)};
+  };
+  int64_t C = 0;
+  switch (B->Op) {
+  case BinOp::Add: {
+    auto [X, Y] = Both(Upper, Upper);
+    return X && Y ? makeBinary(BinOp::Add, X, Y) : nullptr;
+  }
+  case BinOp::Sub: {
+    auto [X, Y] = Both(Upper, !Upper);
+    return X && Y ? makeBinary(BinOp::Sub, X, Y) : nullptr;
+  }
+  case BinOp::Mul:
+    // A constant factor keeps or flips the direction.
+    if (getConstInt(B->B, C)) {
+      Expr X = looseBound(B->A, C >= 0 ? Upper : !Upper, Ranges, Depth + 1);
+      return X ? makeBinary(BinOp::Mul, X, B->B) : nullptr;
+    }
+    if (getConstInt(B->A, C)) {
+      Expr Y = looseBound(B->B, C >= 0 ? Upper : !Upper, Ranges, Depth + 1);
+      return Y ? makeBinary(BinOp::Mul, B->A, Y) : nullptr;
+    }
+    return nullptr;
+  case BinOp::Min:
+  case BinOp::Max:
+    // min(a, b) <= a and <= b; max(a, b) >= a and >= b: either operand.
+    if ((B->Op == BinOp::Min) == Upper) {
+      if (Expr X = looseBound(B->A, Upper, Ranges, Depth + 1))
+        return X;
+      return looseBound(B->B, Upper, Ranges, Depth + 1);
+    }
+    return nullptr;
+  default:
+    return nullptr;
+  }
+}
+
+} // namespace
+
+VarRanges polynomialBox(const VarRanges &Ranges) {
+  VarRanges Box = Ranges;
+  for (auto &[V, R] : Box) {
+    if (!R.isBounded())
+      continue;
+    if (hasLoopVarOrMinMax(R.Min, Ranges))
+      if (Expr Lo = looseBound(R.Min, false, Ranges))
+        R.Min = simplify(Lo);
+    if (hasLoopVarOrMinMax(R.Max, Ranges))
+      if (Expr Hi = looseBound(R.Max, true, Ranges))
+        R.Max = simplify(Hi);
+  }
+  return Box;
+}
+
 bool someIndexIsNegative(const std::vector<Expr> &Indices, const VarRanges &Ranges) {
   for (const Expr &Index : Indices) {
     Polynomial Lo;

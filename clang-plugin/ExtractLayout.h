@@ -92,6 +92,14 @@ bool extentCovering(const std::vector<ir::Expr> &Indices, const ir::VarRanges &R
 /// parameters are assumed non-negative: a pointer's region starts at 0.
 bool someIndexIsNegative(const std::vector<ir::Expr> &Indices, const ir::VarRanges &Ranges);
 
+/// The loop ranges as a box over the parameters: a bound that uses an
+/// enclosing loop's variable or min/max (a triangular or clamped loop, `j <
+/// min(M, i + 1)`) is replaced by a looser bound without them (`j <= M - 1`:
+/// min(a, b) <= a, the enclosing variable at its own bound), so that the
+/// layout's polynomial reasoning sees the hull of the nest's iterations. A
+/// bound that cannot be loosened so is kept as it is.
+ir::VarRanges polynomialBox(const ir::VarRanges &Ranges);
+
 } // namespace extract
 } // namespace sched
 

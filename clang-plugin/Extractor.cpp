@@ -2255,14 +2255,16 @@ bool NestExtractor::checkDerivedPointers() {
 bool NestExtractor::finishBuffers(std::vector<extract::FlatLayout> &Layouts,
                                   BufferRewriter &Rewriter) {
   Layouts.reserve(Buffers.size());
+  // Triangular and clamped loops bound their layouts by the nest's hull.
+  const ir::VarRanges Box = extract::polynomialBox(LoopRanges);
   for (FreeBuffer &FB : Buffers) {
     std::vector<ir::Expr> Shape = FB.DeclaredShape;
     const extract::FlatLayout *Layout = nullptr;
     if (!FB.FirstDimKnown && !FB.DeclaredShape.empty()) {
       ir::Expr First;
-      if (extract::someIndexIsNegative(FB.FirstIndices, LoopRanges))
+      if (extract::someIndexIsNegative(FB.FirstIndices, Box))
         return fail(FB.FirstUse, "an index of '" + FB.Name + "' is negative");
-      if (!extract::extentCovering(FB.FirstIndices, LoopRanges, First))
+      if (!extract::extentCovering(FB.FirstIndices, Box, First))
         return fail(FB.FirstUse, "cannot bound the indices of '" + FB.Name + "'");
       Shape.insert(Shape.begin(), First);
     } else if (FB.isFlat()) {
@@ -2272,7 +2274,7 @@ bool NestExtractor::finishBuffers(std::vector<extract::FlatLayout> &Layouts,
       // of an array): the launcher's copy region then starts below it.
       ir::Expr DeclaredSize = FB.FirstDimKnown ? FB.DeclaredShape[0] : nullptr;
       Layouts.emplace_back();
-      if (!extract::FlatLayout::choose(FB.FlatIndices, LoopRanges, DeclaredSize,
+      if (!extract::FlatLayout::choose(FB.FlatIndices, Box, DeclaredSize,
                                        Layouts.back()))
         return fail(FB.FirstUse, "cannot bound the indices of '" + FB.Name + "'");
       Layout = &Layouts.back();

@@ -138,6 +138,10 @@ class MLoop:
         # The loops reorder's distribution made of this one (and of those):
         # bind binds them with it.
         self.copies = []
+        # Its bounds use an enclosing loop's variable (a triangular loop,
+        # nest.Loop.tri), as do the loops split from it: the plugin does not
+        # fuse such a loop.
+        self.tri = False
 
     def parallel(self):
         return self.kind in ("bound", "vector")
@@ -259,6 +263,8 @@ class Model:
                 red = self._is_reduction(n)
                 out.append(MLoop(n.var, Val("var", n.var, n.lo), Ext.poly(n.extent()),
                                  self._build(n.body, loops + [n]), red))
+                tri = getattr(n, "tri", None)
+                out[-1].tri = tri is not None and bool(tri.names())
             elif isinstance(n, N.If):
                 out.append(MGroup("if", self._build(n.body, loops)))
             elif isinstance(n, (N.DeclScalar, N.DeclArray)):
@@ -393,6 +399,7 @@ class Model:
         inner = MLoop(xi, Val("mod", L.val, inner_ext), inner_ext, L.children, L.red)
         outer = MLoop(xo, Val("div", L.val, inner_ext), outer_ext, [inner], L.red)
         inner.stage = outer.stage = L.stage
+        inner.tri = outer.tri = L.tri
         self.replace(L, [outer])
 
     def d_tile(self, x, y, xo, yo, xi, yi, fx, fy):
@@ -409,6 +416,8 @@ class Model:
             raise ModelError("fuse of a non-serial loop")
         if A.red != B.red:
             raise ModelError("fuse of a reduction with a spatial loop")
+        if A.tri or B.tri:
+            raise ModelError("fuse of a loop whose bounds depend on another loop")
         self.fresh(f)
         F = MLoop(f, Val("fuse", A.val, B.val, B.ext), A.ext.mul(B.ext), B.children, A.red)
         F.stage = A.stage
