@@ -8,7 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "LoweringTestUtil.h"
 #include "codegen/CodeGenCUDA.h"
-#include "codegen/LaunchDescriptor.h"
+#include "ir/LaunchDescriptor.h"
 #include "ir/IRVisitor.h"
 #include "ir/Printer.h"
 
@@ -47,7 +47,7 @@ LaunchDescriptor makeDescriptor() {
                 LaunchDescriptor::ArgKind::Scalar, LaunchDescriptor::ArgKind::Scalar};
   // The CUDA section must survive anything, including text that looks like
   // descriptor syntax.
-  D.CUDASource = emitCUDA(D.Kernel) + "\nend\ncuda 3\nir 0\n\n";
+  D.Payload = emitCUDA(D.Kernel) + "\nend\ncuda 3\nir 0\n\n";
   return D;
 }
 
@@ -58,7 +58,7 @@ TEST(CodeGenDescriptorTest, RoundTripsEveryField) {
   std::string Error;
   ASSERT_TRUE(parseDescriptor(Text, P, Error)) << Error << "\n" << Text;
   EXPECT_EQ(P.ArgKinds, D.ArgKinds);
-  EXPECT_EQ(P.CUDASource, D.CUDASource);
+  EXPECT_EQ(P.Payload, D.Payload);
   EXPECT_EQ(P.Kernel.Kernel.Name, "sched_mm_7");
   EXPECT_EQ(P.Kernel.Kernel.SourceFile, D.Kernel.Kernel.SourceFile);
   EXPECT_EQ(P.Kernel.Kernel.SourceLine, 7u);
