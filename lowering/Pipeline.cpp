@@ -46,7 +46,7 @@
 #include "Pipeline.h"
 #include "ir/Check.h"
 #include "passes/Pass.h"
-#include "passes/PassUtil.h"
+#include "ir/Names.h"
 #include "targets/Target.h"
 
 namespace sched {

@@ -224,6 +224,27 @@ TEST(CodeGenDescriptorTest, RoundTripsTheTargetArchitecture) {
   EXPECT_FALSE(P.Kernel.Arch.isSet());
 }
 
+// The compute capability the payload needs is computed at compile time and
+// travels as data (min-cc), so the runtime reads it without the IR.
+TEST(CodeGenDescriptorTest, RoundTripsTheMinimumComputeCapability) {
+  LaunchDescriptor D = makeDescriptor();
+  std::string Error;
+  LaunchDescriptor P;
+  std::string Text = serializeDescriptor(D);
+  EXPECT_EQ(Text.find("\nmin-cc "), std::string::npos) << Text;
+  ASSERT_TRUE(parseDescriptor(Text, P, Error)) << Error;
+  EXPECT_EQ(P.MinCapability, 0);
+  D.MinCapability = 72;
+  Text = serializeDescriptor(D);
+  EXPECT_NE(Text.find("\nmin-cc 72\n"), std::string::npos) << Text;
+  ASSERT_TRUE(parseDescriptor(Text, P, Error)) << Error << "\n" << Text;
+  EXPECT_EQ(P.MinCapability, 72);
+  size_t At = Text.find("min-cc 72");
+  Text.replace(At, 9, "min-cc x");
+  EXPECT_FALSE(parseDescriptor(Text, P, Error));
+  EXPECT_NE(Error.find("expected 'min-cc <compute capability>'"), std::string::npos) << Error;
+}
+
 TEST(CodeGenDescriptorTest, RejectsAnUnknownTargetArchitecture) {
   std::string Text = serializeDescriptor(makeDescriptor());
   size_t Regions = Text.find("region ");
