@@ -1,4 +1,9 @@
 //===- Names.cpp - Names for IR objects in printed and emitted text -------===//
+//
+// See Names.h. The printer's names must read back through the parser, the
+// emitters' must be C identifiers: both go through UniqueNames.
+//
+//===----------------------------------------------------------------------===//
 #include "ir/Names.h"
 #include <cctype>
 

@@ -1,4 +1,9 @@
 //===- Prove.cpp - What the simplifier can prove about expressions --------===//
+//
+// See Prove.h. Built on the IR's visitor, mutator and simplifier only; the
+// passes, codegen and the plugin share these.
+//
+//===----------------------------------------------------------------------===//
 #include "ir/Prove.h"
 #include "ir/Affine.h"
 #include "ir/Printer.h"

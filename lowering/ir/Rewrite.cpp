@@ -1,4 +1,9 @@
 //===- Rewrite.cpp - Rebuilding statements: the IR-generic helpers --------===//
+//
+// See Rewrite.h. Built on the IR's visitor, mutator and simplifier only; the
+// passes, codegen and the plugin share these.
+//
+//===----------------------------------------------------------------------===//
 #include "ir/Rewrite.h"
 #include "ir/IRMutator.h"
 #include "ir/IRVisitor.h"

@@ -1,19 +1,16 @@
-//===- PassUtil.cpp - Small helpers shared by passes and codegen ---------===//
+//===- PassUtil.cpp - Small helpers shared by the passes -----------------===//
 //
-// See PassUtil.h. Equality goes through ir::simplify: the one simplifier.
+// See PassUtil.h. Proofs go through ir/Prove.h and ir::simplify: the one
+// simplifier.
 //
 //===----------------------------------------------------------------------===//
 #include "passes/PassUtil.h"
-#include "ir/Affine.h"
 #include "ir/Dependence.h"
 #include "ir/IRMutator.h"
 #include "ir/IRVisitor.h"
 #include "ir/Intrinsics.h"
-#include "ir/Vta.h"
-#include "ir/Printer.h"
 #include "ir/Simplify.h"
-
-#include <cctype>
+#include "ir/Vta.h"
 
 namespace sched {
 namespace passes {

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "LoweringTestUtil.h"
+#include "Pipeline.h"
 #include "codegen/CodeGenCUDA.h"
 #include "ir/LaunchDescriptor.h"
 #include "ir/IRVisitor.h"

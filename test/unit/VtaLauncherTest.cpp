@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "LoweringTestUtil.h"
+#include "Pipeline.h"
 #include "Compile.h"
 #include "ir/LaunchDescriptor.h"
 #include "Backend.h"
