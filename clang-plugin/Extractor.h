@@ -10,7 +10,7 @@
 #ifndef SCHED_PLUGIN_EXTRACTOR_H
 #define SCHED_PLUGIN_EXTRACTOR_H
 
-#include "codegen/LaunchDescriptor.h"
+#include "ir/LaunchDescriptor.h"
 #include "ir/IR.h"
 
 #include "clang/AST/Type.h"

@@ -8,7 +8,7 @@
 #ifndef SCHED_PLUGIN_PLUGINOPTIONS_H
 #define SCHED_PLUGIN_PLUGINOPTIONS_H
 
-#include "codegen/TargetArch.h"
+#include "ir/TargetArch.h"
 
 #include <set>
 #include <string>

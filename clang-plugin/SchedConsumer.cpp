@@ -24,9 +24,9 @@
 #include "NestReplacer.h"
 
 #include "Compile.h"
-#include "codegen/LaunchDescriptor.h"
+#include "ir/LaunchDescriptor.h"
 #include "ir/Printer.h"
-#include "passes/PassUtil.h"
+#include "ir/Names.h"
 #include "schedule/Schedule.h"
 #include "targets/Target.h"
 
@@ -306,7 +306,7 @@ void SchedConsumer::handleDecl(Decl *D) {
 std::string SchedConsumer::nestName(const ForStmt *Loop) {
   PresumedLoc P = CI.getSourceManager().getPresumedLoc(Loop->getForLoc());
   std::string Stem = P.isValid() ? llvm::sys::path::stem(P.getFilename()).str() : "nest";
-  std::string Base = "sched_" + passes::cIdentifier(Stem, "nest", "") + "_" +
+  std::string Base = "sched_" + ir::cIdentifier(Stem, "nest", "") + "_" +
                      std::to_string(P.isValid() ? P.getLine() : 0);
   unsigned Uses = NameUses[Base]++;
   return Uses == 0 ? Base : Base + "_" + std::to_string(Uses);

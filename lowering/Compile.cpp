@@ -61,7 +61,9 @@ bool compileNest(const ir::LoopNest &Scheduled, const CompileOptions &Opts, Comp
   LaunchDescriptor &D = Out.Descriptor;
   D.Runner = T.Runner;
   if (T.SourceInDescriptor)
-    D.CUDASource = Out.Source;
+    D.Payload = Out.Source;
+  if (T.MinCapability)
+    D.MinCapability = T.MinCapability(D.Kernel);
   D.Finals = Opts.Finals;
   for (const ir::Param &P : D.Kernel.Kernel.Params)
     D.ArgKinds.push_back(P.ParamKind == ir::Param::Kind::Buffer

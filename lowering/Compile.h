@@ -12,7 +12,7 @@
 #define SCHED_COMPILE_H
 
 #include "Pipeline.h"
-#include "codegen/LaunchDescriptor.h"
+#include "ir/LaunchDescriptor.h"
 
 #include <string>
 #include <vector>

@@ -25,7 +25,12 @@
 //      every pass on what the passes so far established.
 //   4. compileNest (Compile.cpp), shared by the plugin and sched-opt, goes on
 //      by the same description: lowers, emits, and fills in the launch
-//      descriptor.
+//      descriptor (ir/LaunchDescriptor.h), which is all the runtime reads.
+//   5. The vocabulary every stage shares is in ir/: the IR and its table of
+//      node kinds (NodeKinds.def), Diag, the kernel types (Kernel.h), and the
+//      IR-generic helpers a pass builds on (Scope.h, Rewrite.h, Prove.h,
+//      Names.h). passes/PassUtil.h holds only what passes ask of threads,
+//      barriers and VTA elements; codegen and the runtime never include it.
 // A pass that finds a problem appends an error Diag; lowering then stops and
 // the frontend keeps the original loop, with a warning that says why.
 //
@@ -41,7 +46,7 @@
 #include "Pipeline.h"
 #include "ir/Check.h"
 #include "passes/Pass.h"
-#include "passes/PassUtil.h"
+#include "ir/Names.h"
 #include "targets/Target.h"
 
 namespace sched {
@@ -60,7 +65,7 @@ Diag errorDiag(const std::string &Message) {
 /// The kernel's name becomes a C identifier (CUDA and NVRTC look it up):
 /// file stems may hold '-' or '.'.
 std::string kernelIdentifier(const std::string &Name) {
-  return passes::cIdentifier(Name, "sched_kernel", "k");
+  return ir::cIdentifier(Name, "sched_kernel", "k");
 }
 
 /// Whether a pass gave back the nest it was given: passes keep what they do

@@ -9,50 +9,15 @@
 #ifndef SCHED_PIPELINE_H
 #define SCHED_PIPELINE_H
 
-#include "codegen/TargetArch.h"
+#include "ir/Diag.h"
 #include "ir/IR.h"
-#include "schedule/Schedule.h"
+#include "ir/Kernel.h"
+#include "ir/TargetArch.h"
 #include <functional>
 #include <string>
 #include <vector>
 
 namespace sched {
-
-/// How a kernel is launched: grid and block extents, each an expression over
-/// the nest's scalar parameters (1 where the dimension is unused).
-struct LaunchGeometry {
-  ir::Expr Grid[3];
-  ir::Expr Block[3];
-};
-
-/// What the launcher must move for one buffer parameter: elements
-/// [Min, Min + Extent) of the flattened buffer (both over scalar
-/// parameters), and whether the kernel reads and/or writes them.
-struct BufferRegion {
-  std::string Param;
-  /// The region is the flat elements [Min, Min + Extent) of the argument.
-  /// Min is null for 0; it is negative where the kernel reads or writes below
-  /// the pointer it was given (`x[i + off]` with off < 0: legal C++ for a
-  /// pointer into the middle of an array).
-  ir::Expr Min;
-  ir::Expr Extent;
-  bool Read = false, Written = false;
-};
-
-/// Which runner of the runtime runs a lowered nest (TargetDescription::Runner,
-/// carried by LaunchDescriptor::Runner): a kernel, launched over its
-/// geometry with its buffer regions moved (cuda, sim or host), or a VTA
-/// program, run by the VTA runtime.
-enum class RunnerKind : uint8_t { Kernel, VtaProgram };
-
-struct LoweredKernel {
-  ir::LoopNest Kernel;             // flattened, thread loops still as bound Fors
-  LaunchGeometry Geometry;
-  std::vector<BufferRegion> Regions;
-  /// The architecture NVRTC must compile for and the device must have
-  /// (PipelineOptions::Arch); unset: the device's own.
-  TargetArch Arch;
-};
 
 struct PipelineOptions {
   /// Called after every pass with its name when set (print-after-all);

@@ -9,7 +9,7 @@
 #ifndef SCHED_RUNTIME_BACKEND_H
 #define SCHED_RUNTIME_BACKEND_H
 
-#include "codegen/LaunchDescriptor.h"
+#include "ir/LaunchDescriptor.h"
 
 #include <string>
 #include <vector>

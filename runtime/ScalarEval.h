@@ -8,7 +8,7 @@
 #ifndef SCHED_RUNTIME_SCALAREVAL_H
 #define SCHED_RUNTIME_SCALAREVAL_H
 
-#include "Pipeline.h"
+#include "ir/Kernel.h"
 #include "ir/IR.h"
 
 #include <string>

@@ -50,8 +50,11 @@
 #include "ir/IRVisitor.h"
 #include "ir/Intrinsics.h"
 #include "ir/MathFunctions.h"
+#include "ir/Scope.h"
 #include "ir/Simplify.h"
-#include "passes/PassUtil.h"
+#include "ir/Kernel.h"
+#include "ir/Names.h"
+#include "ir/Prove.h"
 
 #include <cmath>
 #include <cstdio>
@@ -79,26 +82,17 @@ public:
         "operator", "private", "public", "protected", "virtual", "using", "half",
         "threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize", "min", "max"};
     for (const char *Word : Reserved)
-      Used.insert(Word);
+      Names.reserve(Word);
   }
 
-  void reserve(const std::string &Name) { Used.insert(Name); }
+  void reserve(const std::string &Name) { Names.reserve(Name); }
 
   const std::string &nameOf(const void *Object, const std::string &IRName) {
-    auto It = Names.find(Object);
-    if (It != Names.end())
-      return It->second;
-    std::string Base = passes::cIdentifier(IRName, "v", "v");
-    std::string Name = Base;
-    for (int Suffix = 1; Used.count(Name); ++Suffix)
-      Name = Base + "_" + std::to_string(Suffix);
-    Used.insert(Name);
-    return Names.emplace(Object, Name).first->second;
+    return Names.nameOf(Object, ir::cIdentifier(IRName, "v", "v"));
   }
 
 private:
-  std::map<const void *, std::string> Names;
-  std::set<std::string> Used;
+  ir::UniqueNames Names;
 };
 
 /// The shortest decimal text that reads back to V at T's precision, always
@@ -693,7 +687,7 @@ private:
       }
       return S + ")";
     }
-    std::string S = passes::cIdentifier(N->Name, "call", "f") + "(";
+    std::string S = ir::cIdentifier(N->Name, "call", "f") + "(";
     for (size_t I = 0; I < N->Args.size(); ++I)
       S += (I ? ", " : "") + expr(N->Args[I]);
     return S + ")";
@@ -880,7 +874,7 @@ private:
       const auto *N = ir::as<ir::LetStmtNode>(S);
       line(Indent) << "const " << typeName(N->LetVar->Type) << " " << varName(N->LetVar.get())
                    << " = " << unwrap(expr(N->Value)) << ";\n";
-      RangeScope Scope(Ranges, N->LetVar.get(), ir::boundsOf(N->Value, Ranges));
+      ScopedEntry<ir::VarRanges> Scope(Ranges, N->LetVar.get(), ir::boundsOf(N->Value, Ranges));
       emitStmt(N->Body, Indent);
       return;
     }
@@ -890,17 +884,8 @@ private:
     }
   }
 
-  /// Ranges[Var] = I while it lives (variables are unique objects, so a
-  /// scope never hides an outer entry).
-  struct RangeScope {
-    ir::VarRanges &R;
-    const ir::VarNode *V;
-    RangeScope(ir::VarRanges &R, const ir::VarNode *V, ir::Interval I) : R(R), V(V) { R[V] = I; }
-    ~RangeScope() { R.erase(V); }
-  };
-
   void emitFor(const ir::ForNode *N, int Indent) {
-    RangeScope Scope(Ranges, N->LoopVar.get(),
+    ScopedEntry<ir::VarRanges> Scope(Ranges, N->LoopVar.get(),
                      {N->Min, ir::simplify(N->Min + N->Extent - ir::makeInt(1, N->Min->Type))});
     const std::string &V = varName(N->LoopVar.get());
     std::string Type = typeName(N->LoopVar->Type);
@@ -928,8 +913,8 @@ private:
     bool ZeroMin = ir::getConstInt(N->Min, Min) && Min == 0;
     line(Indent) << Type << " " << V << " = (" << Type << ")" << N->ThreadTag
                  << (ZeroMin ? "" : " + " + expr(N->Min)) << ";\n";
-    ir::Expr Launch = passes::launchExtent(K.Geometry, N->ThreadTag);
-    if (ZeroMin && Launch && passes::provablyEqual(Launch, N->Extent)) {
+    ir::Expr Launch = launchExtent(K.Geometry, N->ThreadTag);
+    if (ZeroMin && Launch && ir::provablyEqual(Launch, N->Extent)) {
       emitStmt(N->Body, Indent);
       return;
     }

@@ -2,7 +2,8 @@
 #ifndef SCHED_CODEGEN_CODEGENCUDA_H
 #define SCHED_CODEGEN_CODEGENCUDA_H
 
-#include "Pipeline.h"
+#include "ir/Diag.h"
+#include "ir/Kernel.h"
 #include <string>
 #include <vector>
 

@@ -32,7 +32,9 @@
 #include "ir/Printer.h"
 #include "ir/Simplify.h"
 #include "ir/Vta.h"
-#include "passes/PassUtil.h"
+#include "ir/IRVisitor.h"
+#include "ir/Names.h"
+#include "ir/Rewrite.h"
 
 #include <map>
 #include <set>
@@ -105,8 +107,8 @@ public:
                              "unsigned", "float", "double", "bool", "true", "false", "new",
                              "delete", "class", "struct", "static", "do", "while", "case",
                              "default", "switch", "break", "continue", "goto", "this"})
-      Used.insert(Word);
-    Used.insert(K.Kernel.Name);
+      Names.reserve(Word);
+    Names.reserve(K.Kernel.Name);
   }
 
   bool emit(std::string &Out) {
@@ -151,8 +153,7 @@ public:
 private:
   const LoweredKernel &K;
   std::vector<Diag> &Diags;
-  std::map<const void *, std::string> Names;
-  std::set<std::string> Used;
+  ir::UniqueNames Names;
   std::set<std::string> UsedApi;
   std::ostringstream Kernels, Body;
   int NumKernels = 0;
@@ -178,17 +179,10 @@ private:
 
   /// A distinct C identifier per IR object.
   const std::string &name(const void *Object, const std::string &IRName) {
-    auto It = Names.find(Object);
-    if (It != Names.end())
-      return It->second;
-    std::string Base = passes::cIdentifier(IRName, "v", "v");
+    std::string Base = ir::cIdentifier(IRName, "v", "v");
     if (Base.compare(0, 6, "sched_") == 0 || Base.compare(0, 3, "VTA") == 0)
       Base = "v_" + Base;
-    std::string N = Base;
-    for (int Suffix = 1; Used.count(N); ++Suffix)
-      N = Base + "_" + std::to_string(Suffix);
-    Used.insert(N);
-    return Names.emplace(Object, N).first->second;
+    return Names.nameOf(Object, Base);
   }
   const std::string &var(const VarNode *V) { return name(V, V->Name); }
 
@@ -231,7 +225,9 @@ private:
         return "((" + std::string(cType(N->Type)) + ")" + expr(N->Value) + ")";
       break;
     }
-    default:
+    case ExprKind::FloatImm:
+    case ExprKind::Load:
+    case ExprKind::Call:
       break;
     }
     error("the value `" + print(E) + "` is not integer arithmetic");
@@ -322,10 +318,10 @@ private:
       stmt(A->Body, Depth);
       return;
     }
-    default:
+    case StmtKind::Store:
       break;
     }
-    error("the statement `" + passes::stmtText(S.get()) + "` is not part of a VTA program");
+    error("the statement `" + ir::stmtText(S.get()) + "` is not part of a VTA program");
   }
 
   std::string dramName(const Expr &E) {
@@ -366,7 +362,7 @@ private:
     }
   }
 
-  static Expr borrowCall(const CallNode *C) { return passes::borrow(C); }
+  static Expr borrowCall(const CallNode *C) { return ir::borrow(C); }
 
   /// ir::vtaPackTiles as a loop over the weights' device copy.
   void packTiles(const std::vector<Expr> &A, const std::string &In) {

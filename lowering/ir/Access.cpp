@@ -11,6 +11,7 @@
 #include "IRVisitor.h"
 #include "Intrinsics.h"
 #include "Printer.h"
+#include "Scope.h"
 
 namespace sched {
 namespace ir {
@@ -49,19 +50,19 @@ protected:
   }
 
   void visitStore(const StoreNode *N) override {
-    StatementScope Scope(Current, N);
+    ScopedValue<const StmtNode *> Scope(Current, N);
     IRVisitor::visitStore(N);
     record(N->Buf, N->Indices, true);
   }
 
   void visitEvaluate(const EvaluateNode *N) override {
-    StatementScope Scope(Current, N);
+    ScopedValue<const StmtNode *> Scope(Current, N);
     IRVisitor::visitEvaluate(N);
   }
 
   void visitFor(const ForNode *N) override {
     {
-      StatementScope Scope(Current, N);
+      ScopedValue<const StmtNode *> Scope(Current, N);
       visit(N->Min);
       visit(N->Extent);
     }
@@ -72,7 +73,7 @@ protected:
 
   void visitIfThenElse(const IfThenElseNode *N) override {
     {
-      StatementScope Scope(Current, N);
+      ScopedValue<const StmtNode *> Scope(Current, N);
       visit(N->Cond);
     }
     Guards.push_back(N->Cond);
@@ -84,7 +85,7 @@ protected:
 
   void visitLetStmt(const LetStmtNode *N) override {
     {
-      StatementScope Scope(Current, N);
+      ScopedValue<const StmtNode *> Scope(Current, N);
       visit(N->Value);
     }
     visit(N->Body);
@@ -94,13 +95,6 @@ private:
   std::vector<const ForNode *> Loops;
   std::vector<Expr> Guards;
   const StmtNode *Current = nullptr;
-
-  struct StatementScope {
-    const StmtNode *&Slot;
-    const StmtNode *Saved;
-    StatementScope(const StmtNode *&S, const StmtNode *N) : Slot(S), Saved(S) { Slot = N; }
-    ~StatementScope() { Slot = Saved; }
-  };
 
   /// A buffer operand: its element, or every element of its tile.
   void recordOperand(const CallNode *Call, const TileDecl &Tile, const LoadNode *Arg,

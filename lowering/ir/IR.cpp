@@ -429,5 +429,25 @@ bool getConstInt(const Expr &E, int64_t &Out) {
   return true;
 }
 
+const char *kindName(ExprKind K) {
+  switch (K) {
+#define SCHED_EXPR_NODE(X)                                                                         \
+  case ExprKind::X:                                                                                \
+    return #X;
+#include "ir/NodeKinds.def"
+  }
+  return "?";
+}
+
+const char *kindName(StmtKind K) {
+  switch (K) {
+#define SCHED_STMT_NODE(X)                                                                         \
+  case StmtKind::X:                                                                                \
+    return #X;
+#include "ir/NodeKinds.def"
+  }
+  return "?";
+}
+
 } // namespace ir
 } // namespace sched

@@ -90,8 +90,10 @@ const char *cudaTypeName(DType T);       // "float", "half", "signed char", ...
 // Expressions
 //===----------------------------------------------------------------------===//
 
+/// The expression kinds (NodeKinds.def: the one list of them).
 enum class ExprKind : uint8_t {
-  IntImm, FloatImm, Var, Binary, Unary, Select, Cast, Load, Call
+#define SCHED_EXPR_NODE(K) K,
+#include "ir/NodeKinds.def"
 };
 
 enum class BinOp : uint8_t {
@@ -215,9 +217,16 @@ struct BufferNode {
 // Statements
 //===----------------------------------------------------------------------===//
 
+/// The statement kinds (NodeKinds.def: the one list of them).
 enum class StmtKind : uint8_t {
-  For, Store, Allocate, Seq, IfThenElse, LetStmt, Evaluate
+#define SCHED_STMT_NODE(K) K,
+#include "ir/NodeKinds.def"
 };
+
+/// "Binary", "For": a kind's name, for messages about a node a walk did
+/// not expect.
+const char *kindName(ExprKind K);
+const char *kindName(StmtKind K);
 
 enum class ForKind : uint8_t {
   Serial, Unrolled, Vectorized, ThreadBound // ThreadBound: see ForNode::ThreadTag

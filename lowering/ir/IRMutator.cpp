@@ -8,6 +8,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "IRMutator.h"
+#include "Rewrite.h"
+#include "Scope.h"
 
 namespace sched {
 namespace ir {
@@ -16,15 +18,10 @@ Expr IRMutator::mutate(const Expr &E) {
   if (!E)
     return E;
   switch (E->Kind) {
-  case ExprKind::IntImm: return mutateIntImm(E, as<IntImmNode>(E));
-  case ExprKind::FloatImm: return mutateFloatImm(E, as<FloatImmNode>(E));
-  case ExprKind::Var: return mutateVar(E, as<VarNode>(E));
-  case ExprKind::Binary: return mutateBinary(E, as<BinaryNode>(E));
-  case ExprKind::Unary: return mutateUnary(E, as<UnaryNode>(E));
-  case ExprKind::Select: return mutateSelect(E, as<SelectNode>(E));
-  case ExprKind::Cast: return mutateCast(E, as<CastNode>(E));
-  case ExprKind::Load: return mutateLoad(E, as<LoadNode>(E));
-  case ExprKind::Call: return mutateCall(E, as<CallNode>(E));
+#define SCHED_EXPR_NODE(K)                                                                         \
+  case ExprKind::K:                                                                                \
+    return mutate##K(E, as<K##Node>(E));
+#include "ir/NodeKinds.def"
   }
   return E;
 }
@@ -33,16 +30,17 @@ Stmt IRMutator::mutate(const Stmt &S) {
   if (!S)
     return S;
   switch (S->Kind) {
-  case StmtKind::For: return mutateFor(S, as<ForNode>(S));
-  case StmtKind::Store: return mutateStore(S, as<StoreNode>(S));
-  case StmtKind::Allocate: return mutateAllocate(S, as<AllocateNode>(S));
-  case StmtKind::Seq: return mutateSeq(S, as<SeqNode>(S));
-  case StmtKind::IfThenElse: return mutateIfThenElse(S, as<IfThenElseNode>(S));
-  case StmtKind::LetStmt: return mutateLetStmt(S, as<LetStmtNode>(S));
-  case StmtKind::Evaluate: return mutateEvaluate(S, as<EvaluateNode>(S));
+#define SCHED_STMT_NODE(K)                                                                         \
+  case StmtKind::K:                                                                                \
+    return mutate##K(S, as<K##Node>(S));
+#include "ir/NodeKinds.def"
   }
   return S;
 }
+
+Expr IRMutator::mutateIntImm(const Expr &E, const IntImmNode *) { return E; }
+Expr IRMutator::mutateFloatImm(const Expr &E, const FloatImmNode *) { return E; }
+Expr IRMutator::mutateVar(const Expr &E, const VarNode *) { return E; }
 
 namespace {
 /// Mutates each element; true when any of them changed.
@@ -108,7 +106,7 @@ Stmt IRMutator::mutateFor(const Stmt &S, const ForNode *N) {
   Stmt Body = mutate(N->Body);
   if (Min == N->Min && Extent == N->Extent && Body == N->Body)
     return S;
-  return makeFor(N->LoopVar, Min, Extent, Body, N->LoopKind, N->ThreadTag, N->IsReduction);
+  return withBounds(N, Min, Extent, Body);
 }
 
 Stmt IRMutator::mutateStore(const Stmt &S, const StoreNode *N) {
@@ -178,7 +176,7 @@ protected:
   }
 
   Stmt mutateFor(const Stmt &S, const ForNode *N) override {
-    Shadow Guard(Map, N->LoopVar.get());
+    ScopedEntry<std::map<const VarNode *, Expr>> Shadow(Map, N->LoopVar.get());
     return IRMutator::mutateFor(S, N);
   }
 
@@ -186,7 +184,7 @@ protected:
     Expr Value = mutate(N->Value);
     Stmt Body;
     {
-      Shadow Guard(Map, N->LetVar.get());
+      ScopedEntry<std::map<const VarNode *, Expr>> Shadow(Map, N->LetVar.get());
       Body = mutate(N->Body);
     }
     if (Value == N->Value && Body == N->Body)
@@ -195,24 +193,6 @@ protected:
   }
 
 private:
-  /// Removes one mapping for the lifetime of the guard.
-  struct Shadow {
-    std::map<const VarNode *, Expr> &Map;
-    const VarNode *V;
-    Expr Saved;
-    Shadow(std::map<const VarNode *, Expr> &M, const VarNode *Var) : Map(M), V(Var) {
-      auto It = Map.find(V);
-      if (It != Map.end()) {
-        Saved = It->second;
-        Map.erase(It);
-      }
-    }
-    ~Shadow() {
-      if (Saved)
-        Map[V] = Saved;
-    }
-  };
-
   std::map<const VarNode *, Expr> Map;
 };
 } // namespace

@@ -22,23 +22,12 @@ public:
   Stmt mutate(const Stmt &S); // dispatches on S->Kind (null maps to null)
 
 protected:
-  virtual Expr mutateIntImm(const Expr &E, const IntImmNode *) { return E; }
-  virtual Expr mutateFloatImm(const Expr &E, const FloatImmNode *) { return E; }
-  virtual Expr mutateVar(const Expr &E, const VarNode *) { return E; }
-  virtual Expr mutateBinary(const Expr &E, const BinaryNode *N);
-  virtual Expr mutateUnary(const Expr &E, const UnaryNode *N);
-  virtual Expr mutateSelect(const Expr &E, const SelectNode *N);
-  virtual Expr mutateCast(const Expr &E, const CastNode *N);
-  virtual Expr mutateLoad(const Expr &E, const LoadNode *N);
-  virtual Expr mutateCall(const Expr &E, const CallNode *N);
-
-  virtual Stmt mutateFor(const Stmt &S, const ForNode *N);
-  virtual Stmt mutateStore(const Stmt &S, const StoreNode *N);
-  virtual Stmt mutateAllocate(const Stmt &S, const AllocateNode *N);
-  virtual Stmt mutateSeq(const Stmt &S, const SeqNode *N);
-  virtual Stmt mutateIfThenElse(const Stmt &S, const IfThenElseNode *N);
-  virtual Stmt mutateLetStmt(const Stmt &S, const LetStmtNode *N);
-  virtual Stmt mutateEvaluate(const Stmt &S, const EvaluateNode *N);
+  // One mutateK per kind of NodeKinds.def; each returns the node it was
+  // given when no child changed (leaves: always), so unchanged subtrees keep
+  // their identity.
+#define SCHED_EXPR_NODE(K) virtual Expr mutate##K(const Expr &E, const K##Node *N);
+#define SCHED_STMT_NODE(K) virtual Stmt mutate##K(const Stmt &S, const K##Node *N);
+#include "ir/NodeKinds.def"
 };
 
 /// Replaces each free occurrence of a variable in the map by its expression.

@@ -14,15 +14,10 @@ void IRVisitor::visit(const Expr &E) {
   if (!E)
     return;
   switch (E->Kind) {
-  case ExprKind::IntImm: return visitIntImm(as<IntImmNode>(E));
-  case ExprKind::FloatImm: return visitFloatImm(as<FloatImmNode>(E));
-  case ExprKind::Var: return visitVar(as<VarNode>(E));
-  case ExprKind::Binary: return visitBinary(as<BinaryNode>(E));
-  case ExprKind::Unary: return visitUnary(as<UnaryNode>(E));
-  case ExprKind::Select: return visitSelect(as<SelectNode>(E));
-  case ExprKind::Cast: return visitCast(as<CastNode>(E));
-  case ExprKind::Load: return visitLoad(as<LoadNode>(E));
-  case ExprKind::Call: return visitCall(as<CallNode>(E));
+#define SCHED_EXPR_NODE(K)                                                                         \
+  case ExprKind::K:                                                                                \
+    return visit##K(as<K##Node>(E));
+#include "ir/NodeKinds.def"
   }
 }
 
@@ -30,15 +25,16 @@ void IRVisitor::visit(const Stmt &S) {
   if (!S)
     return;
   switch (S->Kind) {
-  case StmtKind::For: return visitFor(as<ForNode>(S));
-  case StmtKind::Store: return visitStore(as<StoreNode>(S));
-  case StmtKind::Allocate: return visitAllocate(as<AllocateNode>(S));
-  case StmtKind::Seq: return visitSeq(as<SeqNode>(S));
-  case StmtKind::IfThenElse: return visitIfThenElse(as<IfThenElseNode>(S));
-  case StmtKind::LetStmt: return visitLetStmt(as<LetStmtNode>(S));
-  case StmtKind::Evaluate: return visitEvaluate(as<EvaluateNode>(S));
+#define SCHED_STMT_NODE(K)                                                                         \
+  case StmtKind::K:                                                                                \
+    return visit##K(as<K##Node>(S));
+#include "ir/NodeKinds.def"
   }
 }
+
+void IRVisitor::visitIntImm(const IntImmNode *) {}
+void IRVisitor::visitFloatImm(const FloatImmNode *) {}
+void IRVisitor::visitVar(const VarNode *) {}
 
 void IRVisitor::visitBinary(const BinaryNode *N) {
   visit(N->A);

@@ -20,23 +20,11 @@ public:
   void visit(const Stmt &S); // dispatches on S->Kind (null is ignored)
 
 protected:
-  virtual void visitIntImm(const IntImmNode *) {}
-  virtual void visitFloatImm(const FloatImmNode *) {}
-  virtual void visitVar(const VarNode *) {}
-  virtual void visitBinary(const BinaryNode *N);
-  virtual void visitUnary(const UnaryNode *N);
-  virtual void visitSelect(const SelectNode *N);
-  virtual void visitCast(const CastNode *N);
-  virtual void visitLoad(const LoadNode *N);
-  virtual void visitCall(const CallNode *N);
-
-  virtual void visitFor(const ForNode *N);
-  virtual void visitStore(const StoreNode *N);
-  virtual void visitAllocate(const AllocateNode *N);
-  virtual void visitSeq(const SeqNode *N);
-  virtual void visitIfThenElse(const IfThenElseNode *N);
-  virtual void visitLetStmt(const LetStmtNode *N);
-  virtual void visitEvaluate(const EvaluateNode *N);
+  // One visitK per kind of NodeKinds.def; leaves do nothing, the others
+  // visit their children in evaluation order.
+#define SCHED_EXPR_NODE(K) virtual void visit##K(const K##Node *N);
+#define SCHED_STMT_NODE(K) virtual void visit##K(const K##Node *N);
+#include "ir/NodeKinds.def"
 };
 
 /// The variables E (or S, free or bound inside it) refers to.

@@ -10,6 +10,7 @@
 
 #include "Parser.h"
 #include "Intrinsics.h"
+#include "Scope.h"
 
 #include <cctype>
 #include <cerrno>
@@ -235,12 +236,8 @@ private:
   ScopeStack<Buffer> Bufs;
   unsigned Depth = 0; // nesting of expressions and statements
 
-  /// Bounds recursion so that no input can exhaust the stack.
-  struct DepthGuard {
-    unsigned &D;
-    explicit DepthGuard(unsigned &Depth) : D(Depth) { ++D; }
-    ~DepthGuard() { --D; }
-  };
+  /// Bounds recursion (one level deeper for the lifetime of a
+  /// ScopedValue) so that no input can exhaust the stack.
   static constexpr unsigned MaxDepth = 512;
 
   const Token &cur() const { return Toks[Pos]; }
@@ -410,7 +407,7 @@ private:
   }
 
   Stmt parseStmt() {
-    DepthGuard Guard(Depth);
+    ScopedValue<unsigned> Guard(Depth, Depth + 1);
     if (Depth > MaxDepth)
       return failNull("statements nested too deeply");
     if (cur().Kind != Tok::Ident)
@@ -713,7 +710,7 @@ private:
   }
 
   Expr parseExpr() {
-    DepthGuard Guard(Depth);
+    ScopedValue<unsigned> Guard(Depth, Depth + 1);
     if (Depth > MaxDepth)
       return failNull("expression nested too deeply");
     const Token &T = cur();

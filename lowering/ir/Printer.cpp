@@ -10,6 +10,7 @@
 
 #include "Printer.h"
 #include "Intrinsics.h"
+#include "Names.h"
 
 #include <algorithm>
 #include <cmath>
@@ -27,20 +28,11 @@ namespace {
 template <typename NodeT> class UniqueNamer {
 public:
   const std::string &nameOf(const NodeT *N) {
-    auto It = Names.find(N);
-    if (It != Names.end())
-      return It->second;
-    std::string Base = N->Name.empty() ? "v" : N->Name;
-    std::string Name = Base;
-    for (int Suffix = 1; Used.count(Name); ++Suffix)
-      Name = Base + "_" + std::to_string(Suffix);
-    Used.insert(Name);
-    return Names.emplace(N, Name).first->second;
+    return Names.nameOf(N, N->Name.empty() ? "v" : N->Name);
   }
 
 private:
-  std::map<const NodeT *, std::string> Names;
-  std::set<std::string> Used;
+  UniqueNames Names;
 };
 
 /// The shortest decimal text that reads back to V at the precision of T,

@@ -12,6 +12,8 @@
 
 #include "Simplify.h"
 #include "IRMutator.h"
+#include "Rewrite.h"
+#include "Scope.h"
 
 #include <cmath>
 
@@ -294,21 +296,21 @@ protected:
     Expr Min = mutate(N->Min), Extent = mutate(N->Extent);
     Stmt Body;
     {
-      RangeScope Scope(Ranges, N->LoopVar.get(),
+      ScopedEntry<VarRanges> Scope(Ranges, N->LoopVar.get(),
                        {Min, canonicalize(makeBinary(BinOp::Sub, makeBinary(BinOp::Add, Min, Extent),
                                                      makeInt(1, Min->Type)))});
       Body = mutate(N->Body);
     }
     if (Min == N->Min && Extent == N->Extent && Body == N->Body)
       return S;
-    return makeFor(N->LoopVar, Min, Extent, Body, N->LoopKind, N->ThreadTag, N->IsReduction);
+    return withBounds(N, Min, Extent, Body);
   }
 
   Stmt mutateLetStmt(const Stmt &S, const LetStmtNode *N) override {
     Expr Value = mutate(N->Value);
     Stmt Body;
     {
-      RangeScope Scope(Ranges, N->LetVar.get(), boundsOf(Value, Ranges));
+      ScopedEntry<VarRanges> Scope(Ranges, N->LetVar.get(), boundsOf(Value, Ranges));
       Body = mutate(N->Body);
     }
     if (Value == N->Value && Body == N->Body)
@@ -333,28 +335,6 @@ protected:
 private:
   bool UseBounds;
   VarRanges Ranges;
-
-  /// Gives a variable a range for the lifetime of the scope.
-  struct RangeScope {
-    VarRanges &R;
-    const VarNode *V;
-    bool HadOld = false;
-    Interval Old;
-    RangeScope(VarRanges &Ranges, const VarNode *Var, Interval I) : R(Ranges), V(Var) {
-      auto It = R.find(V);
-      if (It != R.end()) {
-        HadOld = true;
-        Old = It->second;
-      }
-      R[V] = I;
-    }
-    ~RangeScope() {
-      if (HadOld)
-        R[V] = Old;
-      else
-        R.erase(V);
-    }
-  };
 
   Expr canonicalSum(const Expr &E) {
     Linear L;

@@ -24,7 +24,7 @@
 
 #include "Pipeline.h"
 #include "ir/IR.h"
-#include "schedule/Schedule.h"
+#include "ir/Diag.h"
 #include <map>
 #include <set>
 #include <string>

@@ -9,6 +9,7 @@
 #ifndef SCHED_SCHEDULE_SCHEDULE_H
 #define SCHED_SCHEDULE_SCHEDULE_H
 
+#include "ir/Diag.h"
 #include "ir/IR.h"
 #include <string>
 #include <vector>
@@ -26,18 +27,6 @@ struct Directive {
   std::string Name;                // "split", "tile", "bind", ...
   std::vector<DirectiveArg> Args;
   int Loc = -1;                    // location id of the directive name
-};
-
-/// A diagnostic from scheduling or lowering, reported by the frontend through
-/// Clang's DiagnosticsEngine at Loc (a DirectiveArg or Directive Loc id, or -1
-/// for the nest's pragma).
-struct Diag {
-  enum class Level { Error, Warning, Remark } Severity = Level::Error;
-  int Loc = -1;
-  std::string Message;
-  /// A warning's flag without -W (`sched-ignored`; see the plugin's
-  /// Diagnostics.h for the groups), so `-Wno-…` can silence it.
-  std::string Flag;
 };
 
 /// Applies Dirs to Nest in order. `target(...)` sets Nest.Target. Returns

@@ -131,6 +131,8 @@ bool emitGPU(const LoweredKernel &K, std::string &Source, std::vector<Diag> &Dia
   return emitCUDA(K, Source, Diags);
 }
 
+int minCapabilityGPU(const LoweredKernel &K) { return minimumComputeCapability(K.Kernel); }
+
 } // namespace
 
 TargetDescription gpuTarget() {
@@ -143,6 +145,7 @@ TargetDescription gpuTarget() {
   T.Language = "CUDA";
   T.FileExtension = ".cu";
   T.SourceInDescriptor = true;
+  T.MinCapability = minCapabilityGPU;
   T.Runner = RunnerKind::Kernel;
   T.Lint = lintGPU;
   T.Describe = describeGPU;

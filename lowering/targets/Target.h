@@ -21,7 +21,7 @@
 
 #include "Pipeline.h"
 #include "ir/IR.h"
-#include "schedule/Schedule.h"
+#include "ir/Diag.h"
 
 #include <string>
 #include <vector>
@@ -55,9 +55,13 @@ struct TargetDescription {
   std::string FileExtension;
 
   /// The launch descriptor's payload: whether the emitted source travels in
-  /// it (LaunchDescriptor::CUDASource; the cuda backend compiles it with
+  /// it (LaunchDescriptor::Payload; the cuda backend compiles it with
   /// NVRTC). Otherwise the runner reads the lowered IR alone.
   bool SourceInDescriptor = false;
+  /// The least compute capability the payload needs (LaunchDescriptor::
+  /// MinCapability: the runtime checks the device against it without
+  /// reading the IR); null when the target has no such requirement.
+  int (*MinCapability)(const LoweredKernel &K) = nullptr;
   /// Which runner of the runtime runs the nest (LaunchDescriptor::Runner).
   RunnerKind Runner = RunnerKind::Kernel;
 

@@ -8,7 +8,7 @@
 #ifndef SCHED_RUNTIME_CUDA_CUDAAPI_H
 #define SCHED_RUNTIME_CUDA_CUDAAPI_H
 
-#include "codegen/TargetArch.h"
+#include "ir/TargetArch.h"
 
 #include <cstddef>
 #include <string>

@@ -14,7 +14,6 @@
 #include "CudaBackend.h"
 #include "CudaApi.h"
 #include "ScalarEval.h"
-#include "codegen/CodeGenCUDA.h"
 #include "ir/LaunchLimits.h"
 
 namespace sched {
@@ -72,13 +71,13 @@ std::shared_ptr<CompiledKernel> buildKernel(const DriverApi &A, const Device &De
                                             const LaunchDescriptor &D) {
   auto K = std::make_shared<CompiledKernel>();
   const std::string &Name = D.Kernel.Kernel.Name;
-  if (D.CUDASource.empty()) {
+  if (D.Payload.empty()) {
     K->Error = "the launch descriptor has no CUDA source";
     return K;
   }
   CompiledImage Image;
-  if (!compileWithNvrtc(D.CUDASource, Name, Dev.Major, Dev.Minor, Image, K->Error,
-                        minimumComputeCapability(D.Kernel.Kernel), D.Kernel.Arch))
+  if (!compileWithNvrtc(D.Payload, Name, Dev.Major, Dev.Minor, Image, K->Error,
+                        D.MinCapability, D.Kernel.Arch))
     return K;
   if (!Image.IsCubin)
     Image.Image.push_back('\0'); // PTX is loaded as a C string

@@ -10,7 +10,7 @@
 #ifndef SCHED_RUNTIME_CUDA_CUDABACKEND_H
 #define SCHED_RUNTIME_CUDA_CUDABACKEND_H
 
-#include "codegen/LaunchDescriptor.h"
+#include "ir/LaunchDescriptor.h"
 
 #include <memory>
 #include <mutex>

@@ -306,7 +306,7 @@ bool launch(const LaunchDescriptor &D, KernelCache &Cache, const std::vector<voi
   Touched = false;
   const LoweredKernel &LK = D.Kernel;
   const ir::LoopNest &N = LK.Kernel;
-  if (D.CUDASource.empty()) {
+  if (D.Payload.empty()) {
     Error = "the launch descriptor has no CUDA source";
     return false;
   }
@@ -318,7 +318,7 @@ bool launch(const LaunchDescriptor &D, KernelCache &Cache, const std::vector<voi
   {
     std::lock_guard<std::mutex> Guard(Cache.Lock);
     if (!Cache.Kernel)
-      Cache.Kernel = compileKernel(D.CUDASource, N.Name);
+      Cache.Kernel = compileKernel(D.Payload, N.Name);
     K = Cache.Kernel;
   }
   if (!K->Error.empty()) {

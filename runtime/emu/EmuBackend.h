@@ -1,7 +1,7 @@
 //===- EmuBackend.h - Running the emitted CUDA on the CPU -------*- C++ -*-===//
 //
 // The `emu` backend: a kernel's emitted CUDA source (the descriptor's
-// CUDASource, exactly what NVRTC compiles under `cuda`) is compiled as host
+// Payload, exactly what NVRTC compiles under `cuda`) is compiled as host
 // C++ against sched_cuda_emu.h into a shared object, loaded, and run on the
 // fiber scheduler (EmuScheduler.h) with the launch's grid and block. It
 // tests the CUDA emitter itself, which the simulator (it runs the IR) never
@@ -18,7 +18,7 @@
 #define SCHED_RUNTIME_EMU_EMUBACKEND_H
 
 #include "EmuScheduler.h"
-#include "codegen/LaunchDescriptor.h"
+#include "ir/LaunchDescriptor.h"
 
 #include <memory>
 #include <mutex>

@@ -20,7 +20,7 @@
 #ifndef SCHED_RUNTIME_SIM_SIMULATOR_H
 #define SCHED_RUNTIME_SIM_SIMULATOR_H
 
-#include "Pipeline.h"
+#include "ir/Kernel.h"
 
 #include <cstdint>
 #include <functional>

@@ -332,7 +332,7 @@ private:
       Devices.push_back({nullptr, A->Buf->Name, nullptr, Handle, Bytes, A->Buf.get()});
       return stmt(A->Body);
     }
-    default:
+    case StmtKind::Store:
       break;
     }
     return fail("the statement `" + print(S) + "` is not part of a final-form VTA program");

@@ -12,7 +12,7 @@
 #ifndef SCHED_RUNTIME_VTA_VTALAUNCHER_H
 #define SCHED_RUNTIME_VTA_VTALAUNCHER_H
 
-#include "Pipeline.h"
+#include "ir/Kernel.h"
 #include "ir/Vta.h"
 
 #include <map>

@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "LoweringTestUtil.h"
+#include "Pipeline.h"
 #include "codegen/CodeGenCUDA.h"
 
 #include <gtest/gtest.h>

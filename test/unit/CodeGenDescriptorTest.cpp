@@ -7,8 +7,9 @@
 //
 //===----------------------------------------------------------------------===//
 #include "LoweringTestUtil.h"
+#include "Pipeline.h"
 #include "codegen/CodeGenCUDA.h"
-#include "codegen/LaunchDescriptor.h"
+#include "ir/LaunchDescriptor.h"
 #include "ir/IRVisitor.h"
 #include "ir/Printer.h"
 
@@ -47,7 +48,7 @@ LaunchDescriptor makeDescriptor() {
                 LaunchDescriptor::ArgKind::Scalar, LaunchDescriptor::ArgKind::Scalar};
   // The CUDA section must survive anything, including text that looks like
   // descriptor syntax.
-  D.CUDASource = emitCUDA(D.Kernel) + "\nend\ncuda 3\nir 0\n\n";
+  D.Payload = emitCUDA(D.Kernel) + "\nend\ncuda 3\nir 0\n\n";
   return D;
 }
 
@@ -58,7 +59,7 @@ TEST(CodeGenDescriptorTest, RoundTripsEveryField) {
   std::string Error;
   ASSERT_TRUE(parseDescriptor(Text, P, Error)) << Error << "\n" << Text;
   EXPECT_EQ(P.ArgKinds, D.ArgKinds);
-  EXPECT_EQ(P.CUDASource, D.CUDASource);
+  EXPECT_EQ(P.Payload, D.Payload);
   EXPECT_EQ(P.Kernel.Kernel.Name, "sched_mm_7");
   EXPECT_EQ(P.Kernel.Kernel.SourceFile, D.Kernel.Kernel.SourceFile);
   EXPECT_EQ(P.Kernel.Kernel.SourceLine, 7u);
@@ -222,6 +223,27 @@ TEST(CodeGenDescriptorTest, RoundTripsTheTargetArchitecture) {
   EXPECT_EQ(Text.find("\narch "), std::string::npos);
   ASSERT_TRUE(parseDescriptor(Text, P, Error)) << Error;
   EXPECT_FALSE(P.Kernel.Arch.isSet());
+}
+
+// The compute capability the payload needs is computed at compile time and
+// travels as data (min-cc), so the runtime reads it without the IR.
+TEST(CodeGenDescriptorTest, RoundTripsTheMinimumComputeCapability) {
+  LaunchDescriptor D = makeDescriptor();
+  std::string Error;
+  LaunchDescriptor P;
+  std::string Text = serializeDescriptor(D);
+  EXPECT_EQ(Text.find("\nmin-cc "), std::string::npos) << Text;
+  ASSERT_TRUE(parseDescriptor(Text, P, Error)) << Error;
+  EXPECT_EQ(P.MinCapability, 0);
+  D.MinCapability = 72;
+  Text = serializeDescriptor(D);
+  EXPECT_NE(Text.find("\nmin-cc 72\n"), std::string::npos) << Text;
+  ASSERT_TRUE(parseDescriptor(Text, P, Error)) << Error << "\n" << Text;
+  EXPECT_EQ(P.MinCapability, 72);
+  size_t At = Text.find("min-cc 72");
+  Text.replace(At, 9, "min-cc x");
+  EXPECT_FALSE(parseDescriptor(Text, P, Error));
+  EXPECT_NE(Error.find("expected 'min-cc <compute capability>'"), std::string::npos) << Error;
 }
 
 TEST(CodeGenDescriptorTest, RejectsAnUnknownTargetArchitecture) {

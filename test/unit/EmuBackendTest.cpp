@@ -55,7 +55,7 @@ const char *descriptorFor(const LoweredKernel &K, const std::string &Source) {
   D.Kernel = K;
   D.ArgKinds = {LaunchDescriptor::ArgKind::Scalar, LaunchDescriptor::ArgKind::Pointer,
                 LaunchDescriptor::ArgKind::Pointer};
-  D.CUDASource = Source;
+  D.Payload = Source;
   static std::vector<std::string> *Keep = new std::vector<std::string>();
   Keep->push_back(serializeDescriptor(D));
   return Keep->back().c_str();

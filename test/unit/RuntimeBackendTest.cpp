@@ -65,7 +65,7 @@ const char *descriptorFor(const LoweredKernel &K,
   LaunchDescriptor D;
   D.Kernel = K;
   D.ArgKinds = Kinds;
-  D.CUDASource = "// not compiled in these tests\n";
+  D.Payload = "// not compiled in these tests\n";
   static std::vector<std::string> *Keep = new std::vector<std::string>();
   Keep->push_back(serializeDescriptor(D));
   return Keep->back().c_str();

@@ -238,7 +238,7 @@ TEST(RuntimeCudaTest, LaunchOnDeviceMatchesSimulator) {
   LoweredKernel K = addOne();
   LaunchDescriptor D;
   D.Kernel = K;
-  D.CUDASource = emitCUDA(K);
+  D.Payload = emitCUDA(K);
   cuda::KernelCache Cache;
   int32_t N = 1000;
   std::vector<float> A(N), Out(N, 0.0f);

@@ -8,7 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Pipeline.h"
-#include "codegen/LaunchDescriptor.h"
+#include "ir/LaunchDescriptor.h"
 #include "ir/Parser.h"
 #include "schedule/DirectiveParser.h"
 #include "sim/Simulator.h"

@@ -83,7 +83,7 @@ TEST(TargetRegistryTest, AThrowawayTargetCompilesThroughTheDriver) {
   EXPECT_EQ(C.Notes[0].Message, "toy: 1 store(s)");
   EXPECT_EQ(C.Source, "// toy kernel sched_copy\n// for (i, 0, 4) {\n  B[i] = A[i]\n}\n");
   EXPECT_EQ(C.Descriptor.Runner, RunnerKind::Kernel);
-  EXPECT_TRUE(C.Descriptor.CUDASource.empty()); // not its payload
+  EXPECT_TRUE(C.Descriptor.Payload.empty()); // not its payload
   std::string Error;
   LaunchDescriptor Back;
   ASSERT_TRUE(parseDescriptor(serializeDescriptor(C.Descriptor), Back, Error)) << Error;

@@ -9,8 +9,9 @@
 //
 //===----------------------------------------------------------------------===//
 #include "LoweringTestUtil.h"
+#include "Pipeline.h"
 #include "Compile.h"
-#include "codegen/LaunchDescriptor.h"
+#include "ir/LaunchDescriptor.h"
 #include "Backend.h"
 #include "ir/Vta.h"
 #include "vta/vta_runtime.h"

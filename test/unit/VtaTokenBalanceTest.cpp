@@ -15,6 +15,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "LoweringTestUtil.h"
+#include "Pipeline.h"
 #include "passes/Passes.h"
 #include "ir/Vta.h"
 

@@ -41,7 +41,7 @@
 
 #include "Compile.h"
 #include "Pipeline.h"
-#include "codegen/LaunchDescriptor.h"
+#include "ir/LaunchDescriptor.h"
 #include "ir/Parser.h"
 #include "ir/Printer.h"
 #include "passes/Pass.h"

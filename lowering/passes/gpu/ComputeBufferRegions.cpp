@@ -26,7 +26,7 @@
 // buffers are not there yet, and memory may change while it runs). The bound
 // analysis already ignores guards that read memory; should an extent still
 // mention anything but scalar parameters, the guard-free extent is used, and
-// failing that the whole buffer (passes::isLaunchExpr decides).
+// failing that the whole buffer (isLaunchExpr decides).
 //
 //===----------------------------------------------------------------------===//
 #include "ir/Access.h"

@@ -435,7 +435,7 @@ private:
       return Make();
     const auto *F = ir::as<ir::ForNode>(Fresh[I]);
     Stmt Body = inThreadLoop(F, [&] { return enterFresh(Fresh, I + 1, Make); });
-    return ir::makeFor(F->LoopVar, F->Min, F->Extent, Body, F->LoopKind, F->ThreadTag);
+    return ir::withBody(F, Body);
   }
 
   /// Whether every launch loop in S is a threadIdx loop of a dimension an
@@ -470,8 +470,7 @@ private:
             " under control flow that leaves out some of its threads (" +
             (Here.Divergent & (1u << Dim) ? Here.Why[Dim] : std::string("a guard on one thread")) +
             "): those threads would skip their iterations of it");
-      return ir::makeFor(N->LoopVar, N->Min, N->Extent, N->Body, N->LoopKind, N->ThreadTag,
-                         N->IsReduction);
+      return ir::withBody(N, N->Body);
     }
     int64_t Inner = 0, Block = 0;
     if (ir::getConstInt(N->Extent, Inner) && ir::getConstInt(Outer->Extent, Block) &&
@@ -479,16 +478,14 @@ private:
       error("loop '" + N->LoopVar->Name + "' is bound to " + N->ThreadTag + " with extent " +
             std::to_string(Inner) + " inside loop '" + Outer->LoopVar->Name +
             "', which gives that tag only " + std::to_string(Block) + " threads");
-      return ir::makeFor(N->LoopVar, N->Min, N->Extent, N->Body, N->LoopKind, N->ThreadTag,
-                         N->IsReduction);
+      return ir::withBody(N, N->Body);
     }
     if (!provablyEqual(N->Extent, Outer->Extent) && !(ir::getConstInt(N->Extent, Inner) &&
                                                       ir::getConstInt(Outer->Extent, Block))) {
       error("cannot prove that loop '" + N->LoopVar->Name + "' bound to " + N->ThreadTag +
             " fits the " + ir::print(Outer->Extent) + " threads of loop '" +
             Outer->LoopVar->Name + "'");
-      return ir::makeFor(N->LoopVar, N->Min, N->Extent, N->Body, N->LoopKind, N->ThreadTag,
-                         N->IsReduction);
+      return ir::withBody(N, N->Body);
     }
     std::map<const ir::VarNode *, Expr> ToOuter = {
         {N->LoopVar.get(), ir::simplify(N->Min + Expr(Outer->LoopVar))}};
@@ -710,8 +707,7 @@ private:
         }
         if (!HasUnit)
           return guarded(S);
-        return ir::makeFor(F->LoopVar, F->Min, F->Extent, Body, F->LoopKind, F->ThreadTag,
-                           F->IsReduction);
+        return ir::withBody(F, Body);
       }
       if (const auto *L = ir::as<ir::LetStmtNode>(S)) {
         if (ir::dependsOnMemory(L->Value))

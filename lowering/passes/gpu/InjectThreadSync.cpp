@@ -126,8 +126,7 @@ ir::Stmt sinkGuard(const ir::Expr &Cond, const ir::Stmt &Body) {
   if (const auto *A = ir::as<ir::AllocateNode>(Body))
     return ir::makeAllocate(A->Buf, guardWith(Cond, A->Body));
   if (const auto *F = ir::as<ir::ForNode>(Body))
-    return ir::makeFor(F->LoopVar, F->Min, F->Extent, guardWith(Cond, F->Body), F->LoopKind,
-                       F->ThreadTag, F->IsReduction);
+    return ir::withBody(F, guardWith(Cond, F->Body));
   if (const auto *L = ir::as<ir::LetStmtNode>(Body))
     return ir::makeLet(L->LetVar, L->Value, guardWith(Cond, L->Body));
   return guardWith(Cond, Body); // an if: one condition
@@ -365,8 +364,7 @@ protected:
     if (Plan.AtBodyEnd.count(N))
       Body = ir::makeSeq({Body, makeBarrier()});
     ir::Stmt Out = Body == N->Body ? S
-                                   : ir::makeFor(N->LoopVar, N->Min, N->Extent, Body, N->LoopKind,
-                                                 N->ThreadTag, N->IsReduction);
+                                   : ir::withBody(N, Body);
     return placed(S, Out);
   }
   ir::Stmt mutateStore(const ir::Stmt &S, const ir::StoreNode *N) override {

@@ -105,7 +105,8 @@ std::vector<ir::Expr> ownExprs(const ir::Stmt &S) {
     break;
   case ir::StmtKind::IfThenElse: Out.push_back(ir::as<ir::IfThenElseNode>(S)->Cond); break;
   case ir::StmtKind::LetStmt: Out.push_back(ir::as<ir::LetStmtNode>(S)->Value); break;
-  default: break;
+  case ir::StmtKind::Allocate:
+  case ir::StmtKind::Seq: break;
   }
   return Out;
 }
@@ -476,8 +477,7 @@ private:
       const auto *N = ir::as<ir::ForNode>(S);
       if (DA.isDependent(N))
         return replicate(S);
-      return ir::makeFor(N->LoopVar, N->Min, N->Extent, inject(N->Body), N->LoopKind,
-                         N->ThreadTag, N->IsReduction);
+      return ir::withBody(N, inject(N->Body));
     }
     case ir::StmtKind::IfThenElse: {
       const auto *N = ir::as<ir::IfThenElseNode>(S);

@@ -55,7 +55,7 @@ protected:
         return E;
       return ir::makeLoad(N->Buf, Indices);
     }
-    return ir::makeLoad(It->second, {passes::flatIndex(N->Buf->Shape, Indices)});
+    return ir::makeLoad(It->second, {ir::flatIndex(N->Buf->Shape, Indices)});
   }
 
   ir::Stmt mutateStore(const ir::Stmt &S, const ir::StoreNode *N) override {
@@ -67,7 +67,7 @@ protected:
         return S;
       return ir::makeStore(N->Buf, Indices, Value);
     }
-    return ir::makeStore(It->second, {passes::flatIndex(N->Buf->Shape, Indices)}, Value);
+    return ir::makeStore(It->second, {ir::flatIndex(N->Buf->Shape, Indices)}, Value);
   }
 
   ir::Stmt mutateAllocate(const ir::Stmt &S, const ir::AllocateNode *N) override {

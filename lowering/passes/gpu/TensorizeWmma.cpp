@@ -125,24 +125,6 @@ const ir::LoadNode *factorLoad(const Expr &E, ir::DType T) {
 }
 
 
-/// E / D when E is provably a multiple of D: an affine form whose constant
-/// and coefficients are all multiples of D. Null otherwise.
-Expr divideExactly(const Expr &E, int64_t D) {
-  ir::AffineForm F;
-  if (!ir::toAffine(E, [](const ir::VarNode *) { return true; }, F))
-    return nullptr;
-  int64_t C;
-  if (!ir::getConstInt(ir::simplify(F.Constant), C) || C % D)
-    return nullptr;
-  F.Constant = ir::makeInt(C / D, E->Type);
-  for (auto &[V, Coef] : F.Coefs) {
-    if (!ir::getConstInt(ir::simplify(Coef), C) || C % D)
-      return nullptr;
-    Coef = ir::makeInt(C / D, E->Type);
-  }
-  return ir::fromAffine(F);
-}
-
 std::string loopName(const ir::ForNode *L) { return "'" + L->LoopVar->Name + "'"; }
 
 std::string accessText(const ir::Expr &Load) { return "`" + ir::print(Load) + "`"; }
@@ -660,8 +642,7 @@ private:
                         ir::makeInt(TileLoops[I].second, TileLoops[I].first->Type), Out);
     for (size_t I = Loops.size(); I-- > 0;)
       if (Loops[I] != RowL && Loops[I] != ColL)
-        Out = ir::makeFor(Loops[I]->LoopVar, Loops[I]->Min, Loops[I]->Extent, Out,
-                          Loops[I]->LoopKind, Loops[I]->ThreadTag, Loops[I]->IsReduction);
+        Out = ir::withBody(Loops[I], Out);
     replace(X, Out);
     return true;
   }

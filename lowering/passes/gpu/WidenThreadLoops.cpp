@@ -57,12 +57,10 @@ protected:
     if (!Launch || provablyEqual(Launch, N->Extent)) {
       if (Body == N->Body)
         return S;
-      return ir::makeFor(N->LoopVar, N->Min, N->Extent, Body, N->LoopKind, N->ThreadTag,
-                         N->IsReduction);
+      return ir::withBody(N, Body);
     }
     ir::Stmt Guarded = ir::makeIf(ir::Expr(N->LoopVar) < N->Extent, Body);
-    return ir::makeFor(N->LoopVar, N->Min, Launch, Guarded, N->LoopKind, N->ThreadTag,
-                       N->IsReduction);
+    return ir::withBounds(N, N->Min, Launch, Guarded);
   }
 
 private:

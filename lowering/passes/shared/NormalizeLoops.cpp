@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ir/IRMutator.h"
+#include "ir/Rewrite.h"
 #include "ir/Simplify.h"
 #include "passes/Passes.h"
 
@@ -26,8 +27,7 @@ protected:
     if (ir::getConstInt(N->Min, MinValue) && MinValue == 0) {
       if (Body == N->Body)
         return S;
-      return ir::makeFor(N->LoopVar, N->Min, N->Extent, Body, N->LoopKind, N->ThreadTag,
-                         N->IsReduction);
+      return ir::withBody(N, Body);
     }
     ir::Var Shifted = ir::makeVar(N->LoopVar->Name, N->LoopVar->Type);
     std::map<const ir::VarNode *, ir::Expr> Map;

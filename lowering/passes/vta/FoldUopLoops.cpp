@@ -283,8 +283,7 @@ private:
     // The loop as distributionIsLegal asks it: its body the Seq of the runs
     // (built directly: makeSeq would flatten the runs into their uops).
     auto Body = std::make_shared<const ir::SeqNode>(Runs);
-    Stmt Whole = ir::makeFor(F->LoopVar, F->Min, F->Extent, Body, F->LoopKind, F->ThreadTag,
-                             F->IsReduction);
+    Stmt Whole = ir::withBody(F, Body);
     ir::DependenceWitness Why;
     if (!ir::distributionIsLegal(ir::as<ir::ForNode>(Whole), Body.get(), {}, &Why)) {
       error(S, "its loop '" + F->LoopVar->Name +
@@ -294,8 +293,7 @@ private:
       return false;
     }
     for (const Stmt &R : Runs)
-      Pieces.push_back(ir::makeFor(F->LoopVar, F->Min, F->Extent, R, F->LoopKind, F->ThreadTag,
-                                   F->IsReduction));
+      Pieces.push_back(ir::withBody(F, R));
     return true;
   }
 

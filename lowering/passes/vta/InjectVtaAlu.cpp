@@ -96,7 +96,11 @@ const char *operationName(const ir::ExprNode *E) {
   case ir::ExprKind::Var:
     return "a variable (an ALU immediate is a compile-time constant: it is recorded in the "
            "uop kernel once)";
-  default: return "an operand the ALU cannot read";
+  case ir::ExprKind::IntImm:
+  case ir::ExprKind::FloatImm:
+  case ir::ExprKind::Binary:
+  case ir::ExprKind::Cast:
+  case ir::ExprKind::Load: return "an operand the ALU cannot read";
   }
 }
 

@@ -13,8 +13,8 @@
 // on that exact compute capability only.
 //
 //===----------------------------------------------------------------------===//
-#ifndef SCHED_CODEGEN_TARGETARCH_H
-#define SCHED_CODEGEN_TARGETARCH_H
+#ifndef SCHED_IR_TARGETARCH_H
+#define SCHED_IR_TARGETARCH_H
 
 #include <string>
 

@@ -13,6 +13,9 @@
 //   runner vta-program               <- only for a runner other than the
 //                                       kernel runner (RunnerKind)
 //   arch sm_80                       <- only when an architecture was asked for
+//   min-cc 70                        <- only when the payload needs a compute
+//                                       capability (wmma: 70), computed by
+//                                       the target when the kernel is emitted
 //   region r A                       <- one per buffer parameter: r, w, rw or -
 //   region w C
 //   finals 2 int32 i int64 j         <- only when the nest assigns variables
@@ -40,11 +43,11 @@
 // compiler's promise that all of these are over scalar parameters only.
 //
 //===----------------------------------------------------------------------===//
-#include "codegen/LaunchDescriptor.h"
+#include "ir/LaunchDescriptor.h"
+#include "ir/Kernel.h"
 #include "ir/IRMutator.h"
 #include "ir/Parser.h"
 #include "ir/Printer.h"
-#include "passes/PassUtil.h"
 
 #include <sstream>
 
@@ -279,6 +282,21 @@ bool parseArch(Reader &R, TargetArch &Out) {
   return true;
 }
 
+/// Reads the optional "min-cc <N>" line: the compute capability the
+/// payload needs (major*10 + minor).
+bool parseMinCapability(Reader &R, int &Out) {
+  std::string Rest;
+  size_t N;
+  if (!R.startsWith("min-cc "))
+    return true;
+  if (!R.tagged("min-cc", Rest))
+    return false;
+  if (!Reader::parseSize(Rest, N) || N == 0 || N > 1000)
+    return R.fail("expected 'min-cc <compute capability>'");
+  Out = static_cast<int>(N);
+  return true;
+}
+
 /// Reads the optional "finals <count> (<type> <name>)..." line.
 bool parseFinals(Reader &R, std::vector<LaunchDescriptor::FinalValue> &Out) {
   std::string Rest;
@@ -380,7 +398,7 @@ bool checkLaunchExprs(const LoweredKernel &K, std::string &Error,
     Named.push_back({"final value of '" + F.Name + "'", F.Value});
   }
   for (const auto &Entry : Named)
-    if (Entry.second && !passes::isLaunchExpr(Entry.second, K.Kernel)) {
+    if (Entry.second && !isLaunchExpr(Entry.second, K.Kernel)) {
       Error = "the " + Entry.first + " '" + ir::print(Entry.second) +
               "' is not an expression over scalar parameters";
       return false;
@@ -403,6 +421,8 @@ std::string serializeDescriptor(const LaunchDescriptor &D) {
     OS << "runner " << runnerName(D.Runner) << '\n';
   if (K.Arch.isSet())
     OS << "arch " << K.Arch.name() << '\n';
+  if (D.MinCapability)
+    OS << "min-cc " << D.MinCapability << '\n';
   if (!D.Finals.empty()) {
     OS << "finals " << D.Finals.size();
     for (const LaunchDescriptor::FinalValue &F : D.Finals)
@@ -413,7 +433,7 @@ std::string serializeDescriptor(const LaunchDescriptor &D) {
     OS << "region " << accessFlags(R) << ' ' << R.Param << '\n';
   writeBlock(OS, "exprs", ir::print(exprsFunc(D)));
   writeBlock(OS, "ir", ir::print(K.Kernel));
-  writeBlock(OS, "cuda", D.CUDASource);
+  writeBlock(OS, "cuda", D.Payload);
   OS << "end\n";
   return OS.str();
 }
@@ -426,9 +446,11 @@ bool parseDescriptor(const std::string &Text, LaunchDescriptor &Out, std::string
   std::vector<ir::Expr> Slots;
   bool Ok = R.line(L) && (L == Header || R.fail("not a sched launch descriptor (v1)")) &&
             R.tagged("kernel", Name) && parseSource(R, K.Kernel) && parseArgs(R, Out) &&
-            parseRunner(R, Out.Runner) && parseArch(R, K.Arch) && parseFinals(R, Out.Finals) && parseRegions(R, K.Regions) &&
+            parseRunner(R, Out.Runner) && parseArch(R, K.Arch) &&
+            parseMinCapability(R, Out.MinCapability) && parseFinals(R, Out.Finals) &&
+            parseRegions(R, K.Regions) &&
             R.block("exprs", ExprsText) &&
-            R.block("ir", IRText) && R.block("cuda", Out.CUDASource) && R.line(End) &&
+            R.block("ir", IRText) && R.block("cuda", Out.Payload) && R.line(End) &&
             (End == "end" || R.fail("expected 'end'"));
   if (Ok) {
     // The IR carries the kernel's name, target and parameters; the header

@@ -4,7 +4,7 @@
 // descriptor and the runtime agree on what `sm_XY` means.
 //
 //===----------------------------------------------------------------------===//
-#include "codegen/TargetArch.h"
+#include "ir/TargetArch.h"
 
 namespace sched {
 

@@ -10,11 +10,19 @@
 // code) and runs the kernel under the chosen backend, or returns 0 so the
 // original loop runs (host backend).
 //
+// The one type both sides share: the compiler (compileNest) writes it, the
+// runtime reads it. It lives in ir/ and depends on ir/ only, so the runtime
+// includes neither codegen nor the passes, and a program links the IR
+// library (to read the descriptor) but not the compiler. Everything the
+// launcher needs is in it as data: geometry, regions, architecture, the
+// compute capability the payload needs, the payload itself.
+//
 //===----------------------------------------------------------------------===//
-#ifndef SCHED_CODEGEN_LAUNCHDESCRIPTOR_H
-#define SCHED_CODEGEN_LAUNCHDESCRIPTOR_H
+#ifndef SCHED_IR_LAUNCHDESCRIPTOR_H
+#define SCHED_IR_LAUNCHDESCRIPTOR_H
 
-#include "Pipeline.h"
+#include "ir/IR.h"
+#include "ir/Kernel.h"
 #include <string>
 #include <vector>
 
@@ -35,9 +43,13 @@ struct LaunchDescriptor {
   RunnerKind Runner = RunnerKind::Kernel;
   /// The target's payload: the emitted source where the target's runner
   /// compiles it (TargetDescription::SourceInDescriptor: CUDA for NVRTC);
-  /// empty otherwise. (The name predates targets as descriptions; moving the
-  /// descriptor's types into ir/ is when it becomes Payload.)
-  std::string CUDASource;
+  /// empty otherwise. The text form keeps its section name, `cuda`.
+  std::string Payload;
+  /// The least compute capability (major*10 + minor) a device needs to run
+  /// the payload (wmma: 70; 0: any), computed when the kernel is emitted
+  /// (TargetDescription::MinCapability) so the launcher need not read the
+  /// IR to know it.
+  int MinCapability = 0;
 
   /// A variable declared outside the nest that the nest assigns (a C89
   /// loop counter, `int i; for (i = 0; i < n; i++)`): after a kernel ran,

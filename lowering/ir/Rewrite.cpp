@@ -1,0 +1,130 @@
+//===- Rewrite.cpp - Rebuilding statements: the IR-generic helpers --------===//
+//
+// See Rewrite.h. Built on the IR's visitor, mutator and simplifier only; the
+// passes, codegen and the plugin share these.
+//
+//===----------------------------------------------------------------------===//
+#include "ir/Rewrite.h"
+#include "ir/IRMutator.h"
+#include "ir/IRVisitor.h"
+#include "ir/Printer.h"
+#include "ir/Simplify.h"
+#include <set>
+
+namespace sched {
+namespace ir {
+
+Stmt withBody(const ForNode *N, Stmt Body) {
+  return makeFor(N->LoopVar, N->Min, N->Extent, std::move(Body), N->LoopKind, N->ThreadTag,
+                 N->IsReduction);
+}
+
+Stmt withBounds(const ForNode *N, Expr Min, Expr Extent, Stmt Body) {
+  return makeFor(N->LoopVar, std::move(Min), std::move(Extent), std::move(Body), N->LoopKind,
+                 N->ThreadTag, N->IsReduction);
+}
+
+namespace {
+/// Copies the second and later occurrences of each leaf statement; the
+/// mutator then rebuilds every statement above a copy, so no node is left in
+/// two places.
+class Unsharer : public IRMutator {
+protected:
+  Stmt mutateStore(const Stmt &S, const StoreNode *N) override {
+    if (Seen.insert(N).second)
+      return S;
+    return makeStore(N->Buf, N->Indices, N->Value);
+  }
+  Stmt mutateEvaluate(const Stmt &S, const EvaluateNode *N) override {
+    if (Seen.insert(N).second)
+      return S;
+    return makeEvaluate(N->Value);
+  }
+
+private:
+  std::set<const StmtNode *> Seen;
+};
+} // namespace
+
+Stmt unshareStatements(const Stmt &S) { return Unsharer().mutate(S); }
+
+Stmt guardWith(const Expr &Cond, const Stmt &Body) {
+  const auto *Inner = as<IfThenElseNode>(Body);
+  if (Inner && !Inner->Else && !dependsOnMemory(Inner->Cond))
+    return makeIf(makeBinary(BinOp::And, Cond, Inner->Cond), Inner->Then);
+  return makeIf(Cond, Body);
+}
+
+Expr flatIndex(const std::vector<Expr> &Shape, const std::vector<Expr> &Indices) {
+  Expr Offset = makeInt(0);
+  for (size_t D = 0; D < Shape.size(); ++D) {
+    Expr Index = D < Indices.size() ? Indices[D] : makeInt(0);
+    Offset = D == 0 ? Index : Offset * Shape[D] + Index;
+  }
+  return simplify(Offset);
+}
+
+namespace {
+class LoopFinder : public IRVisitor {
+public:
+  explicit LoopFinder(const VarNode *V) : V(V) {}
+  const ForNode *Found = nullptr;
+  std::vector<const ForNode *> Around;
+
+protected:
+  void visitFor(const ForNode *N) override {
+    if (N->LoopVar.get() == V) {
+      Found = N;
+      Around = Path;
+    }
+    Path.push_back(N);
+    IRVisitor::visitFor(N);
+    Path.pop_back();
+  }
+
+private:
+  const VarNode *V;
+  std::vector<const ForNode *> Path;
+};
+
+class LoopReplacer : public IRMutator {
+public:
+  LoopReplacer(const ForNode *Old, Stmt New) : Old(Old), New(std::move(New)) {}
+
+protected:
+  Stmt mutateFor(const Stmt &S, const ForNode *N) override {
+    return N == Old ? New : IRMutator::mutateFor(S, N);
+  }
+
+private:
+  const ForNode *Old;
+  Stmt New;
+};
+} // namespace
+
+const ForNode *findLoop(const Stmt &Root, const VarNode *V,
+                            std::vector<const ForNode *> *Around) {
+  LoopFinder Finder(V);
+  Finder.visit(Root);
+  if (Around)
+    *Around = Finder.Around;
+  return Finder.Found;
+}
+
+Stmt replaceLoop(const Stmt &Root, const ForNode *Old, const Stmt &New) {
+  LoopReplacer R(Old, New);
+  return R.mutate(Root);
+}
+
+Stmt borrow(const StmtNode *N) { return Stmt(N, [](const StmtNode *) {}); }
+Expr borrow(const ExprNode *N) { return Expr(N, [](const ExprNode *) {}); }
+
+std::string stmtText(const StmtNode *S) {
+  std::string Text = print(borrow(S));
+  while (!Text.empty() && (Text.back() == '\n' || Text.back() == ' '))
+    Text.pop_back();
+  return Text;
+}
+
+} // namespace ir
+} // namespace sched

@@ -1,0 +1,60 @@
+//===- Rewrite.h - Rebuilding statements: the IR-generic helpers -*- C++ -*-===//
+//
+// Small rewrites every pass and primitive needs and none owns: a loop with a
+// new body, a statement found or replaced by identity, a guard folded into
+// the one below it, a flat index. Built on IRVisitor/IRMutator; no pass or
+// target knowledge (that is passes/PassUtil.h).
+//
+//===----------------------------------------------------------------------===//
+#ifndef SCHED_IR_REWRITE_H
+#define SCHED_IR_REWRITE_H
+
+#include "ir/IR.h"
+#include <string>
+#include <vector>
+
+namespace sched {
+namespace ir {
+
+/// N with Body as its body: same variable, bounds, kind, tag and reduction
+/// mark (the one way to rebuild a loop around a rewritten body).
+Stmt withBody(const ForNode *N, Stmt Body);
+/// N with new bounds and body, the rest kept.
+Stmt withBounds(const ForNode *N, Expr Min, Expr Extent, Stmt Body);
+
+/// S with every statement node that stands in more than one place (the IR
+/// may share unchanged subtrees) copied, so that a pass can key what it
+/// plans by statement.
+Stmt unshareStatements(const Stmt &S);
+
+/// `if (Cond) Body`, folding a guard directly inside into one condition
+/// (when that reads no memory, which the outer one may protect).
+Stmt guardWith(const Expr &Cond, const Stmt &Body);
+
+/// The row-major flat offset of Indices in a buffer of Shape (Horner form,
+/// simplified); extra or missing indices (a malformed access, which the
+/// verifiers report) are treated as zero.
+Expr flatIndex(const std::vector<Expr> &Shape, const std::vector<Expr> &Indices);
+
+/// The loop of Root whose variable is V (by identity), or null; Around,
+/// when given, receives the loops enclosing it (outermost first).
+const ForNode *findLoop(const Stmt &Root, const VarNode *V,
+                        std::vector<const ForNode *> *Around = nullptr);
+
+/// Root with the loop Old (by identity) replaced by New.
+Stmt replaceLoop(const Stmt &Root, const ForNode *Old, const Stmt &New);
+
+/// A non-owning handle to a node the caller holds (IR nodes live in
+/// shared_ptrs, visitors and the printer take them), for printing or
+/// visiting a node found by a walk.
+Stmt borrow(const StmtNode *N);
+Expr borrow(const ExprNode *N);
+
+/// A statement as a message quotes it: printed on one line, no trailing
+/// newline.
+std::string stmtText(const StmtNode *S);
+
+} // namespace ir
+} // namespace sched
+
+#endif
