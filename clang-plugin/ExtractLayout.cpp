@@ -800,9 +800,13 @@ Expr looseBound(const Expr &E, bool Upper, const VarRanges &Ranges, int Depth = 
   case BinOp::Max:
     // min(a, b) <= a and <= b; max(a, b) >= a and >= b: either operand.
     if ((B->Op == BinOp::Min) == Upper) {
-      if (Expr X = looseBound(B->A, Upper, Ranges, Depth + 1))
-        return X;
-      return looseBound(B->B, Upper, Ranges, Depth + 1);
+      // A constant operand is the tighter choice for a layout (`min(m, 8)`:
+      // rows of 8, with no assumption on m).
+      Expr X = looseBound(B->A, Upper, Ranges, Depth + 1);
+      Expr Y = looseBound(B->B, Upper, Ranges, Depth + 1);
+      if (X && Y && !getConstInt(X, C) && getConstInt(Y, C))
+        return Y;
+      return X ? X : Y;
     }
     return nullptr;
   default:

@@ -2262,9 +2262,11 @@ bool NestExtractor::finishBuffers(std::vector<extract::FlatLayout> &Layouts,
     const extract::FlatLayout *Layout = nullptr;
     if (!FB.FirstDimKnown && !FB.DeclaredShape.empty()) {
       ir::Expr First;
-      if (extract::someIndexIsNegative(FB.FirstIndices, Box))
+      if (extract::someIndexIsNegative(FB.FirstIndices, LoopRanges) &&
+          extract::someIndexIsNegative(FB.FirstIndices, Box))
         return fail(FB.FirstUse, "an index of '" + FB.Name + "' is negative");
-      if (!extract::extentCovering(FB.FirstIndices, Box, First))
+      if (!extract::extentCovering(FB.FirstIndices, LoopRanges, First) &&
+          !extract::extentCovering(FB.FirstIndices, Box, First))
         return fail(FB.FirstUse, "cannot bound the indices of '" + FB.Name + "'");
       Shape.insert(Shape.begin(), First);
     } else if (FB.isFlat()) {
@@ -2274,8 +2276,12 @@ bool NestExtractor::finishBuffers(std::vector<extract::FlatLayout> &Layouts,
       // of an array): the launcher's copy region then starts below it.
       ir::Expr DeclaredSize = FB.FirstDimKnown ? FB.DeclaredShape[0] : nullptr;
       Layouts.emplace_back();
-      if (!extract::FlatLayout::choose(FB.FlatIndices, Box, DeclaredSize,
-                                       Layouts.back()))
+      // The exact ranges first; the hull where they use min/max or enclosing
+      // counters that the layout's polynomials cannot.
+      if (!extract::FlatLayout::choose(FB.FlatIndices, LoopRanges, DeclaredSize,
+                                       Layouts.back()) &&
+          !extract::FlatLayout::choose(FB.FlatIndices, Box, DeclaredSize,
+                                       (Layouts.back() = extract::FlatLayout())))
         return fail(FB.FirstUse, "cannot bound the indices of '" + FB.Name + "'");
       Layout = &Layouts.back();
       Shape = Layout->Shape;
