@@ -7,7 +7,8 @@
 #     each runs on the emu backend (the CUDA text as host C++, every thread
 #     of every block, real barriers) at the shapes of check_reference.h
 #     (full tiles, k remainders, nothing dividing, 1x1x1, K = 0, M = 0),
-#     which must match the CPU GEMM exactly (small-integer data);
+#     which must match the CPU GEMM exactly (small-integer data) and touch
+#     nothing outside A, B and C (they lie against inaccessible pages);
 #  3. nvcc and a GPU: each runs on the GPU at those shapes and larger ones,
 #     must match exactly, and is timed at 2048^3.
 # A step this machine cannot do prints `skip: <why>`; the exit status is 1

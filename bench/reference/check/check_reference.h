@@ -55,12 +55,15 @@ inline void cpuGemm(const std::vector<float> &A, const std::vector<float> &B,
     }
 }
 
-/// Prints `<mode> <kernel> MxNxK: max difference D` and whether it is 0.
-inline bool report(const char *Mode, const char *Kernel, const Shape &S,
-                   const std::vector<float> &Got, const std::vector<float> &Want) {
+inline double maxDifference(const float *Got, const std::vector<float> &Want) {
   double Max = 0;
   for (size_t I = 0; I < Want.size(); ++I)
     Max = std::fmax(Max, std::fabs(double(Got[I]) - double(Want[I])));
+  return Max;
+}
+
+/// Prints `<mode> <kernel> MxNxK: max difference D`; whether D is 0.
+inline bool report(const char *Mode, const char *Kernel, const Shape &S, double Max) {
   std::printf("%s %s %dx%dx%d: max difference %g\n", Mode, Kernel, S.M, S.N, S.K, Max);
   return Max == 0;
 }
