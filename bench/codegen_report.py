@@ -232,6 +232,11 @@ def find_nvcc():
     return candidate if os.access(candidate, os.X_OK) else None
 
 
+def read(path):
+    with open(path) as f:
+        return f.read()
+
+
 def run(cmd):
     return subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
@@ -273,7 +278,7 @@ def report(sources, arch, build, nvcc, tmp):
     for n, src in enumerate(sources):
         if src.endswith(".cu"):
             kernels = [src]
-            mirrors = MIRRORS.search(open(src).read())
+            mirrors = MIRRORS.search(read(src))
             mirrors = mirrors.group(1) if mirrors else None
         else:
             if not os.path.exists(plugin):
@@ -299,7 +304,7 @@ def report(sources, arch, build, nvcc, tmp):
             if assembled.returncode != 0:
                 return "ptxas -arch=%s %s failed:\n%s" % (arch, ptx, assembled.stderr)
             usage = ptxas_usage(assembled.stdout + assembled.stderr)
-            for row in analyze_ptx(open(ptx).read()):
+            for row in analyze_ptx(read(ptx)):
                 row["regs"], row["spills"] = usage.get(row["kernel"], (None, None))
                 row["source"] = relative(src)
                 row["mirrors"] = mirrors
@@ -336,7 +341,7 @@ def main(argv, default=None, default_archs=None):
     if ptx_files:
         rows = []
         for p in ptx_files:
-            for row in analyze_ptx(open(p).read()):
+            for row in analyze_ptx(read(p)):
                 row["source"] = os.path.basename(p)
                 rows.append(row)
         print_table(rows, None)
