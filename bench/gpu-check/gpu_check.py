@@ -50,6 +50,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "scripts"))
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 import compare_outputs  # noqa: E402  (the e2e tests' tolerance)
 
 MANIFEST = "manifest.json"
