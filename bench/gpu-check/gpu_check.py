@@ -387,13 +387,13 @@ def _slug(build):
     return f"{stem}.{flags + '.' if flags else ''}{digest}"
 
 
-def _link_flags(folder_bin):
+def _link_flags(folder):
     """How every plugin-built binary links the runtime: the folder's shared
     libsched_runtime.so, found through an rpath relative to the binary (one
     copy of the runtime instead of one per binary: the folder must stay well
     under 64 MiB); libstdc++ stays dynamic (its static archive from GCC 12
     needs glibc 2.36's arc4random, newer than the C++ library needs)."""
-    return ["-L" + str(folder_bin.parent / "lib"), "-lsched_runtime",
+    return ["-L" + str(folder / "lib"), "-lsched_runtime",
             "-Wl,-rpath,$ORIGIN/../lib", "-lm", "-ldl", "-lpthread", "-s"]
 
 
@@ -409,7 +409,8 @@ def build(args):
     plugin = build_dir / "lib" / "SchedPlugin.so"
     archive = build_dir / "lib" / "libsched_runtime_impl.a"
     if not plugin.exists() or not archive.exists():
-        print(f"error: build sched first (bash scripts/build.sh): no plugin or runtime in {build_dir}",
+        print("error: build sched first (bash scripts/build.sh): no plugin or runtime in "
+              f"{build_dir}",
               file=sys.stderr)
         return 1
     clangxx = shutil.which("clang++-19")
@@ -431,7 +432,7 @@ def build(args):
     if err:
         print(f"error: linking the shared runtime failed:\n{err}", file=sys.stderr)
         return 1
-    link = _link_flags(folder / "bin")
+    link = _link_flags(folder)
 
     jobs = {}  # output -> command
     for c in checks:
@@ -473,12 +474,9 @@ def build(args):
                              str(ROOT / "bench" / "gpu-check" / "time_example_gemm.cpp"),
                              *link, *cuda_link, "-o", str(folder / c.sched)]
 
-    failures = []
     print(f"building {len(jobs)} binaries into {folder} ({args.jobs} jobs)", flush=True)
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
-        for out, err in zip(jobs, pool.map(_compile, jobs.values())):
-            if err:
-                failures.append(err)
+        failures = [err for err in pool.map(_compile, jobs.values()) if err]
     if failures:
         for f in failures:
             print(f"error: {f}", file=sys.stderr)
@@ -488,15 +486,15 @@ def build(args):
     for c in checks:
         if c.kind != "tensorcore":
             continue
+        # Its binaries sit in DIR/tensorcore: the same rpath finds DIR/lib.
         env = dict(os.environ, SCHED_BENCH_OUT=str(folder / "tensorcore"), BUILD_DIR=str(build_dir),
-                   CUDA_HOME=str(cuda), SCHED_BENCH_LINK=" ".join(
-                       ["-L" + str(folder / "lib"), "-lsched_runtime", "-Wl,-rpath,$ORIGIN/../lib",
-                        "-s"]))
+                   CUDA_HOME=str(cuda), SCHED_BENCH_LINK=" ".join(link))
         p = subprocess.run(["bash", str(ROOT / "bench" / "tensorcore-vs-cublas.sh"), "--build-only",
                             "--no-sim-check", "--square=" + TENSORCORE_SQUARES],
                            env=env, capture_output=True, text=True)
         if p.returncode != 0:
-            print(f"error: bench/tensorcore-vs-cublas.sh --build-only failed:\n{p.stdout}{p.stderr}",
+            print("error: bench/tensorcore-vs-cublas.sh --build-only failed:\n"
+                  f"{p.stdout}{p.stderr}",
                   file=sys.stderr)
             return 1
         c.sched = "tensorcore"
@@ -507,7 +505,7 @@ def build(args):
         "built": time.strftime("%Y-%m-%d %H:%M:%S"),
         "source": str(ROOT),
         "requires": _requirements(folder),
-        "checks": [{k: v for k, v in asdict(c).items()} for c in checks],
+        "checks": [asdict(c) for c in checks],
     }
     (folder / MANIFEST).write_text(json.dumps(manifest, indent=1) + "\n")
     size = sum(f.stat().st_size for f in folder.rglob("*") if f.is_file())
@@ -544,7 +542,8 @@ def no_gpu_reason():
     gpus = [l for l in p.stdout.splitlines() if l.startswith("GPU ")]
     if p.returncode != 0 or not gpus:
         said = (p.stdout + p.stderr).strip().splitlines()
-        return "nvidia-smi -L: " + (said[0] if said else f"exit status {p.returncode}, no GPU listed")
+        return "nvidia-smi -L: " + (said[0] if said else
+                                    f"exit status {p.returncode}, no GPU listed")
     return None
 
 
@@ -586,6 +585,8 @@ def _run(cmd, env, timeout):
                 p.stderr.decode(errors="replace"))
     except subprocess.TimeoutExpired:
         return None, "", f"timed out after {timeout} s"
+    except OSError as e:  # not executable here (another architecture, a missing file)
+        return 126, "", str(e)
 
 
 def _exit_note(rc, err):
@@ -661,6 +662,8 @@ def run_time(c, folder, env):
                    note=f"{len(times)} kernel times for {c.warmup + c.iters} calls "
                         f"(SCHED_TIME=1 under cuda): {_exit_note(0, err)}")
     ours = statistics.median(times[c.warmup:])
+    if ours <= 0:
+        return Row(c.name, c.size, "fail", note=f"a kernel time of {ours} ms")
     said = out.split()
     if len(said) < 4 or said[0] != "cublas":
         return Row(c.name, c.size, "fail", f"{ours:.4f}", note="unreadable: " + " ".join(said))
@@ -691,7 +694,7 @@ def run_tensorcore(c, folder, env, timeout):
         variant, typ, shape, ours_us, theirs_us, ratio, diff = w
         m, n, k = (int(x) for x in shape.split("x"))
         ours_ms = float(ours_us) / 1000
-        gflops = 2.0 * m * n * k / (ours_ms * 1e-3) / 1e9
+        gflops = 2.0 * m * n * k / (ours_ms * 1e-3) / 1e9 if ours_ms > 0 else 0.0
         name = f"tensorcore {variant} {typ}"
         if theirs_us.startswith("cublas-status"):
             rows.append(Row(name, shape, "fail", f"{ours_ms:.4f}", f"{gflops:.0f}",
@@ -701,7 +704,9 @@ def run_tensorcore(c, folder, env, timeout):
                         f"{ours_ms:.4f}", f"{gflops:.0f}", ratio,
                         f"cublasGemmEx {float(theirs_us) / 1000:.4f} ms; max diff {diff}; "
                         "host-timed per call"))
-    if p.returncode != 0 or not rows:
+    # Its exit status is 1 after a MISMATCH row too: a fail row only for
+    # what no row says.
+    if not rows or (p.returncode != 0 and not any(r.result == "MISMATCH" for r in rows)):
         rows.append(Row("tensorcore", "-", "fail",
                         note=_exit_note(p.returncode, p.stderr or p.stdout)))
     return rows
@@ -727,8 +732,8 @@ def _preflight(folder, checks, env):
     if not c:
         return None
     rc, _, err = _run([str(folder / c.sched), *c.args], dict(env, SCHED_BACKEND="host"), 60)
-    if rc != 0 and ("not found" in err or "cannot open shared object" in err):
-        return f"{c.sched} cannot start here: {err.strip()}"
+    if rc != 0:
+        return f"{c.sched} does not run here (under SCHED_BACKEND=host): {_exit_note(rc, err)}"
     return None
 
 
