@@ -188,7 +188,7 @@ void reportTime(const LaunchSite &S, BackendKind B, double Milliseconds) {
   if (!envFlag("SCHED_TIME"))
     return;
   if (Milliseconds < 0)
-    std::fprintf(stderr, "sched: %s: kernel time unavailable on %s (the driver has no events)\n",
+    std::fprintf(stderr, "sched: %s: kernel time unavailable on %s (no CUDA event times)\n",
                  S.Where.c_str(), backendName(B));
   else
     std::fprintf(stderr, "sched: %s: kernel time %.4f ms on %s\n", S.Where.c_str(), Milliseconds,
