@@ -5,6 +5,7 @@
 # (int32 accumulators), and 4096^3 in fp16.
 #
 # Usage: bash bench/tensorcore-vs-cublas.sh [--arch=sm_XY] [--iters=N] [--no-sim-check]
+#                                          [--square=S,...] [--build-only | --run-only=DIR]
 #
 # Two kernels per shape, each checked and timed on its own:
 #   explicit  bench/tensorcore/gemm_wmma.cpp.in: the explicit wmma schedule
@@ -28,6 +29,13 @@
 # --arch=sm_XY is passed to the plugin (-fplugin-arg-sched-arch): NVRTC then
 # compiles for exactly that architecture and a device older than it fails
 # the run with an error instead of timing something else.
+#
+# Split across two machines (bench/gpu-check.sh does; the GPU machine has no
+# clang 19): --build-only builds (and sim-checks) into $SCHED_BENCH_OUT and
+# lists the benchmarks in benchmarks.list there; --run-only=DIR times the
+# binaries a --build-only left in DIR, building nothing. --square=S,... adds
+# fp16 S x S x S with the 4096^3 row's tiles. SCHED_BENCH_LINK replaces how
+# the benchmarks link the runtime (default -L$BUILD_DIR/lib -lsched_runtime).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD_DIR:-$root/build}
@@ -35,15 +43,23 @@ cuda_home=${CUDA_HOME:-/usr/local/cuda}
 arch=""
 iters=50
 sim_check=1
+squares=""
+build_only=0
+run_only=""
 for arg in "$@"; do
   case "$arg" in
     --arch=*) arch=${arg#--arch=} ;;
     --iters=*) iters=${arg#--iters=} ;;
     --no-sim-check) sim_check=0 ;;
-    *) echo "usage: $0 [--arch=sm_XY] [--iters=N] [--no-sim-check]" >&2; exit 2 ;;
+    --square=*) squares=${arg#--square=} ;;
+    --build-only) build_only=1 ;;
+    --run-only=*) run_only=${arg#--run-only=} ;;
+    *) echo "usage: $0 [--arch=sm_XY] [--iters=N] [--no-sim-check] [--square=S,...]" \
+            "[--build-only | --run-only=DIR]" >&2; exit 2 ;;
   esac
 done
-if [ ! -f "$build/lib/SchedPlugin.so" ] || [ ! -f "$build/lib/libsched_runtime.a" ]; then
+if [ -z "$run_only" ] &&
+   { [ ! -f "$build/lib/SchedPlugin.so" ] || [ ! -f "$build/lib/libsched_runtime.a" ]; }; then
   echo "error: build the project first (bash scripts/build.sh): no plugin or runtime in $build" >&2
   exit 1
 fi
@@ -60,15 +76,25 @@ int8 512 32 512    32 32 16 16 16      col  32 32 cols
 int8 512 16 512    32 16 16 16 16      col  32 16 rows
 fp16 4096 4096 4096 128 128 64 64 32   row  32 32 cols
 "
+for sq in ${squares//,/ }; do
+  SHAPES+="fp16 $sq $sq $sq 128 128 64 64 32   row  32 32 cols
+"
+done
 THREADS_cols="split(ii, ty, ir, 16) reorder(io, jo, ty, ji, ko, ki, ir) bind(ty, threadIdx.y) bind(ji, threadIdx.x)"
 THREADS_rows="split(ji, ty, jr, 8) reorder(io, jo, ty, ii, ko, ki, jr) bind(ty, threadIdx.y) bind(ii, threadIdx.x)"
 THREADS_rows16="split(ji, ty, jr, 16) reorder(io, jo, ty, ii, ko, ki, jr) bind(ty, threadIdx.y) bind(ii, threadIdx.x)"
 
-out=${SCHED_BENCH_OUT:-$(mktemp -d)}
+out=${run_only:-${SCHED_BENCH_OUT:-$(mktemp -d)}}
 mkdir -p "$out"
 cuda_flags=(-DSCHED_BENCH_CUDA=0)
 cuda_why=""
-if [ -f "$cuda_home/include/cublas_v2.h" ] && [ -f "$cuda_home/include/cuda_runtime.h" ] &&
+if [ -n "$run_only" ]; then
+  # Time what a --build-only left in DIR, built with or without cuBLAS.
+  [ -f "$out/benchmarks.list" ] ||
+    { echo "error: no benchmarks.list in $out (run --build-only first)" >&2; exit 1; }
+  mapfile -t bins < "$out/benchmarks.list"
+  cuda_why=$(cat "$out/cuda-skip" 2> /dev/null || true)
+elif [ -f "$cuda_home/include/cublas_v2.h" ] && [ -f "$cuda_home/include/cuda_runtime.h" ] &&
    ls "$cuda_home"/lib64/libcublas.so* > /dev/null 2>&1; then
   cuda_flags=(-DSCHED_BENCH_CUDA=1 -I"$cuda_home/include")
   cuda_libs=(-L"$cuda_home/lib64" -Wl,-rpath,"$cuda_home/lib64" -lcublas -lcudart)
@@ -76,6 +102,7 @@ else
   cuda_libs=()
   cuda_why="no CUDA toolkit with cuBLAS under $cuda_home (set CUDA_HOME)"
 fi
+read -r -a runtime_link <<< "${SCHED_BENCH_LINK:--L$build/lib -lsched_runtime}"
 plugin_args=(-fplugin="$build/lib/SchedPlugin.so")
 [ -n "$arch" ] && plugin_args+=(-fplugin-arg-sched-arch="$arch")
 
@@ -83,7 +110,7 @@ plugin_args=(-fplugin="$build/lib/SchedPlugin.so")
 # not apply (a fallback warning) must not be timed as if it were ours.
 build() {
   clang++-19 -std=c++17 -O2 -Werror -Rpass=sched "${plugin_args[@]}" "${cuda_flags[@]}" \
-    -I"$root/bench/tensorcore" "$out/$1.cpp" -L"$build/lib" -lsched_runtime "${cuda_libs[@]}" \
+    -I"$root/bench/tensorcore" -I"$root/bench" "$out/$1.cpp" "${runtime_link[@]}" "${cuda_libs[@]}" \
     -o "$out/$1" 2> "$out/$1.remarks" || { cat "$out/$1.remarks" >&2; exit 1; }
 }
 
@@ -98,8 +125,8 @@ sim_check() {
     { echo "error: $1 did not run on the simulator:" >&2; cat "$out/$1.sim.err" >&2; exit 1; }
 }
 
-bins=()
-while read -r type m n k bm bn wm wn ks layout abm abn threads; do
+[ -n "$run_only" ] || bins=()
+[ -n "$run_only" ] || while read -r type m n k bm bn wm wn ks layout abm abn threads; do
   [ -z "$type" ] && continue
   case $type in
     fp16) in=_Float16 acc=float ;;
@@ -128,7 +155,12 @@ while read -r type m n k bm bn wm wn ks layout abm abn threads; do
   said=$(grep -o "tensorcore(auto).*" "$out/auto_${type}_$shape.remarks" | head -n1 || true)
   echo "auto $type $shape: ${said:-no tensorcore(auto) remark}"
 done <<< "$SHAPES"
-echo "built ${#bins[@]} benchmarks in $out"
+if [ -z "$run_only" ]; then
+  echo "built ${#bins[@]} benchmarks in $out"
+  printf '%s\n' "${bins[@]}" > "$out/benchmarks.list"
+  if [ -n "$cuda_why" ]; then echo "$cuda_why" > "$out/cuda-skip"; else rm -f "$out/cuda-skip"; fi
+  if [ "$build_only" = 1 ]; then exit 0; fi
+fi
 
 if [ -n "$cuda_why" ]; then
   echo "skip: timing against cuBLAS: $cuda_why"

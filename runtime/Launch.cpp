@@ -48,6 +48,9 @@
 // silently. An unknown SCHED_BACKEND value touches nothing either: it is
 // reported once and every nest runs its original loop.
 //
+// SCHED_TIME=1 prints each kernel's time (reportTime): what a benchmark
+// (bench/gpu-check.sh) reads to time the kernels of an ordinary program.
+//
 //===----------------------------------------------------------------------===//
 
 #include "Backend.h"
@@ -63,6 +66,7 @@
 #include "ir/LaunchLimits.h"
 #include "ir/Printer.h"
 
+#include <chrono>
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
@@ -168,9 +172,32 @@ LaunchSite &siteFor(const char *Descriptor) {
   return *Slot;
 }
 
-bool verbose() {
-  const char *V = std::getenv("SCHED_VERBOSE");
+/// Whether the environment variable Name is set to anything but "" or "0".
+bool envFlag(const char *Name) {
+  const char *V = std::getenv(Name);
   return V && *V && std::strcmp(V, "0") != 0;
+}
+
+bool verbose() { return envFlag("SCHED_VERBOSE"); }
+
+/// SCHED_TIME=1: one line per kernel that ran on sim, emu or cuda, with its
+/// time (bench/gpu-check.sh reads them). cuda: CUDA events around the launch
+/// (the device's time, without the copies and the launcher's host work);
+/// sim and emu: the host clock around the kernel's run on the CPU.
+void reportTime(const LaunchSite &S, BackendKind B, double Milliseconds) {
+  if (!envFlag("SCHED_TIME"))
+    return;
+  if (Milliseconds < 0)
+    std::fprintf(stderr, "sched: %s: kernel time unavailable on %s (no CUDA event times)\n",
+                 S.Where.c_str(), backendName(B));
+  else
+    std::fprintf(stderr, "sched: %s: kernel time %.4f ms on %s\n", S.Where.c_str(), Milliseconds,
+                 backendName(B));
+}
+
+double millisecondsSince(std::chrono::steady_clock::time_point Start) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - Start)
+      .count();
 }
 
 /// "N = 13, ld = 5": the values of the parameters E uses, in parameter
@@ -248,8 +275,10 @@ LaunchResult runSim(LaunchSite &S, const std::vector<void *> &Data, std::string 
   sim::SimStats Stats;
   // The simulator works on the program's buffers in place: once a block has
   // started, the kernel may have written them.
+  auto Start = std::chrono::steady_clock::now();
   if (!sim::runKernel(*Program, Data, sim::SimOptions(), Error, &Stats))
     return Stats.Blocks > 0 ? LaunchResult::Failed : LaunchResult::FailedUntouched;
+  double Milliseconds = millisecondsSince(Start);
   if (verbose()) {
     std::string Collectives; // only kernels with wmma calls mention them
     if (Stats.Collectives)
@@ -259,6 +288,7 @@ LaunchResult runSim(LaunchSite &S, const std::vector<void *> &Data, std::string 
                  static_cast<unsigned long long>(Stats.Threads),
                  static_cast<unsigned long long>(Stats.Barriers), Collectives.c_str());
   }
+  reportTime(S, BackendKind::Sim, Milliseconds);
   return LaunchResult::RanOnBackend;
 }
 
@@ -371,12 +401,15 @@ static LaunchResult launchOnBackend(const char *Descriptor, void *const *Args, B
       std::fprintf(stderr, "sched: %s: ran on emu (%llu blocks, %llu threads)\n", S.Where.c_str(),
                    static_cast<unsigned long long>(Stats.Blocks),
                    static_cast<unsigned long long>(Stats.Threads));
+    reportTime(S, BackendKind::Emu, Stats.Milliseconds);
     return LaunchResult::RanOnBackend;
   }
-  if (!cuda::launch(S.D, S.Cuda, Data, Error, Touched))
+  double KernelMs = -1; // events only when asked for: they cost a few microseconds
+  if (!cuda::launch(S.D, S.Cuda, Data, Error, Touched, envFlag("SCHED_TIME") ? &KernelMs : nullptr))
     return Touched ? LaunchResult::Failed : LaunchResult::FailedUntouched;
   if (verbose())
     std::fprintf(stderr, "sched: %s: ran on cuda\n", S.Where.c_str());
+  reportTime(S, BackendKind::Cuda, KernelMs);
   return LaunchResult::RanOnBackend;
 }
 

@@ -8,6 +8,10 @@ Prints `matches the reference` and exits 0, or says where they differ and exits 
 import argparse
 import sys
 
+# The default tolerance (bench/gpu-check uses it too).
+DEFAULT_RTOL = 1e-5
+DEFAULT_ATOL = 1e-4
+
 
 def is_number(word):
     try:
@@ -25,8 +29,8 @@ def main():
     p = argparse.ArgumentParser(description=__doc__)
     p.add_argument("reference")
     p.add_argument("candidate")
-    p.add_argument("--rtol", type=float, default=1e-5)
-    p.add_argument("--atol", type=float, default=1e-4)
+    p.add_argument("--rtol", type=float, default=DEFAULT_RTOL)
+    p.add_argument("--atol", type=float, default=DEFAULT_ATOL)
     args = p.parse_args()
     ref = open(args.reference).read().split()
     got = open(args.candidate).read().split()

@@ -99,6 +99,15 @@ LoadedDriver loadDriverOnce() {
     L.Error = "the CUDA driver (libcuda.so.1) lacks a required entry point";
     return L;
   }
+  // Optional: SCHED_TIME=1 only. cuda.h maps the names to their _v2 forms
+  // (CUDA 12.8 and later for the elapsed time); older drivers have the first.
+  resolve(Lib, "cuEventCreate", A.cuEventCreate);
+  resolve(Lib, "cuEventRecord", A.cuEventRecord);
+  resolve(Lib, "cuEventSynchronize", A.cuEventSynchronize);
+  if (!resolve(Lib, "cuEventElapsedTime_v2", A.cuEventElapsedTime))
+    resolve(Lib, "cuEventElapsedTime", A.cuEventElapsedTime);
+  if (!resolve(Lib, "cuEventDestroy_v2", A.cuEventDestroy))
+    resolve(Lib, "cuEventDestroy", A.cuEventDestroy);
   CUresult R = A.cuInit(0);
   if (R != CUDA_SUCCESS)
     L.Error = driverError(A, "cuInit", R); // driver() is being initialised: not through it

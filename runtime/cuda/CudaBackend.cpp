@@ -123,6 +123,42 @@ private:
   const DriverApi &A;
 };
 
+/// Two events around one launch, for SCHED_TIME=1: the kernel's time on
+/// the device, without the launcher's host work and the copies. Inactive
+/// (and every call a no-op) when not asked for or when the driver lacks
+/// events; destroyed on every path out.
+class LaunchTimer {
+public:
+  LaunchTimer(const DriverApi &A, bool Wanted) : A(A) {
+    Active = Wanted && A.cuEventCreate && A.cuEventRecord && A.cuEventSynchronize &&
+             A.cuEventElapsedTime && A.cuEventDestroy &&
+             A.cuEventCreate(&Start, 0) == CUDA_SUCCESS &&
+             A.cuEventCreate(&Stop, 0) == CUDA_SUCCESS;
+  }
+  ~LaunchTimer() {
+    if (Start)
+      A.cuEventDestroy(Start);
+    if (Stop)
+      A.cuEventDestroy(Stop);
+  }
+  void start() { Active = Active && A.cuEventRecord(Start, nullptr) == CUDA_SUCCESS; }
+  void stop() { Active = Active && A.cuEventRecord(Stop, nullptr) == CUDA_SUCCESS; }
+  /// Milliseconds between start and stop once the stop event completed; -1
+  /// when not timed.
+  double milliseconds() {
+    float Ms = 0;
+    if (!Active || A.cuEventSynchronize(Stop) != CUDA_SUCCESS ||
+        A.cuEventElapsedTime(&Ms, Start, Stop) != CUDA_SUCCESS)
+      return -1;
+    return Ms;
+  }
+
+private:
+  const DriverApi &A;
+  CUevent Start = nullptr, Stop = nullptr;
+  bool Active = false;
+};
+
 } // namespace
 
 bool loadDriver(std::string &Error) { return driver(Error) != nullptr; }
@@ -135,8 +171,10 @@ bool deviceAvailable(std::string *Why) {
 }
 
 bool launch(const LaunchDescriptor &D, KernelCache &Cache, const std::vector<void *> &ParamData,
-            std::string &Error, bool &Touched) {
+            std::string &Error, bool &Touched, double *KernelMs) {
   Touched = false;
+  if (KernelMs)
+    *KernelMs = -1;
   const DriverApi *A = driver(Error);
   if (!A)
     return false;
@@ -229,6 +267,8 @@ bool launch(const LaunchDescriptor &D, KernelCache &Cache, const std::vector<voi
     Error = Problem;
     return false;
   }
+  LaunchTimer Timer(*A, KernelMs != nullptr);
+  Timer.start();
   R = A->cuLaunchKernel(K->Function, unsigned(Grid[0]), unsigned(Grid[1]), unsigned(Grid[2]),
                         unsigned(Block[0]), unsigned(Block[1]), unsigned(Block[2]), 0, nullptr,
                         KernelArgs.data(), nullptr);
@@ -236,12 +276,15 @@ bool launch(const LaunchDescriptor &D, KernelCache &Cache, const std::vector<voi
     Error = driverError("cuLaunchKernel", R);
     return false;
   }
+  Timer.stop();
   // The kernel runs: it writes buffers passed in place directly.
   Touched = InPlace;
   if ((R = A->cuCtxSynchronize()) != CUDA_SUCCESS) {
     Error = driverError("cuCtxSynchronize", R) + " (the kernel failed while running)";
     return false;
   }
+  if (KernelMs)
+    *KernelMs = Timer.milliseconds();
   for (const Staged &S : Staging.Buffers) {
     if (!S.CopyOut || !S.Bytes)
       continue;

@@ -42,9 +42,13 @@ struct KernelCache {
 /// Touched saying whether the program's memory may have changed: the kernel
 /// was launched on a buffer passed in place (device or managed memory), or
 /// a copy back to a host buffer began. Until then only device copies were
-/// written, and the original loop still gives the right answer.
+/// written, and the original loop still gives the right answer. KernelMs,
+/// when given, gets the kernel's time on the device in milliseconds (CUDA
+/// events around the launch; the copies and the launcher's host work are
+/// not in it), or -1 when the driver cannot time it.
 bool launch(const LaunchDescriptor &D, KernelCache &Cache,
-            const std::vector<void *> &ParamData, std::string &Error, bool &Touched);
+            const std::vector<void *> &ParamData, std::string &Error, bool &Touched,
+            double *KernelMs = nullptr);
 
 } // namespace cuda
 } // namespace sched

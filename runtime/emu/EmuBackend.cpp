@@ -20,6 +20,7 @@
 #include "ScalarEval.h"
 
 #include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -298,7 +299,11 @@ bool runKernel(const CompiledKernel &K, const unsigned Grid[3], const unsigned B
   Image.Body = &runThread;
   Image.Context = &Body;
   Image.Regions = std::move(Regions);
-  return runGrid(Image, Grid, Block, Stats, Error);
+  auto Start = std::chrono::steady_clock::now();
+  bool Ok = runGrid(Image, Grid, Block, Stats, Error);
+  Stats.Milliseconds =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - Start).count();
+  return Ok;
 }
 
 bool launch(const LaunchDescriptor &D, KernelCache &Cache, const std::vector<void *> &ParamData,

@@ -33,6 +33,7 @@ namespace emu {
 
 struct EmuStats {
   uint64_t Blocks = 0, Threads = 0, Barriers = 0, Collectives = 0;
+  double Milliseconds = 0; // wall time of the grid's run (SCHED_TIME reports it)
 };
 
 /// What runs: Body(Context) is one thread of the kernel; Regs is where the

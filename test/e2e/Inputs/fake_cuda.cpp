@@ -9,7 +9,8 @@
 //   dtoh    cuMemcpyDtoH: CUDA_ERROR_ILLEGAL_ADDRESS (700), after writing a
 //           byte of the host buffer, as a copy cut short does
 // FAKE_CUDA_IN_PLACE=1 makes every pointer device memory (cuPointerGetAttribute),
-// so the runtime passes buffers to the kernel in place.
+// so the runtime passes buffers to the kernel in place. Events (SCHED_TIME=1)
+// say every kernel took 1.25 ms, and only between two recorded events.
 #include <cstdlib>
 #include <cstring>
 
@@ -83,6 +84,28 @@ CUresult cuPointerGetAttribute(void *Value, int, Ptr) {
   if (!InPlace || std::strcmp(InPlace, "1"))
     return 1; // CUDA_ERROR_INVALID_VALUE: memory the driver does not know
   *static_cast<unsigned *>(Value) = 2; // CU_MEMORYTYPE_DEVICE
+  return 0;
+}
+struct FakeEvent {
+  bool Recorded = false;
+};
+CUresult cuEventCreate(FakeEvent **Event, unsigned) {
+  *Event = new FakeEvent;
+  return 0;
+}
+CUresult cuEventRecord(FakeEvent *Event, void *) {
+  Event->Recorded = true;
+  return 0;
+}
+CUresult cuEventSynchronize(FakeEvent *Event) { return Event->Recorded ? 0 : 400; }
+CUresult cuEventElapsedTime_v2(float *Ms, FakeEvent *Start, FakeEvent *Stop) {
+  if (!Start->Recorded || !Stop->Recorded)
+    return 600; // CUDA_ERROR_NOT_READY
+  *Ms = 1.25f;
+  return 0;
+}
+CUresult cuEventDestroy_v2(FakeEvent *Event) {
+  delete Event;
   return 0;
 }
 CUresult cuGetErrorString(CUresult R, const char **Text) {
