@@ -55,6 +55,7 @@
 #include "ir/IRVisitor.h"
 #include "ir/MathFunctions.h"
 #include "ir/Simplify.h"
+#include "targets/Target.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
@@ -2340,6 +2341,9 @@ bool NestExtractor::run(const ForStmt *Loop, const std::string &NestName, Extrac
       return fail(Loop->getBeginLoc(), "two values the nest uses would both be parameter '" +
                                            P.name() + "'");
   Out.Nest.Name = NestName;
+  // Named, not left empty, so the dumps say which target the nest is for;
+  // a target(...) directive replaces it.
+  Out.Nest.Target = defaultTarget().Name;
   Out.Nest.Body = Body;
   PresumedLoc PLoc = Ctx.getSourceManager().getPresumedLoc(Loop->getBeginLoc());
   if (PLoc.isValid()) {

@@ -69,9 +69,14 @@ public:
     }
     case ExprKind::Cast:
       return evalCast(as<CastNode>(E), Depth);
-    default:
+    case ExprKind::IntImm:
+    case ExprKind::FloatImm:
+      return Interval::point(E); // (a literal uses no ranged variable: handled above)
+    case ExprKind::Load:
+    case ExprKind::Call:
       return unbounded(); // loads and calls of ranged values
     }
+    return unbounded();
   }
 
 private:

@@ -374,9 +374,13 @@ private:
     }
     case ExprKind::Binary:
       return polyOfBinary(as<BinaryNode>(E), S);
-    default:
-      return std::nullopt; // loads, calls, selects, floats
+    case ExprKind::FloatImm:
+    case ExprKind::Select:
+    case ExprKind::Load:
+    case ExprKind::Call:
+      return std::nullopt; // not polynomial in the loop variables: unknown
     }
+    return std::nullopt;
   }
 
   std::optional<Poly> polyOfBinary(const BinaryNode *B, int S) {

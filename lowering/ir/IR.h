@@ -28,7 +28,9 @@
 // (float32), 1.5:float16, 1.5:float64. Loop kinds print after the extent:
 // bind(blockIdx.x|threadIdx.y|vthread|cthread), unroll, vectorize, and the
 // flag `reduce` for loops the extractor found carrying a reduction. Run-time
-// assumptions print after the target: `target=gpu assume((N <= ld)) {`.
+// assumptions print after the target: `target=gpu assume((N <= ld)) {`. A nest
+// whose Target is empty (the default target) prints no `target=` clause, and a
+// text without one reads back so.
 //
 //===----------------------------------------------------------------------===//
 #ifndef SCHED_IR_IR_H
@@ -364,7 +366,10 @@ struct LoopNest {
   std::string Name;            // unique, deterministic: sched_<file stem>_<line>
   std::string SourceFile;      // for diagnostics and runtime error messages
   unsigned SourceLine = 0;
-  std::string Target = "gpu";  // a registered target's name (targets/Target.h)
+  /// A registered target's name (targets/Target.h); empty: the default
+  /// target (defaultTarget(), which findTarget resolves it to). ir/ names no
+  /// target: the front ends and the IR text name one.
+  std::string Target;
   /// The `target` directive's location id (-1: none, the default target):
   /// where a warning about the nest's target points.
   int TargetLoc = -1;

@@ -229,37 +229,46 @@ Stmt inlineLets(const Stmt &S) {
 namespace {
 class BufferRemapper : public IRMutator {
 public:
-  BufferRemapper(const BufferNode *Old, const Buffer &New, const IndexMap &Map)
-      : Old(Old), New(New), Map(Map) {}
+  explicit BufferRemapper(const BufferRemaps &Map) : Map(Map) {}
 
 protected:
   Expr mutateLoad(const Expr &E, const LoadNode *N) override {
     Expr M = IRMutator::mutateLoad(E, N);
     const auto *L = as<LoadNode>(M);
-    return L && L->Buf.get() == Old ? makeLoad(New, Map(L->Indices)) : M;
+    const BufferRemap *R = L ? remapOf(L->Buf.get()) : nullptr;
+    return R ? makeLoad(R->New, R->MapIndices(L->Indices)) : M;
   }
   Stmt mutateStore(const Stmt &S, const StoreNode *N) override {
     Stmt M = IRMutator::mutateStore(S, N);
     const auto *St = as<StoreNode>(M);
-    return St && St->Buf.get() == Old ? makeStore(New, Map(St->Indices), St->Value) : M;
+    const BufferRemap *R = St ? remapOf(St->Buf.get()) : nullptr;
+    return R ? makeStore(R->New, R->MapIndices(St->Indices), St->Value) : M;
   }
   Stmt mutateAllocate(const Stmt &S, const AllocateNode *N) override {
     Stmt M = IRMutator::mutateAllocate(S, N);
     const auto *A = as<AllocateNode>(M);
-    return A && A->Buf.get() == Old ? makeAllocate(New, A->Body) : M;
+    const BufferRemap *R = A ? remapOf(A->Buf.get()) : nullptr;
+    return R ? makeAllocate(R->New, A->Body) : M;
   }
 
 private:
-  const BufferNode *Old;
-  const Buffer &New;
-  const IndexMap &Map;
+  const BufferRemaps &Map;
+
+  const BufferRemap *remapOf(const BufferNode *B) const {
+    auto It = Map.find(B);
+    return It == Map.end() ? nullptr : &It->second;
+  }
 };
 } // namespace
 
+Stmt remapBuffers(const Stmt &S, const BufferRemaps &Map) {
+  BufferRemapper R(Map);
+  return R.mutate(S);
+}
+
 Stmt remapBuffer(const Stmt &S, const BufferNode *Old, const Buffer &New,
                  const IndexMap &MapIndices) {
-  BufferRemapper R(Old, New, MapIndices);
-  return R.mutate(S);
+  return remapBuffers(S, {{Old, {New, MapIndices}}});
 }
 
 } // namespace ir

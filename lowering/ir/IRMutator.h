@@ -46,6 +46,15 @@ using IndexMap = std::function<std::vector<Expr>(const std::vector<Expr> &)>;
 Stmt remapBuffer(const Stmt &S, const BufferNode *Old, const Buffer &New,
                  const IndexMap &MapIndices);
 
+/// Several buffers at once, in one walk: each buffer of the map to its New
+/// at its MapIndices (buffer expansion, Rewrite.h, remaps them so).
+struct BufferRemap {
+  Buffer New;
+  IndexMap MapIndices;
+};
+using BufferRemaps = std::map<const BufferNode *, BufferRemap>;
+Stmt remapBuffers(const Stmt &S, const BufferRemaps &Map);
+
 } // namespace ir
 } // namespace sched
 

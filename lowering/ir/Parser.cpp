@@ -198,8 +198,12 @@ public:
       return false;
     if (!expect("(") || !parseParams(Out.Params) || !expect(")"))
       return false;
-    if (!expectKeyword("target") || !expect("=") || !expectIdent(Out.Target, "target"))
-      return false;
+    // No `target=` clause: the default target (LoopNest::Target empty).
+    if (isKeyword("target")) {
+      ++Pos;
+      if (!expect("=") || !expectIdent(Out.Target, "target"))
+        return false;
+    }
     if (isKeyword("tensorcore")) {
       ++Pos;
       std::string Mode;

@@ -99,7 +99,9 @@ public:
         OS << ", ";
       printParam(OS, Nest.Params[I]);
     }
-    OS << ") target=" << Nest.Target;
+    OS << ")";
+    if (!Nest.Target.empty()) // empty: the default target, named by no clause
+      OS << " target=" << Nest.Target;
     if (Nest.TensorCoreAuto >= 0)
       OS << " tensorcore(auto)";
     for (const Expr &A : Nest.Assumptions) {

@@ -15,13 +15,46 @@ namespace sched {
 namespace ir {
 
 Stmt withBody(const ForNode *N, Stmt Body) {
-  return makeFor(N->LoopVar, N->Min, N->Extent, std::move(Body), N->LoopKind, N->ThreadTag,
-                 N->IsReduction);
+  return withVar(N, N->LoopVar, N->Min, N->Extent, std::move(Body));
 }
 
 Stmt withBounds(const ForNode *N, Expr Min, Expr Extent, Stmt Body) {
-  return makeFor(N->LoopVar, std::move(Min), std::move(Extent), std::move(Body), N->LoopKind,
+  return withVar(N, N->LoopVar, std::move(Min), std::move(Extent), std::move(Body));
+}
+
+Stmt withVar(const ForNode *N, Var V, Expr Min, Expr Extent, Stmt Body) {
+  return makeFor(std::move(V), std::move(Min), std::move(Extent), std::move(Body), N->LoopKind,
                  N->ThreadTag, N->IsReduction);
+}
+
+Stmt withKind(const ForNode *N, ForKind Kind, const std::string &Tag) {
+  return makeFor(N->LoopVar, N->Min, N->Extent, N->Body, Kind, Tag, N->IsReduction);
+}
+
+ExpandedBuffer expandBuffer(const Buffer &Old, int64_t Count, bool DropUnitShape) {
+  bool Drop = DropUnitShape;
+  for (const Expr &D : Old->Shape) {
+    int64_t V = 0;
+    Drop = Drop && getConstInt(D, V) && V == 1;
+  }
+  std::vector<Expr> Shape{makeInt(Count)};
+  if (!Drop)
+    Shape.insert(Shape.end(), Old->Shape.begin(), Old->Shape.end());
+  return {makeBuffer(Old->Name, Old->Type, Shape, Old->MemScope), Drop};
+}
+
+Stmt expandAccesses(const Stmt &S, const BufferExpansions &Expansions, const Expr &Lead) {
+  BufferRemaps Remaps;
+  for (const auto &[Old, X] : Expansions) {
+    bool Drop = X.DropsIndices;
+    Remaps[Old] = {X.Wide, [Lead, Drop](const std::vector<Expr> &Indices) {
+                     std::vector<Expr> Out{Lead};
+                     if (!Drop)
+                       Out.insert(Out.end(), Indices.begin(), Indices.end());
+                     return Out;
+                   }};
+  }
+  return remapBuffers(S, Remaps);
 }
 
 namespace {

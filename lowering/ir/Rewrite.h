@@ -1,7 +1,8 @@
 //===- Rewrite.h - Rebuilding statements: the IR-generic helpers -*- C++ -*-===//
 //
 // Small rewrites every pass and primitive needs and none owns: a loop with a
-// new body, a statement found or replaced by identity, a guard folded into
+// new body (bounds, variable, kind), a buffer expanded by a leading
+// dimension, a statement found or replaced by identity, a guard folded into
 // the one below it, a flat index. Built on IRVisitor/IRMutator; no pass or
 // target knowledge (that is passes/PassUtil.h).
 //
@@ -10,6 +11,8 @@
 #define SCHED_IR_REWRITE_H
 
 #include "ir/IR.h"
+#include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -21,6 +24,30 @@ namespace ir {
 Stmt withBody(const ForNode *N, Stmt Body);
 /// N with new bounds and body, the rest kept.
 Stmt withBounds(const ForNode *N, Expr Min, Expr Extent, Stmt Body);
+/// N over a new variable V, with bounds and body written over it (a copy of
+/// the loop, or the loop shifted to start at 0); kind, tag and reduction mark
+/// kept.
+Stmt withVar(const ForNode *N, Var V, Expr Min, Expr Extent, Stmt Body);
+/// N with a new kind and thread tag (bind, unroll, or a thread loop seen as a
+/// serial one), the rest kept.
+Stmt withKind(const ForNode *N, ForKind Kind, const std::string &Tag);
+
+/// Buffer expansion: Old given a new leading dimension of Count elements, so
+/// that each iteration of a distributed loop (reorder), each copy of a
+/// virtual thread (InjectVirtualThread) or each VTA context
+/// (InjectVtaContexts) owns an element of what was one buffer. Old[i, j]
+/// becomes Wide[lead, i, j]; a single-element Old (every dimension 1, a
+/// scalar accumulator) expanded with DropUnitShape becomes Wide[Count], its
+/// accesses Wide[lead].
+struct ExpandedBuffer {
+  Buffer Wide;
+  bool DropsIndices = false; // accesses keep the lead index only
+};
+ExpandedBuffer expandBuffer(const Buffer &Old, int64_t Count, bool DropUnitShape = false);
+using BufferExpansions = std::map<const BufferNode *, ExpandedBuffer>;
+/// S with every load and store of an expanded buffer (intrinsic operands
+/// included) and its allocation moved to its wide buffer, indexed Lead first.
+Stmt expandAccesses(const Stmt &S, const BufferExpansions &Expansions, const Expr &Lead);
 
 /// S with every statement node that stands in more than one place (the IR
 /// may share unchanged subtrees) copied, so that a pass can key what it

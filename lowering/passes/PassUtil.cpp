@@ -9,6 +9,7 @@
 #include "ir/IRMutator.h"
 #include "ir/IRVisitor.h"
 #include "ir/Intrinsics.h"
+#include "ir/Rewrite.h"
 #include "ir/Simplify.h"
 #include "ir/Vta.h"
 
@@ -152,7 +153,7 @@ bool readByAnotherThread(const ir::Access &W, const ir::Access &R, unsigned Dims
   std::vector<ir::Stmt> StandIns;
   for (const ir::ForNode *&L : Reader.Loops)
     if (isThreadIdxLoop(L) && WriterEverywhere & (1u << ir::threadTagDim(L->ThreadTag))) {
-      StandIns.push_back(ir::makeFor(L->LoopVar, L->Min, L->Extent, L->Body));
+      StandIns.push_back(ir::withKind(L, ir::ForKind::Serial, ""));
       L = ir::as<ir::ForNode>(StandIns.back());
     }
   std::map<std::string, int64_t> Extent = BlockExtent;

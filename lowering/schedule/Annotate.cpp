@@ -14,6 +14,7 @@
 
 #include "ir/Access.h"
 #include "ir/Dependence.h"
+#include "ir/Rewrite.h"
 #include "schedule/ScheduleImpl.h"
 #include "targets/Target.h"
 
@@ -36,9 +37,7 @@ const ForNode *findSerialLoop(ScheduleState &S, const Directive &D) {
 }
 
 void setKind(ScheduleState &S, const ForNode *L, ForKind Kind) {
-  S.Nest.Body = replaceStmt(S.Nest.Body, L,
-                            makeFor(L->LoopVar, L->Min, L->Extent, L->Body, Kind, "",
-                                    L->IsReduction));
+  S.Nest.Body = replaceStmt(S.Nest.Body, L, withKind(L, Kind, ""));
 }
 
 } // namespace
@@ -85,7 +84,7 @@ bool applyPragma(ScheduleState &S, const Directive &D) {
     return S.error(KindArg.Loc, "unknown pragma '" + KindArg.Text + "'; expected " +
                                     orList(allLoopPragmas()) +
                                     didYouMean(KindArg.Text, allLoopPragmas()));
-  if (Owner->Name != S.Nest.Target)
+  if (Owner != findTarget(S.Nest.Target))
     return S.error(D.Loc, "pragma(" + LoopArg.Text + ", " + KindArg.Text + ") needs target(" +
                               Owner->Name + ")");
   const ForNode *L = findLoop(S, LoopArg);

@@ -15,6 +15,7 @@
 #include "ir/Access.h"
 #include "ir/Dependence.h"
 #include "ir/IRVisitor.h"
+#include "ir/Rewrite.h"
 #include "schedule/ScheduleImpl.h"
 
 #include <algorithm>
@@ -163,9 +164,7 @@ bool applyBind(ScheduleState &S, const Directive &D) {
       return false;
   for (const ForNode *X : Loops) {
     X = findLoopByVar(S.Nest.Body, X->LoopVar.get());
-    S.Nest.Body = replaceStmt(S.Nest.Body, X,
-                              makeFor(X->LoopVar, X->Min, X->Extent, X->Body,
-                                      ForKind::ThreadBound, Tag, X->IsReduction));
+    S.Nest.Body = replaceStmt(S.Nest.Body, X, withKind(X, ForKind::ThreadBound, Tag));
   }
   return true;
 }

@@ -63,7 +63,7 @@ bool parseStageScope(ScheduleState &S, const DirectiveArg &Arg, bool IsWrite, Sc
     // accumulator holds results (cache_write) and ALU operands (cache_read of
     // int32 data, as TVM's vector-add tutorial does).
     if (const TargetDescription *Owner = targetWithScope(Sc))
-      if (Owner->Name != S.Nest.Target)
+      if (Owner != findTarget(S.Nest.Target))
         return S.error(Arg.Loc, "scope '" + Arg.Text + "' needs target(" + Owner->Name + ")");
     if (IsWrite && Sc != Scope::VtaAcc)
       return S.error(Arg.Loc, "cache_write to '" + Arg.Text +

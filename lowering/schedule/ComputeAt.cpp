@@ -15,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ir/Bounds.h"
+#include "ir/Rewrite.h"
 #include "ir/Simplify.h"
 #include "schedule/ScheduleImpl.h"
 
@@ -94,9 +95,7 @@ bool applyComputeAt(ScheduleState &S, const Directive &D) {
 
   Stmt NewBody = Info.IsWrite ? makeAllocate(Stage, makeSeq({Loop->Body, Copy}))
                               : afterEarlierCopies(S, Loop->Body, Stage, Copy);
-  S.Nest.Body = replaceStmt(Body, Loop,
-                            makeFor(Loop->LoopVar, Loop->Min, Loop->Extent, NewBody,
-                                    Loop->LoopKind, Loop->ThreadTag, Loop->IsReduction));
+  S.Nest.Body = replaceStmt(Body, Loop, withBody(Loop, NewBody));
   Info.ComputedAt = true;
   Info.Loc = D.Loc;
   Info.Parity = simplify((Expr(Loop->LoopVar) - Loop->Min) % makeInt(2));

@@ -36,6 +36,7 @@
 #include "ir/Dependence.h"
 #include "ir/IRMutator.h"
 #include "ir/IRVisitor.h"
+#include "ir/Rewrite.h"
 #include "ir/Simplify.h"
 #include "schedule/ScheduleImpl.h"
 
@@ -59,62 +60,10 @@ struct NamedLoop {
 };
 
 
-/// Rewrites every access to the hoisted buffers: Old[idx...] becomes
-/// New[lead, idx...], or New[lead] when Old was a single element.
-class BufferExpander : public IRMutator {
-public:
-  struct Expansion {
-    Buffer NewBuf;
-    bool DropOldIndices;
-  };
-  BufferExpander(std::map<const BufferNode *, Expansion> Map, Expr Lead)
-      : Map(std::move(Map)), Lead(std::move(Lead)) {}
-
-protected:
-  Expr mutateLoad(const Expr &E, const LoadNode *N) override {
-    auto It = Map.find(N->Buf.get());
-    if (It == Map.end())
-      return IRMutator::mutateLoad(E, N);
-    return makeLoad(It->second.NewBuf, expandIndices(It->second, N->Indices));
-  }
-  Stmt mutateStore(const Stmt &S, const StoreNode *N) override {
-    auto It = Map.find(N->Buf.get());
-    if (It == Map.end())
-      return IRMutator::mutateStore(S, N);
-    return makeStore(It->second.NewBuf, expandIndices(It->second, N->Indices), mutate(N->Value));
-  }
-
-private:
-  std::vector<Expr> expandIndices(const Expansion &X, const std::vector<Expr> &Old) {
-    std::vector<Expr> Indices{Lead};
-    if (!X.DropOldIndices)
-      for (const Expr &I : Old)
-        Indices.push_back(mutate(I));
-    return Indices;
-  }
-
-  std::map<const BufferNode *, Expansion> Map;
-  Expr Lead;
-};
-
-bool isAllOnes(const std::vector<Expr> &Shape) {
-  for (const Expr &D : Shape) {
-    int64_t V = 0;
-    if (!getConstInt(D, V) || V != 1)
-      return false;
-  }
-  return true;
-}
-
 Stmt wrapInGuards(const std::vector<Expr> &Guards, Stmt Body) {
   for (auto It = Guards.rbegin(); It != Guards.rend(); ++It)
     Body = makeIf(*It, Body);
   return Body;
-}
-
-Stmt rebuildLoop(const ForNode *L, Var V, Stmt Body) {
-  return makeFor(std::move(V), L->Min, L->Extent, std::move(Body), L->LoopKind, L->ThreadTag,
-                 L->IsReduction);
 }
 
 /// The bounds of an interchange A { B } -> B { A } where B's bounds use A's
@@ -275,10 +224,8 @@ private:
       return fail(Outer, Inner, "the bounds of '" + Inner.Name + "' depend on '" + Outer.Name +
                                     "', and " + NoHull);
     GuardsOnA.insert(GuardsOnA.end(), Bounds.Guards.begin(), Bounds.Guards.end());
-    Stmt NewA = makeFor(A->LoopVar, Bounds.AMin, Bounds.AExtent, wrapInGuards(GuardsOnA, B->Body),
-                        A->LoopKind, A->ThreadTag, A->IsReduction);
-    Stmt NewB = makeFor(B->LoopVar, Bounds.BMin, Bounds.BExtent, wrapInGuards(OtherGuards, NewA),
-                        B->LoopKind, B->ThreadTag, B->IsReduction);
+    Stmt NewA = withBounds(A, Bounds.AMin, Bounds.AExtent, wrapInGuards(GuardsOnA, B->Body));
+    Stmt NewB = withBounds(B, Bounds.BMin, Bounds.BExtent, wrapInGuards(OtherGuards, NewA));
     // One adjacent interchange keeps every dependence's direction unless
     // some dependence runs forward in A and backward in B. (A whole perfect
     // band is checked once, before its interchanges, in reorderLoops.)
@@ -338,16 +285,15 @@ private:
                                     "' over the statements between them would reverse a " +
                                     Why.describe("dependence"));
 
-    std::map<const BufferNode *, BufferExpander::Expansion> Expansions;
+    BufferExpansions Expansions;
     if (!Allocs.empty() && !planExpansions(A, Allocs, Seq, Outer, Inner, Expansions))
       return false;
     Expr Lead = simplify(Expr(A->LoopVar) - A->Min);
-    BufferExpander Expander(Expansions, Lead);
 
     std::vector<Stmt> Copies;
     ScheduleState::Distributed Record{A->LoopVar, {}};
     for (size_t I = 0; I < Seq->Stmts.size(); ++I) {
-      Stmt Body = wrapInGuards(Guards, Expander.mutate(Seq->Stmts[I]));
+      Stmt Body = wrapInGuards(Guards, expandAccesses(Seq->Stmts[I], Expansions, Lead));
       Var V = A->LoopVar;
       if (static_cast<int>(I) != PathIdx) {
         // Every loop keeps its own variable (analyses identify loops by it)
@@ -356,11 +302,11 @@ private:
         Body = substitute(Body, {{A->LoopVar.get(), Expr(V)}});
         Record.Copies.push_back(V);
       }
-      Copies.push_back(rebuildLoop(A, V, Body));
+      Copies.push_back(withVar(A, V, A->Min, A->Extent, Body));
     }
     Stmt Result = makeSeq(Copies);
     for (auto It = Allocs.rbegin(); It != Allocs.rend(); ++It)
-      Result = makeAllocate(Expansions.at((*It)->Buf.get()).NewBuf, Result);
+      Result = makeAllocate(Expansions.at((*It)->Buf.get()).Wide, Result);
     S.Nest.Body = replaceStmt(S.Nest.Body, A, Result); // A may be gone now
     // A copy of a copy is a copy of the original loop.
     for (ScheduleState::Distributed &D : S.DistributedCopies)
@@ -383,13 +329,13 @@ private:
   /// The expanded form of each hoisted buffer: A's extent in front.
   bool planExpansions(const ForNode *A, const std::vector<const AllocateNode *> &Allocs,
                       const SeqNode *Seq, const NamedLoop &Outer, const NamedLoop &Inner,
-                      std::map<const BufferNode *, BufferExpander::Expansion> &Out) {
+                      BufferExpansions &Out) {
     int64_t Extent = 0;
     if (!getConstInt(A->Extent, Extent) || Extent <= 0)
       return fail(Outer, Inner, "expanding local '" + Allocs.front()->Buf->Name + "' by '" +
                                     Outer.Name + "' needs a constant extent");
-    // The expander rewrites loads and stores only; an intrinsic that takes
-    // the buffer as an operand would keep the old shape.
+    // Expansion (ir/Rewrite.h) rewrites element indices; an intrinsic that
+    // takes the buffer as an operand (a tile of it) would keep the old shape.
     for (const Stmt &St : Seq->Stmts)
       for (const Access &Acc : collectAccesses(St))
         for (const AllocateNode *Al : Allocs)
@@ -398,15 +344,8 @@ private:
             return fail(Outer, Inner, "local '" + Al->Buf->Name +
                                           "' is an operand of an intrinsic and cannot be "
                                           "expanded");
-    for (const AllocateNode *Al : Allocs) {
-      const BufferNode &Old = *Al->Buf;
-      bool Drop = isAllOnes(Old.Shape);
-      std::vector<Expr> Shape{makeInt(Extent)};
-      if (!Drop)
-        Shape.insert(Shape.end(), Old.Shape.begin(), Old.Shape.end());
-      Buffer New = makeBuffer(Old.Name, Old.Type, Shape, Old.MemScope);
-      Out[Al->Buf.get()] = {New, Drop};
-    }
+    for (const AllocateNode *Al : Allocs)
+      Out[Al->Buf.get()] = expandBuffer(Al->Buf, Extent, /*DropUnitShape=*/true);
     return true;
   }
 

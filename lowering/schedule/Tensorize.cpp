@@ -89,7 +89,7 @@ bool applyTensorize(ScheduleState &S, const Directive &D) {
                                          (Suggestion.empty() ? "; expected " + orList(Names)
                                                              : Suggestion));
   }
-  if (Owner->Name != S.Nest.Target)
+  if (Owner != findTarget(S.Nest.Target))
     return S.error(IntrinsicArg.Loc, "tensorize with " + IntrinsicArg.Text + " needs target(" +
                                          Owner->Name + ")");
   const ForNode *L = findLoop(S, LoopArg);

@@ -41,7 +41,11 @@ bool unregisterTarget(const std::string &Name) {
   return false;
 }
 
+const TargetDescription &defaultTarget() { return targets().front(); }
+
 const TargetDescription *findTarget(const std::string &Name) {
+  if (Name.empty())
+    return &defaultTarget();
   for (const TargetDescription &T : targets())
     if (T.Name == Name)
       return &T;

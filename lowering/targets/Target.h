@@ -89,8 +89,13 @@ bool registerTarget(const TargetDescription &T);
 /// unknown one.
 bool unregisterTarget(const std::string &Name);
 
-/// The target named Name, or null.
+/// The target named Name, or null; the default target for an empty Name
+/// (a nest that names none: ir::LoopNest::Target empty).
 const TargetDescription *findTarget(const std::string &Name);
+
+/// The target of a nest without `target(...)`: the first built-in one (gpu).
+/// The plugin's extractor names it in every nest it makes.
+const TargetDescription &defaultTarget();
 
 /// Every target, in registration order (gpu, vta, then registered ones).
 std::vector<const TargetDescription *> registeredTargets();

@@ -62,6 +62,21 @@ TEST(IRParserTest, RoundTripsTheBuiltMatmul) {
   EXPECT_EQ(print(Nest), Text);
 }
 
+TEST(IRParserTest, ANestWithoutATargetClauseHasTheDefaultTarget) {
+  // ir/ names no target: no `target=` clause reads as the empty name (the
+  // default target, resolved in targets/), which prints no clause back.
+  std::string Text = "func f(A: float32*[4] global) {\n"
+                     "  for (i, 0, 4) {\n"
+                     "    A[i] = 0.0f\n"
+                     "  }\n"
+                     "}\n";
+  LoopNest Nest;
+  std::string Error;
+  ASSERT_TRUE(parseLoopNest(Text, Nest, Error)) << Error;
+  EXPECT_EQ(Nest.Target, "");
+  EXPECT_EQ(print(Nest), Text);
+}
+
 TEST(IRParserTest, AssumptionsReferToTheParameters) {
   std::string Text = "func f(C: float32*[M, ld] global, M: int32, N: int32, ld: int32) "
                      "target=gpu assume((N <= ld)) assume((0 <= M)) {\n"

@@ -37,6 +37,7 @@ struct Matmul {
   ir::LoopNest nest() const {
     ir::LoopNest Nest;
     Nest.Name = "sched_mm_10";
+    Nest.Target = "gpu";
     for (const ir::Buffer &Buf : {A, B, C})
       Nest.Params.push_back({ir::Param::Kind::Buffer, Buf, nullptr});
     for (const ir::Var &V : {M, N, K})

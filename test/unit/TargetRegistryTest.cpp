@@ -90,6 +90,30 @@ TEST(TargetRegistryTest, AThrowawayTargetCompilesThroughTheDriver) {
   EXPECT_EQ(Back.Kernel.Kernel.Target, "toy");
 }
 
+TEST(TargetRegistryTest, AnEmptyTargetNameIsTheDefaultTarget) {
+  // A nest that names no target (ir::LoopNest::Target empty) is the
+  // registry's default: the first built-in target, which the plugin's
+  // extractor names in every nest it makes.
+  EXPECT_EQ(findTarget(""), &defaultTarget());
+  EXPECT_EQ(&defaultTarget(), registeredTargets().front());
+  EXPECT_EQ(findTarget(defaultTarget().Name), &defaultTarget());
+  // Its vocabulary is the nest's: tensorize with its intrinsic is accepted
+  // without a target(...) directive.
+  ir::LoopNest Nest = parseNest("func f(A: float32*[4] global) {\n"
+                                "  for (i, 0, 4) {\n"
+                                "    A[i] = 0.0f\n"
+                                "  }\n"
+                                "}\n");
+  ASSERT_EQ(Nest.Target, "");
+  const std::string &Intrinsic = defaultTarget().TensorIntrinsics.front();
+  std::vector<Directive> Dirs;
+  std::vector<Diag> Diags;
+  ASSERT_TRUE(parseDirectiveText("tensorize(i, " + Intrinsic + ")", Dirs, Diags));
+  applySchedule(Nest, Dirs, Diags);
+  for (const Diag &D : Diags)
+    EXPECT_EQ(D.Message.find("needs target("), std::string::npos) << D.Message;
+}
+
 TEST(TargetRegistryTest, ATargetNameIsRegisteredOnce) {
   TargetDescription T;
   T.Name = "gpu";

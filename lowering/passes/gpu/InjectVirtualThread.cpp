@@ -46,6 +46,7 @@
 #include "ir/IRMutator.h"
 #include "ir/IRVisitor.h"
 #include "ir/Intrinsics.h"
+#include "ir/Rewrite.h"
 #include "ir/Simplify.h"
 #include "passes/PassUtil.h"
 #include "passes/Passes.h"
@@ -322,16 +323,15 @@ std::set<const ir::BufferNode *> spanningBuffers(const ir::ForNode *Loop, bool S
   return Spanning;
 }
 
-/// The statement a virtual thread runs: the variable replaced by its value
-/// (a constant, or the variable of the loop over the copies), expanded
-/// buffers indexed [value, ...], and every variable and buffer defined
-/// inside the copy made fresh, so that copies never redefine each other's
-/// names.
+/// The statement a virtual thread runs (its accesses to expanded buffers
+/// already indexed [vthread, ...]): the variable replaced by its value (a
+/// constant, or the variable of the loop over the copies), and every variable
+/// and buffer defined inside the copy made fresh, so that copies never
+/// redefine each other's names.
 class CopyMaker : public ir::IRMutator {
 public:
-  CopyMaker(const ir::VarNode *VThread, ir::Expr Value,
-            const std::map<const ir::BufferNode *, ir::Buffer> &Expanded)
-      : VThread(VThread), Value(std::move(Value)), Expanded(Expanded) {}
+  CopyMaker(const ir::VarNode *VThread, ir::Expr Value)
+      : VThread(VThread), Value(std::move(Value)) {}
 
 protected:
   ir::Expr mutateVar(const ir::Expr &E, const ir::VarNode *N) override {
@@ -364,8 +364,7 @@ protected:
 
   ir::Stmt mutateFor(const ir::Stmt &, const ir::ForNode *N) override {
     ir::Var Fresh = freshen(N->LoopVar);
-    return ir::makeFor(Fresh, mutate(N->Min), mutate(N->Extent), mutate(N->Body), N->LoopKind,
-                       N->ThreadTag, N->IsReduction);
+    return ir::withVar(N, Fresh, mutate(N->Min), mutate(N->Extent), mutate(N->Body));
   }
 
   ir::Stmt mutateLetStmt(const ir::Stmt &, const ir::LetStmtNode *N) override {
@@ -377,7 +376,6 @@ protected:
 private:
   const ir::VarNode *VThread;
   ir::Expr Value;
-  const std::map<const ir::BufferNode *, ir::Buffer> &Expanded;
   std::map<const ir::VarNode *, ir::Expr> Renamed;
   std::map<const ir::BufferNode *, ir::Buffer> Buffers; // allocated inside the copy
 
@@ -389,13 +387,8 @@ private:
 
   ir::Buffer remap(const ir::Buffer &B, const std::vector<ir::Expr> &In,
                    std::vector<ir::Expr> &Out) {
-    auto Exp = Expanded.find(B.get());
-    if (Exp != Expanded.end())
-      Out.push_back(Value);
     for (const ir::Expr &I : In)
       Out.push_back(mutate(I));
-    if (Exp != Expanded.end())
-      return Exp->second;
     auto It = Buffers.find(B.get());
     return It == Buffers.end() ? B : It->second;
   }
@@ -425,7 +418,7 @@ private:
   const std::set<const ir::BufferNode *> &KernelArrays;
   std::vector<Diag> &Diags;
   DependenceAnalysis DA;
-  std::map<const ir::BufferNode *, ir::Buffer> Expanded;
+  ir::BufferExpansions Expanded; // by the virtual-thread count (ir/Rewrite.h)
 
   /// The copies interleave statement by statement, which is the serial loop's
   /// meaning only if they are independent. Arrays allocated inside the loop
@@ -467,11 +460,8 @@ private:
       const auto *N = ir::as<ir::AllocateNode>(S);
       if (!DA.isTouched(N->Buf.get()))
         return ir::makeAllocate(N->Buf, inject(N->Body));
-      std::vector<ir::Expr> Shape = N->Buf->Shape;
-      Shape.insert(Shape.begin(), ir::makeInt(Count));
-      ir::Buffer Wide = ir::makeBuffer(N->Buf->Name, N->Buf->Type, Shape, N->Buf->MemScope);
-      Expanded[N->Buf.get()] = Wide;
-      return ir::makeAllocate(Wide, inject(N->Body));
+      ir::ExpandedBuffer &X = Expanded[N->Buf.get()] = ir::expandBuffer(N->Buf, Count);
+      return ir::makeAllocate(X.Wide, inject(N->Body));
     }
     case ir::StmtKind::For: {
       const auto *N = ir::as<ir::ForNode>(S);
@@ -509,15 +499,17 @@ private:
       Diags.push_back(D);
       return S;
     }
+    // Copy v indexes the expanded buffers [v, ...].
+    ir::Stmt Wide = ir::expandAccesses(S, Expanded, Loop->LoopVar);
     if (Count > MaxUnrolledCopies) {
       ir::Var V = ir::makeVar(Loop->LoopVar->Name, Loop->LoopVar->Type);
-      ir::Stmt Body = CopyMaker(Loop->LoopVar.get(), V, Expanded).mutate(S);
+      ir::Stmt Body = CopyMaker(Loop->LoopVar.get(), V).mutate(Wide);
       return ir::makeFor(V, ir::makeInt(0), ir::makeInt(Count), ir::simplify(Body));
     }
     std::vector<ir::Stmt> Copies;
     for (int64_t C = 0; C < Count; ++C) {
       ir::Expr Value = ir::makeInt(C, Loop->LoopVar->Type);
-      Copies.push_back(ir::simplify(CopyMaker(Loop->LoopVar.get(), Value, Expanded).mutate(S)));
+      Copies.push_back(ir::simplify(CopyMaker(Loop->LoopVar.get(), Value).mutate(Wide)));
     }
     return ir::makeSeq(std::move(Copies));
   }

@@ -24,6 +24,7 @@
 //===----------------------------------------------------------------------===//
 #include "ir/Bounds.h"
 #include "ir/IRMutator.h"
+#include "ir/Rewrite.h"
 #include "ir/Simplify.h"
 #include "passes/PassUtil.h"
 #include "passes/Passes.h"
@@ -95,9 +96,8 @@ private:
     Hi = ir::simplify(Hi);
     ir::VarRanges Ranges = ThreadRanges;
     Ranges[N->LoopVar.get()] = {Lo, Hi};
-    return ir::makeFor(N->LoopVar, Lo, ir::simplify(Hi - Lo + One),
-                       ir::makeIf(ir::simplify(Own, &Ranges), N->Body), N->LoopKind,
-                       N->ThreadTag, N->IsReduction);
+    return ir::withBounds(N, Lo, ir::simplify(Hi - Lo + One),
+                          ir::makeIf(ir::simplify(Own, &Ranges), N->Body));
   }
 };
 

@@ -33,8 +33,7 @@ protected:
     std::map<const ir::VarNode *, ir::Expr> Map;
     Map[N->LoopVar.get()] = ir::simplify(ir::Expr(Shifted) + N->Min);
     ir::Stmt NewBody = ir::substitute(Body, Map);
-    return ir::makeFor(Shifted, ir::makeInt(0, N->LoopVar->Type), N->Extent, NewBody,
-                       N->LoopKind, N->ThreadTag, N->IsReduction);
+    return ir::withVar(N, Shifted, ir::makeInt(0, N->LoopVar->Type), N->Extent, NewBody);
   }
 };
 

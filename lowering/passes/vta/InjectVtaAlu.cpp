@@ -42,6 +42,7 @@
 #include "ir/Dependence.h"
 #include "ir/IRMutator.h"
 #include "ir/Printer.h"
+#include "ir/Rewrite.h"
 #include "ir/Simplify.h"
 #include "ir/Vta.h"
 #include "passes/PassUtil.h"
@@ -467,8 +468,7 @@ private:
       const ir::ForNode *L = Site->Loops[I];
       if (L == Lane)
         continue;
-      Body = ir::makeFor(Vars[I], L->Min, L->Extent, Body, L->LoopKind, L->ThreadTag,
-                         L->IsReduction);
+      Body = ir::withVar(L, Vars[I], L->Min, L->Extent, Body);
     }
     return ir::substitute(Body, Fresh);
   }

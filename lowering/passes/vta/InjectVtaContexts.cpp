@@ -31,6 +31,7 @@
 #include "ir/IRMutator.h"
 #include "ir/IRVisitor.h"
 #include "ir/Printer.h"
+#include "ir/Rewrite.h"
 #include "ir/Simplify.h"
 #include "ir/Vta.h"
 #include "passes/PassUtil.h"
@@ -83,18 +84,11 @@ protected:
       return error("cthread loop '" + N->LoopVar->Name + "' has extent " + ir::print(N->Extent) +
                    ": VTA has two contexts (extent 1 or 2)");
     // Each allocation inside gets the context as its leading index.
-    Stmt Body = N->Body;
-    for (const ir::Buffer &B : allocationsIn(Body)) {
-      std::vector<Expr> Shape = B->Shape;
-      Shape.insert(Shape.begin(), ir::makeInt(Extent));
-      ir::Buffer Expanded = ir::makeBuffer(B->Name, B->Type, Shape, B->MemScope);
-      Expr C = ir::simplify(Expr(N->LoopVar) - N->Min);
-      Body = ir::remapBuffer(Body, B.get(), Expanded, [C](const std::vector<Expr> &I) {
-        std::vector<Expr> Out = I;
-        Out.insert(Out.begin(), C);
-        return Out;
-      });
-    }
+    ir::BufferExpansions Expansions;
+    for (const ir::Buffer &B : allocationsIn(N->Body))
+      Expansions[B.get()] = ir::expandBuffer(B, Extent);
+    Stmt Body =
+        ir::expandAccesses(N->Body, Expansions, ir::simplify(Expr(N->LoopVar) - N->Min));
     // A VTA stage from outside the loop would be shared by the contexts.
     std::set<const ir::BufferNode *> Inside;
     for (const ir::Buffer &A : allocationsIn(Body))
