@@ -29,7 +29,8 @@
 //      a remainder, so code grows by one copy per level at most.
 //
 // Guards that read memory, compare floating point or test equality are left
-// alone, and so is an `if` with an else. Removing a guard in the copy
+// alone. A guard's range is narrowed by the guards around it (`ut*2 + ur <
+// n` inside `if (ut < 32)`). Removing a guard in the copy
 // where its condition provably holds changes no value, so the copies compute
 // exactly what the original did.
 //
@@ -119,28 +120,79 @@ private:
   FreeVars &Out;
 };
 
-/// The conjuncts of the guards of S: conditions of an `if` without an else.
+/// Where a guard conjunct stands: the conjunct, and the ranges of free
+/// variables the conditions around it narrow (`if (ut < 32)` around
+/// `if (b*64 + ut*2 < n)`: ut < 32 there, although 64 threads run).
+struct GuardUse {
+  Expr Conjunct;
+  ir::VarRanges Narrowed;
+};
+
+/// Every conjunct of every `if` condition of S, where it stands.
 class GuardCollector : public ir::IRVisitor {
 public:
-  std::vector<Expr> Conjuncts;
+  explicit GuardCollector(const FreeVars &Free) : Free(Free) {}
+  std::vector<GuardUse> Uses;
 
 protected:
   void visitIfThenElse(const ir::IfThenElseNode *N) override {
-    if (!N->Else)
-      for (const Expr &C : ir::conjunctsOf(N->Cond))
-        if (!contains(C))
-          Conjuncts.push_back(C);
-    ir::IRVisitor::visitIfThenElse(N);
+    std::vector<Expr> Conjuncts = ir::conjunctsOf(N->Cond);
+    for (const Expr &C : Conjuncts)
+      Uses.push_back({C, Narrowed});
+    ir::VarRanges Outer = Narrowed;
+    for (const Expr &C : Conjuncts)
+      narrow(C);
+    visit(N->Then);
+    Narrowed = Outer;
+    if (N->Else)
+      visit(N->Else);
   }
 
 private:
-  bool contains(const Expr &C) const {
-    for (const Expr &Known : Conjuncts)
-      if (ir::structurallyEqual(Known, C))
-        return true;
-    return false;
+  const FreeVars &Free;
+  ir::VarRanges Narrowed;
+
+  /// Narrows the range of v where `v < c` or `v <= c` (c a constant) holds.
+  void narrow(const Expr &C) {
+    const auto *B = ir::as<ir::BinaryNode>(C);
+    int64_t Bound;
+    if (!B || !(B->Op == BinOp::LT || B->Op == BinOp::LE) || !ir::getConstInt(B->B, Bound))
+      return;
+    const auto *V = ir::as<ir::VarNode>(B->A);
+    if (!V || !Free.Ranges.count(V))
+      return;
+    ir::Interval R = Narrowed.count(V) ? Narrowed.at(V) : Free.Ranges.at(V);
+    int64_t Max = B->Op == BinOp::LT ? Bound - 1 : Bound;
+    Expr NewMax = ir::makeInt(Max, B->B->Type);
+    R.Max = R.Max ? ir::simplify(ir::makeBinary(BinOp::Min, R.Max, NewMax)) : NewMax;
+    Narrowed[V] = R;
   }
 };
+
+/// Free's ranges with those of U narrowed.
+ir::VarRanges rangesAt(const GuardUse &U, const FreeVars &Free) {
+  ir::VarRanges Out = Free.Ranges;
+  for (const auto &Entry : U.Narrowed)
+    Out[Entry.first] = Entry.second;
+  return Out;
+}
+
+/// The distinct conjuncts of Uses, each with all its uses.
+std::vector<std::vector<const GuardUse *>> byConjunct(const std::vector<GuardUse> &Uses) {
+  std::vector<std::vector<const GuardUse *>> Out;
+  for (const GuardUse &U : Uses) {
+    bool Found = false;
+    for (auto &Group : Out)
+      if (ir::structurallyEqual(Group[0]->Conjunct, U.Conjunct)) {
+        Group.push_back(&U);
+        Found = true;
+        break;
+      }
+    if (!Found)
+      Out.push_back({&U});
+  }
+  return Out;
+}
 
 /// Whether E loads from memory (a guard that does may protect the load).
 class LoadFinder : public ir::IRVisitor {
@@ -171,7 +223,7 @@ const ir::BinaryNode *integerComparison(const Expr &C) {
 /// The condition, over the variables Free does not bind, under which the
 /// comparison C holds for every value of those it binds; null where
 /// interval bounds cannot say.
-Expr holdsEverywhere(const Expr &C, const FreeVars &Free) {
+Expr holdsEverywhere(const Expr &C, const FreeVars &Free, const ir::VarRanges &Ranges) {
   const ir::BinaryNode *B = integerComparison(C);
   if (!B)
     return nullptr;
@@ -181,13 +233,13 @@ Expr holdsEverywhere(const Expr &C, const FreeVars &Free) {
   BinOp Op = (B->Op == BinOp::LT || B->Op == BinOp::GT) ? BinOp::LT : BinOp::LE;
   Expr Lhs, Rhs;
   if (!Free.usesAny(Large)) {
-    Lhs = ir::boundsOf(Small, Free.Ranges).Max;
+    Lhs = ir::boundsOf(Small, Ranges).Max;
     Rhs = Large;
   } else if (!Free.usesAny(Small)) {
     Lhs = Small;
-    Rhs = ir::boundsOf(Large, Free.Ranges).Min;
+    Rhs = ir::boundsOf(Large, Ranges).Min;
   } else {
-    Lhs = ir::boundsOf(Small - Large, Free.Ranges).Max;
+    Lhs = ir::boundsOf(Small - Large, Ranges).Max;
     Rhs = ir::makeInt(0, Lhs ? Lhs->Type : B->A->Type);
   }
   if (!Lhs || !Rhs || Free.usesAny(Lhs) || Free.usesAny(Rhs))
@@ -195,9 +247,8 @@ Expr holdsEverywhere(const Expr &C, const FreeVars &Free) {
   return ir::simplify(ir::makeBinary(Op, Lhs, Rhs));
 }
 
-/// S with every guard conjunct structurally equal to one of Drop replaced by
-/// true (and the guards that become `if (true)` unwrapped by the caller's
-/// simplify).
+/// S with every `if` conjunct structurally equal to one of Drop replaced by
+/// true: an `if` left with no conjunct becomes its then branch.
 class GuardDropper : public ir::IRMutator {
 public:
   explicit GuardDropper(const std::vector<Expr> &Drop) : Drop(Drop) {}
@@ -205,8 +256,7 @@ public:
 protected:
   Stmt mutateIfThenElse(const Stmt &S, const ir::IfThenElseNode *N) override {
     Stmt Then = mutate(N->Then);
-    if (N->Else)
-      return Then == N->Then ? S : ir::makeIf(N->Cond, Then, N->Else);
+    Stmt Else = N->Else ? mutate(N->Else) : nullptr;
     std::vector<Expr> Kept;
     bool Dropped = false;
     for (const Expr &C : ir::conjunctsOf(N->Cond)) {
@@ -216,13 +266,13 @@ protected:
         Kept.push_back(C);
     }
     if (!Dropped)
-      return Then == N->Then ? S : ir::makeIf(N->Cond, Then);
+      return Then == N->Then && Else == N->Else ? S : ir::makeIf(N->Cond, Then, Else);
     if (Kept.empty())
-      return Then;
+      return Then; // the condition holds: the else never runs
     Expr Cond = Kept[0];
     for (size_t I = 1; I < Kept.size(); ++I)
       Cond = ir::makeBinary(BinOp::And, Cond, Kept[I]);
-    return ir::makeIf(Cond, Then);
+    return ir::makeIf(Cond, Then, Else);
   }
 
 private:
@@ -235,6 +285,13 @@ private:
     return false;
   }
 };
+
+bool containsEqual(const std::vector<Expr> &List, const Expr &E) {
+  for (const Expr &X : List)
+    if (ir::structurallyEqual(X, E))
+      return true;
+  return false;
+}
 
 /// Conditions with implied ones removed: of `x + 31 < M` and `x + 63 < M`
 /// only the second is kept.
@@ -296,17 +353,17 @@ private:
   Stmt partition(const ir::ForNode *N) {
     FreeVars Free = Threads;
     BindingCollector(Free).visit(N->Body);
-    GuardCollector Guards;
+    GuardCollector Guards(Free);
     Guards.visit(N->Body);
     const ir::VarNode *V = N->LoopVar.get();
     std::vector<Expr> Drop, Ends;
-    for (const Expr &C : Guards.Conjuncts) {
-      if (!ir::usesVar(C, V))
-        continue;
-      // The guard as `a*v + r < 0` at its largest over the free variables.
+    for (const auto &Group : byConjunct(Guards.Uses)) {
+      const Expr &C = Group[0]->Conjunct;
       const ir::BinaryNode *B = integerComparison(C);
-      if (!B)
+      if (!B || !ir::usesVar(C, V))
         continue;
+      // The guard as `d < 0`, d = a*v + r at its largest over the free
+      // variables, at every place it stands.
       Expr D;
       switch (B->Op) {
       case BinOp::LT: D = B->A - B->B; break;
@@ -314,16 +371,25 @@ private:
       case BinOp::GT: D = B->B - B->A; break;
       default: D = B->B - B->A - ir::makeInt(1, B->A->Type); break; // GE
       }
-      Expr Max = ir::boundsOf(D, Free.Ranges).Max;
-      ir::LinearIndex Lin;
-      if (!Max || Free.usesAny(Max) || !ir::linearIn(Max, {V}, Lin) || Lin.coef(V) <= 0 ||
-          ir::usesVar(Lin.Rest, V))
-        continue;
-      // a*v + r < 0  <=>  v < floor((a - 1 - r) / a); below 0 the clamp to
-      // Min >= 0 makes truncating and floor division agree.
-      int64_t A = Lin.coef(V);
-      Expr Rest = Lin.Rest ? Lin.Rest : ir::makeInt(0, Max->Type);
-      Ends.push_back(ir::simplify((ir::makeInt(A - 1, Max->Type) - Rest) / ir::makeInt(A, Max->Type)));
+      std::vector<Expr> GroupEnds;
+      for (const GuardUse *U : Group) {
+        Expr Max = ir::boundsOf(D, rangesAt(*U, Free)).Max;
+        ir::LinearIndex Lin;
+        if (!Max || Free.usesAny(Max) || !ir::linearIn(Max, {V}, Lin) || Lin.coef(V) <= 0 ||
+            (Lin.Rest && ir::usesVar(Lin.Rest, V)))
+          break;
+        // a*v + r < 0  <=>  v < floor((a - 1 - r) / a); below 0 the clamp to
+        // Min >= 0 makes truncating and floor division agree.
+        int64_t A = Lin.coef(V);
+        Expr Rest = Lin.Rest ? Lin.Rest : ir::makeInt(0, Max->Type);
+        GroupEnds.push_back(
+            ir::simplify((ir::makeInt(A - 1, Max->Type) - Rest) / ir::makeInt(A, Max->Type)));
+      }
+      if (GroupEnds.size() != Group.size())
+        continue; // some place of the guard is not bounded that way
+      for (const Expr &E : GroupEnds)
+        if (!containsEqual(Ends, E))
+          Ends.push_back(E);
       Drop.push_back(C);
     }
     if (Drop.empty())
@@ -372,22 +438,30 @@ public:
   Stmt version(const Stmt &Body) {
     FreeVars Free = Threads;
     BindingCollector(Free).visit(Body);
-    GuardCollector Guards;
+    GuardCollector Guards(Free);
     Guards.visit(Body);
     std::vector<Expr> Drop, Conds;
-    for (const Expr &C : Guards.Conjuncts) {
+    for (const auto &Group : byConjunct(Guards.Uses)) {
+      const Expr &C = Group[0]->Conjunct;
       if (!Free.usesAny(C) || !Free.allConstant(C))
         continue;
-      Expr Holds = holdsEverywhere(C, Free);
+      std::vector<Expr> GroupConds;
+      bool Holds = true;
+      for (const GuardUse *U : Group) {
+        Expr Cond = holdsEverywhere(C, Free, rangesAt(*U, Free));
+        int64_t Value;
+        if (!Cond || (ir::getConstInt(Cond, Value) && !Value)) {
+          Holds = false; // not provable, or never for a whole block
+          break;
+        }
+        if (!ir::getConstInt(Cond, Value) && !containsEqual(GroupConds, Cond))
+          GroupConds.push_back(Cond);
+      }
       if (!Holds)
         continue;
-      int64_t True;
-      if (ir::getConstInt(Holds, True)) {
-        if (!True)
-          continue; // never holds for a whole block: nothing to gain
-      } else {
-        Conds.push_back(Holds);
-      }
+      for (const Expr &E : GroupConds)
+        if (!containsEqual(Conds, E))
+          Conds.push_back(E);
       Drop.push_back(C);
     }
     if (Drop.empty())
