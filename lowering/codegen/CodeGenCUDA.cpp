@@ -5,12 +5,16 @@
 // that only when the kernel uses half). The output is meant to be read: it is
 // what users see with dump=cuda, so it keeps the IR's names and structure.
 //
-//  - parameters keep their order: buffers as `T* __restrict__ A` (restrict
-//    when the extractor proved the buffer has no alias, unless threads pass
-//    values through it: a kernel with a barrier that reads and writes it;
-//    restrict would let a compiler keep a value in a register across
-//    __syncthreads(), which is given no pointer based on the buffer), scalars
-//    by value;
+//  - parameters keep their order: buffers as `T* __restrict__ A`, `const`
+//    where the kernel only reads them (so loads may take the read-only
+//    path). Restrict holds because the launcher gives every buffer it stages
+//    an allocation of its own and refuses device buffers passed in place that
+//    overlap where one is written (runtime/cuda); it is left off where threads
+//    pass values through the buffer (a kernel with a barrier that reads and
+//    writes it: restrict would let a compiler keep a value in a register
+//    across __syncthreads(), which is given no pointer based on the
+//    buffer). Scalars are passed by value. A block of constant size gives
+//    `__launch_bounds__`;
 //  - a thread-bound loop is its index, `int tx = (int)threadIdx.x;`, and a
 //    guard `if (tx < extent)` when its extent is not provably the launch
 //    extent of its tag (VerifyThreadBindings normally makes them equal and
@@ -46,6 +50,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "codegen/CodeGenCUDA.h"
+#include "ir/Bounds.h"
 #include "ir/Access.h"
 #include "ir/IRVisitor.h"
 #include "ir/Intrinsics.h"
@@ -555,6 +560,7 @@ private:
   IdentifierNamer Names;
   std::ostringstream Body;
   std::vector<std::string> SharedDecls;
+  std::set<const ir::BufferNode *> DeclaredShared; // the buffers of SharedDecls
   bool UsesHalf = false;
   WmmaScan Wmma;
   std::set<std::string> UsedHelpers; // of MmaSyncHelpers
@@ -578,17 +584,32 @@ private:
   const std::string &varName(const ir::VarNode *V) { return Names.nameOf(V, V->Name); }
   const std::string &bufName(const ir::Buffer &B) { return Names.nameOf(B.get(), B->Name); }
 
+  /// `__launch_bounds__(T) ` for a block of T threads known at compile
+  /// time: the register allocator may then use what T threads can have.
+  std::string launchBounds() const {
+    int64_t Threads = 1;
+    for (const ir::Expr &Dim : K.Geometry.Block) {
+      int64_t Extent = 1;
+      if (Dim && !ir::getConstInt(Dim, Extent))
+        return "";
+      Threads *= Extent;
+    }
+    if (Threads < 1 || Threads > 1024)
+      return "";
+    return "__launch_bounds__(" + std::to_string(Threads) + ") ";
+  }
+
   std::string signature() {
     Names.reserve(K.Kernel.Name);
-    std::string S = "extern \"C\" __global__ void " + K.Kernel.Name + "(";
+    std::string S = "extern \"C\" __global__ void " + launchBounds() + K.Kernel.Name + "(";
     std::set<const ir::BufferNode *> Passed = buffersPassedBetweenThreads(K.Kernel.Body);
     bool First = true;
     for (const ir::Param &P : K.Kernel.Params) {
       S += First ? "" : ", ";
       First = false;
       if (P.ParamKind == ir::Param::Kind::Buffer && P.Buf)
-        S += typeName(P.Buf->Type) + "* " +
-             (P.Buf->NoAlias && !Passed.count(P.Buf.get()) ? "__restrict__ " : "") +
+        S += (ir::writesBuffer(K.Kernel.Body, P.Buf.get()) ? "" : "const ") +
+             typeName(P.Buf->Type) + "* " + (Passed.count(P.Buf.get()) ? "" : "__restrict__ ") +
              bufName(P.Buf);
       else if (P.ParamKind == ir::Param::Kind::Scalar && P.Scalar)
         S += typeName(P.Scalar->Type) + " " + varName(P.Scalar.get());
@@ -934,11 +955,15 @@ private:
     if (N->Buf->Shape.empty())
       Size = "[1]";
     std::string Decl = typeName(N->Buf->Type) + " " + bufName(N->Buf) + Size + ";";
-    // load_matrix_sync and store_matrix_sync need 32-byte aligned tiles.
-    if (N->Buf->MemScope == ir::Scope::Shared)
-      SharedDecls.push_back(std::string("__shared__ ") +
-                            (Wmma.Memory.count(N->Buf.get()) ? "__align__(32) " : "") + Decl);
-    else
+    // load_matrix_sync and store_matrix_sync need 32-byte aligned tiles;
+    // 16 bytes let neighbouring loads of a thread merge into 128-bit ones.
+    // A shared array is declared once at the kernel's top, even where two
+    // exclusive copies of the code allocate it (PartitionLoops).
+    if (N->Buf->MemScope == ir::Scope::Shared) {
+      if (DeclaredShared.insert(N->Buf.get()).second)
+        SharedDecls.push_back(std::string("__shared__ ") +
+                            (Wmma.Memory.count(N->Buf.get()) ? "__align__(32) " : "__align__(16) ") + Decl);
+    } else
       line(Indent) << Decl << "\n";
     emitStmt(N->Body, Indent);
   }

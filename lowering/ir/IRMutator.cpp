@@ -213,16 +213,29 @@ Stmt substitute(const Stmt &S, const std::map<const VarNode *, Expr> &Map) {
 
 namespace {
 class LetInliner : public IRMutator {
+public:
+  explicit LetInliner(std::function<bool(const LetStmtNode *)> Which) : Which(std::move(Which)) {}
+
 protected:
   Stmt mutateLetStmt(const Stmt &S, const LetStmtNode *N) override {
+    if (Which && !Which(N))
+      return IRMutator::mutateLetStmt(S, N);
     Expr Value = mutate(N->Value);
     return mutate(substitute(N->Body, {{N->LetVar.get(), Value}}));
   }
+
+private:
+  std::function<bool(const LetStmtNode *)> Which; // null: every let
 };
 } // namespace
 
 Stmt inlineLets(const Stmt &S) {
-  LetInliner L;
+  LetInliner L(nullptr);
+  return L.mutate(S);
+}
+
+Stmt inlineLets(const Stmt &S, const std::function<bool(const LetStmtNode *)> &Which) {
+  LetInliner L(Which);
   return L.mutate(S);
 }
 

@@ -37,6 +37,8 @@ Stmt substitute(const Stmt &S, const std::map<const VarNode *, Expr> &Map);
 /// Removes every LetStmt of S, substituting its value into its body, so that
 /// analyses see indices in terms of loop variables and parameters only.
 Stmt inlineLets(const Stmt &S);
+/// The same for the LetStmts Which accepts only.
+Stmt inlineLets(const Stmt &S, const std::function<bool(const LetStmtNode *)> &Which);
 
 /// Rewrites every access to Old (loads, including intrinsic buffer operands,
 /// and stores) into an access to New at MapIndices(old indices), and Old's

@@ -25,7 +25,8 @@ const Pass *const BuiltinPasses[] = {
     &AutoTensorCorePass, &TensorizeWmmaPass, &VerifyThreadBindingsPass, &InjectVirtualThreadPass,
     &ComputeLaunchGeometryPass, &WidenThreadLoopsPass, &PromoteToSharedPass,
     &DistributeOverThreadsPass, &InjectThreadSyncPass, &StorageFlattenPass,
-    &ComputeBufferRegionsPass, &VerifyKernelPass,
+    &ComputeBufferRegionsPass, &PartitionLoopsPass,
+    &UnrollSmallLoopsPass, &VerifyKernelPass,
     // vta/
     &TensorizeVtaGemmPass, &InjectVtaAluPass, &InjectVtaDmaPass, &DropUnitLoopsPass,
     &FoldUopLoopsPass, &InjectCoprocSyncPass, &InjectVtaContextsPass, &VtaStorageFlattenPass,

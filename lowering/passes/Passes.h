@@ -51,7 +51,17 @@ ir::LoopNest simplifyNest(const ir::LoopNest &Nest);
 extern const Pass AutoTensorCorePass, TensorizeWmmaPass, VerifyThreadBindingsPass,
     InjectVirtualThreadPass, ComputeLaunchGeometryPass, WidenThreadLoopsPass, PromoteToSharedPass,
     DistributeOverThreadsPass, InjectThreadSyncPass, StorageFlattenPass, ComputeBufferRegionsPass,
-    VerifyKernelPass;
+    PartitionLoopsPass, UnrollSmallLoopsPass, VerifyKernelPass;
+
+/// Gives full tiles code without the guards only edge tiles need: per block
+/// (`if (the block is full) <unguarded> else <guarded>`) and per serial loop
+/// of run-time extent (the iterations where its guards hold, then the rest).
+ir::LoopNest partitionLoops(const ir::LoopNest &Nest);
+
+/// Marks `unroll` every serial loop of constant extent whose subtree is
+/// loops of constant extent, small enough unrolled, without barriers or
+/// allocations: a thread's register tile.
+ir::LoopNest unrollSmallLoops(const ir::LoopNest &Nest);
 
 /// tensorcore(auto): turns the per-thread multiply-add of a nest scheduled as
 /// an ordinary CUDA kernel into warp-wide wmma operations where it

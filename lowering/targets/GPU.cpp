@@ -40,6 +40,8 @@ const char *const GPUPasses[] = {
     "InjectThreadSync",
     "StorageFlatten",
     "ComputeBufferRegions",
+    "PartitionLoops",
+    "UnrollSmallLoops",
     "VerifyKernel",
 };
 // clang-format on

@@ -214,6 +214,13 @@ bool launch(const LaunchDescriptor &D, KernelCache &Cache, const std::vector<voi
   std::vector<CUdeviceptr> DevPtrs(N.Params.size(), 0);
   std::vector<void *> KernelArgs(N.Params.size(), nullptr);
   bool InPlace = false; // some buffer is the program's own device or managed memory
+  struct InPlaceRange {
+    size_t Param;
+    bool Written;
+    const char *Begin;
+    size_t Bytes;
+  };
+  std::vector<InPlaceRange> InPlaceRanges;
   for (size_t I = 0; I < N.Params.size(); ++I) {
     const ir::Param &P = N.Params[I];
     if (P.ParamKind == ir::Param::Kind::Scalar) {
@@ -221,15 +228,22 @@ bool launch(const LaunchDescriptor &D, KernelCache &Cache, const std::vector<voi
       continue;
     }
     KernelArgs[I] = &DevPtrs[I];
+    const BufferRegion *Region = runtime::regionOf(LK, P.Buf->Name);
+    int64_t Min = 0, Extent = 0;
     if (ParamData[I] && isDevicePointer(*A, ParamData[I])) {
       DevPtrs[I] = reinterpret_cast<CUdeviceptr>(ParamData[I]);
       InPlace = true;
+      if (Region && !runtime::evalRegion(*Region, Env, ParamData[I], Min, Extent, Error))
+        return false;
+      if (Region && Extent > 0)
+        InPlaceRanges.push_back({I, Region->Written,
+                                 static_cast<const char *>(ParamData[I]) +
+                                     Min * static_cast<int64_t>(ir::dtypeBytes(P.Buf->Type)),
+                                 static_cast<size_t>(Extent) * ir::dtypeBytes(P.Buf->Type)});
       continue;
     }
-    const BufferRegion *Region = runtime::regionOf(LK, P.Buf->Name);
     if (!Region)
       continue; // the kernel does not touch it: pass null
-    int64_t Min = 0, Extent = 0;
     if (!runtime::evalRegion(*Region, Env, ParamData[I], Min, Extent, Error))
       return false;
     Staged S;
@@ -253,6 +267,20 @@ bool launch(const LaunchDescriptor &D, KernelCache &Cache, const std::vector<voi
       return false;
     }
   }
+
+  // Every staged buffer has an allocation of its own, so the kernel's
+  // pointer parameters are __restrict__; buffers passed in place must not
+  // overlap where one of them is written either.
+  for (size_t X = 0; X < InPlaceRanges.size(); ++X)
+    for (size_t Y = X + 1; Y < InPlaceRanges.size(); ++Y) {
+      const InPlaceRange &P = InPlaceRanges[X], &Q = InPlaceRanges[Y];
+      if ((P.Written || Q.Written) && P.Begin < Q.Begin + Q.Bytes && Q.Begin < P.Begin + P.Bytes) {
+        Error = "the device buffers '" + N.Params[P.Param].name() + "' and '" +
+                N.Params[Q.Param].name() +
+                "' overlap where the kernel writes one of them; its parameters are __restrict__";
+        return false;
+      }
+    }
 
   int64_t Grid[3], Block[3];
   bool Empty = false;

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "LoweringTestUtil.h"
 #include "Pipeline.h"
+#include "ir/LaunchLimits.h"
 #include "ir/Printer.h"
 #include "passes/Passes.h"
 
@@ -526,6 +527,28 @@ TEST(VerifyKernelTest, RejectsAWarpCollectiveGuardedOnALaneOnceDistributed) {
   EXPECT_TRUE(passes::verifyKernel(Nest, Ctx, passes::FormLaunchLoopsWidened, Diags));
   EXPECT_FALSE(passes::verifyKernel(Nest, Ctx, passes::FormDistributed, Diags));
   EXPECT_TRUE(hasError(Diags, "a warp collective depends on threadIdx.x"));
+}
+
+} // namespace
+
+namespace {
+
+TEST(PartitionLoopsTest, SharedArrayOfBothCopiesCountsOnce) {
+  ir::LoopNest Nest = parseNest("func f(A: float32*[n] global, n: int32) target=gpu {\n"
+                                "  for (bo, 0, ((n + 31)/32)) bind(blockIdx.x) {\n"
+                                "    for (t, 0, 32) bind(threadIdx.x) {\n"
+                                "      allocate S: float32[32] shared {\n"
+                                "        if ((((bo*32) + t) < n)) {\n"
+                                "          S[t] = A[((bo*32) + t)]\n"
+                                "        }\n"
+                                "      }\n"
+                                "    }\n"
+                                "  }\n"
+                                "}\n");
+  ir::LoopNest Out = passes::partitionLoops(Nest);
+  // Two copies now allocate S (full blocks, edge blocks): one array.
+  EXPECT_NE(ir::print(Out.Body).find("} else {"), std::string::npos) << ir::print(Out.Body);
+  EXPECT_EQ(ir::staticSharedBytes(Out), 128);
 }
 
 } // namespace

@@ -7,5 +7,5 @@ void axpy(int n, float a, const float *x, float *y) {
     y[i] = a * x[i] + y[i];
 }
 // CHECK: // sched: [[NAME:sched_dump_cuda_prints_kernel_source_[0-9]+]] after cuda
-// CHECK: extern "C" __global__ void [[NAME]](
+// CHECK: extern "C" __global__ void {{(__launch_bounds__\([0-9]+\) )?}}[[NAME]](
 // CHECK: threadIdx.x

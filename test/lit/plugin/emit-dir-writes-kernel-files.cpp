@@ -10,5 +10,5 @@ void axpy(int n, float a, const float *x, float *y) {
   for (int i = 0; i < n; ++i)
     y[i] = a * x[i] + y[i];
 }
-// CU: extern "C" __global__ void sched_emit_dir_writes_kernel_files_10(
+// CU: extern "C" __global__ void {{(__launch_bounds__\([0-9]+\) )?}}sched_emit_dir_writes_kernel_files_10(
 // DESC: kernel sched_emit_dir_writes_kernel_files_10

@@ -5,7 +5,7 @@
 // RUN: %sched_cc -fsyntax-only -fplugin-arg-sched-dump=cuda %s 2>&1 | FileCheck %s
 
 // CHECK: #include <mma.h>
-// CHECK: extern "C" __global__ void sched_vthread_cuda_has_fragments_per_virtual_thread_{{[0-9]+}}(half* A, half* B, float* C)
+// CHECK: extern "C" __global__ void {{(__launch_bounds__\([0-9]+\) )?}}sched_vthread_cuda_has_fragments_per_virtual_thread_{{[0-9]+}}(const half* __restrict__ A, const half* __restrict__ B, float* __restrict__ C)
 // CHECK-NEXT: nvcuda::wmma::fragment<nvcuda::wmma::matrix_a, 16, 16, 16, half, nvcuda::wmma::row_major> Af[2];
 // CHECK-NEXT: nvcuda::wmma::load_matrix_sync(Af[0], &A[0], 16);
 // CHECK-NEXT: nvcuda::wmma::load_matrix_sync(Af[1], &A[256], 16);

@@ -10,6 +10,6 @@ void hash(int64_t *h, uint32_t *g, int n) {
     g[i] = ~g[i] & (uint32_t(i) << 3) | (g[i] >> 1) ^ 5ul;
   }
 }
-// CHECK: void sched_{{.*}}(long long* h, unsigned int* g, int n)
+// CHECK: void sched_{{.*}}(long long* __restrict__ h, unsigned int* __restrict__ g, int n)
 // CHECK: h[i] = (long long)(((unsigned int)i) * 2654435761u);
 // CHECK: g[i] = (unsigned int)(((unsigned long long)((~g[i]) & (((unsigned int)i) << 3u))) | (((unsigned long long)(g[i] >> 1u)) ^ 5ull));
