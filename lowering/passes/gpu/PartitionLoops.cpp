@@ -407,8 +407,7 @@ private:
     // The rest, with a variable of its own (one variable, one loop).
     ir::Var Tail = ir::makeVar(N->LoopVar->Name + "_rest", N->LoopVar->Type);
     Stmt TailBody = ir::substitute(N->Body, {{V, Expr(Tail)}});
-    Stmt Rest = ir::makeFor(Tail, Split, ir::simplify(End - Expr(Split)), TailBody, N->LoopKind,
-                            N->ThreadTag, N->IsReduction);
+    Stmt Rest = ir::withVar(N, Tail, Split, ir::simplify(End - Expr(Split)), TailBody);
     return ir::makeLet(Split, T, ir::makeSeq({Main, Rest}));
   }
 };

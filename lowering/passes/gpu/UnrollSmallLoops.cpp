@@ -139,8 +139,8 @@ private:
         ir::Stmt Body = mutate(N->Body);
         if (N->LoopKind != ir::ForKind::Serial)
           return Body == N->Body ? S : ir::withBody(N, Body);
-        return ir::makeFor(N->LoopVar, N->Min, N->Extent, Body, ir::ForKind::Unrolled,
-                           N->ThreadTag, N->IsReduction);
+        ir::Stmt Marked = ir::withKind(N, ir::ForKind::Unrolled, N->ThreadTag);
+        return Body == N->Body ? Marked : ir::withBody(ir::as<ir::ForNode>(Marked), Body);
       }
     };
     return Marker().mutate(S);
