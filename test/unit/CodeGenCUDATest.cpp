@@ -28,16 +28,15 @@ bool contains(const std::string &Text, const std::string &Fragment) {
   return Text.find(Fragment) != std::string::npos;
 }
 
-TEST(CodeGenCUDATest, SignatureMarksNoAliasBuffersRestrict) {
+TEST(CodeGenCUDATest, SignatureMarksBuffersRestrictAndReadOnlyOnesConst) {
   std::string CU = cudaFor("func sched_k_1(A: float32*[N] global noalias, "
                            "B: float32*[N] global, N: int32) target=gpu {\n"
                            "  for (i, 0, N) {\n"
                            "    B[i] = A[i]\n"
                            "  }\n"
                            "}\n");
-  EXPECT_TRUE(contains(CU, "extern \"C\" __global__ void sched_k_1(float* __restrict__ A, "
-                           "float* B, int N)"))
-      << CU;
+  EXPECT_TRUE(contains(CU, "extern \"C\" __global__ void __launch_bounds__(1) sched_k_1(const "
+                           "float* __restrict__ A, float* __restrict__ B, int N)"));
 }
 
 TEST(CodeGenCUDATest, ThreadBoundLoopReadsItsIndex) {
@@ -82,7 +81,7 @@ TEST(CodeGenCUDATest, HoistsSharedAllocationsAndKeepsLocalOnesInPlace) {
                            "    }\n"
                            "  }\n"
                            "}\n");
-  size_t Shared = CU.find("__shared__ float S[256];");
+  size_t Shared = CU.find("__shared__ __align__(16) float S[256];");
   size_t Index = CU.find("int tx = (int)threadIdx.x;");
   size_t Local = CU.find("float acc[4];");
   ASSERT_NE(Shared, std::string::npos) << CU;
@@ -100,7 +99,7 @@ TEST(CodeGenCUDATest, IncludesFp16HeaderOnlyForHalf) {
                              "}\n");
   EXPECT_FALSE(contains(Float, "cuda_fp16.h")) << Float;
   EXPECT_TRUE(contains(Half, "#include <cuda_fp16.h>")) << Half;
-  EXPECT_TRUE(contains(Half, "half* A")) << Half;
+  EXPECT_TRUE(contains(Half, "half* __restrict__ A")) << Half;
 }
 
 TEST(CodeGenCUDATest, PrintsLiteralsWithCTypes) {
@@ -111,7 +110,7 @@ TEST(CodeGenCUDATest, PrintsLiteralsWithCTypes) {
                            "}\n");
   EXPECT_TRUE(contains(CU, "A[0] = 0.5f;")) << CU;
   EXPECT_TRUE(contains(CU, "B[0] = 7LL;")) << CU;
-  EXPECT_TRUE(contains(CU, "long long* B")) << CU;
+  EXPECT_TRUE(contains(CU, "long long* __restrict__ B")) << CU;
 }
 
 TEST(CodeGenCUDATest, UnrolledLoopGetsPragmaUnroll) {

@@ -46,6 +46,7 @@ TEST(LoweringPipelineTest, CallsAfterPassForEachPassInOrder) {
                                        "PromoteToShared",       "DistributeOverThreads",
                                        "Simplify",              "InjectThreadSync",
                                        "StorageFlatten",        "ComputeBufferRegions",
+                                       "PartitionLoops",        "UnrollSmallLoops",
                                        "VerifyKernel"};
   EXPECT_EQ(Passes, Expected);
 }
@@ -130,7 +131,7 @@ TEST(LoweringPipelineTest, VerifyEachAcceptsWhatEveryPassProduces) {
   LoweredKernel K;
   std::vector<Diag> Diags;
   EXPECT_TRUE(lower(Nest, Opts, K, Diags)) << (Diags.empty() ? "" : Diags[0].Message);
-  EXPECT_EQ(Passes, 15u);
+  EXPECT_EQ(Passes, 17u);
 }
 
 } // namespace

@@ -433,9 +433,12 @@ TEST_P(ThreadSyncMutation, EveryInsertedBarrierIsNeededAndTheyAreEnough) {
   std::vector<Diag> Diags;
   ASSERT_TRUE(lower(Nest, PipelineOptions(), K, Diags))
       << (Diags.empty() ? std::string() : Diags.front().Message);
+  // Distinct barriers: the copies PartitionLoops makes for full blocks and
+  // full k tiles share the barrier statements of the code they copy.
   std::vector<const ir::EvaluateNode *> Inserted;
   for (const ir::EvaluateNode *B : barriersOf(K.Kernel.Body))
-    if (std::find(Written.begin(), Written.end(), B) == Written.end())
+    if (std::find(Written.begin(), Written.end(), B) == Written.end() &&
+        std::find(Inserted.begin(), Inserted.end(), B) == Inserted.end())
       Inserted.push_back(B);
   EXPECT_EQ(Inserted.size(), SK.ExpectedBarriers) << ir::print(K.Kernel);
   ASSERT_GT(Inserted.size(), 0u) << "a suite kernel must need barriers";
@@ -448,7 +451,9 @@ TEST_P(ThreadSyncMutation, EveryInsertedBarrierIsNeededAndTheyAreEnough) {
   for (size_t I = 0; I < Inserted.size(); ++I) {
     LoweredKernel Mutant = K;
     Mutant.Kernel.Body = DeleteBarrier(Inserted[I]).mutate(K.Kernel.Body);
-    ASSERT_EQ(barriersOf(Mutant.Kernel.Body).size(), barriersOf(K.Kernel.Body).size() - 1);
+    std::vector<const ir::EvaluateNode *> All = barriersOf(K.Kernel.Body);
+    size_t Places = std::count(All.begin(), All.end(), Inserted[I]); // one per copy
+    ASSERT_EQ(barriersOf(Mutant.Kernel.Body).size(), All.size() - Places);
     std::string Race = runWithRaceDetector(Mutant);
     EXPECT_NE(Race.find("race on"), std::string::npos) << "deleting inserted barrier #" << I
                          << " went unnoticed (redundant barrier): " << Race << "\n"

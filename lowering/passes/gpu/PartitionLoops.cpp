@@ -37,8 +37,11 @@
 // Runs after ComputeBufferRegions (the launcher's copy regions come from the
 // guarded accesses, which bound them by the arrays' sizes) and after thread
 // sync (each copy keeps its barriers, under conditions uniform across the
-// block); the shared allocations the two copies both hold are one buffer,
-// declared once (the emitter and the shared-memory count go by buffer).
+// block). The copies share the shared arrays, whose allocations move around
+// both (a shared array holds nothing from one k step to the next that the
+// step does not write first; their sizes are constants); every other
+// variable and local array a copy declares is its own, so the IR text names
+// them apart and reads back the same.
 //
 //===----------------------------------------------------------------------===//
 #include "ir/Bounds.h"
@@ -50,6 +53,8 @@
 #include "ir/Simplify.h"
 #include "passes/PassUtil.h"
 #include "passes/Passes.h"
+
+#include <memory>
 
 namespace sched {
 namespace passes {
@@ -321,7 +326,66 @@ Expr conjunction(const std::vector<Expr> &Conds) {
   return Out;
 }
 
-/// Splits the serial loops of run-time extent of a statement into the
+/// S with every variable and local buffer it declares replaced by a new one
+/// of the same name: a copy of code next to the original declares its own
+/// (the IR text then names them apart, and reads back the same).
+class DeclarationCloner : public ir::IRMutator {
+protected:
+  Stmt mutateFor(const Stmt &S, const ir::ForNode *N) override {
+    ir::Var V = ir::makeVar(N->LoopVar->Name, N->LoopVar->Type);
+    Stmt Body = mutate(ir::substitute(N->Body, {{N->LoopVar.get(), Expr(V)}}));
+    return ir::withVar(N, V, N->Min, N->Extent, Body);
+  }
+  Stmt mutateLetStmt(const Stmt &S, const ir::LetStmtNode *N) override {
+    ir::Var V = ir::makeVar(N->LetVar->Name, N->LetVar->Type);
+    Stmt Body = mutate(ir::substitute(N->Body, {{N->LetVar.get(), Expr(V)}}));
+    return ir::makeLet(V, mutate(N->Value), Body);
+  }
+  Stmt mutateAllocate(const Stmt &S, const ir::AllocateNode *N) override {
+    auto Copy = std::make_shared<ir::BufferNode>(*N->Buf);
+    ir::Buffer New = Copy;
+    Stmt Body = ir::remapBuffer(N->Body, N->Buf.get(), New,
+                                [](const std::vector<Expr> &I) { return I; });
+    return ir::makeAllocate(New, mutate(Body));
+  }
+};
+
+Stmt cloneDeclarations(const Stmt &S) { return DeclarationCloner().mutate(S); }
+
+/// S without its shared allocations (their bodies in their place), which
+/// are added to Hoisted: two copies of a block's code share one shared
+/// array, allocated once around both.
+class SharedHoister : public ir::IRMutator {
+public:
+  std::vector<ir::Buffer> Hoisted;
+
+protected:
+  Stmt mutateAllocate(const Stmt &S, const ir::AllocateNode *N) override {
+    if (N->Buf->MemScope != ir::Scope::Shared)
+      return ir::IRMutator::mutateAllocate(S, N);
+    Hoisted.push_back(N->Buf);
+    return mutate(N->Body);
+  }
+};
+
+/// S inside allocations of Buffers (the first outermost).
+Stmt allocatedAround(Stmt S, const std::vector<ir::Buffer> &Buffers) {
+  for (auto It = Buffers.rbegin(); It != Buffers.rend(); ++It)
+    S = ir::makeAllocate(*It, S);
+  return S;
+}
+
+/// Whether every hoisted buffer has a constant shape (no variable of the
+/// code it leaves).
+bool constantShapes(const std::vector<ir::Buffer> &Buffers) {
+  for (const ir::Buffer &B : Buffers)
+    for (const Expr &Dim : B->Shape)
+      if (!isConstant(Dim))
+        return false;
+  return true;
+}
+
+/// The serial loops of run-time extent of a statement into the
 /// iterations where their guards all hold and the rest (step 2 above).
 class SerialLoopPartitioner : public ir::IRMutator {
 public:
@@ -394,6 +458,10 @@ private:
     }
     if (Drop.empty())
       return nullptr;
+    SharedHoister Hoister;
+    Stmt Body = Hoister.mutate(N->Body);
+    if (!constantShapes(Hoister.Hoisted))
+      return nullptr;
     Expr End = N->Min + N->Extent;
     Expr T = Ends[0];
     for (size_t I = 1; I < Ends.size(); ++I)
@@ -401,14 +469,14 @@ private:
     T = ir::simplify(ir::makeBinary(BinOp::Max, N->Min, ir::makeBinary(BinOp::Min, End, T)));
     ir::Var Split = ir::makeVar(N->LoopVar->Name + "_full", T->Type);
     // The full iterations: the body without the guards, partitioned further.
-    Stmt Full = ir::simplify(GuardDropper(Drop).mutate(N->Body));
+    Stmt Full = ir::simplify(GuardDropper(Drop).mutate(Body));
     Full = mutate(Full);
     Stmt Main = ir::withBounds(N, N->Min, ir::simplify(Expr(Split) - N->Min), Full);
     // The rest, with a variable of its own (one variable, one loop).
     ir::Var Tail = ir::makeVar(N->LoopVar->Name + "_rest", N->LoopVar->Type);
-    Stmt TailBody = ir::substitute(N->Body, {{V, Expr(Tail)}});
+    Stmt TailBody = cloneDeclarations(ir::substitute(Body, {{V, Expr(Tail)}}));
     Stmt Rest = ir::withVar(N, Tail, Split, ir::simplify(End - Expr(Split)), TailBody);
-    return ir::makeLet(Split, T, ir::makeSeq({Main, Rest}));
+    return allocatedAround(ir::makeLet(Split, T, ir::makeSeq({Main, Rest})), Hoister.Hoisted);
   }
 };
 
@@ -465,12 +533,16 @@ public:
     }
     if (Drop.empty())
       return SerialLoopPartitioner(Threads).mutate(Body);
-    Stmt Fast = ir::simplify(GuardDropper(Drop).mutate(Body));
-    Fast = SerialLoopPartitioner(Threads).mutate(Fast);
     Conds = withoutImplied(Conds);
-    if (Conds.empty())
-      return Fast; // guards that always hold
-    return ir::makeIf(conjunction(Conds), Fast, Body);
+    if (Conds.empty()) // guards that always hold
+      return SerialLoopPartitioner(Threads).mutate(ir::simplify(GuardDropper(Drop).mutate(Body)));
+    SharedHoister Hoister;
+    Stmt Unshared = Hoister.mutate(Body);
+    if (!constantShapes(Hoister.Hoisted))
+      return SerialLoopPartitioner(Threads).mutate(Body);
+    Stmt Fast = ir::simplify(GuardDropper(Drop).mutate(Unshared));
+    Fast = cloneDeclarations(SerialLoopPartitioner(Threads).mutate(Fast));
+    return allocatedAround(ir::makeIf(conjunction(Conds), Fast, Unshared), Hoister.Hoisted);
   }
 
 private:
