@@ -619,15 +619,27 @@ class Row:
     gflops: str = "-"
     vs: str = "-"
     note: str = ""
+    details: str = ""  # for --details: the command, its outputs and stderr
+
+
+def _details(cmd, ref, got, err):
+    """What --details keeps of a failed or mismatching run (clipped)."""
+    clip = lambda text, n: text if len(text) <= n else text[:n] + f"\n... ({len(text) - n} more)"
+    return (f"$ {' '.join(cmd)}\n--- plain build's output\n{clip(ref, 2000)}\n"
+            f"--- its output\n{clip(got, 2000)}\n--- its stderr\n{clip(err, 6000)}\n")
 
 
 def run_e2e(c, folder, env, backend):
-    rc, ref, err = _run([str(folder / c.ref), *c.args], env, 120)
+    cmd = [str(folder / c.ref), *c.args]
+    rc, ref, err = _run(cmd, env, 120)
     if rc != 0:
-        return Row(c.name, c.size, "fail", note="plain build: " + _exit_note(rc, err))
-    rc, got, err = _run([str(folder / c.sched), *c.args], env, 120)
+        return Row(c.name, c.size, "fail", note="plain build: " + _exit_note(rc, err),
+                   details=_details(cmd, ref, "", err))
+    cmd = [str(folder / c.sched), *c.args]
+    rc, got, err = _run(cmd, env, 120)
     if rc != 0:
-        return Row(c.name, c.size, "fail", note=_exit_note(rc, err))
+        return Row(c.name, c.size, "fail", note=_exit_note(rc, err),
+                   details=_details(cmd, ref, got, err))
     failed = [l for l in err.splitlines() if l.endswith("ran the original loop instead")]
     times = [float(t) for t, b in KERNEL_TIME.findall(err) if b == backend]
     ran = err.count(f": ran on {backend}")
@@ -637,7 +649,8 @@ def run_e2e(c, folder, env, backend):
         notes.append(f"{host} original loop{'s' if host != 1 else ''} (the launcher's checks)")
     ms = f"{sum(times):.4f}" if times else "-"
     if failed:
-        return Row(c.name, c.size, "fail", ms, note=failed[0][:200])
+        return Row(c.name, c.size, "fail", ms, note=failed[0][:200],
+                   details=_details(cmd, ref, got, err))
     result, why = compare_outputs_of(ref, got, backend)
     if why:
         notes.append(why)
@@ -645,7 +658,8 @@ def run_e2e(c, folder, env, backend):
         notes.append("its e2e test compares exactly")
     if result == "MISMATCH" and c.caveat:
         notes.append(c.caveat)
-    return Row(c.name, c.size, result, ms, note="; ".join(notes))
+    return Row(c.name, c.size, result, ms, note="; ".join(notes),
+               details=_details(cmd, ref, got, err) if result == "MISMATCH" else "")
 
 
 def run_time(c, folder, env):
@@ -655,7 +669,8 @@ def run_time(c, folder, env):
     if rc == 77:
         return Row(c.name, c.size, "skip", note=out.strip())
     if rc != 0:
-        return Row(c.name, c.size, "fail", note=_exit_note(rc, err))
+        return Row(c.name, c.size, "fail", note=_exit_note(rc, err),
+                   details=_details(cmd, "", out, err))
     times = [float(t) for t, b in KERNEL_TIME.findall(err) if b == "cuda"]
     if len(times) != c.warmup + c.iters:
         return Row(c.name, c.size, "fail",
@@ -804,6 +819,9 @@ def run(args):
     rows = [r for r in rows if r and not (r.name == "tensorcore-vs-cublas" and extra)] + extra
     print_table(rows)
     bad = [r for r in rows if r.result in ("MISMATCH", "fail")]
+    if args.details:
+        Path(args.details).write_text("".join(f"=== {r.name} {r.size}: {r.result}: {r.note}\n"
+                                              f"{r.details}\n" for r in bad))
     counts = {k: sum(r.result == k for r in rows) for k in ("match", "close", "MISMATCH", "fail",
                                                             "skip")}
     print(f"{len(rows)} checks: " + ", ".join(f"{v} {k}" for k, v in counts.items()) +
@@ -848,6 +866,9 @@ def main():
                         " host test the harness without a GPU: no GPU probe, no timing)")
     p.add_argument("--jobs", type=int, default=None,
                    help="parallel builds (default 2) or e2e runs (default min(8, CPUs))")
+    p.add_argument("--details", metavar="FILE",
+                   help="--run: write each failing or mismatching check's command, outputs and"
+                        " stderr to FILE")
     p.add_argument("--budget", type=float, default=420,
                    help="--run: seconds after which the remaining checks are skipped (default 420)")
     args = p.parse_args()
