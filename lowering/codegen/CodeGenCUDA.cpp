@@ -670,6 +670,28 @@ private:
     return "(" + expr(N->A) + " " + ir::binOpSymbol(N->Op) + " " + expr(N->B) + ")";
   }
 
+  /// A stored value. The source rounds a product it stores (a statement
+  /// boundary: C++ contracts a*b + c into a fused multiply-add only within one
+  /// expression), but ptxas fuses a multiply with an add that reads its
+  /// result wherever both meet, across stores to registers and local arrays.
+  /// A stored floating-point product therefore goes through the
+  /// round-to-nearest multiply intrinsics, which ptxas never contracts.
+  std::string storedValue(const ir::Expr &E) {
+    const auto *Neg = E && E->Kind == ir::ExprKind::Unary ? ir::as<ir::UnaryNode>(E) : nullptr;
+    const ir::Expr &Product = Neg && Neg->Op == ir::UnOp::Neg ? Neg->A : E;
+    const auto *N = Product && Product->Kind == ir::ExprKind::Binary
+                        ? ir::as<ir::BinaryNode>(Product)
+                        : nullptr;
+    if (!N || N->Op != ir::BinOp::Mul || !ir::isFloat(N->Type))
+      return expr(E);
+    const char *Intrinsic = N->Type == ir::DType::Float16   ? "__hmul_rn("
+                            : N->Type == ir::DType::Float64 ? "__dmul_rn("
+                                                            : "__fmul_rn(";
+    UsesHalf |= N->Type == ir::DType::Float16;
+    std::string S = Intrinsic + unwrap(expr(N->A)) + ", " + unwrap(expr(N->B)) + ")";
+    return Neg && Product != E ? "(-" + S + ")" : S;
+  }
+
   /// Conversions to and from half go through float: cuda_fp16.h provides
   /// those for every architecture.
   std::string cast(const ir::CastNode *N) {
@@ -875,7 +897,8 @@ private:
       return emitFor(ir::as<ir::ForNode>(S), Indent);
     case ir::StmtKind::Store: {
       const auto *N = ir::as<ir::StoreNode>(S);
-      line(Indent) << access(N->Buf, N->Indices) << " = " << unwrap(expr(N->Value)) << ";\n";
+      line(Indent) << access(N->Buf, N->Indices) << " = " << unwrap(storedValue(N->Value))
+                   << ";\n";
       return;
     }
     case ir::StmtKind::Allocate:

@@ -269,6 +269,10 @@ static inline float max(float X, float Y) { return fmaxf(X, Y); }
 static inline double min(double X, double Y) { return fmin(X, Y); }
 static inline double max(double X, double Y) { return fmax(X, Y); }
 
+// Round-to-nearest products that the device compiler never fuses with an add
+// (the emitter prints a stored product through them); the host never fuses.
+static inline float __fmul_rn(float X, float Y) { return X * Y; }
+static inline double __dmul_rn(double X, double Y) { return X * Y; }
 static inline float __int_as_float(int X) { return sched_emu::bitCast<float>(X); }
 static inline int __float_as_int(float X) { return sched_emu::bitCast<int>(X); }
 static inline unsigned __float_as_uint(float X) { return sched_emu::bitCast<unsigned>(X); }
@@ -323,6 +327,7 @@ static inline half __hsub(half A, half B) {
 static inline half __hmul(half A, half B) {
   return __float2half(__half2float(A) * __half2float(B));
 }
+static inline half __hmul_rn(half A, half B) { return __hmul(A, B); }
 static inline half __hdiv(half A, half B) {
   return __float2half(__half2float(A) / __half2float(B));
 }

@@ -1,6 +1,8 @@
-// A select inside a product, issue 17's example: A[i] = 2 * |B[i]| written
-// with ?:. C reads `2.f * c ? x : y` as `(2.f * c) ? x : y`, so the CUDA
-// emitter must keep the select's own parentheses.
+// A select inside a product, issue 17's example: A[i] = 2 * |B[i]| - 1
+// written with ?:. C reads `2.f * c ? x : y` as `(2.f * c) ? x : y`, so the
+// CUDA emitter must keep the select's own parentheses. (The product sits in a
+// difference: a stored product alone is printed as __fmul_rn(2.0f, ...),
+// whose arguments need no parentheses.)
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
@@ -8,7 +10,7 @@
 static void twiceAbs(float *A, const float *B, int n) {
 #pragma sched target(gpu) split(i, io, ii, 32) bind(io, blockIdx.x) bind(ii, threadIdx.x)
   for (int i = 0; i < n; ++i)
-    A[i] = 2.f * (B[i] > 0.f ? B[i] : -B[i]);
+    A[i] = 2.f * (B[i] > 0.f ? B[i] : -B[i]) - 1.f;
 }
 
 int main(int argc, char **argv) {

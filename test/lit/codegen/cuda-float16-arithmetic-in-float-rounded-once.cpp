@@ -12,4 +12,4 @@ void f(_Float16 *y, const _Float16 *a, const _Float16 *b, const _Float16 *c, int
 }
 // CHECK-LABEL: __global__ void {{(__launch_bounds__\([0-9]+\) )?}}sched_
 // CHECK: y[i] = __float2half((float)((((float)__half2float(a[i])) * ((float)__half2float(b[i]))) + ((float)__half2float(c[i]))));
-// CHECK-NEXT: y[i] = a[i] * b[i];
+// CHECK-NEXT: y[i] = __hmul_rn(a[i], b[i]);

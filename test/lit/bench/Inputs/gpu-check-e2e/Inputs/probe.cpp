@@ -1,13 +1,19 @@
 // The program of gpu-check's harness test: a scheduled loop whose output
 // the plugin build can be made to skew (SKEW, added to every number) or to
 // crash (CRASH), so the harness's match / close / MISMATCH / fail are each
-// seen; plain, SKEW and CRASH are 0. Argument: the length (default 100).
+// seen; plain, SKEW and CRASH are 0. The last word is a NaN of sign NANSIGN
+// (-1: `-nan`, as x86 makes it; 1: `nan`, as a GPU makes it). Argument: the
+// length (default 100).
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
 
 #ifndef SKEW
 #define SKEW 0
+#endif
+#ifndef NANSIGN
+#define NANSIGN -1
 #endif
 
 static void scale(int n, const float *x, float *y) {
@@ -28,6 +34,6 @@ int main(int argc, char **argv) {
   double sum = 0;
   for (float v : y)
     sum += v;
-  std::printf("n %d sum %.6f\n", n, sum + SKEW);
+  std::printf("n %d sum %.6f %f\n", n, sum + SKEW, std::copysign(NAN, NANSIGN));
   return 0;
 }
