@@ -113,7 +113,7 @@ Poly varPoly(int V) { return Poly{{Monomial{V}, 1}}; }
 
 /// How the iterations of a loop (or the coordinates of a thread tag) of the
 /// two instances relate.
-enum class Relation { Free, Equal, Less, Greater };
+enum class Relation { Free, Equal, Less, Greater, Next };
 
 constexpr int SharedSide = 2;
 
@@ -175,6 +175,9 @@ public:
         break;
       case Relation::Greater:
         Copy.addInequality(LinearExpr::constant(-1) - Diff);
+        break;
+      case Relation::Next: // VB = VA + 1
+        Copy.addEquality(Diff - LinearExpr::constant(1));
         break;
       }
     }
@@ -1148,7 +1151,7 @@ namespace {
 /// different and those of every tag in Same equal.
 bool conflictAcross(const Access &A, const Access &B, const std::map<std::string, int64_t> &Extent,
                     bool (*Differs)(const std::string &), bool (*Same)(const std::string &),
-                    const std::string &OneAgent = "") {
+                    const std::string &OneAgent = "", const NextIteration &Carried = {}) {
   if (!mayConflict(A, B))
     return false;
   std::map<std::string, int64_t> Tags = Extent;
@@ -1158,6 +1161,12 @@ bool conflictAcross(const Access &A, const Access &B, const std::map<std::string
         Tags.emplace(L->ThreadTag, -1);
   PairSystem P(A, B, /*UseTags=*/true, Tags);
   std::vector<std::tuple<int, int, Relation>> Base;
+  auto Encloses = [&](const Access &X) {
+    return std::find(X.Loops.begin(), X.Loops.end(), Carried.Loop) != X.Loops.end();
+  };
+  if (Carried.Loop && Encloses(A) && Encloses(B))
+    Base.push_back({P.loopVariable(Carried.Loop, 0), P.loopVariable(Carried.Loop, 1),
+                    Relation::Next});
   for (const auto &Entry : Tags)
     if (Same(Entry.first))
       Base.push_back({P.coordinate(Entry.first, 0), P.coordinate(Entry.first, 1), Relation::Equal});
@@ -1181,7 +1190,8 @@ bool neverTag(const std::string &) { return false; }
 } // namespace
 
 bool mayConflictAcrossThreads(const Access &A, const Access &B,
-                              const std::map<std::string, int64_t> &BlockExtent) {
+                              const std::map<std::string, int64_t> &BlockExtent,
+                              const NextIteration &Carried) {
   std::map<std::string, int64_t> Extent;
   for (const auto &Entry : BlockExtent)
     if (isThreadIdxTag(Entry.first))
@@ -1189,7 +1199,7 @@ bool mayConflictAcrossThreads(const Access &A, const Access &B,
   // Two warp collectives of one warp (its threadIdx.x is the lane: warp
   // collectives never depend on it) are one agent, ordered by program order.
   return conflictAcross(A, B, Extent, isThreadIdxTag, isBlockTag,
-                        A.ByWarp && B.ByWarp ? "threadIdx.x" : "");
+                        A.ByWarp && B.ByWarp ? "threadIdx.x" : "", Carried);
 }
 
 bool mayConflictAcrossBlocks(const Access &A, const Access &B,

@@ -101,8 +101,18 @@ bool distributionIsLegal(const ForNode *A, const SeqNode *Seq,
 /// A warp collective's operand (Access::ByWarp) is touched by every lane of
 /// its warp; two of them are made by different threads only when their warps
 /// differ (threadIdx.x, the lane, does not count).
+///
+/// With Carried.Loop set (a serial loop around both), B runs in the iteration
+/// of that loop right after A's: thread sync's question across one step of a
+/// loop whose every iteration passes a barrier (the barriers order A against
+/// the iterations after that). A double-buffered stage read at ko (copy ko %
+/// 2) and refilled at ko + 1 (copy (ko + 1) % 2) then never meets.
+struct NextIteration {
+  const ForNode *Loop = nullptr;
+};
 bool mayConflictAcrossThreads(const Access &A, const Access &B,
-                              const std::map<std::string, int64_t> &BlockExtent);
+                              const std::map<std::string, int64_t> &BlockExtent,
+                              const NextIteration &Carried = {});
 
 /// The same question for two different blocks of one launch (thread
 /// coordinates free): a hand-off no barrier can order. GridExtent gives each

@@ -6,7 +6,9 @@
 // sequence, and across the iterations of a loop (the accesses after the
 // body's last barrier against those before its first one, in the next
 // iteration: a stage refilled at each `ko` gets a barrier after the fill and
-// one at the end of the body). The threads of a block share shared memory
+// one at the end of the body; where the body always passes a barrier, only
+// the next iteration's, so a stage double-buffered over `ko` gets the one
+// after the fill). The threads of a block share shared memory
 // and global memory (__syncthreads orders both within the block): a global
 // array filled by one thread distribution and read by another gets its
 // barrier as a shared stage does.
@@ -194,9 +196,12 @@ protected:
     Loops.pop_back();
     // The iterations of a serial loop follow one another in each thread:
     // the accesses after the body's last barrier meet those before its
-    // first one in the next iteration.
+    // first one in the next iteration. Where every iteration passes a
+    // barrier, the next iteration is the only one they meet (a stage
+    // double-buffered over this loop: the next fill writes the other copy).
     if (!Launch && Trips != 0 && Trips != 1)
-      if (const ir::BufferNode *Buf = conflict(Body.Tail, Body.Head))
+      if (const ir::BufferNode *Buf =
+              conflict(Body.Tail, Body.Head, ir::NextIteration{Body.HasBarrier ? N : nullptr}))
         if (canPlaceBarrier(Buf)) {
           Plan.AtBodyEnd.insert(N);
           Body.HasBarrier = true;
@@ -317,11 +322,12 @@ private:
   /// The buffer of a pair in Before x After that two threads may touch in
   /// either order, one writing, or null.
   const ir::BufferNode *conflict(const std::vector<Access> &Before,
-                                 const std::vector<Access> &After) const {
+                                 const std::vector<Access> &After,
+                                 const ir::NextIteration &Carried = {}) const {
     for (const Access &A : Before)
       for (const Access &B : After)
         if (A.Buf.get() == B.Buf.get() && (A.IsWrite || B.IsWrite) &&
-            ir::mayConflictAcrossThreads(A, B, Extent))
+            ir::mayConflictAcrossThreads(A, B, Extent, Carried))
           return A.Buf.get();
     return nullptr;
   }
