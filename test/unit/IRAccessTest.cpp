@@ -271,6 +271,37 @@ TEST(IRAccessTest, SerialOffsetThatReachesAnotherThreadConflicts) {
   EXPECT_TRUE(Q.conflict());
 }
 
+/// The loop k of a pair built WithK (the body's loop inside tx).
+const ForNode *kLoop(const ThreadPair &Q) {
+  return as<ForNode>(as<ForNode>(Q.Root)->Body);
+}
+
+TEST(IRAccessTest, TwoCopiesOfAdjacentStepsNeverMeetInTheNextIteration) {
+  // S[(k % 2)*64 + (63 - tx)] read at k, S[(k % 2)*64 + tx] written at k + 1:
+  // the other copy. Any two iterations may meet (k and k + 2 share a copy).
+  ThreadPair Q([](Expr T, Expr K) { return (K % makeInt(2)) * makeInt(64) + T; },
+               [](Expr T, Expr K) { return (K % makeInt(2)) * makeInt(64) + (makeInt(63) - T); },
+               true);
+  EXPECT_TRUE(mayConflictAcrossThreads(Q.Read, Q.Write, Q.Block));
+  EXPECT_FALSE(mayConflictAcrossThreads(Q.Read, Q.Write, Q.Block, NextIteration{kLoop(Q)}));
+}
+
+TEST(IRAccessTest, OneCopyMeetsItsRefillInTheNextIteration) {
+  auto Reversed = [](Expr T, Expr) { return makeInt(63) - T; };
+  ThreadPair Q(TxIdx, Reversed, true);
+  EXPECT_TRUE(mayConflictAcrossThreads(Q.Read, Q.Write, Q.Block, NextIteration{kLoop(Q)}));
+}
+
+TEST(IRAccessTest, ReadOfTheNextCopyMeetsTheNextIterationsFill) {
+  // Read S[((k + 1) % 2)*64 + ...] at k; the fill at k + 1 writes that copy.
+  ThreadPair Q([](Expr T, Expr K) { return (K % makeInt(2)) * makeInt(64) + T; },
+               [](Expr T, Expr K) {
+                 return ((K + makeInt(1)) % makeInt(2)) * makeInt(64) + (makeInt(63) - T);
+               },
+               true);
+  EXPECT_TRUE(mayConflictAcrossThreads(Q.Read, Q.Write, Q.Block, NextIteration{kLoop(Q)}));
+}
+
 TEST(IRAccessTest, ThreadDimensionMissingFromTheIndexConflicts) {
   ThreadPair Q(TxIdx, TxIdx);
   Q.Block["threadIdx.y"] = 2; // threads (x, 0) and (x, 1) share S[x]
