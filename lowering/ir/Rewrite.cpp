@@ -9,6 +9,7 @@
 #include "ir/IRVisitor.h"
 #include "ir/Printer.h"
 #include "ir/Simplify.h"
+#include <memory>
 #include <set>
 
 namespace sched {
@@ -158,6 +159,39 @@ std::string stmtText(const StmtNode *S) {
     Text.pop_back();
   return Text;
 }
+
+Expr conjunction(const std::vector<Expr> &Conds) {
+  Expr Out;
+  for (const Expr &C : Conds)
+    Out = Out ? makeBinary(BinOp::And, Out, C) : C;
+  return Out;
+}
+
+namespace {
+
+class DeclarationCloner : public IRMutator {
+protected:
+  Stmt mutateFor(const Stmt &, const ForNode *N) override {
+    Var V = makeVar(N->LoopVar->Name, N->LoopVar->Type);
+    Stmt Body = mutate(substitute(N->Body, {{N->LoopVar.get(), Expr(V)}}));
+    return withVar(N, V, N->Min, N->Extent, Body);
+  }
+  Stmt mutateLetStmt(const Stmt &, const LetStmtNode *N) override {
+    Var V = makeVar(N->LetVar->Name, N->LetVar->Type);
+    Stmt Body = mutate(substitute(N->Body, {{N->LetVar.get(), Expr(V)}}));
+    return makeLet(V, mutate(N->Value), Body);
+  }
+  Stmt mutateAllocate(const Stmt &, const AllocateNode *N) override {
+    Buffer New = std::make_shared<BufferNode>(*N->Buf);
+    Stmt Body = remapBuffer(N->Body, N->Buf.get(), New,
+                            [](const std::vector<Expr> &I) { return I; });
+    return makeAllocate(New, mutate(Body));
+  }
+};
+
+} // namespace
+
+Stmt cloneDeclarations(const Stmt &S) { return DeclarationCloner().mutate(S); }
 
 } // namespace ir
 } // namespace sched

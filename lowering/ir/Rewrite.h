@@ -58,6 +58,14 @@ Stmt unshareStatements(const Stmt &S);
 /// (when that reads no memory, which the outer one may protect).
 Stmt guardWith(const Expr &Cond, const Stmt &Body);
 
+/// The conjunction (&&) of Conds, left to right; null when Conds is empty.
+Expr conjunction(const std::vector<Expr> &Conds);
+
+/// S with every variable and local buffer it declares replaced by a new one
+/// of the same name: a copy of code placed next to the original declares its
+/// own (the IR text then names them apart, and reads back the same).
+Stmt cloneDeclarations(const Stmt &S);
+
 /// The row-major flat offset of Indices in a buffer of Shape (Horner form,
 /// simplified); extra or missing indices (a malformed access, which the
 /// verifiers report) are treated as zero.

@@ -252,6 +252,13 @@ Expr holdsEverywhere(const Expr &C, const FreeVars &Free, const ir::VarRanges &R
   return ir::simplify(ir::makeBinary(Op, Lhs, Rhs));
 }
 
+bool containsEqual(const std::vector<Expr> &List, const Expr &E) {
+  for (const Expr &X : List)
+    if (ir::structurallyEqual(X, E))
+      return true;
+  return false;
+}
+
 /// S with every `if` conjunct structurally equal to one of Drop replaced by
 /// true: an `if` left with no conjunct becomes its then branch.
 class GuardDropper : public ir::IRMutator {
@@ -274,29 +281,14 @@ protected:
       return Then == N->Then && Else == N->Else ? S : ir::makeIf(N->Cond, Then, Else);
     if (Kept.empty())
       return Then; // the condition holds: the else never runs
-    Expr Cond = Kept[0];
-    for (size_t I = 1; I < Kept.size(); ++I)
-      Cond = ir::makeBinary(BinOp::And, Cond, Kept[I]);
-    return ir::makeIf(Cond, Then, Else);
+    return ir::makeIf(ir::conjunction(Kept), Then, Else);
   }
 
 private:
   const std::vector<Expr> &Drop;
 
-  bool dropped(const Expr &C) const {
-    for (const Expr &D : Drop)
-      if (ir::structurallyEqual(D, C))
-        return true;
-    return false;
-  }
+  bool dropped(const Expr &C) const { return containsEqual(Drop, C); }
 };
-
-bool containsEqual(const std::vector<Expr> &List, const Expr &E) {
-  for (const Expr &X : List)
-    if (ir::structurallyEqual(X, E))
-      return true;
-  return false;
-}
 
 /// Conditions with implied ones removed: of `x + 31 < M` and `x + 63 < M`
 /// only the second is kept.
@@ -319,38 +311,6 @@ std::vector<Expr> withoutImplied(const std::vector<Expr> &Conds) {
   return Out;
 }
 
-Expr conjunction(const std::vector<Expr> &Conds) {
-  Expr Out;
-  for (const Expr &C : Conds)
-    Out = Out ? ir::makeBinary(BinOp::And, Out, C) : C;
-  return Out;
-}
-
-/// S with every variable and local buffer it declares replaced by a new one
-/// of the same name: a copy of code next to the original declares its own
-/// (the IR text then names them apart, and reads back the same).
-class DeclarationCloner : public ir::IRMutator {
-protected:
-  Stmt mutateFor(const Stmt &S, const ir::ForNode *N) override {
-    ir::Var V = ir::makeVar(N->LoopVar->Name, N->LoopVar->Type);
-    Stmt Body = mutate(ir::substitute(N->Body, {{N->LoopVar.get(), Expr(V)}}));
-    return ir::withVar(N, V, N->Min, N->Extent, Body);
-  }
-  Stmt mutateLetStmt(const Stmt &S, const ir::LetStmtNode *N) override {
-    ir::Var V = ir::makeVar(N->LetVar->Name, N->LetVar->Type);
-    Stmt Body = mutate(ir::substitute(N->Body, {{N->LetVar.get(), Expr(V)}}));
-    return ir::makeLet(V, mutate(N->Value), Body);
-  }
-  Stmt mutateAllocate(const Stmt &S, const ir::AllocateNode *N) override {
-    auto Copy = std::make_shared<ir::BufferNode>(*N->Buf);
-    ir::Buffer New = Copy;
-    Stmt Body = ir::remapBuffer(N->Body, N->Buf.get(), New,
-                                [](const std::vector<Expr> &I) { return I; });
-    return ir::makeAllocate(New, mutate(Body));
-  }
-};
-
-Stmt cloneDeclarations(const Stmt &S) { return DeclarationCloner().mutate(S); }
 
 /// S without its shared allocations (their bodies in their place), which
 /// are added to Hoisted: two copies of a block's code share one shared
@@ -474,7 +434,7 @@ private:
     Stmt Main = ir::withBounds(N, N->Min, ir::simplify(Expr(Split) - N->Min), Full);
     // The rest, with a variable of its own (one variable, one loop).
     ir::Var Tail = ir::makeVar(N->LoopVar->Name + "_rest", N->LoopVar->Type);
-    Stmt TailBody = cloneDeclarations(ir::substitute(Body, {{V, Expr(Tail)}}));
+    Stmt TailBody = ir::cloneDeclarations(ir::substitute(Body, {{V, Expr(Tail)}}));
     Stmt Rest = ir::withVar(N, Tail, Split, ir::simplify(End - Expr(Split)), TailBody);
     return allocatedAround(ir::makeLet(Split, T, ir::makeSeq({Main, Rest})), Hoister.Hoisted);
   }
@@ -541,8 +501,8 @@ public:
     if (!constantShapes(Hoister.Hoisted))
       return SerialLoopPartitioner(Threads).mutate(Body);
     Stmt Fast = ir::simplify(GuardDropper(Drop).mutate(Unshared));
-    Fast = cloneDeclarations(SerialLoopPartitioner(Threads).mutate(Fast));
-    return allocatedAround(ir::makeIf(conjunction(Conds), Fast, Unshared), Hoister.Hoisted);
+    Fast = ir::cloneDeclarations(SerialLoopPartitioner(Threads).mutate(Fast));
+    return allocatedAround(ir::makeIf(ir::conjunction(Conds), Fast, Unshared), Hoister.Hoisted);
   }
 
 private:
