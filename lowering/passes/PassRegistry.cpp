@@ -24,7 +24,8 @@ const Pass *const BuiltinPasses[] = {
     // gpu/
     &AutoTensorCorePass, &TensorizeWmmaPass, &VerifyThreadBindingsPass, &InjectVirtualThreadPass,
     &ComputeLaunchGeometryPass, &WidenThreadLoopsPass, &PromoteToSharedPass,
-    &DistributeOverThreadsPass, &InjectThreadSyncPass, &StorageFlattenPass,
+    &DistributeOverThreadsPass, &InjectThreadSyncPass, &PrefetchDoubleBuffersPass,
+    &StorageFlattenPass,
     &ComputeBufferRegionsPass, &PartitionLoopsPass,
     &UnrollSmallLoopsPass, &VerifyKernelPass,
     // vta/

@@ -50,8 +50,14 @@ ir::LoopNest simplifyNest(const ir::LoopNest &Nest);
 
 extern const Pass AutoTensorCorePass, TensorizeWmmaPass, VerifyThreadBindingsPass,
     InjectVirtualThreadPass, ComputeLaunchGeometryPass, WidenThreadLoopsPass, PromoteToSharedPass,
-    DistributeOverThreadsPass, InjectThreadSyncPass, StorageFlattenPass, ComputeBufferRegionsPass,
-    PartitionLoopsPass, UnrollSmallLoopsPass, VerifyKernelPass;
+    DistributeOverThreadsPass, InjectThreadSyncPass, PrefetchDoubleBuffersPass, StorageFlattenPass,
+    ComputeBufferRegionsPass, PartitionLoopsPass, UnrollSmallLoopsPass, VerifyKernelPass;
+
+/// Software-pipelines each step of a loop a stage is double-buffered over:
+/// the first tile filled before the loop, each step loading the next tile
+/// into registers before its computation and storing them into the other
+/// copy after it (one barrier per step).
+ir::LoopNest prefetchDoubleBuffers(const ir::LoopNest &Nest);
 
 /// Gives full tiles code without the guards only edge tiles need: per block
 /// (`if (the block is full) <unguarded> else <guarded>`) and per serial loop

@@ -38,6 +38,7 @@ const char *const GPUPasses[] = {
     "DistributeOverThreads",
     "Simplify",
     "InjectThreadSync",
+    "PrefetchDoubleBuffers",
     "StorageFlatten",
     "ComputeBufferRegions",
     "PartitionLoops",
