@@ -58,7 +58,9 @@ MANIFEST = "manifest.json"
 # The fp32 GEMM examples: the function each schedules, and the sizes they
 # are checked at beyond the tests' (dividing by every tile, dividing by none,
 # n = 1, n = 0, an empty k) and timed at against cublasSgemm.
-GEMM_EXAMPLES = {"examples/matmul.cpp": "matmul", "examples/gemm_vthread.cpp": "gemm"}
+GEMM_EXAMPLES = {"examples/matmul.cpp": "matmul", "examples/gemm_vthread.cpp": "gemm",
+                 # gemm_vthread's schedule with both stages double-buffered (prefetched)
+                 "test/e2e/Inputs/gemm_double_buffer.cpp": "gemm"}
 GEMM_CHECK_SIZES = ["128 128 128", "257 129 65", "1 1 1", "0 0 0", "64 64 0"]
 GEMM_TIME_SIZES = [256, 1024, 2048, 4096]
 # tensorcore-vs-cublas.sh: its own shapes, plus these squares in fp16.

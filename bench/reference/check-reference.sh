@@ -10,7 +10,7 @@
 #     which must match the CPU GEMM exactly (small-integer data) and touch
 #     nothing outside A, B and C (they lie against inaccessible pages);
 #  3. nvcc and a GPU: each runs on the GPU at those shapes and larger ones,
-#     must match exactly, and is timed at 2048^3.
+#     must match exactly, and is timed at 1024^3, 2048^3 and 4096^3.
 # A step this machine cannot do prints `skip: <why>`; the exit status is 1
 # when a step that ran failed, else 0. --steps picks some of them (the lit
 # test runs the emu step only: nvcc takes long on the small test machine).
