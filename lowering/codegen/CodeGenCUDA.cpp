@@ -560,7 +560,6 @@ private:
   IdentifierNamer Names;
   std::ostringstream Body;
   std::vector<std::string> SharedDecls;
-  std::set<const ir::BufferNode *> DeclaredShared; // the buffers of SharedDecls
   bool UsesHalf = false;
   WmmaScan Wmma;
   std::set<std::string> UsedHelpers; // of MmaSyncHelpers
@@ -980,13 +979,12 @@ private:
     std::string Decl = typeName(N->Buf->Type) + " " + bufName(N->Buf) + Size + ";";
     // load_matrix_sync and store_matrix_sync need 32-byte aligned tiles;
     // 16 bytes let neighbouring loads of a thread merge into 128-bit ones.
-    // A shared array is declared once at the kernel's top, even where two
-    // exclusive copies of the code allocate it (PartitionLoops).
-    if (N->Buf->MemScope == ir::Scope::Shared) {
-      if (DeclaredShared.insert(N->Buf.get()).second)
-        SharedDecls.push_back(std::string("__shared__ ") +
+    // A shared array is declared at the kernel's top (allocated once: the
+    // verifier's final form).
+    if (N->Buf->MemScope == ir::Scope::Shared)
+      SharedDecls.push_back(std::string("__shared__ ") +
                             (Wmma.Memory.count(N->Buf.get()) ? "__align__(32) " : "__align__(16) ") + Decl);
-    } else
+    else
       line(Indent) << Decl << "\n";
     emitStmt(N->Body, Indent);
   }

@@ -4,7 +4,6 @@
 //
 //===----------------------------------------------------------------------===//
 #include "LaunchLimits.h"
-#include <set>
 #include "IRVisitor.h"
 
 namespace sched {
@@ -21,12 +20,11 @@ std::string shapeText(const int64_t E[3]) {
 class SharedBytesCounter : public IRVisitor {
 public:
   int64_t Bytes = 0;
-  std::set<const BufferNode *> Counted;
 
 protected:
   void visitAllocate(const AllocateNode *N) override {
-    // A buffer two exclusive copies of the code allocate is one array.
-    if (N->Buf->MemScope == Scope::Shared && Bytes >= 0 && Counted.insert(N->Buf.get()).second) {
+    // Each shared buffer is allocated once (the kernel verifier's final form).
+    if (N->Buf->MemScope == Scope::Shared && Bytes >= 0) {
       int64_t Size = dtypeBytes(N->Buf->Type);
       for (const Expr &Dim : N->Buf->Shape) {
         int64_t Extent;

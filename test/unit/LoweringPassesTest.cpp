@@ -345,6 +345,24 @@ TEST(VerifyKernelTest, RejectsAVariableUsedOutsideItsLoop) {
   EXPECT_TRUE(hasError(Diags, "variable 'i'"));
 }
 
+TEST(VerifyKernelTest, RejectsASharedBufferAllocatedTwice) {
+  // CUDA declares a shared array once, at the kernel's top: two copies of
+  // code (PartitionLoops) share one allocation around both.
+  ir::Buffer A = ir::makeBuffer("A", ir::DType::Float32, {ir::makeInt(4)});
+  ir::Buffer S = ir::makeBuffer("S", ir::DType::Float32, {ir::makeInt(4)}, ir::Scope::Shared);
+  ir::LoopNest Nest;
+  Nest.Name = "f";
+  Nest.Params.push_back({ir::Param::Kind::Buffer, A, nullptr});
+  ir::Stmt Use = ir::makeStore(S, {ir::makeInt(0)}, ir::makeLoad(A, {ir::makeInt(0)}));
+  Nest.Body = ir::makeSeq({ir::makeAllocate(S, Use), ir::makeAllocate(S, Use)});
+  passes::KernelContext Ctx;
+  std::vector<Diag> Diags;
+  ASSERT_TRUE(passes::computeLaunchGeometry(Nest, Ctx, Diags));
+  EXPECT_TRUE(passes::verifyKernel(Nest, Ctx, passes::FormFlattened, Diags));
+  EXPECT_FALSE(passes::verifyKernel(Nest, Ctx, passes::FormComplete, Diags));
+  EXPECT_TRUE(hasError(Diags, "shared buffer 'S' is allocated twice"));
+}
+
 TEST(VerifyKernelTest, RejectsAnAllocationOfNonConstantSize) {
   ir::LoopNest Nest = parseNest("func f(A: float32*[N] global, N: int32) target=gpu {\n"
                                 "  allocate S: float32[N] shared {\n"

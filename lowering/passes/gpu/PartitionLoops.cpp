@@ -199,20 +199,6 @@ std::vector<std::vector<const GuardUse *>> byConjunct(const std::vector<GuardUse
   return Out;
 }
 
-/// Whether E loads from memory (a guard that does may protect the load).
-class LoadFinder : public ir::IRVisitor {
-public:
-  bool Found = false;
-
-protected:
-  void visitLoad(const ir::LoadNode *) override { Found = true; }
-};
-
-bool readsMemory(const Expr &E) {
-  LoadFinder Finder;
-  Finder.visit(E);
-  return Finder.Found;
-}
 
 /// An integer comparison (<, <=, >, >=) that reads no memory.
 const ir::BinaryNode *integerComparison(const Expr &C) {
@@ -220,7 +206,7 @@ const ir::BinaryNode *integerComparison(const Expr &C) {
   if (!B || !(B->Op == BinOp::LT || B->Op == BinOp::LE || B->Op == BinOp::GT ||
               B->Op == BinOp::GE))
     return nullptr;
-  if (!ir::isInt(B->A->Type) || !ir::isInt(B->B->Type) || readsMemory(C))
+  if (!ir::isInt(B->A->Type) || !ir::isInt(B->B->Type) || ir::dependsOnMemory(C))
     return nullptr;
   return B;
 }

@@ -27,7 +27,9 @@
 //    (not every thread would reach it);
 //  - flattened: every buffer has one dimension;
 //  - final: every allocation has a constant, positive size (CUDA arrays and
-//    __shared__ arrays are sized at compile time).
+//    __shared__ arrays are sized at compile time), and a shared buffer is
+//    allocated once (CUDA declares it once, at the kernel's top; two copies
+//    of code share one allocation around both).
 // The last pass runs it with everything; it is the GPU target's verifier
 // (targets/GPU.cpp): the pass driver runs it on a pass's input with the form
 // the pass requires, and, under PipelineOptions::VerifyEach, after every
@@ -161,6 +163,9 @@ protected:
           break;
         }
       }
+    if (has(FormFinal) && N->Buf->MemScope == ir::Scope::Shared &&
+        !AllocatedShared.insert(N->Buf.get()).second)
+      error("shared buffer '" + N->Buf->Name + "' is allocated twice");
     bool Inserted = Buffers.insert(N->Buf.get()).second;
     visit(N->Body);
     if (Inserted)
@@ -172,6 +177,7 @@ private:
   const unsigned Form;
   std::vector<Diag> &Diags;
   std::set<const ir::VarNode *> Vars;
+  std::set<const ir::BufferNode *> AllocatedShared;
   std::set<const ir::VarNode *> Reported; // one error per undefined variable
   std::set<const ir::BufferNode *> Buffers;
   std::set<std::string> OpenTags; // tags of the enclosing thread-bound loops

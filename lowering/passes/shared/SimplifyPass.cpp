@@ -22,23 +22,10 @@ namespace passes {
 
 namespace {
 
-/// Whether E loads from memory.
-class LoadFinder : public ir::IRVisitor {
-public:
-  bool Found = false;
-
-protected:
-  void visitLoad(const ir::LoadNode *) override { Found = true; }
-};
-
 /// A let of index arithmetic: an integer computed from variables and
-/// constants alone.
+/// constants alone (no load, no call).
 bool isIndexArithmetic(const ir::LetStmtNode *N) {
-  if (!ir::isInt(N->Value->Type))
-    return false;
-  LoadFinder Loads;
-  Loads.visit(N->Value);
-  return !Loads.Found;
+  return ir::isInt(N->Value->Type) && !ir::dependsOnMemory(N->Value);
 }
 
 } // namespace
