@@ -25,7 +25,7 @@ const Pass *const BuiltinPasses[] = {
     &AutoTensorCorePass, &TensorizeWmmaPass, &VerifyThreadBindingsPass, &InjectVirtualThreadPass,
     &ComputeLaunchGeometryPass, &WidenThreadLoopsPass, &PromoteToSharedPass,
     &DistributeOverThreadsPass, &InjectThreadSyncPass, &StorageFlattenPass,
-    &ComputeBufferRegionsPass, &PartitionLoopsPass,
+    &ComputeBufferRegionsPass, &PartitionLoopsPass, &VectorizeLoopsPass,
     &UnrollSmallLoopsPass, &VerifyKernelPass,
     // vta/
     &TensorizeVtaGemmPass, &InjectVtaAluPass, &InjectVtaDmaPass, &DropUnitLoopsPass,

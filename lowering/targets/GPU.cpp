@@ -41,6 +41,7 @@ const char *const GPUPasses[] = {
     "StorageFlatten",
     "ComputeBufferRegions",
     "PartitionLoops",
+    "VectorizeLoops",
     "UnrollSmallLoops",
     "VerifyKernel",
 };
