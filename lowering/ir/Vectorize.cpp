@@ -114,9 +114,8 @@ private:
     }
     Base = Lin.Rest ? Lin.Rest : makeInt(0, Index->Type);
     if (!provablyMultipleOf(Base, Out.Lanes)) {
-      Why = "the first element " + B->Name + " is " + How + " at, " + print(Base) +
-            ", is not provably a multiple of " + std::to_string(Out.Lanes) +
-            " (the vector access would be unaligned)";
+      Why = B->Name + " is " + How + " from index " + print(Base) + ", not provably a multiple of " +
+            std::to_string(Out.Lanes) + " (the vector access would be unaligned)";
       return false;
     }
     Vector = true;
