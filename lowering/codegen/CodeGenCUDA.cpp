@@ -1004,23 +1004,14 @@ private:
       line(Indent) << "{\n";
       // The vector loads of this statement, each its own variable.
       std::map<const ir::LoadNode *, std::vector<ir::Var>> Elements;
-      struct LoadsInOrder : ir::IRVisitor {
-        std::vector<const ir::LoadNode *> Loads;
-        void visitLoad(const ir::LoadNode *N) override {
-          Loads.push_back(N);
-          ir::IRVisitor::visitLoad(N);
-        }
-      } Loads;
-      Loads.visit(ir::borrow(St));
-      for (const ir::LoadNode *Ld : Loads.Loads) {
-        auto VL = Plan.VectorLoads.find(Ld);
-        if (VL == Plan.VectorLoads.end() || Elements.count(Ld))
-          continue;
+      auto Loads = Plan.LoadsOf.find(St);
+      const std::vector<const ir::LoadNode *> NoLoads;
+      for (const ir::LoadNode *Ld : Loads == Plan.LoadsOf.end() ? NoLoads : Loads->second) {
         std::string Vec = vectorTypeName(Ld->Buf->Type, Plan.Lanes);
         const std::string &T = varName(laneVar(Ld->Buf->Type, bufName(Ld->Buf) + "_v").get());
         line(Indent + 1) << "const " << Vec << " " << T << " = *reinterpret_cast<const " << Vec
-                         << " *>(&" << bufName(Ld->Buf) << "[" << unwrap(expr(VL->second))
-                         << "]);\n";
+                         << " *>(&" << bufName(Ld->Buf) << "["
+                         << unwrap(expr(Plan.VectorLoads.at(Ld))) << "]);\n";
         for (int64_t Lane = 0; Lane < Plan.Lanes; ++Lane)
           Elements[Ld].push_back(
               laneVar(Ld->Buf->Type, "lane", T + "." + Components[Lane]));

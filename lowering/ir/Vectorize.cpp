@@ -49,6 +49,7 @@ public:
     }
     if (Vector)
       Out.VectorStores[N] = Base;
+    Current = N;
     visit(N->Indices[0]);
     visit(N->Value);
   }
@@ -61,8 +62,10 @@ protected:
     bool Vector = false;
     if (!access(N->Buf, N->Indices, "read", Base, Vector))
       return;
-    if (Vector)
+    if (Vector) {
       Out.VectorLoads[N] = Base;
+      Out.LoadsOf[Current].push_back(N);
+    }
     IRVisitor::visitLoad(N);
   }
   void visitCall(const CallNode *N) override {
@@ -75,6 +78,7 @@ protected:
 private:
   const VarNode *V;
   VectorLoop &Out;
+  const StoreNode *Current = nullptr; // the statement whose accesses are visited
 
   std::string loopName() const { return "'" + V->Name + "'"; }
 

@@ -50,6 +50,8 @@ struct VectorLoop {
   std::vector<const StoreNode *> Stores;
   std::map<const LoadNode *, Expr> VectorLoads;   // by node: Base
   std::map<const StoreNode *, Expr> VectorStores; // by node: Base
+  /// The vector loads of each statement, in evaluation order.
+  std::map<const StoreNode *, std::vector<const LoadNode *>> LoadsOf;
 };
 
 /// Whether the vectorized loop L (flattened buffers) can run as vector
