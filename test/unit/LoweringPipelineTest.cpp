@@ -46,8 +46,8 @@ TEST(LoweringPipelineTest, CallsAfterPassForEachPassInOrder) {
                                        "PromoteToShared",       "DistributeOverThreads",
                                        "Simplify",              "InjectThreadSync",
                                        "StorageFlatten",        "ComputeBufferRegions",
-                                       "PartitionLoops",        "UnrollSmallLoops",
-                                       "VerifyKernel"};
+                                       "PartitionLoops",        "VectorizeLoops",
+                                       "UnrollSmallLoops",      "VerifyKernel"};
   EXPECT_EQ(Passes, Expected);
 }
 
@@ -131,7 +131,7 @@ TEST(LoweringPipelineTest, VerifyEachAcceptsWhatEveryPassProduces) {
   LoweredKernel K;
   std::vector<Diag> Diags;
   EXPECT_TRUE(lower(Nest, Opts, K, Diags)) << (Diags.empty() ? "" : Diags[0].Message);
-  EXPECT_EQ(Passes, 17u);
+  EXPECT_EQ(Passes, 18u);
 }
 
 } // namespace
