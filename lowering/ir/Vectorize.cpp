@@ -9,6 +9,8 @@
 #include "ir/Printer.h"
 #include "ir/Prove.h"
 
+#include <algorithm>
+
 namespace sched {
 namespace ir {
 
@@ -183,6 +185,28 @@ std::string planVectorLoop(const ForNode *L, VectorLoop &Out) {
   if (Out.VectorLoads.empty() && Out.VectorStores.empty())
     return "no access of its body is contiguous in '" + L->LoopVar->Name + "'";
   return "";
+}
+
+std::map<std::string, int64_t> vectorAlignments(const Stmt &Body) {
+  struct Finder : IRVisitor {
+    std::map<std::string, int64_t> Out;
+    void need(const Buffer &B, int64_t Lanes) {
+      int64_t &Bytes = Out[B->Name];
+      Bytes = std::max(Bytes, Lanes * dtypeBytes(B->Type));
+    }
+    void visitFor(const ForNode *N) override {
+      VectorLoop Plan;
+      if (N->LoopKind == ForKind::Vectorized && planVectorLoop(N, Plan).empty()) {
+        for (const auto &L : Plan.VectorLoads)
+          need(L.first->Buf, Plan.Lanes);
+        for (const auto &S : Plan.VectorStores)
+          need(S.first->Buf, Plan.Lanes);
+      }
+      IRVisitor::visitFor(N);
+    }
+  } F;
+  F.visit(Body);
+  return F.Out;
 }
 
 } // namespace ir

@@ -20,9 +20,10 @@
 // whose coefficients and constant are multiples of W, ir::provablyMultipleOf),
 // and the buffer's element 0 is assumed aligned to 16 bytes: shared arrays
 // are declared __align__(16) (or 32), and a global buffer is what the
-// launcher passes: a staged copy of a host array keeps element 0 on a
-// 256-byte boundary (runtime/cuda/CudaBackend.cpp), as cudaMalloc, malloc
-// and new give it; a pointer into the middle of an array is not checked.
+// launcher passes: the launcher runs the original loop instead where a
+// pointer argument is not aligned so (vectorAlignments; a pointer into the
+// middle of an array), and a staged device copy of a host array keeps the
+// host address modulo 256 (runtime/cuda/CudaBackend.cpp).
 //
 //===----------------------------------------------------------------------===//
 #ifndef SCHED_IR_VECTORIZE_H
@@ -58,6 +59,13 @@ struct VectorLoop {
 /// accesses: "" with Out filled in, or why not (a sentence fragment such as
 /// "B is read with stride 2 in 'x'").
 std::string planVectorLoop(const ForNode *L, VectorLoop &Out);
+
+/// The bytes each buffer's element 0 must be aligned to for the vector
+/// accesses of the vectorized loops in Body (lanes times element size), by
+/// buffer name; buffers without one are absent. The launcher checks the
+/// kernel's pointer arguments against it (runtime/Launch.cpp) and runs the
+/// original loop for one that is not.
+std::map<std::string, int64_t> vectorAlignments(const Stmt &Body);
 
 } // namespace ir
 } // namespace sched

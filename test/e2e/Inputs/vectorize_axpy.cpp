@@ -1,7 +1,9 @@
 // Z = a*X + Y over n elements, in float, int, double and half, each with its
 // innermost loop vectorized: 4 floats or ints, 2 doubles or halves per
 // thread (float4/int4/double2/__half2 accesses in the emitted CUDA). Prints
-// every result.
+// every result. A second argument S starts every array S elements in (a
+// pointer into the middle of an array: not aligned for the vectors unless S
+// is a multiple of 4).
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
@@ -36,6 +38,7 @@ void axpyHalf(int n, const _Float16 *X, const _Float16 *Y, _Float16 *Z) {
 
 int main(int argc, char **argv) {
   int n = argc > 1 ? std::atoi(argv[1]) : 1000;
+  int S = argc > 2 ? std::atoi(argv[2]) : 0;
   std::vector<float> Xf(n + 1), Yf(n + 1), Zf(n + 1, -1.f);
   std::vector<int> Xi(n + 1), Yi(n + 1), Zi(n + 1, -1);
   std::vector<double> Xd(n + 1), Yd(n + 1), Zd(n + 1, -1.0);
@@ -50,10 +53,11 @@ int main(int argc, char **argv) {
     Xh[i] = (_Float16)(0.5f * (i % 13));
     Yh[i] = (_Float16)(0.25f * (i % 9));
   }
-  axpyFloat(n, 1.75f, Xf.data(), Yf.data(), Zf.data());
-  axpyInt(n, -3, Xi.data(), Yi.data(), Zi.data());
-  axpyDouble(n, 2.5, Xd.data(), Yd.data(), Zd.data());
-  axpyHalf(n, Xh.data(), Yh.data(), Zh.data());
+  int m = n > S ? n - S : 0;
+  axpyFloat(m, 1.75f, Xf.data() + S, Yf.data() + S, Zf.data() + S);
+  axpyInt(m, -3, Xi.data() + S, Yi.data() + S, Zi.data() + S);
+  axpyDouble(m, 2.5, Xd.data() + S, Yd.data() + S, Zd.data() + S);
+  axpyHalf(m, Xh.data() + S, Yh.data() + S, Zh.data() + S);
   for (int i = 0; i <= n; ++i)
     std::printf("%d %a %d %a %a\n", i, Zf[i], Zi[i], Zd[i], (float)Zh[i]);
   return 0;
