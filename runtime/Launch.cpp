@@ -16,7 +16,9 @@
 // launch geometry with at least one block and one thread in each dimension,
 // and a launch shape within CUDA's limits (ir/LaunchLimits.h: threads per
 // block, block and grid dimensions, static shared memory), the same for sim
-// and cuda. When one fails, __sched_launch returns 0 and the original loop
+// and cuda, and pointer arguments as aligned as the kernel's vector accesses
+// need (ir::vectorAlignments: a pointer into the middle of an array may not
+// be). When one fails, __sched_launch returns 0 and the original loop
 // runs, which is correct for every argument; SCHED_VERBOSE=1 says why.
 //
 // A launch that fails never exits the process (a library must not); what the
@@ -65,12 +67,14 @@
 #include "ir/IRVisitor.h"
 #include "ir/LaunchLimits.h"
 #include "ir/Printer.h"
+#include "ir/Vectorize.h"
 
 #include <chrono>
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <set>
@@ -138,6 +142,7 @@ struct LaunchSite {
   std::string ParseError; // non-empty: the descriptor did not parse
   std::string Where;      // "kernel (file:line)"
   int64_t SharedBytes = -1; // ir::staticSharedBytes of the kernel (-1: not constant)
+  std::map<std::string, int64_t> Alignments; // ir::vectorAlignments of the kernel
 
   std::mutex SimLock;
   std::shared_ptr<const sim::SimProgram> Sim;
@@ -166,8 +171,10 @@ LaunchSite &siteFor(const char *Descriptor) {
     Slot->Where = Slot->ParseError.empty()
                       ? N.Name + " (" + N.SourceFile + ":" + std::to_string(N.SourceLine) + ")"
                       : "<unknown kernel>";
-    if (Slot->ParseError.empty())
+    if (Slot->ParseError.empty()) {
       Slot->SharedBytes = ir::staticSharedBytes(N);
+      Slot->Alignments = ir::vectorAlignments(N.Body);
+    }
   }
   return *Slot;
 }
@@ -218,8 +225,8 @@ std::string valuesOf(const ir::Expr &E, const ir::LoopNest &Nest, const ScalarEn
 }
 
 /// Whether the kernel may run for these arguments: every assumption holds,
-/// every grid and block extent is positive, and the launch shape is within
-/// CUDA's limits. Sets Why to the first that does not; false with Error set
+/// every pointer its vector accesses use is aligned for them, every grid and
+/// block extent is positive, and the launch shape is within CUDA's limits. Sets Why to the first that does not; false with Error set
 /// when one cannot be evaluated (the descriptor is then broken: the plugin
 /// checked that all are expressions over scalar parameters).
 bool mayLaunch(const LaunchSite &S, const std::vector<void *> &Data, std::string &Why,
@@ -235,6 +242,17 @@ bool mayLaunch(const LaunchSite &S, const std::vector<void *> &Data, std::string
     }
     if (!Holds) {
       Why = "the assumption " + ir::print(A) + " does not hold (" + valuesOf(A, K.Kernel, Env) + ")";
+      return true;
+    }
+  }
+  for (size_t I = 0; I < K.Kernel.Params.size() && I < Data.size(); ++I) {
+    const ir::Param &P = K.Kernel.Params[I];
+    auto Need = P.ParamKind == ir::Param::Kind::Buffer ? S.Alignments.find(P.Buf->Name)
+                                                        : S.Alignments.end();
+    if (Need != S.Alignments.end() && Data[I] &&
+        reinterpret_cast<uintptr_t>(Data[I]) % static_cast<uintptr_t>(Need->second)) {
+      Why = "the kernel's vector accesses need '" + P.Buf->Name + "' " +
+            std::to_string(Need->second) + "-byte aligned, and it is not";
       return true;
     }
   }

@@ -19,9 +19,13 @@
 //    guard `if (tx < extent)` when its extent is not provably the launch
 //    extent of its tag (VerifyThreadBindings normally makes them equal and
 //    puts the guard in the IR; this keeps codegen safe on its own);
-//  - serial loops are C loops, unrolled loops get `#pragma unroll`,
-//    vectorized loops are plain loops for now (nvcc vectorizes nothing; a
-//    later pass will emit vector types);
+//  - serial loops are C loops, unrolled loops get `#pragma unroll`; a
+//    vectorized loop (VectorizeLoops kept only those ir::planVectorLoop
+//    accepts) is its statements one at a time over all lanes: each vector
+//    load a `const float4 t = *reinterpret_cast<const float4 *>(&A[base]);`,
+//    the stored value computed lane by lane (t.x, t.y, ...), a vector store
+//    one `*reinterpret_cast<float4 *>(&C[base]) = u;` (CUDA and the emu
+//    header have the vector types);
 //  - local allocations are arrays where they appear; shared allocations are
 //    per block and are hoisted to the top of the kernel;
 //  - every variable and buffer gets a C identifier that is unique in the
@@ -52,7 +56,9 @@
 #include "codegen/CodeGenCUDA.h"
 #include "ir/Bounds.h"
 #include "ir/Access.h"
+#include "ir/IRMutator.h"
 #include "ir/IRVisitor.h"
+#include "ir/Rewrite.h"
 #include "ir/Intrinsics.h"
 #include "ir/MathFunctions.h"
 #include "ir/Scope.h"
@@ -60,6 +66,7 @@
 #include "ir/Kernel.h"
 #include "ir/Names.h"
 #include "ir/Prove.h"
+#include "ir/Vectorize.h"
 
 #include <cmath>
 #include <cstdio>
@@ -563,6 +570,10 @@ private:
   bool UsesHalf = false;
   WmmaScan Wmma;
   std::set<std::string> UsedHelpers; // of MmaSyncHelpers
+  /// The variables that stand for elements of vector loads (emitVectorLoop),
+  /// with the text they print as.
+  std::vector<ir::Var> LaneVars;
+  std::map<const ir::VarNode *, std::string> LaneText;
   /// The ranges of the loop and let variables around the statement being
   /// printed: they let a fragment number simplify ((v*256)/256 is v).
   ir::VarRanges Ranges;
@@ -634,8 +645,10 @@ private:
       }
       return floatLiteral(N->Value, N->Type);
     }
-    case ir::ExprKind::Var:
-      return varName(ir::as<ir::VarNode>(E));
+    case ir::ExprKind::Var: {
+      auto Lane = LaneText.find(ir::as<ir::VarNode>(E));
+      return Lane != LaneText.end() ? Lane->second : varName(ir::as<ir::VarNode>(E));
+    }
     case ir::ExprKind::Binary:
       return binary(ir::as<ir::BinaryNode>(E));
     case ir::ExprKind::Unary: {
@@ -934,11 +947,13 @@ private:
     std::string Type = typeName(N->LoopVar->Type);
     if (N->LoopKind == ir::ForKind::ThreadBound)
       return emitThreadLoop(N, V, Type, Indent);
-    if (N->LoopKind == ir::ForKind::Unrolled)
+    ir::VectorLoop Plan;
+    if (N->LoopKind == ir::ForKind::Vectorized && ir::planVectorLoop(N, Plan).empty())
+      return emitVectorLoop(N, Plan, Indent);
+    // A vectorized loop the plan refuses (VectorizeLoops warned about it
+    // and unrolled it; this is IR that did not pass there) is unrolled too.
+    if (N->LoopKind == ir::ForKind::Unrolled || N->LoopKind == ir::ForKind::Vectorized)
       line(Indent) << "#pragma unroll\n";
-    if (N->LoopKind == ir::ForKind::Vectorized)
-      line(Indent) << "// vectorized loop '" << N->LoopVar->Name
-                   << "': emitted as a plain loop\n";
     int64_t Min = 0;
     bool ZeroMin = ir::getConstInt(N->Min, Min) && Min == 0;
     std::string Start = ZeroMin ? "0" : expr(N->Min);
@@ -948,6 +963,83 @@ private:
                  << "; ++" << V << ") {\n";
     emitStmt(N->Body, Indent + 1);
     line(Indent) << "}\n";
+  }
+
+  /// E as lane Lane of vectorized loop L computes it: each vector load of
+  /// Plan replaced by its element Lane (a variable LaneText prints as
+  /// `t.x`), L's variable by Lane.
+  ir::Expr laneExpr(const ir::Expr &E, const ir::ForNode *L, int64_t Lane,
+                    const std::map<const ir::LoadNode *, std::vector<ir::Var>> &Elements) {
+    struct LaneMutator : ir::IRMutator {
+      const std::map<const ir::LoadNode *, std::vector<ir::Var>> &Elements;
+      int64_t Lane;
+      LaneMutator(const std::map<const ir::LoadNode *, std::vector<ir::Var>> &Elements,
+                  int64_t Lane)
+          : Elements(Elements), Lane(Lane) {}
+      ir::Expr mutateLoad(const ir::Expr &E, const ir::LoadNode *N) override {
+        auto It = Elements.find(N);
+        return It != Elements.end() ? ir::Expr(It->second[Lane]) : ir::IRMutator::mutateLoad(E, N);
+      }
+    } Mutator(Elements, Lane);
+    return ir::substitute(Mutator.mutate(E),
+                          {{L->LoopVar.get(), ir::makeInt(Lane, L->LoopVar->Type)}});
+  }
+
+  /// A fresh variable of type T that prints as Text (kept alive with the
+  /// emitter: names are by node).
+  ir::Var laneVar(ir::DType T, const std::string &Hint, const std::string &Text = "") {
+    ir::Var V = ir::makeVar(Hint, T);
+    LaneVars.push_back(V);
+    if (!Text.empty())
+      LaneText[V.get()] = Text;
+    return V;
+  }
+
+  void emitVectorLoop(const ir::ForNode *L, const ir::VectorLoop &Plan, int Indent) {
+    static const char Components[] = "xyzw";
+    line(Indent) << "// vectorized loop '" << L->LoopVar->Name << "': " << Plan.Lanes
+                 << " lanes\n";
+    for (const ir::StoreNode *St : Plan.Stores) {
+      line(Indent) << "{\n";
+      // The vector loads of this statement, each its own variable.
+      std::map<const ir::LoadNode *, std::vector<ir::Var>> Elements;
+      auto Loads = Plan.LoadsOf.find(St);
+      const std::vector<const ir::LoadNode *> NoLoads;
+      for (const ir::LoadNode *Ld : Loads == Plan.LoadsOf.end() ? NoLoads : Loads->second) {
+        std::string Vec = vectorTypeName(Ld->Buf->Type, Plan.Lanes);
+        const std::string &T = varName(laneVar(Ld->Buf->Type, bufName(Ld->Buf) + "_v").get());
+        line(Indent + 1) << "const " << Vec << " " << T << " = *reinterpret_cast<const " << Vec
+                         << " *>(&" << bufName(Ld->Buf) << "["
+                         << unwrap(expr(Plan.VectorLoads.at(Ld))) << "]);\n";
+        for (int64_t Lane = 0; Lane < Plan.Lanes; ++Lane)
+          Elements[Ld].push_back(
+              laneVar(Ld->Buf->Type, "lane", T + "." + Components[Lane]));
+      }
+      auto Vector = Plan.VectorStores.find(St);
+      if (Vector == Plan.VectorStores.end()) {
+        // A local array: one register per lane.
+        for (int64_t Lane = 0; Lane < Plan.Lanes; ++Lane)
+          line(Indent + 1) << access(St->Buf, {laneExpr(St->Indices[0], L, Lane, Elements)})
+                           << " = " << unwrap(storedValue(laneExpr(St->Value, L, Lane, Elements)))
+                           << ";\n";
+      } else {
+        std::string Vec = vectorTypeName(St->Buf->Type, Plan.Lanes);
+        const std::string &U = varName(laneVar(St->Buf->Type, bufName(St->Buf) + "_v").get());
+        line(Indent + 1) << Vec << " " << U << ";\n";
+        for (int64_t Lane = 0; Lane < Plan.Lanes; ++Lane)
+          line(Indent + 1) << U << "." << Components[Lane] << " = "
+                           << unwrap(storedValue(laneExpr(St->Value, L, Lane, Elements)))
+                           << ";\n";
+        line(Indent + 1) << "*reinterpret_cast<" << Vec << " *>(&" << bufName(St->Buf) << "["
+                         << unwrap(expr(Vector->second)) << "]) = " << U << ";\n";
+      }
+      line(Indent) << "}\n";
+    }
+  }
+
+  std::string vectorTypeName(ir::DType T, int64_t Lanes) {
+    UsesHalf |= T == ir::DType::Float16;
+    return ir::cudaVectorTypeName(T, Lanes);
   }
 
   void emitThreadLoop(const ir::ForNode *N, const std::string &V, const std::string &Type,

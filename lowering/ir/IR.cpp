@@ -50,6 +50,8 @@ const DTypeInfo &infoOf(DType T) {
 } // namespace
 
 const char *dtypeName(DType T) { return infoOf(T).Name; }
+
+const char *const VectorizePragma = "vectorize";
 const char *cudaTypeName(DType T) { return infoOf(T).CudaName; }
 int dtypeBytes(DType T) { return infoOf(T).Bytes; }
 

@@ -358,9 +358,15 @@ struct TensorizeMark {
 /// after the loop's kind and any tensorize mark: `for (i, 0, 16) pragma(alu) {`.
 struct LoopPragma {
   Var Loop;
-  std::string Kind; // "dma_copy" or "alu"
+  std::string Kind; // "dma_copy" or "alu"; or VectorizePragma
   int Loc = -1;     // the directive's location id
 };
+
+/// The LoopPragma kind `vectorize(x)` records: only where its directive's
+/// argument is, for the GPU pass that warns when it cannot vectorize
+/// (passes/gpu/VectorizeLoops.cpp). The loop's kind says the rest, so the
+/// printer leaves it out (IR text has no locations).
+extern const char *const VectorizePragma;
 
 struct LoopNest {
   std::string Name;            // unique, deterministic: sched_<file stem>_<line>

@@ -114,7 +114,7 @@ public:
       if (M.Loop)
         Marks[M.Loop.get()] = M.Intrinsic;
     for (const LoopPragma &P : Nest.Pragmas)
-      if (P.Loop)
+      if (P.Loop && P.Kind != VectorizePragma)
         PragmaMarks[P.Loop.get()].push_back(P.Kind);
     printStmt(OS, Nest.Body, 1);
     OS << "}\n";

@@ -25,8 +25,7 @@ const Pass *const BuiltinPasses[] = {
     &AutoTensorCorePass, &TensorizeWmmaPass, &VerifyThreadBindingsPass, &InjectVirtualThreadPass,
     &ComputeLaunchGeometryPass, &WidenThreadLoopsPass, &PromoteToSharedPass,
     &DistributeOverThreadsPass, &InjectThreadSyncPass, &PrefetchDoubleBuffersPass,
-    &StorageFlattenPass,
-    &ComputeBufferRegionsPass, &PartitionLoopsPass,
+    &StorageFlattenPass, &ComputeBufferRegionsPass, &PartitionLoopsPass, &VectorizeLoopsPass,
     &UnrollSmallLoopsPass, &VerifyKernelPass,
     // vta/
     &TensorizeVtaGemmPass, &InjectVtaAluPass, &InjectVtaDmaPass, &DropUnitLoopsPass,

@@ -51,7 +51,8 @@ ir::LoopNest simplifyNest(const ir::LoopNest &Nest);
 extern const Pass AutoTensorCorePass, TensorizeWmmaPass, VerifyThreadBindingsPass,
     InjectVirtualThreadPass, ComputeLaunchGeometryPass, WidenThreadLoopsPass, PromoteToSharedPass,
     DistributeOverThreadsPass, InjectThreadSyncPass, PrefetchDoubleBuffersPass, StorageFlattenPass,
-    ComputeBufferRegionsPass, PartitionLoopsPass, UnrollSmallLoopsPass, VerifyKernelPass;
+    ComputeBufferRegionsPass, PartitionLoopsPass, VectorizeLoopsPass, UnrollSmallLoopsPass,
+    VerifyKernelPass;
 
 /// Software-pipelines each step of a loop a stage is double-buffered over:
 /// the first tile filled before the loop, each step loading the next tile
@@ -68,6 +69,11 @@ ir::LoopNest partitionLoops(const ir::LoopNest &Nest);
 /// loops of constant extent, small enough unrolled, without barriers or
 /// allocations: a thread's register tile.
 ir::LoopNest unrollSmallLoops(const ir::LoopNest &Nest);
+
+/// Keeps each vectorized loop that can run as CUDA vector accesses
+/// (ir::planVectorLoop) and unrolls the others, with a warning in Diags at
+/// their vectorize directive; drops the nest's vectorize marks.
+ir::LoopNest vectorizeLoops(const ir::LoopNest &Nest, std::vector<Diag> &Diags);
 
 /// tensorcore(auto): turns the per-thread multiply-add of a nest scheduled as
 /// an ordinary CUDA kernel into warp-wide wmma operations where it

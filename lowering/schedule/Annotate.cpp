@@ -8,7 +8,11 @@
 // unroll and vectorize only change a loop's kind; codegen does the work. They apply to
 // serial loops only (a bound loop is not a loop in the kernel any more), and
 // vectorize needs a constant extent (the vector width) and independent
-// iterations.
+// iterations: what the source tells. Whether the accesses are contiguous and
+// aligned is known only once buffers are flattened and stages placed, so
+// vectorize also records a LoopPragma "vectorize" at its loop argument: the
+// GPU pass that decides (passes/gpu/VectorizeLoops.cpp) warns there when it
+// cannot vectorize.
 //
 //===----------------------------------------------------------------------===//
 
@@ -73,6 +77,7 @@ bool applyVectorize(ScheduleState &S, const Directive &D) {
                                 "': its iterations are not independent" +
                                 (Why.empty() ? "" : " (" + Why + ")"));
   setKind(S, L, ForKind::Vectorized);
+  S.Nest.Pragmas.push_back({L->LoopVar, VectorizePragma, Arg.Loc});
   return true;
 }
 

@@ -42,6 +42,7 @@ const char *const GPUPasses[] = {
     "StorageFlatten",
     "ComputeBufferRegions",
     "PartitionLoops",
+    "VectorizeLoops",
     "UnrollSmallLoops",
     "VerifyKernel",
 };

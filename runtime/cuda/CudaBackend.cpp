@@ -106,6 +106,7 @@ struct Staged {
   CUdeviceptr Dev = 0;
   size_t Bytes = 0;
   int64_t Offset = 0; // bytes from the argument to the region's start
+  size_t Lead = 0;    // bytes of the allocation before the region's copy
   bool CopyOut = false;
 };
 
@@ -251,17 +252,23 @@ bool launch(const LaunchDescriptor &D, KernelCache &Cache, const std::vector<voi
     S.Bytes = static_cast<size_t>(Extent) * ir::dtypeBytes(P.Buf->Type);
     S.Offset = Min * static_cast<int64_t>(ir::dtypeBytes(P.Buf->Type));
     S.CopyOut = Region->Written;
-    if ((R = A->cuMemAlloc(&S.Dev, S.Bytes ? S.Bytes : 1)) != CUDA_SUCCESS) {
+    // The copy keeps the host region's address modulo 256 (cuMemAlloc
+    // aligns to 256): a kernel's vector accesses (ir/Vectorize.h) rely on
+    // the argument being as aligned as the host array.
+    S.Lead = static_cast<size_t>(
+        (reinterpret_cast<uintptr_t>(ParamData[I]) + static_cast<uintptr_t>(S.Offset)) % 256);
+    if ((R = A->cuMemAlloc(&S.Dev, S.Lead + (S.Bytes ? S.Bytes : 1))) != CUDA_SUCCESS) {
       Error = driverError("cuMemAlloc", R) + " for '" + P.Buf->Name + "' (" +
               std::to_string(S.Bytes) + " bytes)";
       return false;
     }
     Staging.Buffers.push_back(S);
-    // The kernel indexes from the argument: element Min sits at S.Dev.
-    DevPtrs[I] = S.Dev - static_cast<CUdeviceptr>(S.Offset);
+    // The kernel indexes from the argument: element Min sits at S.Dev + S.Lead.
+    DevPtrs[I] = S.Dev + S.Lead - static_cast<CUdeviceptr>(S.Offset);
     // Written regions are copied in too: a kernel may write only part of one.
     if ((Region->Read || Region->Written) && S.Bytes &&
-        (R = A->cuMemcpyHtoD(S.Dev, static_cast<char *>(ParamData[I]) + S.Offset, S.Bytes)) !=
+        (R = A->cuMemcpyHtoD(S.Dev + S.Lead, static_cast<char *>(ParamData[I]) + S.Offset,
+                             S.Bytes)) !=
             CUDA_SUCCESS) {
       Error = driverError("cuMemcpyHtoD", R) + " for '" + P.Buf->Name + "'";
       return false;
@@ -318,7 +325,8 @@ bool launch(const LaunchDescriptor &D, KernelCache &Cache, const std::vector<voi
       continue;
     // A copy that fails may have written part of the host buffer.
     Touched = true;
-    R = A->cuMemcpyDtoH(static_cast<char *>(ParamData[S.Param]) + S.Offset, S.Dev, S.Bytes);
+    R = A->cuMemcpyDtoH(static_cast<char *>(ParamData[S.Param]) + S.Offset, S.Dev + S.Lead,
+                        S.Bytes);
     if (R != CUDA_SUCCESS) {
       Error = driverError("cuMemcpyDtoH", R) + " for '" + N.Params[S.Param].name() + "'";
       return false;

@@ -372,6 +372,21 @@ static inline bool operator>=(const half &A, const half &B) {
   return __half2float(A) >= __half2float(B);
 }
 
+//===--- Vector types (vector_types.h) -----------------------------------------===//
+
+// What a vectorized loop's accesses use (ir::cudaVectorTypeName): CUDA's
+// members and alignment, so a reinterpret_cast of an element's address reads
+// the same lanes as on the device.
+struct alignas(8) float2 { float x, y; };
+struct alignas(16) float4 { float x, y, z, w; };
+struct alignas(8) int2 { int x, y; };
+struct alignas(16) int4 { int x, y, z, w; };
+struct alignas(8) uint2 { unsigned int x, y; };
+struct alignas(16) uint4 { unsigned int x, y, z, w; };
+struct alignas(16) double2 { double x, y; };
+struct alignas(16) longlong2 { long long x, y; };
+struct alignas(4) __half2 { __half x, y; };
+
 //===--- Shared memory addresses and the PTX wrappers ------------------------===//
 
 /// A shared-memory pointer as the 32-bit shared window address PTX takes:

@@ -47,7 +47,8 @@ TEST(LoweringPipelineTest, CallsAfterPassForEachPassInOrder) {
                                        "Simplify",              "InjectThreadSync",
                                        "PrefetchDoubleBuffers", "StorageFlatten",
                                        "ComputeBufferRegions",  "PartitionLoops",
-                                       "UnrollSmallLoops",      "VerifyKernel"};
+                                       "VectorizeLoops",        "UnrollSmallLoops",
+                                       "VerifyKernel"};
   EXPECT_EQ(Passes, Expected);
 }
 
@@ -131,7 +132,7 @@ TEST(LoweringPipelineTest, VerifyEachAcceptsWhatEveryPassProduces) {
   LoweredKernel K;
   std::vector<Diag> Diags;
   EXPECT_TRUE(lower(Nest, Opts, K, Diags)) << (Diags.empty() ? "" : Diags[0].Message);
-  EXPECT_EQ(Passes, 18u);
+  EXPECT_EQ(Passes, 19u);
 }
 
 } // namespace

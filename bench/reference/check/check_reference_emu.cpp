@@ -15,8 +15,8 @@
 // after one, and a read or write outside them is a segmentation fault,
 // reported with the kernel and the shape.
 //
-// The emulation header has no CUDA vector types (the emitter prints none):
-// the references' float4 is declared here, in front of the kernel's text.
+// The references' float4 comes from the emulation header, which has CUDA's
+// vector types (the emitter prints them for vectorized loops).
 //
 //===----------------------------------------------------------------------===//
 #include "check_reference.h"
@@ -32,10 +32,6 @@
 #include <unistd.h>
 
 using namespace check_reference;
-
-static const char VectorTypes[] =
-    "struct __align__(16) float4 { float x, y, z, w; };\n"
-    "struct __align__(8) float2 { float x, y; };\n";
 
 /// Count floats next to a page no access is allowed to: right before it
 /// (AtEnd) or right after it.
@@ -86,7 +82,7 @@ static bool checkKernel(const std::string &Path) {
   std::string Name = Path.substr(Path.find_last_of('/') + 1);
   Name = Name.substr(0, Name.rfind('.'));
   std::shared_ptr<sched::emu::CompiledKernel> K =
-      sched::emu::compileKernel(VectorTypes + Text.str(), Name);
+      sched::emu::compileKernel(Text.str(), Name);
   if (!sched::emu::compileError(*K).empty()) {
     std::printf("error: %s: %s\n", Path.c_str(), sched::emu::compileError(*K).c_str());
     return false;

@@ -17,6 +17,7 @@ void clear(float (*y)[64]) {
 // CHECK-NEXT: func [[NAME]](y: float32*[1024] global) target=gpu {
 // CHECK: // sched: [[NAME]] after ComputeBufferRegions (unchanged)
 // CHECK-NEXT: // sched: [[NAME]] after PartitionLoops (unchanged)
+// CHECK-NEXT: // sched: [[NAME]] after VectorizeLoops (unchanged)
 // CHECK-NEXT: // sched: [[NAME]] after UnrollSmallLoops (unchanged)
 // CHECK-NEXT: // sched: [[NAME]] after VerifyKernel (unchanged)
 // CHECK-NEXT: // sched: [[NAME]] after lowered
