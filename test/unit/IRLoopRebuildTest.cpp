@@ -34,7 +34,8 @@ void expectKept(const ForNode *Old, const ForNode *New) {
 TEST(IRLoopRebuildTest, WithBodyChangesTheBodyOnly) {
   Loop L;
   Stmt Other = makeStore(L.A, {L.I}, makeFloat(1.0));
-  const auto *New = as<ForNode>(withBody(L.N, Other));
+  Stmt Rebuilt = withBody(L.N, Other); // New points into it
+  const auto *New = as<ForNode>(Rebuilt);
   expectKept(L.N, New);
   EXPECT_EQ(New->LoopVar, L.I);
   EXPECT_EQ(New->Min, L.N->Min);
@@ -45,7 +46,8 @@ TEST(IRLoopRebuildTest, WithBodyChangesTheBodyOnly) {
 TEST(IRLoopRebuildTest, WithBoundsChangesTheBoundsAndBody) {
   Loop L;
   Expr Min = makeInt(0), Extent = makeInt(32);
-  const auto *New = as<ForNode>(withBounds(L.N, Min, Extent, L.Body));
+  Stmt Rebuilt = withBounds(L.N, Min, Extent, L.Body); // New points into it
+  const auto *New = as<ForNode>(Rebuilt);
   expectKept(L.N, New);
   EXPECT_EQ(New->LoopVar, L.I);
   EXPECT_EQ(New->Min, Min);
@@ -57,7 +59,8 @@ TEST(IRLoopRebuildTest, WithVarPutsTheLoopOverANewVariable) {
   Var J = makeVar("j");
   Stmt Body = makeStore(L.A, {J}, makeFloat(0.0));
   Expr Zero = makeInt(0);
-  const auto *New = as<ForNode>(withVar(L.N, J, Zero, L.N->Extent, Body));
+  Stmt Rebuilt = withVar(L.N, J, Zero, L.N->Extent, Body); // New points into it
+  const auto *New = as<ForNode>(Rebuilt);
   expectKept(L.N, New);
   EXPECT_EQ(New->LoopVar, J);
   EXPECT_EQ(New->Min, Zero);
@@ -66,7 +69,8 @@ TEST(IRLoopRebuildTest, WithVarPutsTheLoopOverANewVariable) {
 
 TEST(IRLoopRebuildTest, WithKindChangesTheKindAndTagOnly) {
   Loop L;
-  const auto *New = as<ForNode>(withKind(L.N, ForKind::ThreadBound, "threadIdx.x"));
+  Stmt Rebuilt = withKind(L.N, ForKind::ThreadBound, "threadIdx.x"); // New points into it
+  const auto *New = as<ForNode>(Rebuilt);
   ASSERT_NE(New, nullptr);
   EXPECT_EQ(New->LoopKind, ForKind::ThreadBound);
   EXPECT_EQ(New->ThreadTag, "threadIdx.x");
