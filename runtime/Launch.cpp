@@ -226,9 +226,10 @@ std::string valuesOf(const ir::Expr &E, const ir::LoopNest &Nest, const ScalarEn
 
 /// Whether the kernel may run for these arguments: every assumption holds,
 /// every pointer its vector accesses use is aligned for them, every grid and
-/// block extent is positive, and the launch shape is within CUDA's limits. Sets Why to the first that does not; false with Error set
-/// when one cannot be evaluated (the descriptor is then broken: the plugin
-/// checked that all are expressions over scalar parameters).
+/// block extent is positive, and the launch shape is within CUDA's limits.
+/// Sets Why to the first that does not; false with Error set when one cannot
+/// be evaluated (the descriptor is then broken: the plugin checked that all
+/// are expressions over scalar parameters).
 bool mayLaunch(const LaunchSite &S, const std::vector<void *> &Data, std::string &Why,
                std::string &Error) {
   const LoweredKernel &K = S.D.Kernel;
