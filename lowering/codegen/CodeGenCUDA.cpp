@@ -856,15 +856,9 @@ private:
                             ir::dtypeName(B->Type) + ", which a " + ir::scopeName(B->MemScope) +
                             " fragment cannot hold");
     UsesHalf |= B->Type == ir::DType::Float16;
-    int64_t Rows, Cols, Size = 1;
+    int64_t Rows, Cols, Size = ir::constantElements(*B);
     ir::wmmaFragmentShape(B->MemScope, U.M, U.N, U.K, Rows, Cols);
-    bool ConstSize = true;
-    for (const ir::Expr &Dim : B->Shape) {
-      int64_t D;
-      ConstSize &= ir::getConstInt(Dim, D);
-      Size *= ConstSize ? D : 1;
-    }
-    if (!ConstSize || Size <= 0 || Size % (Rows * Cols) != 0)
+    if (Size <= 0 || Size % (Rows * Cols) != 0)
       Wmma.Errors.push_back("fragment '" + B->Name + "' does not hold a whole number of " +
                             std::to_string(Rows) + "x" + std::to_string(Cols) + " fragments");
     if (U.Family == ir::TensorFamily::Mma) {

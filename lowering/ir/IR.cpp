@@ -431,6 +431,16 @@ bool getConstInt(const Expr &E, int64_t &Out) {
   return true;
 }
 
+int64_t constantElements(const BufferNode &B) {
+  int64_t Count = 1, Extent;
+  for (const Expr &Dim : B.Shape) {
+    if (!getConstInt(Dim, Extent))
+      return -1;
+    Count *= Extent;
+  }
+  return Count;
+}
+
 const char *kindName(ExprKind K) {
   switch (K) {
 #define SCHED_EXPR_NODE(X)                                                                         \

@@ -449,6 +449,10 @@ template <typename T> const T *as(const Stmt &S) {
 /// The integer value of E if it is an integer literal.
 bool getConstInt(const Expr &E, int64_t &Out);
 
+/// The number of elements of B when every extent of its shape is an integer
+/// literal (1 for no dimensions), else -1.
+int64_t constantElements(const BufferNode &B);
+
 } // namespace ir
 } // namespace sched
 

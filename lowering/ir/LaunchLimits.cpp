@@ -25,16 +25,8 @@ protected:
   void visitAllocate(const AllocateNode *N) override {
     // Each shared buffer is allocated once (the kernel verifier's final form).
     if (N->Buf->MemScope == Scope::Shared && Bytes >= 0) {
-      int64_t Size = dtypeBytes(N->Buf->Type);
-      for (const Expr &Dim : N->Buf->Shape) {
-        int64_t Extent;
-        if (!getConstInt(Dim, Extent)) {
-          Size = -1;
-          break;
-        }
-        Size *= Extent;
-      }
-      Bytes = Size < 0 ? -1 : Bytes + Size;
+      int64_t Elements = constantElements(*N->Buf);
+      Bytes = Elements < 0 ? -1 : Bytes + Elements * dtypeBytes(N->Buf->Type);
     }
     IRVisitor::visitAllocate(N);
   }

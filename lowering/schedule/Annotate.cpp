@@ -76,8 +76,9 @@ bool applyVectorize(ScheduleState &S, const Directive &D) {
     return S.error(Arg.Loc, "cannot vectorize '" + Arg.Text +
                                 "': its iterations are not independent" +
                                 (Why.empty() ? "" : " (" + Why + ")"));
+  Var Loop = L->LoopVar; // setKind replaces (and frees) the loop L points to
   setKind(S, L, ForKind::Vectorized);
-  S.Nest.Pragmas.push_back({L->LoopVar, VectorizePragma, Arg.Loc});
+  S.Nest.Pragmas.push_back({Loop, VectorizePragma, Arg.Loc});
   return true;
 }
 

@@ -199,17 +199,6 @@ private:
   std::vector<const ir::ForNode *> Loops;
 };
 
-/// The number of elements of a local array of constant size, else -1.
-int64_t constantSize(const ir::Buffer &B) {
-  int64_t Size = 1, E;
-  for (const Expr &D : B->Shape) {
-    if (!ir::getConstInt(D, E))
-      return -1;
-    Size *= E;
-  }
-  return Size;
-}
-
 /// N rewritten as the pipelined step, or null where it does not qualify.
 Stmt pipelined(const ir::ForNode *N) {
   if (N->LoopKind != ir::ForKind::Serial && N->LoopKind != ir::ForKind::Unrolled)
@@ -281,7 +270,7 @@ Stmt pipelined(const ir::ForNode *N) {
   Stmt StorePart = FillSplitter(FillSplitter::Part::Store, Regs).mutate(Fill);
   int64_t Registers = 0;
   for (const auto &Entry : Regs) {
-    int64_t Size = constantSize(Entry.second);
+    int64_t Size = ir::constantElements(*Entry.second);
     if (Size < 0)
       return nullptr;
     Registers += Size;
