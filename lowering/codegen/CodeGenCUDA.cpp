@@ -689,11 +689,9 @@ private:
   /// A stored floating-point product therefore goes through the
   /// round-to-nearest multiply intrinsics, which ptxas never contracts.
   std::string storedValue(const ir::Expr &E) {
-    const auto *Neg = E && E->Kind == ir::ExprKind::Unary ? ir::as<ir::UnaryNode>(E) : nullptr;
-    const ir::Expr &Product = Neg && Neg->Op == ir::UnOp::Neg ? Neg->A : E;
-    const auto *N = Product && Product->Kind == ir::ExprKind::Binary
-                        ? ir::as<ir::BinaryNode>(Product)
-                        : nullptr;
+    const auto *Neg = ir::as<ir::UnaryNode>(E);
+    const bool Negated = Neg && Neg->Op == ir::UnOp::Neg;
+    const auto *N = ir::as<ir::BinaryNode>(Negated ? Neg->A : E);
     if (!N || N->Op != ir::BinOp::Mul || !ir::isFloat(N->Type))
       return expr(E);
     const char *Intrinsic = N->Type == ir::DType::Float16   ? "__hmul_rn("
@@ -701,7 +699,7 @@ private:
                                                             : "__fmul_rn(";
     UsesHalf |= N->Type == ir::DType::Float16;
     std::string S = Intrinsic + unwrap(expr(N->A)) + ", " + unwrap(expr(N->B)) + ")";
-    return Neg && Product != E ? "(-" + S + ")" : S;
+    return Negated ? "(-" + S + ")" : S;
   }
 
   /// Conversions to and from half go through float: cuda_fp16.h provides

@@ -45,7 +45,7 @@
 // steps whose guards hold, `ko + 1 < end` among them, code without them.
 //
 //===----------------------------------------------------------------------===//
-#include "ir/Bounds.h"
+#include "ir/Access.h"
 #include "ir/IRMutator.h"
 #include "ir/IRVisitor.h"
 #include "ir/Rewrite.h"
@@ -82,52 +82,47 @@ bool isCopyIndex(const Expr &E, const ir::VarNode *V) {
          ir::as<ir::VarNode>(Sum->A) == V && ir::getConstInt(Sum->B, C);
 }
 
-/// Every access of a buffer in a statement, by buffer.
-class AccessScan : public ir::IRVisitor {
-public:
-  struct Uses {
-    std::vector<const std::vector<Expr> *> Indices;
-    bool Written = false;
-  };
-  std::map<const ir::BufferNode *, Uses> Of;
-  bool Barrier = false, Allocation = false, Call = false;
-  bool RuntimeLoop = false; // a loop of run-time bounds, or one bound to a tag
+/// How a statement uses each buffer it touches (ir::collectAccesses: loads,
+/// stores and intrinsic operands alike).
+struct BufferUses {
+  std::vector<std::vector<Expr>> Indices;
+  bool Written = false;
+};
+std::map<const ir::BufferNode *, BufferUses> usesIn(const Stmt &S) {
+  std::map<const ir::BufferNode *, BufferUses> Out;
+  for (const ir::Access &A : ir::collectAccesses(S)) {
+    BufferUses &U = Out[A.Buf.get()];
+    U.Indices.push_back(A.Indices);
+    U.Written |= A.IsWrite;
+  }
+  return Out;
+}
 
-  static AccessScan of(const Stmt &S) {
-    AccessScan Scan;
-    Scan.visit(S);
-    return Scan;
+/// Whether a fill is straight-line work over loops of constant bounds: no
+/// barrier, allocation or call (an intrinsic may touch memory no index
+/// shows), no loop of run-time bounds or bound to a tag.
+class FillShape : public ir::IRVisitor {
+public:
+  static bool isPlain(const Stmt &S) {
+    FillShape Shape;
+    Shape.visit(S);
+    return Shape.Plain;
   }
 
 protected:
-  void visitLoad(const ir::LoadNode *N) override {
-    Of[N->Buf.get()].Indices.push_back(&N->Indices);
-    ir::IRVisitor::visitLoad(N);
-  }
-  void visitStore(const ir::StoreNode *N) override {
-    Uses &U = Of[N->Buf.get()];
-    U.Indices.push_back(&N->Indices);
-    U.Written = true;
-    ir::IRVisitor::visitStore(N);
-  }
-  void visitEvaluate(const ir::EvaluateNode *N) override {
-    (isBarrierCall(N->Value) ? Barrier : Call) = true;
-    ir::IRVisitor::visitEvaluate(N);
-  }
-  void visitCall(const ir::CallNode *N) override {
-    Call = true; // an intrinsic may touch memory no index shows
-    ir::IRVisitor::visitCall(N);
-  }
-  void visitAllocate(const ir::AllocateNode *N) override {
-    Allocation = true;
-    ir::IRVisitor::visitAllocate(N);
-  }
+  void visitEvaluate(const ir::EvaluateNode *) override { Plain = false; }
+  void visitCall(const ir::CallNode *) override { Plain = false; }
+  void visitAllocate(const ir::AllocateNode *) override { Plain = false; }
   void visitFor(const ir::ForNode *N) override {
     int64_t Value;
-    RuntimeLoop |= N->LoopKind == ir::ForKind::ThreadBound || !ir::getConstInt(N->Min, Value) ||
-                   !ir::getConstInt(N->Extent, Value);
+    if (N->LoopKind == ir::ForKind::ThreadBound || !ir::getConstInt(N->Min, Value) ||
+        !ir::getConstInt(N->Extent, Value))
+      Plain = false;
     ir::IRVisitor::visitFor(N);
   }
+
+private:
+  bool Plain = true;
 };
 
 /// The loop body as a flat list of statements, with the shared allocations
@@ -218,52 +213,40 @@ Stmt pipelined(const ir::ForNode *N) {
   Stmt Fill = ir::makeSeq(FillStmts), After = ir::makeSeq(Rest);
 
   // The stages: what the fills write, each double-buffered over N.
-  AccessScan InFill = AccessScan::of(Fill), InRest = AccessScan::of(After),
-             InLoop = AccessScan::of(N->Body);
-  if (InFill.Barrier || InFill.Allocation || InFill.Call || InFill.RuntimeLoop)
+  if (!FillShape::isPlain(Fill))
     return nullptr;
-  std::set<const ir::BufferNode *> Stages, Hoisted;
+  auto InFill = usesIn(Fill), InRest = usesIn(After), InLoop = usesIn(N->Body);
+  std::set<const ir::BufferNode *> Hoisted;
   for (const ir::AllocateNode *A : Allocs)
     Hoisted.insert(A->Buf.get());
-  std::map<const ir::BufferNode *, Expr> CopyIndex;
-  for (const auto &[Buf, Uses] : InFill.Of) {
-    if (!Uses.Written)
+  std::map<const ir::BufferNode *, Expr> CopyIndex; // of each stage
+  for (const auto &[Buf, Uses] : InFill) {
+    if (!Uses.Written) {
+      // The fill's inputs must not change within the loop: its next tile
+      // is read one step early.
+      if (InLoop[Buf].Written)
+        return nullptr;
       continue;
+    }
     int64_t Copies;
     if (!Hoisted.count(Buf) || Buf->Shape.empty() || !ir::getConstInt(Buf->Shape[0], Copies) ||
         Copies != 2)
       return nullptr;
-    for (const std::vector<Expr> *I : InLoop.Of[Buf].Indices)
-      if (I->empty() || !isCopyIndex((*I)[0], V))
+    for (const std::vector<Expr> &I : InLoop[Buf].Indices)
+      if (I.empty() || !isCopyIndex(I[0], V))
         return nullptr;
-    Stages.insert(Buf);
-    CopyIndex[Buf] = (*Uses.Indices.front())[0];
+    // One copy per step: the fill writes it and the rest only reads it.
+    const Expr &Copy = CopyIndex[Buf] = Uses.Indices.front()[0];
+    const BufferUses &Read = InRest[Buf];
+    if (Read.Written)
+      return nullptr;
+    for (const auto *List : {&Uses.Indices, &Read.Indices})
+      for (const std::vector<Expr> &I : *List)
+        if (!ir::structurallyEqual(I[0], Copy))
+          return nullptr;
   }
-  if (Stages.empty())
+  if (CopyIndex.empty())
     return nullptr;
-  for (const auto &[Buf, Uses] : InFill.Of) {
-    // The fill's inputs must not change within the loop: its next tile is
-    // read one step early.
-    if (!Uses.Written && InLoop.Of[Buf].Written)
-      return nullptr;
-    if (Uses.Written && !Stages.count(Buf))
-      return nullptr;
-  }
-  for (const ir::BufferNode *Buf : Stages) {
-    auto It = InRest.Of.find(Buf);
-    if (It == InRest.Of.end())
-      continue;
-    if (It->second.Written)
-      return nullptr;
-    for (const std::vector<Expr> *I : It->second.Indices)
-      if (!ir::structurallyEqual((*I)[0], CopyIndex[Buf]))
-        return nullptr;
-    for (const auto &[Other, Uses] : InFill.Of)
-      if (Other == Buf && Uses.Written)
-        for (const std::vector<Expr> *I : Uses.Indices)
-          if (!ir::structurallyEqual((*I)[0], CopyIndex[Buf]))
-            return nullptr;
-  }
 
   std::map<const ir::StoreNode *, ir::Buffer> Regs;
   Stmt LoadPart = FillSplitter(FillSplitter::Part::Load, Regs).mutate(Fill);
