@@ -25,7 +25,9 @@
 //      every pass on what the passes so far established.
 //   4. compileNest (Compile.cpp), shared by the plugin and sched-opt, goes on
 //      by the same description: lowers, emits, and fills in the launch
-//      descriptor (ir/LaunchDescriptor.h), which is all the runtime reads.
+//      descriptor (ir/LaunchDescriptor.h), which is all the runtime reads:
+//      the launcher its plan (ir/LaunchPlan.h, plain data), the simulator
+//      the kernel's IR.
 //   5. The vocabulary every stage shares is in ir/: the IR and its table of
 //      node kinds (NodeKinds.def), Diag, the kernel types (Kernel.h), and the
 //      IR-generic helpers a pass builds on (Scope.h, Rewrite.h, Prove.h,

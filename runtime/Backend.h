@@ -9,7 +9,7 @@
 #ifndef SCHED_RUNTIME_BACKEND_H
 #define SCHED_RUNTIME_BACKEND_H
 
-#include "ir/LaunchDescriptor.h"
+#include "ir/LaunchPlan.h"
 
 #include <string>
 #include <vector>
@@ -32,8 +32,8 @@ BackendKind resolveBackend(BackendKind Requested, bool CudaDeviceAvailable);
 std::string unknownBackendMessage(const char *Value);
 
 /// The data pointer of each parameter from the launcher's arguments (the
-/// addresses of the parameters' storage), per D.ArgKinds.
-std::vector<void *> paramDataFromArgs(const LaunchDescriptor &D, void *const *Args);
+/// addresses of the parameters' storage), per each parameter's ArgKind.
+std::vector<void *> paramDataFromArgs(const LaunchPlan &D, void *const *Args);
 
 /// What one launch did.
 enum class LaunchResult {

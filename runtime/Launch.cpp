@@ -1,9 +1,12 @@
 //===- Launch.cpp - __sched_launch: the entry point of generated code -----===//
 //
 // Every replaced nest calls __sched_launch(DESCRIPTOR, &p0, &p1, ...). The
-// descriptor text is parsed once per distinct pointer (a call site's string
-// literal), and what each backend derives from it - the simulator's bytecode,
-// the CUDA module - is cached beside it. The backend comes from SCHED_BACKEND
+// descriptor's launch plan (ir/LaunchPlan.h: plain data, no IR) is read once
+// per distinct pointer (a call site's string literal), and what each backend
+// derives from it - the CUDA module, the emu build, and, for the simulator
+// and the VTA runner only, the kernel's IR and the simulator's bytecode - is
+// cached beside it. Nothing here reads IR: the launcher's checks and the
+// cuda and emu backends work from the plan. The backend comes from SCHED_BACKEND
 // on every call, so a test can switch it between launches.
 //
 // A target(vta) nest runs on the VTA runtime (vta/VtaLauncher) under sim
@@ -11,13 +14,13 @@
 // of the emitted CUDA, emu/EmuBackend).
 //
 // Before a kernel runs on sim, emu or cuda, the launcher checks what the compiler
-// could only assume: the kernel's run-time assumptions (ir::LoopNest::
+// could only assume: the kernel's run-time assumptions (LaunchPlan::
 // Assumptions, e.g. `N <= ld` for a delinearized leading dimension), a
 // launch geometry with at least one block and one thread in each dimension,
 // and a launch shape within CUDA's limits (ir/LaunchLimits.h: threads per
 // block, block and grid dimensions, static shared memory), the same for sim
 // and cuda, and pointer arguments as aligned as the kernel's vector accesses
-// need (ir::vectorAlignments: a pointer into the middle of an array may not
+// need (LaunchPlan::Param::Alignment: a pointer into the middle of an array may not
 // be). When one fails, __sched_launch returns 0 and the original loop
 // runs, which is correct for every argument; SCHED_VERBOSE=1 says why.
 //
@@ -56,7 +59,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "Backend.h"
-#include "ScalarEval.h"
 #include "SchedRuntime.h"
 #include "cuda/CudaBackend.h"
 #include "emu/EmuBackend.h"
@@ -64,10 +66,8 @@
 #include "sim/Simulator.h"
 #include "vta/VtaLauncher.h"
 
-#include "ir/IRVisitor.h"
+#include "ir/LaunchDescriptor.h"
 #include "ir/LaunchLimits.h"
-#include "ir/Printer.h"
-#include "ir/Vectorize.h"
 
 #include <chrono>
 #include <cstdarg>
@@ -121,13 +121,13 @@ std::string unknownBackendMessage(const char *Value) {
          "' is not one of auto, cuda, sim, emu, host";
 }
 
-std::vector<void *> paramDataFromArgs(const LaunchDescriptor &D, void *const *Args) {
-  std::vector<void *> Data(D.ArgKinds.size(), nullptr);
-  for (size_t I = 0; I < D.ArgKinds.size(); ++I) {
+std::vector<void *> paramDataFromArgs(const LaunchPlan &D, void *const *Args) {
+  std::vector<void *> Data(D.Params.size(), nullptr);
+  for (size_t I = 0; I < D.Params.size(); ++I) {
     if (!Args[I])
       continue;
     // Pointer: the argument is the address of the pointer variable.
-    Data[I] = D.ArgKinds[I] == LaunchDescriptor::ArgKind::Pointer
+    Data[I] = D.Params[I].Arg == LaunchPlan::ArgKind::Pointer
                   ? *static_cast<void *const *>(Args[I])
                   : Args[I];
   }
@@ -138,13 +138,17 @@ namespace {
 
 /// Everything derived from one descriptor string.
 struct LaunchSite {
-  LaunchDescriptor D;
+  const char *Text = nullptr; // the descriptor
+  LaunchPlan Plan;
   std::string ParseError; // non-empty: the descriptor did not parse
   std::string Where;      // "kernel (file:line)"
-  int64_t SharedBytes = -1; // ir::staticSharedBytes of the kernel (-1: not constant)
-  std::map<std::string, int64_t> Alignments; // ir::vectorAlignments of the kernel
 
-  std::mutex SimLock;
+  /// The whole descriptor, the kernel's IR included: read on the first run
+  /// by a runner that interprets it (the simulator, the VTA runner).
+  std::mutex IRLock;
+  bool IRRead = false;
+  LaunchDescriptor D;
+  std::string IRError;
   std::shared_ptr<const sim::SimProgram> Sim;
   std::string SimCompileError;
   bool SimCompiled = false;
@@ -153,11 +157,26 @@ struct LaunchSite {
   emu::KernelCache Emu;
 
   VtaHandles Vta; // a target(vta) nest's uop-kernel handles
+
+  /// The whole descriptor, read once; null with Error set when it does not
+  /// parse. The caller holds IRLock.
+  const LaunchDescriptor *descriptor(std::string &Error) {
+    if (!IRRead) {
+      IRRead = true;
+      if (!parseDescriptor(Text, D, IRError) && IRError.empty())
+        IRError = "unreadable launch descriptor";
+    }
+    if (!IRError.empty()) {
+      Error = "invalid launch descriptor: " + IRError;
+      return nullptr;
+    }
+    return &D;
+  }
 };
 
-/// The site of Descriptor, parsed on first use. Sites live for the whole
-/// process (descriptors are string literals), so the returned reference
-/// stays valid.
+/// The site of Descriptor, its plan read on first use. Sites live for the
+/// whole process (descriptors are string literals), so the returned
+/// reference stays valid.
 LaunchSite &siteFor(const char *Descriptor) {
   static std::mutex Lock;
   static std::unordered_map<const char *, std::unique_ptr<LaunchSite>> Sites;
@@ -165,16 +184,10 @@ LaunchSite &siteFor(const char *Descriptor) {
   std::unique_ptr<LaunchSite> &Slot = Sites[Descriptor];
   if (!Slot) {
     Slot = std::make_unique<LaunchSite>();
-    if (!parseDescriptor(Descriptor, Slot->D, Slot->ParseError) && Slot->ParseError.empty())
+    Slot->Text = Descriptor;
+    if (!parsePlan(Descriptor, Slot->Plan, Slot->ParseError) && Slot->ParseError.empty())
       Slot->ParseError = "unreadable launch descriptor";
-    const ir::LoopNest &N = Slot->D.Kernel.Kernel;
-    Slot->Where = Slot->ParseError.empty()
-                      ? N.Name + " (" + N.SourceFile + ":" + std::to_string(N.SourceLine) + ")"
-                      : "<unknown kernel>";
-    if (Slot->ParseError.empty()) {
-      Slot->SharedBytes = ir::staticSharedBytes(N);
-      Slot->Alignments = ir::vectorAlignments(N.Body);
-    }
+    Slot->Where = Slot->ParseError.empty() ? Slot->Plan.where() : "<unknown kernel>";
   }
   return *Slot;
 }
@@ -207,20 +220,14 @@ double millisecondsSince(std::chrono::steady_clock::time_point Start) {
       .count();
 }
 
-/// "N = 13, ld = 5": the values of the parameters E uses, in parameter
+/// "N = 13, ld = 5": the values of the parameters P reads, in parameter
 /// order, for messages.
-std::string valuesOf(const ir::Expr &E, const ir::LoopNest &Nest, const ScalarEnv &Env) {
+std::string valuesOf(const ScalarProgram &P, const LaunchPlan &Plan,
+                     const std::vector<int64_t> &Values) {
   std::string Out;
-  std::set<const ir::VarNode *> Used = ir::varsOf(E);
-  for (const ir::Param &P : Nest.Params) {
-    const ir::VarNode *V = P.Scalar.get();
-    int64_t I;
-    double F;
-    if (P.ParamKind != ir::Param::Kind::Scalar || !Used.count(V) || !Env.lookup(V, I, F))
-      continue;
-    Out += (Out.empty() ? "" : ", ") + V->Name + " = " +
-           (ir::isFloat(V->Type) ? std::to_string(F) : std::to_string(I));
-  }
+  for (size_t I : P.params())
+    if (I < Plan.Params.size() && I < Values.size())
+      Out += (Out.empty() ? "" : ", ") + Plan.Params[I].Name + " = " + std::to_string(Values[I]);
   return Out;
 }
 
@@ -230,30 +237,26 @@ std::string valuesOf(const ir::Expr &E, const ir::LoopNest &Nest, const ScalarEn
 /// Sets Why to the first that does not; false with Error set when one cannot
 /// be evaluated (the descriptor is then broken: the plugin checked that all
 /// are expressions over scalar parameters).
-bool mayLaunch(const LaunchSite &S, const std::vector<void *> &Data, std::string &Why,
+bool mayLaunch(const LaunchPlan &K, const std::vector<void *> &Data, std::string &Why,
                std::string &Error) {
-  const LoweredKernel &K = S.D.Kernel;
-  ScalarEnv Env;
-  Env.bindParams(K.Kernel, Data);
-  for (const ir::Expr &A : K.Kernel.Assumptions) {
+  const std::vector<int64_t> Values = K.scalarValues(Data);
+  for (const LaunchPlan::Assumption &A : K.Assumptions) {
     int64_t Holds;
-    if (!evalInt(A, Env, Holds, Error)) {
-      Error = "cannot evaluate the assumption '" + ir::print(A) + "': " + Error;
+    if (!A.Holds.eval(Values, Holds, Error)) {
+      Error = "cannot evaluate the assumption '" + A.Text + "': " + Error;
       return false;
     }
     if (!Holds) {
-      Why = "the assumption " + ir::print(A) + " does not hold (" + valuesOf(A, K.Kernel, Env) + ")";
+      Why = "the assumption " + A.Text + " does not hold (" + valuesOf(A.Holds, K, Values) + ")";
       return true;
     }
   }
-  for (size_t I = 0; I < K.Kernel.Params.size() && I < Data.size(); ++I) {
-    const ir::Param &P = K.Kernel.Params[I];
-    auto Need = P.ParamKind == ir::Param::Kind::Buffer ? S.Alignments.find(P.Buf->Name)
-                                                        : S.Alignments.end();
-    if (Need != S.Alignments.end() && Data[I] &&
-        reinterpret_cast<uintptr_t>(Data[I]) % static_cast<uintptr_t>(Need->second)) {
-      Why = "the kernel's vector accesses need '" + P.Buf->Name + "' " +
-            std::to_string(Need->second) + "-byte aligned, and it is not";
+  for (size_t I = 0; I < K.Params.size() && I < Data.size(); ++I) {
+    const LaunchPlan::Param &P = K.Params[I];
+    if (P.Alignment && Data[I] &&
+        reinterpret_cast<uintptr_t>(Data[I]) % static_cast<uintptr_t>(P.Alignment)) {
+      Why = "the kernel's vector accesses need '" + P.Name + "' " +
+            std::to_string(P.Alignment) + "-byte aligned, and it is not";
       return true;
     }
   }
@@ -261,28 +264,32 @@ bool mayLaunch(const LaunchSite &S, const std::vector<void *> &Data, std::string
   int64_t Extents[2][3]; // grid, block
   for (int D = 0; D < 3; ++D)
     for (bool Grid : {true, false}) {
-      const ir::Expr &E = Grid ? K.Geometry.Grid[D] : K.Geometry.Block[D];
+      const ScalarProgram &E = Grid ? K.Grid[D] : K.Block[D];
       int64_t &Extent = Extents[Grid ? 0 : 1][D];
-      if (!evalInt(E, Env, Extent, Error)) {
+      if (!E.eval(Values, Extent, Error)) {
         Error = "cannot evaluate the launch geometry: " + Error;
         return false;
       }
       if (Extent < 1) {
         Why = std::string(Grid ? "the grid" : "the block") + " has extent " +
-              std::to_string(Extent) + " in " + Axis[D] + " (" + ir::print(E) + ")";
+              std::to_string(Extent) + " in " + Axis[D] + " (" +
+              (Grid ? K.GridText[D] : K.BlockText[D]) + ")";
         return true;
       }
     }
-  Why = ir::launchShapeProblem(Extents[0], Extents[1], S.SharedBytes);
+  Why = ir::launchShapeProblem(Extents[0], Extents[1], K.SharedBytes);
   return true;
 }
 
 LaunchResult runSim(LaunchSite &S, const std::vector<void *> &Data, std::string &Error) {
   std::shared_ptr<const sim::SimProgram> Program;
   {
-    std::lock_guard<std::mutex> Guard(S.SimLock);
+    std::lock_guard<std::mutex> Guard(S.IRLock);
+    const LaunchDescriptor *D = S.descriptor(Error);
+    if (!D)
+      return LaunchResult::FailedUntouched;
     if (!S.SimCompiled) {
-      S.Sim = sim::compileKernel(S.D.Kernel, S.SimCompileError);
+      S.Sim = sim::compileKernel(D->Kernel, S.SimCompileError);
       S.SimCompiled = true;
     }
     Program = S.Sim;
@@ -317,15 +324,15 @@ LaunchResult runSim(LaunchSite &S, const std::vector<void *> &Data, std::string 
 /// outside it gets what the original loop leaves in it (LaunchDescriptor::
 /// Finals; their addresses follow the parameters' in Args).
 static bool storeFinals(const LaunchSite &S, void *const *Args, std::string &Error) {
-  if (S.D.Finals.empty())
+  const LaunchPlan &P = S.Plan;
+  if (P.Finals.empty())
     return true;
-  ScalarEnv Env;
-  Env.bindParams(S.D.Kernel.Kernel, paramDataFromArgs(S.D, Args));
-  for (size_t I = 0; I < S.D.Finals.size(); ++I) {
-    const LaunchDescriptor::FinalValue &F = S.D.Finals[I];
-    void *Target = Args[S.D.ArgKinds.size() + I];
+  const std::vector<int64_t> Values = P.scalarValues(paramDataFromArgs(P, Args));
+  for (size_t I = 0; I < P.Finals.size(); ++I) {
+    const LaunchPlan::Final &F = P.Finals[I];
+    void *Target = Args[P.Params.size() + I];
     int64_t When, Value;
-    if (!evalInt(F.When, Env, When, Error) || (When && !evalInt(F.Value, Env, Value, Error))) {
+    if (!F.When.eval(Values, When, Error) || (When && !F.Value.eval(Values, Value, Error))) {
       Error = "cannot evaluate the final value of '" + F.Name + "': " + Error;
       return false;
     }
@@ -335,7 +342,7 @@ static bool storeFinals(const LaunchSite &S, void *const *Args, std::string &Err
       Error = "null address for the final value of '" + F.Name + "'";
       return false;
     }
-    writeIntScalar(Target, F.Type, Value);
+    ir::writeIntScalar(Target, F.Type, Value);
   }
   return true;
 }
@@ -353,17 +360,11 @@ static LaunchResult launchOnBackend(const char *Descriptor, void *const *Args, B
     Error = "invalid launch descriptor: " + S.ParseError;
     return LaunchResult::FailedUntouched;
   }
-  if (S.D.ArgKinds.size() != S.D.Kernel.Kernel.Params.size()) {
-    Error = "the descriptor has " + std::to_string(S.D.ArgKinds.size()) +
-            " argument kinds for " + std::to_string(S.D.Kernel.Kernel.Params.size()) +
-            " parameters";
-    return LaunchResult::FailedUntouched;
-  }
   // A target(vta) nest runs on the VTA runtime (ours, over its simulator,
   // is always linked; a board's replaces it) under sim and auto, and as the
   // original loop under host and cuda: a VTA nest has no CUDA kernel, and
   // SCHED_BACKEND=cuda asks for the GPU nests only.
-  const bool IsVta = S.D.Runner == RunnerKind::VtaProgram;
+  const bool IsVta = S.Plan.Runner == RunnerKind::VtaProgram;
   // auto: a driver that is missing, cannot initialise or sees no device is
   // all the same, no GPU here.
   std::string NoDevice;
@@ -384,16 +385,17 @@ static LaunchResult launchOnBackend(const char *Descriptor, void *const *Args, B
     }
     return host::launch() ? LaunchResult::RanOnBackend : LaunchResult::RunHostLoop;
   }
-  std::vector<void *> Data = paramDataFromArgs(S.D, Args);
+  const LaunchPlan &P = S.Plan;
+  std::vector<void *> Data = paramDataFromArgs(P, Args);
   // A null buffer (`v.data()` of an empty vector) is fine where the kernel
   // touches none of it: the backends check its region.
   for (size_t I = 0; I < Data.size(); ++I)
-    if (!Data[I] && S.D.ArgKinds[I] == LaunchDescriptor::ArgKind::Scalar) {
-      Error = "null argument for parameter '" + S.D.Kernel.Kernel.Params[I].name() + "'";
+    if (!Data[I] && !P.Params[I].IsBuffer) {
+      Error = "null argument for parameter '" + P.Params[I].Name + "'";
       return LaunchResult::FailedUntouched;
     }
   std::string Why;
-  if (!mayLaunch(S, Data, Why, Error))
+  if (!mayLaunch(P, Data, Why, Error))
     return LaunchResult::FailedUntouched;
   if (!Why.empty()) {
     if (verbose())
@@ -403,7 +405,9 @@ static LaunchResult launchOnBackend(const char *Descriptor, void *const *Args, B
   }
   if (IsVta) {
     // The regions are copied back only after the program ran without error.
-    if (!runVtaKernel(S.D.Kernel, S.Vta, Data, Error))
+    std::lock_guard<std::mutex> Guard(S.IRLock);
+    const LaunchDescriptor *D = S.descriptor(Error);
+    if (!D || !runVtaKernel(D->Kernel, S.Vta, Data, Error))
       return LaunchResult::FailedUntouched;
     if (verbose())
       std::fprintf(stderr, "sched: %s: ran on the VTA runtime\n", S.Where.c_str());
@@ -414,7 +418,7 @@ static LaunchResult launchOnBackend(const char *Descriptor, void *const *Args, B
   bool Touched = false;
   if (Chosen == BackendKind::Emu) {
     emu::EmuStats Stats;
-    if (!emu::launch(S.D, S.Emu, Data, Stats, Error, Touched))
+    if (!emu::launch(P, S.Emu, Data, Stats, Error, Touched))
       return Touched ? LaunchResult::Failed : LaunchResult::FailedUntouched;
     if (verbose())
       std::fprintf(stderr, "sched: %s: ran on emu (%llu blocks, %llu threads)\n", S.Where.c_str(),
@@ -424,7 +428,7 @@ static LaunchResult launchOnBackend(const char *Descriptor, void *const *Args, B
     return LaunchResult::RanOnBackend;
   }
   double KernelMs = -1; // events only when asked for: they cost a few microseconds
-  if (!cuda::launch(S.D, S.Cuda, Data, Error, Touched, envFlag("SCHED_TIME") ? &KernelMs : nullptr))
+  if (!cuda::launch(P, S.Cuda, Data, Error, Touched, envFlag("SCHED_TIME") ? &KernelMs : nullptr))
     return Touched ? LaunchResult::Failed : LaunchResult::FailedUntouched;
   if (verbose())
     std::fprintf(stderr, "sched: %s: ran on cuda\n", S.Where.c_str());
@@ -460,7 +464,7 @@ size_t launchArgCount(const char *Descriptor) {
   if (!Descriptor)
     return 0;
   sched::runtime::LaunchSite &S = sched::runtime::siteFor(Descriptor);
-  return S.ParseError.empty() ? S.D.ArgKinds.size() + S.D.Finals.size() : 0;
+  return S.ParseError.empty() ? S.Plan.Params.size() + S.Plan.Finals.size() : 0;
 }
 } // namespace
 

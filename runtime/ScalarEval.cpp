@@ -7,7 +7,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "ScalarEval.h"
-#include "sim/Simulator.h"
 
 #include <cmath>
 #include <cstring>
@@ -25,50 +24,6 @@ void ScalarEnv::bind(const Var &V, int64_t IntValue, double FloatValue) {
       return;
     }
   Bindings.push_back({V, IntValue, FloatValue});
-}
-
-int64_t readIntScalar(const void *P, DType T) {
-  switch (T) {
-  case DType::Bool: return *static_cast<const bool *>(P) ? 1 : 0;
-  case DType::Int8: return *static_cast<const int8_t *>(P);
-  case DType::UInt8: return *static_cast<const uint8_t *>(P);
-  case DType::Int16: return *static_cast<const int16_t *>(P);
-  case DType::Int32: return *static_cast<const int32_t *>(P);
-  case DType::Int64: return *static_cast<const int64_t *>(P);
-  case DType::UInt16: return *static_cast<const uint16_t *>(P);
-  case DType::UInt32: return *static_cast<const uint32_t *>(P);
-  case DType::UInt64: return static_cast<int64_t>(*static_cast<const uint64_t *>(P));
-  default: return static_cast<int64_t>(readFloatScalar(P, T));
-  }
-}
-
-void writeIntScalar(void *P, DType T, int64_t V) {
-  switch (T) {
-  case DType::Bool: *static_cast<bool *>(P) = V != 0; return;
-  case DType::Int8: *static_cast<int8_t *>(P) = static_cast<int8_t>(V); return;
-  case DType::UInt8: *static_cast<uint8_t *>(P) = static_cast<uint8_t>(V); return;
-  case DType::Int16: *static_cast<int16_t *>(P) = static_cast<int16_t>(V); return;
-  case DType::UInt16: *static_cast<uint16_t *>(P) = static_cast<uint16_t>(V); return;
-  case DType::Int32: *static_cast<int32_t *>(P) = static_cast<int32_t>(V); return;
-  case DType::UInt32: *static_cast<uint32_t *>(P) = static_cast<uint32_t>(V); return;
-  case DType::Int64: *static_cast<int64_t *>(P) = V; return;
-  case DType::UInt64: *static_cast<uint64_t *>(P) = static_cast<uint64_t>(V); return;
-  default: return; // not an integer: the descriptor parser refuses such finals
-  }
-}
-
-double readFloatScalar(const void *P, DType T) {
-  switch (T) {
-  case DType::Float16: {
-    uint16_t H;
-    std::memcpy(&H, P, 2);
-    return sim::halfToFloat(H);
-  }
-  case DType::Float32: return *static_cast<const float *>(P);
-  case DType::Float64: return *static_cast<const double *>(P);
-  case DType::UInt64: return static_cast<double>(*static_cast<const uint64_t *>(P));
-  default: return static_cast<double>(readIntScalar(P, T));
-  }
 }
 
 void ScalarEnv::bindParams(const LoopNest &Nest, const std::vector<void *> &ParamData) {
@@ -124,12 +79,7 @@ public:
       int64_t A;
       if (!eval(U->A, A))
         return false;
-      if (U->Op == UnOp::Not)
-        Out = !A;
-      else if (isInt(U->Type)) // two's complement -x and ~x, wrapped like C
-        Out = wrapToType(U->Op == UnOp::Neg ? int64_t(0 - uint64_t(A)) : ~A, U->Type);
-      else
-        Out = -A;
+      Out = evalScalarUnary(U->Op, U->Type, A);
       return true;
     }
     case ExprKind::Select: {
@@ -161,41 +111,8 @@ private:
 
   bool evalBinary(const BinaryNode *B, int64_t &Out) {
     int64_t X, Y;
-    if (!eval(B->A, X) || !eval(B->B, Y))
-      return false;
-    DType T = B->A->Type;
-    if ((B->Op == BinOp::Div || B->Op == BinOp::Mod) && Y == 0)
-      return fail("division by zero in a launch extent");
-    // Integers compute as C does (unsigned wrap, unsigned comparisons);
-    // what C leaves undefined falls through to plain int64 arithmetic.
-    if (isInt(T) && B->Op != BinOp::And && B->Op != BinOp::Or &&
-        evalIntBinary(B->Op, T, wrapToType(X, T), wrapToType(Y, T), Out))
-      return true;
-    if (isBitwise(B->Op))
-      return fail("shift count out of range in a launch extent");
-    switch (B->Op) {
-    case BinOp::Add: Out = X + Y; return true;
-    case BinOp::Sub: Out = X - Y; return true;
-    case BinOp::Mul: Out = X * Y; return true;
-    case BinOp::Div:
-    case BinOp::Mod:
-      if (Y == 0)
-        return fail("division by zero in a launch extent");
-      Out = B->Op == BinOp::Div ? X / Y : X % Y;
-      return true;
-    case BinOp::Min: Out = X < Y ? X : Y; return true;
-    case BinOp::Max: Out = X > Y ? X : Y; return true;
-    case BinOp::EQ: Out = X == Y; return true;
-    case BinOp::NE: Out = X != Y; return true;
-    case BinOp::LT: Out = X < Y; return true;
-    case BinOp::LE: Out = X <= Y; return true;
-    case BinOp::GT: Out = X > Y; return true;
-    case BinOp::GE: Out = X >= Y; return true;
-    case BinOp::And: Out = X && Y; return true;
-    case BinOp::Or: Out = X || Y; return true;
-    default: break;
-    }
-    return fail("unknown operator");
+    return eval(B->A, X) && eval(B->B, Y) &&
+           evalScalarBinary(B->Op, B->A->Type, X, Y, Out, Error);
   }
 
   const ScalarEnv &Env;
@@ -211,49 +128,6 @@ bool evalInt(const Expr &E, const ScalarEnv &Env, int64_t &Out, std::string &Err
     return true;
   }
   return IntEvaluator(Env, Error).eval(E, Out);
-}
-
-bool evalLaunchGeometry(const LaunchGeometry &G, const ScalarEnv &Env, int64_t Grid[3],
-                        int64_t Block[3], bool &Empty, std::string &Error) {
-  Empty = false;
-  for (int Dim = 0; Dim < 3; ++Dim) {
-    std::string Why;
-    if (!evalInt(G.Grid[Dim], Env, Grid[Dim], Why) ||
-        !evalInt(G.Block[Dim], Env, Block[Dim], Why)) {
-      Error = "cannot evaluate the launch geometry: " + Why;
-      return false;
-    }
-    if (Grid[Dim] < 0 || Block[Dim] < 1) {
-      Error = "bad launch geometry";
-      return false;
-    }
-    Empty |= Grid[Dim] == 0;
-  }
-  return true;
-}
-
-const BufferRegion *regionOf(const LoweredKernel &K, const std::string &Param) {
-  for (const BufferRegion &R : K.Regions)
-    if (R.Param == Param)
-      return &R;
-  return nullptr;
-}
-
-bool evalRegion(const BufferRegion &R, const ScalarEnv &Env, const void *Data, int64_t &Min,
-                int64_t &Extent, std::string &Error) {
-  std::string Why;
-  Min = 0;
-  if (!evalInt(R.Extent, Env, Extent, Why) || Extent < 0 ||
-      (R.Min && !evalInt(R.Min, Env, Min, Why))) {
-    Error = "cannot evaluate the region of '" + R.Param + "': " + Why;
-    return false;
-  }
-  if (!Data && Extent > 0) {
-    Error = "argument for parameter '" + R.Param + "' is null, but the kernel touches " +
-            std::to_string(Extent) + " of its elements";
-    return false;
-  }
-  return true;
 }
 
 } // namespace runtime

@@ -1,8 +1,11 @@
 //===- ScalarEval.h - Launch-time values of scalar expressions --*- C++ -*-===//
 //
-// Grid and block extents, region extents and allocation sizes are IR
-// expressions over the nest's scalar parameters. Every backend evaluates them
-// once per launch, from the scalar arguments, with this one evaluator.
+// The simulator's and the VTA runner's evaluation of the IR's scalar
+// expressions (allocation sizes, a VTA program's loop bounds and
+// arguments) over the nest's scalar parameters and loop variables. The
+// launcher and the backends that run emitted code evaluate the plan's
+// programs instead (ir/LaunchPlan.h); both compute every operator through
+// ir::evalScalarBinary.
 //
 //===----------------------------------------------------------------------===//
 #ifndef SCHED_RUNTIME_SCALAREVAL_H
@@ -45,28 +48,10 @@ private:
 bool evalInt(const ir::Expr &E, const ScalarEnv &Env, int64_t &Out, std::string &Error,
              int64_t Default = 1);
 
-/// The grid and block extents of G for the arguments in Env, as every backend
-/// that launches a grid needs them. False with Error when one cannot be
-/// evaluated, a grid extent is negative or a block extent below 1; Empty is
-/// set when the grid has no block (nothing to run; CUDA would refuse it).
-bool evalLaunchGeometry(const LaunchGeometry &G, const ScalarEnv &Env, int64_t Grid[3],
-                        int64_t Block[3], bool &Empty, std::string &Error);
-
-/// The region of buffer parameter Param (null: the kernel touches none of
-/// it), and its first element and element count for the arguments in Env,
-/// Data being the argument: false with Error when they cannot be evaluated,
-/// the count is negative, or Data is null and the count is not zero (`v.data()`
-/// of an empty vector is fine where the kernel touches none of it). What a
-/// backend that moves or checks a buffer's accessed part needs.
-const BufferRegion *regionOf(const LoweredKernel &K, const std::string &Param);
-bool evalRegion(const BufferRegion &R, const ScalarEnv &Env, const void *Data, int64_t &Min,
-                int64_t &Extent, std::string &Error);
-
-/// Reads a scalar of type T at P as int64 / double.
-int64_t readIntScalar(const void *P, ir::DType T);
-double readFloatScalar(const void *P, ir::DType T);
-/// Stores V, wrapped to integer type T, at P (a variable of type T).
-void writeIntScalar(void *P, ir::DType T, int64_t V);
+/// Scalars in memory (ir/Types.h), by their runtime names.
+using ir::readFloatScalar;
+using ir::readIntScalar;
+using ir::writeIntScalar;
 
 } // namespace runtime
 } // namespace sched

@@ -18,7 +18,7 @@ import lit.formats
 config.name = "sched"
 config.test_format = lit.formats.ShTest(execute_external=True)
 config.suffixes = [".cpp", ".c", ".ir", ".test"]
-config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "unit"]
+config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "unit", "launch"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.sched_obj_root, "test")
 

@@ -36,6 +36,8 @@
 #ifndef SCHED_IR_IR_H
 #define SCHED_IR_IR_H
 
+#include "ir/Types.h"
+
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -45,48 +47,7 @@
 namespace sched {
 namespace ir {
 
-//===----------------------------------------------------------------------===//
-// Types
-//===----------------------------------------------------------------------===//
-
-enum class BinOp : uint8_t;
-
-enum class DType : uint8_t {
-  Bool, Int8, UInt8, Int16, Int32, Int64, Float16, Float32, Float64,
-  UInt16, UInt32, UInt64
-};
-
-const char *dtypeName(DType T);          // "float32", "int8", ...
-bool parseDType(const std::string &S, DType &Out);
-bool isFloat(DType T);
-bool isInt(DType T);                     // signed or unsigned integer (not Bool)
-bool isUnsigned(DType T);                // uint8/16/32/64 (not Bool)
-int dtypeBytes(DType T);
-/// Integer conversion rank, as in C: bool < char < short < int < long long.
-int integerRank(DType T);
-/// The type an integer operand of type T is promoted to (bool, char and
-/// short, signed or not, become int32; every other type stays).
-DType promotedType(DType T);
-/// The type C computes an operation on A and B in (the usual arithmetic
-/// conversions: floats win; integers promote, then the same signedness takes
-/// the wider type, an unsigned type at least as wide as the signed one wins,
-/// else the signed type when it is wider: int64 + uint32 is int64).
-DType arithmeticType(DType A, DType B);
-/// V converted to integer type T with C's (two's complement) wrap-around.
-/// Values are held in an int64_t: uint64 keeps its bit pattern (values at
-/// or above 2^63 read negative), every other type its value.
-int64_t wrapToType(int64_t V, DType T);
-/// Op applied to integer values A and B of type T (both already wrapped to
-/// T), computed as C does: unsigned arithmetic wraps modulo 2^bits, << wraps
-/// to T (C++20), >> of a signed value is arithmetic, comparisons and min/max
-/// of unsigned values are unsigned. False where C leaves the result undefined
-/// (division by zero, INT_MIN / -1, signed overflow, a shift count outside
-/// [0, bits)) and for And/Or.
-/// Comparisons give 0 or 1. The one integer evaluator of the project: the
-/// simplifier's constant folding, the simulator and the launcher's scalar
-/// evaluation all compute through it.
-bool evalIntBinary(BinOp Op, DType T, int64_t A, int64_t B, int64_t &Out);
-const char *cudaTypeName(DType T);       // "float", "half", "signed char", ...
+// Types (DType, BinOp, UnOp and their rules) are in ir/Types.h.
 
 //===----------------------------------------------------------------------===//
 // Expressions
@@ -98,19 +59,6 @@ enum class ExprKind : uint8_t {
 #include "ir/NodeKinds.def"
 };
 
-enum class BinOp : uint8_t {
-  Add, Sub, Mul, Div, Mod, // Div and Mod truncate toward zero, as in C
-  Min, Max,
-  EQ, NE, LT, LE, GT, GE,
-  And, Or,                 // logical && and || (Bool operands and result)
-  BitAnd, BitOr, BitXor,   // & | ^ on integers
-  Shl, Shr                 // << >>: the type of the (promoted) left operand
-};
-const char *binOpSymbol(BinOp Op); // "+", "-", "*", "/", "%", "min", "max", "==", "&", "<<", ...
-bool isComparison(BinOp Op);
-bool isBitwise(BinOp Op);          // & | ^ << >>
-
-enum class UnOp : uint8_t { Neg, Not, BitNot }; // -x, !x, ~x
 
 struct ExprNode;
 using Expr = std::shared_ptr<const ExprNode>;

@@ -34,4 +34,35 @@ ir::Expr launchExtent(const LaunchGeometry &Geometry, const std::string &Tag) {
   return ir::isBlockTag(Tag) ? Geometry.Grid[Dim] : Geometry.Block[Dim];
 }
 
+namespace ir {
+
+namespace {
+
+/// Sums the sizes of the shared allocations; Bytes becomes -1 at the first
+/// one whose size is not a constant.
+class SharedBytesCounter : public IRVisitor {
+public:
+  int64_t Bytes = 0;
+
+protected:
+  void visitAllocate(const AllocateNode *N) override {
+    // Each shared buffer is allocated once (the kernel verifier's final form).
+    if (N->Buf->MemScope == Scope::Shared && Bytes >= 0) {
+      int64_t Elements = constantElements(*N->Buf);
+      Bytes = Elements < 0 ? -1 : Bytes + Elements * dtypeBytes(N->Buf->Type);
+    }
+    IRVisitor::visitAllocate(N);
+  }
+};
+
+} // namespace
+
+int64_t staticSharedBytes(const LoopNest &Kernel) {
+  SharedBytesCounter Counter;
+  Counter.visit(Kernel.Body);
+  return Counter.Bytes;
+}
+
+} // namespace ir
+
 } // namespace sched

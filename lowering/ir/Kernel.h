@@ -12,6 +12,7 @@
 #define SCHED_IR_KERNEL_H
 
 #include "ir/IR.h"
+#include "ir/LaunchPlan.h"
 #include "ir/TargetArch.h"
 #include <cstdint>
 #include <set>
@@ -41,11 +42,6 @@ struct BufferRegion {
   bool Read = false, Written = false;
 };
 
-/// Which runner of the runtime runs a lowered nest (TargetDescription::Runner,
-/// carried by LaunchDescriptor::Runner): a kernel, launched over its
-/// geometry with its buffer regions moved (cuda, sim or host), or a VTA
-/// program, run by the VTA runtime.
-enum class RunnerKind : uint8_t { Kernel, VtaProgram };
 
 struct LoweredKernel {
   ir::LoopNest Kernel;             // flattened, thread loops still as bound Fors
@@ -66,6 +62,13 @@ std::set<const ir::VarNode *> scalarParams(const ir::LoopNest &Nest);
 /// literals and Nest's scalar parameters only (no loop variable, no load, no
 /// call). Launch geometry, copy regions and run-time assumptions must be.
 bool isLaunchExpr(const ir::Expr &E, const ir::LoopNest &Nest);
+
+namespace ir {
+/// The bytes of static shared memory Kernel's shared allocations take
+/// together (each is its own __shared__ array); -1 when one has a size that
+/// is not a constant.
+int64_t staticSharedBytes(const LoopNest &Kernel);
+} // namespace ir
 
 } // namespace sched
 

@@ -1,383 +1,198 @@
 //===- LaunchDescriptor.cpp - The launch descriptor's text format --------===//
 //
 // The plugin embeds each kernel's descriptor in the program as a string
-// literal; the runtime parses it at the first launch. The format is
+// literal; the runtime reads it at the first launch. The format is
 // line-oriented, human-readable (it shows up in -save-temps output and in
-// bug reports), and round-trips exactly. Free text that could hold anything
-// (the source file name, the IR, the CUDA source) is length-prefixed:
+// bug reports), and round-trips exactly. Everything up to the `ir` section
+// is the launch plan (ir/LaunchPlan.h), which the launcher reads without the
+// IR library; free text that could hold anything (the source file name, the
+// IR, the CUDA source) is length-prefixed:
 //
-//   sched-launch-descriptor v1
+//   sched-launch-descriptor v2
 //   kernel sched_matmul_12
 //   source 12 10 matmul.cpp          <- line, then byte length and file name
-//   args 3 pointer array scalar      <- one per parameter, in Params order
 //   runner vta-program               <- only for a runner other than the
 //                                       kernel runner (RunnerKind)
 //   arch sm_80                       <- only when an architecture was asked for
 //   min-cc 70                        <- only when the payload needs a compute
-//                                       capability (wmma: 70), computed by
-//                                       the target when the kernel is emitted
-//   region r A                       <- one per buffer parameter: r, w, rw or -
-//   region w C
-//   finals 2 int32 i int64 j         <- only when the nest assigns variables
-//                                       declared outside it: type and name each
-//   exprs 123                        <- byte length, then the text
-//   func __sched_launch_exprs(M: int32, __sched_exprs: int32*[8] global) ... {
-//     __sched_exprs[0] = ((M + 15)/16)
-//     ...
-//   }
-//   ir 456                           <- with the run-time assumptions
-//   func sched_matmul_12(...) target=gpu assume((N <= ldc)) { ... }
+//                                       capability (wmma: 70)
+//   shared-bytes 4096                <- static shared memory (-1: not constant)
+//   param pointer buffer float32 A   <- one per parameter, in order: how the
+//   align 16                            argument points at it, buffer or
+//   region r                            scalar, type, name; then the alignment
+//   region-min -                        its vector accesses need and, for a
+//   region-extent $3 $5 mul.int32       buffer the kernel touches, its region
+//   param scalar scalar int32 M
+//   grid x $3 63 add.int32 64 div.int32 ; ((M + 63)/64)
+//   ...                              <- grid x y z, block x y z: program ; IR text
+//   assume $3 $4 le.int32 ; (M <= ld)    <- one per run-time assumption
+//   final int32 i                    <- a variable the nest assigns that is
+//   final-when -                        declared outside it: when (- always)
+//   final-value $3                      and what the launcher stores in it
+//   ir 456                           <- the kernel's IR (the simulator's)
+//   func sched_matmul_12(...) target=gpu assume((M <= ld)) { ... }
 //   cuda 789
 //   extern "C" __global__ void sched_matmul_12(...) { ... }
 //   end
 //
-// Launch expressions (grid x/y/z, block x/y/z, one extent per region, one
-// origin per region, then the condition and the value of each final) must
-// be read back as IR over the kernel's scalar parameters. Rather than a
-// second parser for bare expressions, they travel as the stored values of a
-// small wrapper func that the one IR parser reads; slot k holds expression k,
-// an absent slot is a null expression. Parsing then rebinds the wrapper's
-// parameters to the kernel's own scalar variables (by name), since variables
-// have identity. Run-time assumptions are part of the kernel's IR, so they
-// come back already bound to those variables. checkLaunchExprs is the
-// compiler's promise that all of these are over scalar parameters only.
+// An expression is a ScalarProgram (ir/LaunchPlan.h) over the parameters by
+// position; parseDescriptor turns each back into IR over the kernel's own
+// scalar variables for the simulator (exprOf), node for node what programOf
+// read, types included.
 //
 //===----------------------------------------------------------------------===//
 #include "ir/LaunchDescriptor.h"
 #include "ir/Kernel.h"
-#include "ir/IRMutator.h"
 #include "ir/Parser.h"
 #include "ir/Printer.h"
-
-#include <sstream>
+#include "ir/Vectorize.h"
 
 namespace sched {
 
 namespace {
 
-const char *const Header = "sched-launch-descriptor v1";
-const char *const ExprsFuncName = "__sched_launch_exprs";
-const char *const ExprsBufferName = "__sched_exprs";
+using Code = ScalarProgram::OpCode;
 
-const char *argKindName(LaunchDescriptor::ArgKind K) {
-  switch (K) {
-  case LaunchDescriptor::ArgKind::Pointer: return "pointer";
-  case LaunchDescriptor::ArgKind::Array: return "array";
-  case LaunchDescriptor::ArgKind::Scalar: return "scalar";
+/// Index of the scalar parameter V of Nest, or -1.
+int scalarParamIndex(const ir::LoopNest &Nest, const ir::VarNode *V) {
+  for (size_t I = 0; I < Nest.Params.size(); ++I)
+    if (Nest.Params[I].ParamKind == ir::Param::Kind::Scalar && Nest.Params[I].Scalar.get() == V)
+      return static_cast<int>(I);
+  return -1;
+}
+
+bool appendProgram(const ir::Expr &E, const ir::LoopNest &Nest, ScalarProgram &Out,
+                   std::string &Error) {
+  auto Fail = [&](const std::string &Why) {
+    Error = Why + " in '" + ir::print(E) + "'";
+    return false;
+  };
+  if (ir::isFloat(E->Type))
+    return Fail("a floating-point value");
+  ScalarProgram::Op O;
+  O.Type = E->Type;
+  switch (E->Kind) {
+  case ir::ExprKind::IntImm:
+    O.Code = Code::Int;
+    O.Value = ir::as<ir::IntImmNode>(E)->Value;
+    break;
+  case ir::ExprKind::Var: {
+    int Index = scalarParamIndex(Nest, ir::as<ir::VarNode>(E));
+    if (Index < 0)
+      return Fail("'" + ir::as<ir::VarNode>(E)->Name + "', not a scalar parameter,");
+    O.Code = Code::Param;
+    O.Value = Index;
+    break;
   }
-  return "pointer";
-}
-
-bool parseArgKind(const std::string &S, LaunchDescriptor::ArgKind &Out) {
-  for (auto K : {LaunchDescriptor::ArgKind::Pointer, LaunchDescriptor::ArgKind::Array,
-                 LaunchDescriptor::ArgKind::Scalar})
-    if (S == argKindName(K)) {
-      Out = K;
-      return true;
-    }
-  return false;
-}
-
-std::string accessFlags(const BufferRegion &R) {
-  if (R.Read && R.Written)
-    return "rw";
-  if (R.Read)
-    return "r";
-  if (R.Written)
-    return "w";
-  return "-";
-}
-
-/// Grid, block, the region extents, the region origins (a null origin,
-/// 0, stores nothing), then each final's condition (null: always) and
-/// value: the order of the expression slots.
-std::vector<ir::Expr> launchExprs(const LaunchDescriptor &D) {
-  const LoweredKernel &K = D.Kernel;
-  std::vector<ir::Expr> Exprs;
-  for (const ir::Expr &E : K.Geometry.Grid)
-    Exprs.push_back(E);
-  for (const ir::Expr &E : K.Geometry.Block)
-    Exprs.push_back(E);
-  for (const BufferRegion &R : K.Regions)
-    Exprs.push_back(R.Extent);
-  for (const BufferRegion &R : K.Regions)
-    Exprs.push_back(R.Min);
-  for (const LaunchDescriptor::FinalValue &F : D.Finals) {
-    Exprs.push_back(F.When);
-    Exprs.push_back(F.Value);
-  }
-  return Exprs;
-}
-
-/// The wrapper func that carries the launch expressions.
-ir::LoopNest exprsFunc(const LaunchDescriptor &D) {
-  const LoweredKernel &K = D.Kernel;
-  std::vector<ir::Expr> Exprs = launchExprs(D);
-  ir::LoopNest F;
-  F.Name = ExprsFuncName;
-  F.Target = K.Kernel.Target;
-  for (const ir::Param &P : K.Kernel.Params)
-    if (P.ParamKind == ir::Param::Kind::Scalar)
-      F.Params.push_back(P);
-  ir::Buffer Slots = ir::makeBuffer(ExprsBufferName, ir::DType::Int32,
-                                    {ir::makeInt(static_cast<int64_t>(Exprs.size()))});
-  ir::Param SlotParam;
-  SlotParam.ParamKind = ir::Param::Kind::Buffer;
-  SlotParam.Buf = Slots;
-  F.Params.push_back(SlotParam);
-  std::vector<ir::Stmt> Stores;
-  for (size_t I = 0; I < Exprs.size(); ++I)
-    if (Exprs[I])
-      Stores.push_back(ir::makeStore(Slots, {ir::makeInt(static_cast<int64_t>(I))}, Exprs[I]));
-  if (Stores.empty())
-    Stores.push_back(ir::makeEvaluate(ir::makeInt(0)));
-  F.Body = ir::makeSeq(Stores);
-  return F;
-}
-
-void writeBlock(std::ostringstream &OS, const char *Tag, const std::string &Text) {
-  OS << Tag << ' ' << Text.size() << '\n' << Text << '\n';
-}
-
-/// A cursor over the descriptor text.
-class Reader {
-public:
-  explicit Reader(const std::string &Text) : Text(Text) {}
-
-  bool line(std::string &Out) {
-    if (Pos >= Text.size())
-      return fail("unexpected end of descriptor");
-    size_t End = Text.find('\n', Pos);
-    if (End == std::string::npos)
-      End = Text.size();
-    Out = Text.substr(Pos, End - Pos);
-    Pos = End + 1;
-    ++Line;
-    return true;
-  }
-
-  bool startsWith(const std::string &Prefix) const {
-    return Text.compare(std::min(Pos, Text.size()), Prefix.size(), Prefix) == 0;
-  }
-
-  /// Reads "<Tag> <rest>" and gives rest.
-  bool tagged(const std::string &Tag, std::string &Rest) {
-    std::string L;
-    if (!line(L))
+  case ir::ExprKind::Binary: {
+    const auto *B = ir::as<ir::BinaryNode>(E);
+    if (ir::isFloat(B->A->Type) || ir::isFloat(B->B->Type))
+      return Fail("a floating-point operand");
+    if (!appendProgram(B->A, Nest, Out, Error) || !appendProgram(B->B, Nest, Out, Error))
       return false;
-    if (L.compare(0, Tag.size() + 1, Tag + " ") != 0)
-      return fail("expected '" + Tag + "'");
-    Rest = L.substr(Tag.size() + 1);
-    return true;
+    O.Code = Code::Binary;
+    O.Bin = B->Op;
+    O.Type = B->A->Type;
+    break;
   }
-
-  /// Reads "<Tag> <length>\n<bytes>\n".
-  bool block(const std::string &Tag, std::string &Out) {
-    std::string Rest;
-    size_t Length;
-    if (!tagged(Tag, Rest) || !parseSize(Rest, Length))
-      return fail("expected '" + Tag + " <length>'");
-    if (Text.size() - std::min(Pos, Text.size()) < Length + 1 || Text[Pos + Length] != '\n')
-      return fail("'" + Tag + "' section is truncated");
-    Out = Text.substr(Pos, Length);
-    for (char C : Out)
-      Line += C == '\n';
-    Pos += Length + 1;
-    ++Line;
-    return true;
-  }
-
-  bool fail(const std::string &Message) {
-    if (Error.empty())
-      Error = "descriptor line " + std::to_string(Line + 1) + ": " + Message;
-    return false;
-  }
-
-  static bool parseSize(const std::string &S, size_t &Out) {
-    if (S.empty() || S.size() > 18 || S.find_first_not_of("0123456789") != std::string::npos)
+  case ir::ExprKind::Unary: {
+    const auto *U = ir::as<ir::UnaryNode>(E);
+    if (!appendProgram(U->A, Nest, Out, Error))
       return false;
-    Out = static_cast<size_t>(std::stoull(S));
-    return true;
+    O.Code = Code::Unary;
+    O.Un = U->Op;
+    break;
   }
-
-  std::string Error;
-
-private:
-  const std::string &Text;
-  size_t Pos = 0;
-  unsigned Line = 0;
-};
-
-bool parseSource(Reader &R, ir::LoopNest &Kernel) {
-  std::string Rest;
-  if (!R.tagged("source", Rest))
-    return false;
-  std::istringstream IS(Rest);
-  std::string LineText, LengthText;
-  size_t Line, Length;
-  if (!(IS >> LineText >> LengthText) || !Reader::parseSize(LineText, Line) ||
-      !Reader::parseSize(LengthText, Length) || Line > 0xffffffffu)
-    return R.fail("expected 'source <line> <length> <file>'");
-  size_t Start = static_cast<size_t>(IS.tellg());
-  if (Start == std::string::npos || Rest.size() != Start + 1 + Length || Rest[Start] != ' ')
-    return R.fail("source file name has the wrong length");
-  Kernel.SourceFile = Rest.substr(Start + 1);
-  Kernel.SourceLine = static_cast<unsigned>(Line);
-  return true;
-}
-
-bool parseArgs(Reader &R, LaunchDescriptor &Out) {
-  std::string Rest;
-  if (!R.tagged("args", Rest))
-    return false;
-  std::istringstream IS(Rest);
-  std::string CountText, Kind;
-  size_t Count;
-  if (!(IS >> CountText) || !Reader::parseSize(CountText, Count))
-    return R.fail("expected 'args <count> <kind>...'");
-  Out.ArgKinds.clear();
-  while (IS >> Kind) {
-    LaunchDescriptor::ArgKind K;
-    if (!parseArgKind(Kind, K))
-      return R.fail("unknown argument kind '" + Kind + "'");
-    Out.ArgKinds.push_back(K);
-  }
-  if (Out.ArgKinds.size() != Count)
-    return R.fail("argument count does not match");
-  return true;
-}
-
-const char *runnerName(RunnerKind K) {
-  switch (K) {
-  case RunnerKind::Kernel: return "kernel";
-  case RunnerKind::VtaProgram: return "vta-program";
-  }
-  return "kernel";
-}
-
-/// Reads the optional "runner <kind>" line.
-bool parseRunner(Reader &R, RunnerKind &Out) {
-  std::string Name;
-  if (!R.startsWith("runner "))
-    return true;
-  if (!R.tagged("runner", Name))
-    return false;
-  for (RunnerKind K : {RunnerKind::Kernel, RunnerKind::VtaProgram})
-    if (Name == runnerName(K)) {
-      Out = K;
-      return true;
-    }
-  return R.fail("unknown runner '" + Name + "'");
-}
-
-/// Reads the optional "arch <sm_XY>" line.
-bool parseArch(Reader &R, TargetArch &Out) {
-  std::string Name;
-  if (!R.startsWith("arch "))
-    return true;
-  if (!R.tagged("arch", Name))
-    return false;
-  if (!parseTargetArch(Name, Out))
-    return R.fail("unknown target architecture '" + Name + "'; valid: " + targetArchNames());
-  return true;
-}
-
-/// Reads the optional "min-cc <N>" line: the compute capability the
-/// payload needs (major*10 + minor).
-bool parseMinCapability(Reader &R, int &Out) {
-  std::string Rest;
-  size_t N;
-  if (!R.startsWith("min-cc "))
-    return true;
-  if (!R.tagged("min-cc", Rest))
-    return false;
-  if (!Reader::parseSize(Rest, N) || N == 0 || N > 1000)
-    return R.fail("expected 'min-cc <compute capability>'");
-  Out = static_cast<int>(N);
-  return true;
-}
-
-/// Reads the optional "finals <count> (<type> <name>)..." line.
-bool parseFinals(Reader &R, std::vector<LaunchDescriptor::FinalValue> &Out) {
-  std::string Rest;
-  if (!R.startsWith("finals "))
-    return true;
-  if (!R.tagged("finals", Rest))
-    return false;
-  std::istringstream IS(Rest);
-  std::string CountText, Type, Name;
-  size_t Count;
-  if (!(IS >> CountText) || !Reader::parseSize(CountText, Count))
-    return R.fail("expected 'finals <count> <type> <name>...'");
-  while (IS >> Type >> Name) {
-    LaunchDescriptor::FinalValue F;
-    F.Name = Name;
-    if (!ir::parseDType(Type, F.Type) || !ir::isInt(F.Type))
-      return R.fail("final '" + Name + "' has a type that is not an integer: '" + Type + "'");
-    Out.push_back(F);
-  }
-  if (Out.size() != Count)
-    return R.fail("final count does not match");
-  return true;
-}
-
-/// Reads the "region <flags> <param>" lines.
-bool parseRegions(Reader &R, std::vector<BufferRegion> &Out) {
-  std::string Rest;
-  while (R.startsWith("region ")) {
-    if (!R.tagged("region", Rest))
+  case ir::ExprKind::Select: {
+    const auto *S = ir::as<ir::SelectNode>(E);
+    if (!appendProgram(S->Cond, Nest, Out, Error) ||
+        !appendProgram(S->TrueValue, Nest, Out, Error) ||
+        !appendProgram(S->FalseValue, Nest, Out, Error))
       return false;
-    size_t Space = Rest.find(' ');
-    if (Space == std::string::npos)
-      return R.fail("expected 'region <r|w|rw|-> <param>'");
-    std::string Flags = Rest.substr(0, Space);
-    if (Flags != "r" && Flags != "w" && Flags != "rw" && Flags != "-")
-      return R.fail("bad region access '" + Flags + "'");
-    BufferRegion Region;
-    Region.Param = Rest.substr(Space + 1);
-    Region.Read = Flags.find('r') != std::string::npos;
-    Region.Written = Flags.find('w') != std::string::npos;
-    Out.push_back(Region);
+    O.Code = Code::Select;
+    break;
   }
+  case ir::ExprKind::Cast:
+    if (!appendProgram(ir::as<ir::CastNode>(E)->Value, Nest, Out, Error))
+      return false;
+    O.Code = Code::Cast;
+    break;
+  default:
+    return Fail("a load, call or floating-point literal");
+  }
+  Out.Ops.push_back(O);
   return true;
 }
 
-/// Reads the launch expressions back from the wrapper func and rebinds them
-/// to the kernel's scalar parameters.
-bool parseLaunchExprs(Reader &R, const std::string &Text, const ir::LoopNest &Kernel,
-                      size_t NumSlots, std::vector<ir::Expr> &Slots) {
-  ir::LoopNest F;
-  std::string Error;
-  if (!ir::parseLoopNest(Text, F, Error))
-    return R.fail("in exprs: " + Error);
-  std::map<const ir::VarNode *, ir::Expr> Rebind;
-  for (const ir::Param &P : F.Params) {
-    if (P.ParamKind != ir::Param::Kind::Scalar)
-      continue;
-    for (const ir::Param &KP : Kernel.Params)
-      if (KP.ParamKind == ir::Param::Kind::Scalar && KP.Scalar->Name == P.Scalar->Name)
-        Rebind[P.Scalar.get()] = KP.Scalar;
-  }
-  std::vector<ir::Stmt> Stores;
-  if (const auto *Seq = ir::as<ir::SeqNode>(F.Body))
-    Stores = Seq->Stmts;
-  else
-    Stores.push_back(F.Body);
-  Slots.assign(NumSlots, nullptr);
-  for (const ir::Stmt &S : Stores) {
-    const auto *Store = ir::as<ir::StoreNode>(S);
-    if (!Store)
-      continue;
-    int64_t Slot;
-    if (Store->Indices.size() != 1 || !ir::getConstInt(Store->Indices[0], Slot) || Slot < 0 ||
-        static_cast<size_t>(Slot) >= NumSlots)
-      return R.fail("bad slot in exprs");
-    Slots[Slot] = ir::substitute(Store->Value, Rebind);
-  }
-  return true;
+/// The result type of a binary node on operands of type T (as ir::makeBinary
+/// computes it).
+ir::DType binaryResultType(ir::BinOp Op, ir::DType T) {
+  return Op == ir::BinOp::And || Op == ir::BinOp::Or || ir::isComparison(Op) ? ir::DType::Bool
+                                                                             : T;
 }
+
+/// Launch-expression text for messages: the IR's print of E.
+std::string displayText(const ir::Expr &E) { return E ? ir::print(E) : "1"; }
 
 } // namespace
+
+bool programOf(const ir::Expr &E, const ir::LoopNest &Nest, ScalarProgram &Out,
+               std::string &Error) {
+  Out = ScalarProgram();
+  return !E || appendProgram(E, Nest, Out, Error);
+}
+
+ir::Expr exprOf(const ScalarProgram &P, const ir::LoopNest &Nest, std::string &Error) {
+  std::vector<ir::Expr> Stack;
+  for (const ScalarProgram::Op &O : P.Ops) {
+    static const size_t Arity[] = {0, 0, 2, 1, 3, 1}; // in OpCode order
+    if (Stack.size() < Arity[static_cast<size_t>(O.Code)]) {
+      Error = "malformed launch expression '" + P.str() + "'";
+      return nullptr;
+    }
+    auto Pop = [&Stack] {
+      ir::Expr E = Stack.back();
+      Stack.pop_back();
+      return E;
+    };
+    switch (O.Code) {
+    case Code::Int:
+      Stack.push_back(ir::makeInt(O.Value, O.Type));
+      break;
+    case Code::Param:
+      if (O.Value < 0 || static_cast<size_t>(O.Value) >= Nest.Params.size() ||
+          Nest.Params[O.Value].ParamKind != ir::Param::Kind::Scalar) {
+        Error = "launch expression '" + P.str() + "' reads $" + std::to_string(O.Value) +
+                ", not a scalar parameter";
+        return nullptr;
+      }
+      Stack.push_back(Nest.Params[O.Value].Scalar);
+      break;
+    case Code::Binary: {
+      ir::Expr B = Pop(), A = Pop();
+      Stack.push_back(std::make_shared<ir::BinaryNode>(O.Bin, A, B,
+                                                       binaryResultType(O.Bin, A->Type)));
+      break;
+    }
+    case Code::Unary:
+      Stack.push_back(std::make_shared<ir::UnaryNode>(O.Un, Pop(), O.Type));
+      break;
+    case Code::Select: {
+      ir::Expr F = Pop(), T = Pop(), C = Pop();
+      Stack.push_back(std::make_shared<ir::SelectNode>(C, T, F));
+      break;
+    }
+    case Code::Cast:
+      Stack.push_back(ir::makeCast(O.Type, Pop()));
+      break;
+    }
+  }
+  if (Stack.size() > 1 || (Stack.empty() && !P.empty())) {
+    Error = "malformed launch expression '" + P.str() + "'";
+    return nullptr;
+  }
+  return Stack.empty() ? nullptr : Stack.back();
+}
 
 bool checkLaunchExprs(const LoweredKernel &K, std::string &Error,
                       const std::vector<LaunchDescriptor::FinalValue> &Finals) {
@@ -397,98 +212,157 @@ bool checkLaunchExprs(const LoweredKernel &K, std::string &Error,
     Named.push_back({"condition of the final value of '" + F.Name + "'", F.When});
     Named.push_back({"final value of '" + F.Name + "'", F.Value});
   }
-  for (const auto &Entry : Named)
+  for (const auto &Entry : Named) {
+    ScalarProgram Program;
+    std::string Why;
     if (Entry.second && !isLaunchExpr(Entry.second, K.Kernel)) {
       Error = "the " + Entry.first + " '" + ir::print(Entry.second) +
               "' is not an expression over scalar parameters";
       return false;
     }
-  return true;
-}
-
-std::string serializeDescriptor(const LaunchDescriptor &D) {
-  const LoweredKernel &K = D.Kernel;
-  std::ostringstream OS;
-  OS << Header << '\n';
-  OS << "kernel " << K.Kernel.Name << '\n';
-  OS << "source " << K.Kernel.SourceLine << ' ' << K.Kernel.SourceFile.size() << ' '
-     << K.Kernel.SourceFile << '\n';
-  OS << "args " << D.ArgKinds.size();
-  for (LaunchDescriptor::ArgKind A : D.ArgKinds)
-    OS << ' ' << argKindName(A);
-  OS << '\n';
-  if (D.Runner != RunnerKind::Kernel)
-    OS << "runner " << runnerName(D.Runner) << '\n';
-  if (K.Arch.isSet())
-    OS << "arch " << K.Arch.name() << '\n';
-  if (D.MinCapability)
-    OS << "min-cc " << D.MinCapability << '\n';
-  if (!D.Finals.empty()) {
-    OS << "finals " << D.Finals.size();
-    for (const LaunchDescriptor::FinalValue &F : D.Finals)
-      OS << ' ' << ir::dtypeName(F.Type) << ' ' << F.Name;
-    OS << '\n';
-  }
-  for (const BufferRegion &R : K.Regions)
-    OS << "region " << accessFlags(R) << ' ' << R.Param << '\n';
-  writeBlock(OS, "exprs", ir::print(exprsFunc(D)));
-  writeBlock(OS, "ir", ir::print(K.Kernel));
-  writeBlock(OS, "cuda", D.Payload);
-  OS << "end\n";
-  return OS.str();
-}
-
-bool parseDescriptor(const std::string &Text, LaunchDescriptor &Out, std::string &Error) {
-  Out = LaunchDescriptor();
-  Reader R(Text);
-  LoweredKernel &K = Out.Kernel;
-  std::string L, Name, ExprsText, IRText, End;
-  std::vector<ir::Expr> Slots;
-  bool Ok = R.line(L) && (L == Header || R.fail("not a sched launch descriptor (v1)")) &&
-            R.tagged("kernel", Name) && parseSource(R, K.Kernel) && parseArgs(R, Out) &&
-            parseRunner(R, Out.Runner) && parseArch(R, K.Arch) &&
-            parseMinCapability(R, Out.MinCapability) && parseFinals(R, Out.Finals) &&
-            parseRegions(R, K.Regions) &&
-            R.block("exprs", ExprsText) &&
-            R.block("ir", IRText) && R.block("cuda", Out.Payload) && R.line(End) &&
-            (End == "end" || R.fail("expected 'end'"));
-  if (Ok) {
-    // The IR carries the kernel's name, target and parameters; the header
-    // line carries where it came from.
-    std::string SourceFile = K.Kernel.SourceFile;
-    unsigned SourceLine = K.Kernel.SourceLine;
-    std::string IRError;
-    Ok = ir::parseLoopNest(IRText, K.Kernel, IRError) || R.fail("in ir: " + IRError);
-    K.Kernel.SourceFile = SourceFile;
-    K.Kernel.SourceLine = SourceLine;
-  }
-  Ok = Ok && (K.Kernel.Name == Name || R.fail("kernel name does not match its ir")) &&
-       (Out.ArgKinds.size() == K.Kernel.Params.size() ||
-        R.fail("argument count does not match the kernel's parameters")) &&
-       parseLaunchExprs(R, ExprsText, K.Kernel,
-                        6 + 2 * K.Regions.size() + 2 * Out.Finals.size(), Slots);
-  if (!Ok) {
-    Error = R.Error;
-    return false;
-  }
-  for (int D = 0; D < 3; ++D) {
-    K.Geometry.Grid[D] = Slots[D];
-    K.Geometry.Block[D] = Slots[3 + D];
-  }
-  for (size_t I = 0; I < K.Regions.size(); ++I) {
-    K.Regions[I].Extent = Slots[6 + I];
-    K.Regions[I].Min = Slots[6 + K.Regions.size() + I];
-  }
-  const size_t FirstFinal = 6 + 2 * K.Regions.size();
-  for (size_t I = 0; I < Out.Finals.size(); ++I) {
-    Out.Finals[I].When = Slots[FirstFinal + 2 * I];
-    Out.Finals[I].Value = Slots[FirstFinal + 2 * I + 1];
-    if (!Out.Finals[I].Value) {
-      Error = "descriptor: final '" + Out.Finals[I].Name + "' has no value";
+    if (!programOf(Entry.second, K.Kernel, Program, Why)) {
+      Error = "the " + Entry.first + " is not an integer expression the launcher evaluates: " + Why;
       return false;
     }
   }
   return true;
+}
+
+bool planOf(const LaunchDescriptor &D, LaunchPlan &Out, std::string &Error) {
+  const LoweredKernel &K = D.Kernel;
+  const ir::LoopNest &N = K.Kernel;
+  Out = LaunchPlan();
+  Out.Kernel = N.Name;
+  Out.SourceFile = N.SourceFile;
+  Out.SourceLine = N.SourceLine;
+  Out.Runner = D.Runner;
+  Out.Arch = K.Arch;
+  Out.MinCapability = D.MinCapability;
+  Out.Payload = D.Payload;
+  Out.SharedBytes = ir::staticSharedBytes(N);
+  if (D.ArgKinds.size() != N.Params.size()) {
+    Error = "the descriptor has " + std::to_string(D.ArgKinds.size()) + " argument kinds for " +
+            std::to_string(N.Params.size()) + " parameters";
+    return false;
+  }
+  std::map<std::string, int64_t> Alignments = ir::vectorAlignments(N.Body);
+  for (size_t I = 0; I < N.Params.size(); ++I) {
+    const ir::Param &P = N.Params[I];
+    LaunchPlan::Param Q;
+    Q.Name = P.name();
+    Q.Arg = D.ArgKinds[I];
+    Q.IsBuffer = P.ParamKind == ir::Param::Kind::Buffer;
+    Q.Type = Q.IsBuffer ? P.Buf->Type : P.Scalar->Type;
+    if (Q.IsBuffer) {
+      auto Align = Alignments.find(P.Buf->Name);
+      Q.Alignment = Align == Alignments.end() ? 0 : Align->second;
+      for (const BufferRegion &R : K.Regions)
+        if (R.Param == P.Buf->Name) {
+          Q.HasRegion = true;
+          Q.Read = R.Read;
+          Q.Written = R.Written;
+          if (!programOf(R.Min, N, Q.Min, Error) || !programOf(R.Extent, N, Q.Extent, Error))
+            return false;
+        }
+    }
+    Out.Params.push_back(std::move(Q));
+  }
+  for (int Dim = 0; Dim < 3; ++Dim) {
+    if (!programOf(K.Geometry.Grid[Dim], N, Out.Grid[Dim], Error) ||
+        !programOf(K.Geometry.Block[Dim], N, Out.Block[Dim], Error))
+      return false;
+    Out.GridText[Dim] = displayText(K.Geometry.Grid[Dim]);
+    Out.BlockText[Dim] = displayText(K.Geometry.Block[Dim]);
+  }
+  for (const ir::Expr &A : N.Assumptions) {
+    LaunchPlan::Assumption Plan;
+    Plan.Text = ir::print(A);
+    if (!programOf(A, N, Plan.Holds, Error))
+      return false;
+    Out.Assumptions.push_back(std::move(Plan));
+  }
+  for (const LaunchDescriptor::FinalValue &F : D.Finals) {
+    LaunchPlan::Final Plan;
+    Plan.Name = F.Name;
+    Plan.Type = F.Type;
+    if (!programOf(F.When, N, Plan.When, Error) || !programOf(F.Value, N, Plan.Value, Error))
+      return false;
+    Out.Finals.push_back(std::move(Plan));
+  }
+  return true;
+}
+
+std::string serializeDescriptor(const LaunchDescriptor &D) {
+  LaunchPlan Plan;
+  std::string Error;
+  // checkLaunchExprs held when the kernel was made; a plan that cannot be
+  // made gives a descriptor the runtime refuses, naming why.
+  if (!planOf(D, Plan, Error))
+    return "invalid launch plan: " + Error + "\n";
+  return writeDescriptorText(Plan, ir::print(D.Kernel.Kernel));
+}
+
+bool parseDescriptor(const std::string &Text, LaunchDescriptor &Out, std::string &Error) {
+  Out = LaunchDescriptor();
+  LaunchPlan Plan;
+  std::string IRText;
+  if (!parsePlan(Text, Plan, Error, &IRText))
+    return false;
+  LoweredKernel &K = Out.Kernel;
+  ir::LoopNest &N = K.Kernel;
+  if (!ir::parseLoopNest(IRText, N, Error)) {
+    Error = "descriptor: in ir: " + Error;
+    return false;
+  }
+  // The IR carries the kernel's name, target and parameters; the plan
+  // carries where it came from.
+  N.SourceFile = Plan.SourceFile;
+  N.SourceLine = Plan.SourceLine;
+  if (N.Name != Plan.Kernel) {
+    Error = "descriptor: kernel name does not match its ir";
+    return false;
+  }
+  if (Plan.Params.size() != N.Params.size()) {
+    Error = "descriptor: argument count does not match the kernel's parameters";
+    return false;
+  }
+  Out.Runner = Plan.Runner;
+  Out.Payload = Plan.Payload;
+  Out.MinCapability = Plan.MinCapability;
+  K.Arch = Plan.Arch;
+  for (size_t I = 0; I < Plan.Params.size(); ++I) {
+    const LaunchPlan::Param &Q = Plan.Params[I];
+    if (Q.Name != N.Params[I].name()) {
+      Error = "descriptor: parameter '" + Q.Name + "' does not match the ir's '" +
+              N.Params[I].name() + "'";
+      return false;
+    }
+    Out.ArgKinds.push_back(Q.Arg);
+    if (!Q.HasRegion)
+      continue;
+    BufferRegion R;
+    R.Param = Q.Name;
+    R.Read = Q.Read;
+    R.Written = Q.Written;
+    R.Min = exprOf(Q.Min, N, Error);
+    R.Extent = exprOf(Q.Extent, N, Error);
+    if (!Error.empty())
+      return false;
+    K.Regions.push_back(R);
+  }
+  for (int Dim = 0; Dim < 3; ++Dim) {
+    K.Geometry.Grid[Dim] = exprOf(Plan.Grid[Dim], N, Error);
+    K.Geometry.Block[Dim] = exprOf(Plan.Block[Dim], N, Error);
+  }
+  for (const LaunchPlan::Final &F : Plan.Finals) {
+    LaunchDescriptor::FinalValue V;
+    V.Name = F.Name;
+    V.Type = F.Type;
+    V.When = exprOf(F.When, N, Error);
+    V.Value = exprOf(F.Value, N, Error);
+    Out.Finals.push_back(V);
+  }
+  return Error.empty();
 }
 
 } // namespace sched

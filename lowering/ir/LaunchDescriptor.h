@@ -10,12 +10,14 @@
 // code) and runs the kernel under the chosen backend, or returns 0 so the
 // original loop runs (host backend).
 //
-// The one type both sides share: the compiler (compileNest) writes it, the
-// runtime reads it. It lives in ir/ and depends on ir/ only, so the runtime
-// includes neither codegen nor the passes, and a program links the IR
-// library (to read the descriptor) but not the compiler. Everything the
-// launcher needs is in it as data: geometry, regions, architecture, the
-// compute capability the payload needs, the payload itself.
+// The compiler (compileNest) writes it; the runtime reads it in two ways.
+// The launcher and the backends that run emitted code (cuda, emu) read only
+// its plan (ir/LaunchPlan.h: geometry, regions, assumptions, architecture,
+// payload, as plain data with expressions as integer programs), without the
+// IR library; the simulator and the VTA runner, which interpret the
+// kernel's IR, read the whole descriptor (parseDescriptor) when they first
+// run it. It lives in ir/ and depends on ir/ only, so the runtime includes
+// neither codegen nor the passes.
 //
 //===----------------------------------------------------------------------===//
 #ifndef SCHED_IR_LAUNCHDESCRIPTOR_H
@@ -23,6 +25,7 @@
 
 #include "ir/IR.h"
 #include "ir/Kernel.h"
+#include "ir/LaunchPlan.h"
 #include <string>
 #include <vector>
 
@@ -30,11 +33,7 @@ namespace sched {
 
 struct LaunchDescriptor {
   /// How each launcher argument points at its parameter's value.
-  enum class ArgKind : uint8_t {
-    Pointer, // the argument is T**: address of a pointer variable
-    Array,   // the argument is T*: address of an array's first element
-    Scalar   // the argument is T*: address of a scalar variable
-  };
+  using ArgKind = LaunchPlan::ArgKind;
   std::vector<ArgKind> ArgKinds; // parallel to Kernel.Kernel.Params
   LoweredKernel Kernel;          // lowered IR, geometry, regions
   /// Which runner of the runtime runs the kernel: the target's
@@ -68,12 +67,25 @@ struct LaunchDescriptor {
 };
 
 /// Checks that every expression the launcher evaluates before a launch
-/// (grid and block extents, copy regions, run-time assumptions) uses literals
-/// and the kernel's scalar parameters only: the launcher has nothing else.
-/// False, with the offending expression in Error, otherwise (an internal
-/// error of the compiler: the nest must stay as written).
+/// (grid and block extents, copy regions, run-time assumptions, finals) is an
+/// integer expression over literals and the kernel's scalar parameters only,
+/// which a ScalarProgram holds: the launcher has nothing else. False, with
+/// the offending expression in Error, otherwise (an internal error of the
+/// compiler: the nest must stay as written).
 bool checkLaunchExprs(const LoweredKernel &K, std::string &Error,
                       const std::vector<LaunchDescriptor::FinalValue> &Finals = {});
+
+/// E as a program over Nest's parameters (ScalarProgram::OpCode::Param k is
+/// Nest.Params[k]); a null E is the empty program. False with Error when E
+/// is not an integer expression over scalar parameters and literals.
+bool programOf(const ir::Expr &E, const ir::LoopNest &Nest, ScalarProgram &Out,
+               std::string &Error);
+/// The expression P computes, over Nest's scalar parameters (null for the
+/// empty program; null too for a malformed one, with Error set).
+ir::Expr exprOf(const ScalarProgram &P, const ir::LoopNest &Nest, std::string &Error);
+
+/// The plan of D: what the launcher reads (checkLaunchExprs must hold).
+bool planOf(const LaunchDescriptor &D, LaunchPlan &Out, std::string &Error);
 
 std::string serializeDescriptor(const LaunchDescriptor &D);
 bool parseDescriptor(const std::string &Text, LaunchDescriptor &Out, std::string &Error);

@@ -4,7 +4,6 @@
 //
 //===----------------------------------------------------------------------===//
 #include "LaunchLimits.h"
-#include "IRVisitor.h"
 
 namespace sched {
 namespace ir {
@@ -14,23 +13,6 @@ namespace {
 std::string shapeText(const int64_t E[3]) {
   return std::to_string(E[0]) + " x " + std::to_string(E[1]) + " x " + std::to_string(E[2]);
 }
-
-/// Sums the sizes of the shared allocations; Bytes becomes -1 at the first
-/// one whose size is not a constant.
-class SharedBytesCounter : public IRVisitor {
-public:
-  int64_t Bytes = 0;
-
-protected:
-  void visitAllocate(const AllocateNode *N) override {
-    // Each shared buffer is allocated once (the kernel verifier's final form).
-    if (N->Buf->MemScope == Scope::Shared && Bytes >= 0) {
-      int64_t Elements = constantElements(*N->Buf);
-      Bytes = Elements < 0 ? -1 : Bytes + Elements * dtypeBytes(N->Buf->Type);
-    }
-    IRVisitor::visitAllocate(N);
-  }
-};
 
 } // namespace
 
@@ -56,12 +38,6 @@ std::string launchShapeProblem(const int64_t Grid[3], const int64_t Block[3],
            " bytes, over CUDA's limit of " + std::to_string(MaxStaticSharedBytes) +
            " bytes of static shared memory per block";
   return "";
-}
-
-int64_t staticSharedBytes(const LoopNest &Kernel) {
-  SharedBytesCounter Counter;
-  Counter.visit(Kernel.Body);
-  return Counter.Bytes;
 }
 
 } // namespace ir

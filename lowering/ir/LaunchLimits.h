@@ -8,6 +8,10 @@
 // 5.0 and newer, through sm_90): threads per block, block and grid
 // dimensions, and a block's static shared memory without opt-in.
 //
+// It depends on nothing but ir/Types-level facts, so the launcher uses it
+// without the IR library (staticSharedBytes, which reads a kernel, is in
+// ir/Kernel.h).
+//
 // A launch shape is known only at run time when extents depend on scalar
 // parameters, so the launcher checks it for each launch; a shape that does
 // not fit is a failed run-time assumption (the original loop runs), not an
@@ -16,8 +20,6 @@
 //===----------------------------------------------------------------------===//
 #ifndef SCHED_IR_LAUNCHLIMITS_H
 #define SCHED_IR_LAUNCHLIMITS_H
-
-#include "IR.h"
 
 #include <cstdint>
 #include <string>
@@ -41,11 +43,6 @@ constexpr int64_t MaxStaticSharedBytes = 48 * 1024;
 /// negative (an empty grid or block is the launcher's own case).
 std::string launchShapeProblem(const int64_t Grid[3], const int64_t Block[3],
                                int64_t SharedBytes);
-
-/// The bytes of static shared memory Kernel's shared allocations take
-/// together (each is its own __shared__ array); -1 when one has a size that
-/// is not a constant.
-int64_t staticSharedBytes(const LoopNest &Kernel);
 
 } // namespace ir
 } // namespace sched

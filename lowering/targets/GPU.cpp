@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 #include "codegen/CodeGenCUDA.h"
 #include "ir/IRVisitor.h"
+#include "ir/Kernel.h"
 #include "ir/LaunchLimits.h"
 #include "ir/Printer.h"
 #include "passes/Pass.h"

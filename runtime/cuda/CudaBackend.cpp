@@ -13,7 +13,6 @@
 
 #include "CudaBackend.h"
 #include "CudaApi.h"
-#include "ScalarEval.h"
 #include "ir/LaunchLimits.h"
 
 namespace sched {
@@ -68,16 +67,16 @@ const Device &device() {
 
 /// Compiles and loads D's kernel (called under the cache's lock).
 std::shared_ptr<CompiledKernel> buildKernel(const DriverApi &A, const Device &Dev,
-                                            const LaunchDescriptor &D) {
+                                            const LaunchPlan &D) {
   auto K = std::make_shared<CompiledKernel>();
-  const std::string &Name = D.Kernel.Kernel.Name;
+  const std::string &Name = D.Kernel;
   if (D.Payload.empty()) {
     K->Error = "the launch descriptor has no CUDA source";
     return K;
   }
   CompiledImage Image;
   if (!compileWithNvrtc(D.Payload, Name, Dev.Major, Dev.Minor, Image, K->Error,
-                        D.MinCapability, D.Kernel.Arch))
+                        D.MinCapability, D.Arch))
     return K;
   if (!Image.IsCubin)
     Image.Image.push_back('\0'); // PTX is loaded as a C string
@@ -171,7 +170,7 @@ bool deviceAvailable(std::string *Why) {
   return Dev.Error.empty();
 }
 
-bool launch(const LaunchDescriptor &D, KernelCache &Cache, const std::vector<void *> &ParamData,
+bool launch(const LaunchPlan &D, KernelCache &Cache, const std::vector<void *> &ParamData,
             std::string &Error, bool &Touched, double *KernelMs) {
   Touched = false;
   if (KernelMs)
@@ -201,19 +200,16 @@ bool launch(const LaunchDescriptor &D, KernelCache &Cache, const std::vector<voi
     return false;
   }
 
-  const LoweredKernel &LK = D.Kernel;
-  const ir::LoopNest &N = LK.Kernel;
-  if (ParamData.size() != N.Params.size()) {
+  if (ParamData.size() != D.Params.size()) {
     Error = "wrong number of kernel arguments";
     return false;
   }
-  runtime::ScalarEnv Env;
-  Env.bindParams(N, ParamData);
+  const std::vector<int64_t> Values = D.scalarValues(ParamData);
 
   // Buffers: device pointers in place, host arrays staged by their region.
   StagedBuffers Staging(*A);
-  std::vector<CUdeviceptr> DevPtrs(N.Params.size(), 0);
-  std::vector<void *> KernelArgs(N.Params.size(), nullptr);
+  std::vector<CUdeviceptr> DevPtrs(D.Params.size(), 0);
+  std::vector<void *> KernelArgs(D.Params.size(), nullptr);
   bool InPlace = false; // some buffer is the program's own device or managed memory
   struct InPlaceRange {
     size_t Param;
@@ -222,43 +218,40 @@ bool launch(const LaunchDescriptor &D, KernelCache &Cache, const std::vector<voi
     size_t Bytes;
   };
   std::vector<InPlaceRange> InPlaceRanges;
-  for (size_t I = 0; I < N.Params.size(); ++I) {
-    const ir::Param &P = N.Params[I];
-    if (P.ParamKind == ir::Param::Kind::Scalar) {
+  for (size_t I = 0; I < D.Params.size(); ++I) {
+    const LaunchPlan::Param &P = D.Params[I];
+    if (!P.IsBuffer) {
       KernelArgs[I] = ParamData[I]; // the address of a value of the param's type
       continue;
     }
     KernelArgs[I] = &DevPtrs[I];
-    const BufferRegion *Region = runtime::regionOf(LK, P.Buf->Name);
+    const int64_t ElementBytes = ir::dtypeBytes(P.Type);
     int64_t Min = 0, Extent = 0;
+    if (!D.region(I, Values, ParamData[I], Min, Extent, Error))
+      return false;
     if (ParamData[I] && isDevicePointer(*A, ParamData[I])) {
       DevPtrs[I] = reinterpret_cast<CUdeviceptr>(ParamData[I]);
       InPlace = true;
-      if (Region && !runtime::evalRegion(*Region, Env, ParamData[I], Min, Extent, Error))
-        return false;
-      if (Region && Extent > 0)
-        InPlaceRanges.push_back({I, Region->Written,
-                                 static_cast<const char *>(ParamData[I]) +
-                                     Min * static_cast<int64_t>(ir::dtypeBytes(P.Buf->Type)),
-                                 static_cast<size_t>(Extent) * ir::dtypeBytes(P.Buf->Type)});
+      if (Extent > 0)
+        InPlaceRanges.push_back({I, P.Written,
+                                 static_cast<const char *>(ParamData[I]) + Min * ElementBytes,
+                                 static_cast<size_t>(Extent * ElementBytes)});
       continue;
     }
-    if (!Region)
+    if (!P.HasRegion)
       continue; // the kernel does not touch it: pass null
-    if (!runtime::evalRegion(*Region, Env, ParamData[I], Min, Extent, Error))
-      return false;
     Staged S;
     S.Param = I;
-    S.Bytes = static_cast<size_t>(Extent) * ir::dtypeBytes(P.Buf->Type);
-    S.Offset = Min * static_cast<int64_t>(ir::dtypeBytes(P.Buf->Type));
-    S.CopyOut = Region->Written;
+    S.Bytes = static_cast<size_t>(Extent * ElementBytes);
+    S.Offset = Min * ElementBytes;
+    S.CopyOut = P.Written;
     // The copy keeps the host region's address modulo 256 (cuMemAlloc
     // aligns to 256): a kernel's vector accesses (ir/Vectorize.h) rely on
     // the argument being as aligned as the host array.
     S.Lead = static_cast<size_t>(
         (reinterpret_cast<uintptr_t>(ParamData[I]) + static_cast<uintptr_t>(S.Offset)) % 256);
     if ((R = A->cuMemAlloc(&S.Dev, S.Lead + (S.Bytes ? S.Bytes : 1))) != CUDA_SUCCESS) {
-      Error = driverError("cuMemAlloc", R) + " for '" + P.Buf->Name + "' (" +
+      Error = driverError("cuMemAlloc", R) + " for '" + P.Name + "' (" +
               std::to_string(S.Bytes) + " bytes)";
       return false;
     }
@@ -266,11 +259,10 @@ bool launch(const LaunchDescriptor &D, KernelCache &Cache, const std::vector<voi
     // The kernel indexes from the argument: element Min sits at S.Dev + S.Lead.
     DevPtrs[I] = S.Dev + S.Lead - static_cast<CUdeviceptr>(S.Offset);
     // Written regions are copied in too: a kernel may write only part of one.
-    if ((Region->Read || Region->Written) && S.Bytes &&
+    if ((P.Read || P.Written) && S.Bytes &&
         (R = A->cuMemcpyHtoD(S.Dev + S.Lead, static_cast<char *>(ParamData[I]) + S.Offset,
-                             S.Bytes)) !=
-            CUDA_SUCCESS) {
-      Error = driverError("cuMemcpyHtoD", R) + " for '" + P.Buf->Name + "'";
+                             S.Bytes)) != CUDA_SUCCESS) {
+      Error = driverError("cuMemcpyHtoD", R) + " for '" + P.Name + "'";
       return false;
     }
   }
@@ -282,8 +274,8 @@ bool launch(const LaunchDescriptor &D, KernelCache &Cache, const std::vector<voi
     for (size_t Y = X + 1; Y < InPlaceRanges.size(); ++Y) {
       const InPlaceRange &P = InPlaceRanges[X], &Q = InPlaceRanges[Y];
       if ((P.Written || Q.Written) && P.Begin < Q.Begin + Q.Bytes && Q.Begin < P.Begin + P.Bytes) {
-        Error = "the device buffers '" + N.Params[P.Param].name() + "' and '" +
-                N.Params[Q.Param].name() +
+        Error = "the device buffers '" + D.Params[P.Param].Name + "' and '" +
+                D.Params[Q.Param].Name +
                 "' overlap where the kernel writes one of them; its parameters are __restrict__";
         return false;
       }
@@ -291,13 +283,13 @@ bool launch(const LaunchDescriptor &D, KernelCache &Cache, const std::vector<voi
 
   int64_t Grid[3], Block[3];
   bool Empty = false;
-  if (!runtime::evalLaunchGeometry(LK.Geometry, Env, Grid, Block, Empty, Error))
+  if (!D.geometry(Values, Grid, Block, Empty, Error))
     return false;
   if (Empty)
     return true; // an empty grid: nothing to run (CUDA would refuse it)
   // The launcher runs the original loop for a shape no device takes
   // (runtime/Launch.cpp, mayLaunch); a caller of launch gets an error.
-  std::string Problem = ir::launchShapeProblem(Grid, Block, ir::staticSharedBytes(N));
+  std::string Problem = ir::launchShapeProblem(Grid, Block, D.SharedBytes);
   if (!Problem.empty()) {
     Error = Problem;
     return false;
@@ -328,7 +320,7 @@ bool launch(const LaunchDescriptor &D, KernelCache &Cache, const std::vector<voi
     R = A->cuMemcpyDtoH(static_cast<char *>(ParamData[S.Param]) + S.Offset, S.Dev + S.Lead,
                         S.Bytes);
     if (R != CUDA_SUCCESS) {
-      Error = driverError("cuMemcpyDtoH", R) + " for '" + N.Params[S.Param].name() + "'";
+      Error = driverError("cuMemcpyDtoH", R) + " for '" + D.Params[S.Param].Name + "'";
       return false;
     }
   }

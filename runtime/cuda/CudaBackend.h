@@ -10,7 +10,7 @@
 #ifndef SCHED_RUNTIME_CUDA_CUDABACKEND_H
 #define SCHED_RUNTIME_CUDA_CUDABACKEND_H
 
-#include "ir/LaunchDescriptor.h"
+#include "ir/LaunchPlan.h"
 
 #include <memory>
 #include <mutex>
@@ -46,7 +46,7 @@ struct KernelCache {
 /// when given, gets the kernel's time on the device in milliseconds (CUDA
 /// events around the launch; the copies and the launcher's host work are
 /// not in it), or -1 when the driver cannot time it.
-bool launch(const LaunchDescriptor &D, KernelCache &Cache,
+bool launch(const LaunchPlan &D, KernelCache &Cache,
             const std::vector<void *> &ParamData, std::string &Error, bool &Touched,
             double *KernelMs = nullptr);
 

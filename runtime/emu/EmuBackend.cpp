@@ -17,7 +17,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "EmuBackend.h"
-#include "ScalarEval.h"
 
 #include <cerrno>
 #include <chrono>
@@ -306,16 +305,14 @@ bool runKernel(const CompiledKernel &K, const unsigned Grid[3], const unsigned B
   return Ok;
 }
 
-bool launch(const LaunchDescriptor &D, KernelCache &Cache, const std::vector<void *> &ParamData,
+bool launch(const LaunchPlan &D, KernelCache &Cache, const std::vector<void *> &ParamData,
             EmuStats &Stats, std::string &Error, bool &Touched) {
   Touched = false;
-  const LoweredKernel &LK = D.Kernel;
-  const ir::LoopNest &N = LK.Kernel;
   if (D.Payload.empty()) {
     Error = "the launch descriptor has no CUDA source";
     return false;
   }
-  if (ParamData.size() != N.Params.size()) {
+  if (ParamData.size() != D.Params.size()) {
     Error = "wrong number of kernel arguments";
     return false;
   }
@@ -323,39 +320,36 @@ bool launch(const LaunchDescriptor &D, KernelCache &Cache, const std::vector<voi
   {
     std::lock_guard<std::mutex> Guard(Cache.Lock);
     if (!Cache.Kernel)
-      Cache.Kernel = compileKernel(D.Payload, N.Name);
+      Cache.Kernel = compileKernel(D.Payload, D.Kernel);
     K = Cache.Kernel;
   }
   if (!K->Error.empty()) {
     Error = K->Error;
     return false;
   }
-  runtime::ScalarEnv Env;
-  Env.bindParams(N, ParamData);
+  const std::vector<int64_t> Values = D.scalarValues(ParamData);
   int64_t Grid[3], Block[3];
   bool Empty = false;
-  if (!runtime::evalLaunchGeometry(LK.Geometry, Env, Grid, Block, Empty, Error))
+  if (!D.geometry(Values, Grid, Block, Empty, Error))
     return false;
   if (Empty)
     return true;
   // cuLaunchKernel's arguments: the address of each parameter's value, a
   // buffer's value being its (host) pointer. And each buffer's region, which
   // the cuda backend would place at an aligned device address.
-  std::vector<void *> Pointers(ParamData), Args(N.Params.size());
+  std::vector<void *> Pointers(ParamData), Args(D.Params.size());
   std::vector<std::pair<const char *, const char *>> Regions;
-  for (size_t I = 0; I < N.Params.size(); ++I) {
-    const ir::Param &P = N.Params[I];
-    Args[I] = P.ParamKind == ir::Param::Kind::Scalar ? ParamData[I] : &Pointers[I];
-    const BufferRegion *Region =
-        P.ParamKind == ir::Param::Kind::Scalar ? nullptr : runtime::regionOf(LK, P.Buf->Name);
+  for (size_t I = 0; I < D.Params.size(); ++I) {
+    const LaunchPlan::Param &P = D.Params[I];
+    Args[I] = P.IsBuffer ? &Pointers[I] : ParamData[I];
     int64_t Min = 0, Extent = 0;
-    if (!Region)
+    if (!P.HasRegion)
       continue;
-    if (!runtime::evalRegion(*Region, Env, ParamData[I], Min, Extent, Error))
+    if (!D.region(I, Values, ParamData[I], Min, Extent, Error))
       return false;
     if (!ParamData[I])
       continue; // null, and the kernel touches none of it
-    int64_t Bytes = ir::dtypeBytes(P.Buf->Type);
+    int64_t Bytes = ir::dtypeBytes(P.Type);
     const char *Start = static_cast<const char *>(ParamData[I]) + Min * Bytes;
     Regions.push_back({Start, Start + Extent * Bytes});
   }

@@ -18,7 +18,7 @@
 #define SCHED_RUNTIME_EMU_EMUBACKEND_H
 
 #include "EmuScheduler.h"
-#include "ir/LaunchDescriptor.h"
+#include "ir/LaunchPlan.h"
 
 #include <memory>
 #include <mutex>
@@ -56,7 +56,7 @@ bool runKernel(const CompiledKernel &K, const unsigned Grid[3], const unsigned B
 /// as the simulator takes them). False with Error otherwise; Touched says
 /// whether the kernel had started on the program's arrays (a compile error
 /// comes before: the original loop may still run).
-bool launch(const LaunchDescriptor &D, KernelCache &Cache, const std::vector<void *> &ParamData,
+bool launch(const LaunchPlan &D, KernelCache &Cache, const std::vector<void *> &ParamData,
             EmuStats &Stats, std::string &Error, bool &Touched);
 
 } // namespace emu

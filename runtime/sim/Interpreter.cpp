@@ -59,6 +59,7 @@
 
 #include "Bytecode.h"
 #include "ScalarEval.h"
+#include "ir/Kernel.h"
 #include "ir/LaunchLimits.h"
 #include "ir/MathFunctions.h"
 #include "ir/Printer.h"

@@ -88,12 +88,10 @@ bool runKernel(const SimProgram &P, const std::vector<void *> &ParamData,
 bool simulate(const LoweredKernel &K, const std::vector<void *> &ParamData,
               const SimOptions &Opts, std::string &Error, SimStats *Stats = nullptr);
 
-/// IEEE binary16 conversions with round-to-nearest-even (what `half` stores).
-uint16_t floatToHalf(float F);
-float halfToFloat(uint16_t H);
-/// Rounds D to the nearest binary16 value (returned as a double), rounding
-/// once (no double rounding through float).
-double roundToHalf(double D);
+/// IEEE binary16 conversions (ir/Types.h), by their simulator names.
+using ir::floatToHalf;
+using ir::halfToFloat;
+using ir::roundToHalf;
 
 } // namespace sim
 } // namespace sched

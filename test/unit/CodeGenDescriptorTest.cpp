@@ -115,7 +115,8 @@ TEST(CodeGenDescriptorTest, FinalValuesRoundTripOverTheKernelsParameters) {
   D.Finals.push_back({"k", ir::DType::Int64, ir::makeBinary(ir::BinOp::GT, M, ir::makeInt(0)),
                       ir::makeCast(ir::DType::Int64, KK + ir::makeInt(1))});
   std::string Text = serializeDescriptor(D);
-  EXPECT_NE(Text.find("\nfinals 2 int32 i int64 k\n"), std::string::npos) << Text;
+  EXPECT_NE(Text.find("\nfinal int32 i\nfinal-when -\n"), std::string::npos) << Text;
+  EXPECT_NE(Text.find("\nfinal int64 k\n"), std::string::npos) << Text;
   LaunchDescriptor P;
   std::string Error;
   ASSERT_TRUE(parseDescriptor(Text, P, Error)) << Error;
@@ -248,9 +249,9 @@ TEST(CodeGenDescriptorTest, RoundTripsTheMinimumComputeCapability) {
 
 TEST(CodeGenDescriptorTest, RejectsAnUnknownTargetArchitecture) {
   std::string Text = serializeDescriptor(makeDescriptor());
-  size_t Regions = Text.find("region ");
-  ASSERT_NE(Regions, std::string::npos);
-  Text.insert(Regions, "arch sm_70\n");
+  size_t Shared = Text.find("shared-bytes ");
+  ASSERT_NE(Shared, std::string::npos);
+  Text.insert(Shared, "arch sm_70\n");
   LaunchDescriptor P;
   std::string Error;
   EXPECT_FALSE(parseDescriptor(Text, P, Error));

@@ -15,6 +15,7 @@
 #include "Backend.h"
 #include "SimTestUtil.h"
 #include "codegen/CodeGenCUDA.h"
+#include "ir/LaunchDescriptor.h"
 
 #include <gtest/gtest.h>
 
@@ -77,6 +78,36 @@ TEST(EmuBackend, RunsTheEmittedCudaWithTheDescriptorsGeometry) {
   for (int I = 0; I < N; ++I)
     EXPECT_EQ(Out[I], AStore[I] * 3.0f + 21.0f) << I;
   EXPECT_EQ(Out[N], -1.0f); // 24 threads, 21 elements: the guard holds
+}
+
+/// The launcher and emu read the descriptor's plan only (ir/LaunchPlan.h):
+/// a descriptor whose IR section is unreadable still runs on emu, and the
+/// simulator, which reads the IR, refuses it before touching anything.
+TEST(EmuBackend, RunsFromThePlanWithoutReadingTheKernelsIR) {
+  LoweredKernel K = scaleShift();
+  std::string Text = descriptorFor(K, emitCUDA(K));
+  size_t IR = Text.find("\nir ");
+  ASSERT_NE(IR, std::string::npos);
+  size_t Start = Text.find('\n', IR + 1) + 1;
+  size_t Func = Text.find("func ", Start);
+  ASSERT_EQ(Func, Start);
+  Text.replace(Func, 4, "cnuf"); // not IR any more, same length
+  static std::vector<std::string> *Keep = new std::vector<std::string>();
+  Keep->push_back(Text);
+  const char *Desc = Keep->back().c_str();
+  int32_t N = 5;
+  std::vector<float> AStore(N, 1.0f), OutStore(N, -1.0f);
+  float *A = AStore.data(), *Out = OutStore.data();
+  void *Args[] = {&N, &A, &Out};
+  std::string Where, Error;
+  ASSERT_EQ(runtime::launchKernel(Desc, Args, runtime::BackendKind::Emu, Where, Error),
+            runtime::LaunchResult::RanOnBackend)
+      << Error;
+  EXPECT_EQ(Out[4], 3.0f + 5.0f);
+  EXPECT_EQ(runtime::launchKernel(Desc, Args, runtime::BackendKind::Sim, Where, Error),
+            runtime::LaunchResult::FailedUntouched);
+  EXPECT_NE(Error.find("invalid launch descriptor: descriptor: in ir:"), std::string::npos)
+      << Error;
 }
 
 /// Compiling comes before the kernel touches the program's arrays: the

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "LoweringTestUtil.h"
 #include "Pipeline.h"
+#include "ir/Kernel.h"
 #include "ir/LaunchLimits.h"
 #include "ir/Printer.h"
 #include "passes/Passes.h"

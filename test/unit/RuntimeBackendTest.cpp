@@ -15,6 +15,7 @@
 #include "SimTestUtil.h"
 #include "cuda/CudaBackend.h"
 
+#include "ir/LaunchDescriptor.h"
 #include "ir/LaunchLimits.h"
 
 #include <gtest/gtest.h>
@@ -146,9 +147,11 @@ TEST(RuntimeBackendNames, AutoPicksCudaOnlyWhenADeviceIsPresent) {
 }
 
 TEST(RuntimeBackendNames, PointerArgumentsAreDereferencedOthersAreNot) {
-  LaunchDescriptor D;
-  D.ArgKinds = {LaunchDescriptor::ArgKind::Pointer, LaunchDescriptor::ArgKind::Array,
-                LaunchDescriptor::ArgKind::Scalar};
+  LaunchPlan D;
+  D.Params.resize(3);
+  D.Params[0].Arg = LaunchPlan::ArgKind::Pointer;
+  D.Params[1].Arg = LaunchPlan::ArgKind::Array;
+  D.Params[2].Arg = LaunchPlan::ArgKind::Scalar;
   float Data[2], Arr[2];
   float *Ptr = Data;
   int Scalar = 3;

@@ -10,6 +10,7 @@
 #include "codegen/CodeGenCUDA.h"
 #include "cuda/CudaApi.h"
 #include "cuda/CudaBackend.h"
+#include "ir/LaunchDescriptor.h"
 #include "ir/Parser.h"
 
 #include <gtest/gtest.h>
@@ -239,6 +240,12 @@ TEST(RuntimeCudaTest, LaunchOnDeviceMatchesSimulator) {
   LaunchDescriptor D;
   D.Kernel = K;
   D.Payload = emitCUDA(K);
+  for (const ir::Param &P : K.Kernel.Params)
+    D.ArgKinds.push_back(P.ParamKind == ir::Param::Kind::Scalar ? LaunchPlan::ArgKind::Scalar
+                                                                : LaunchPlan::ArgKind::Array);
+  LaunchPlan Plan;
+  std::string PlanError;
+  ASSERT_TRUE(planOf(D, Plan, PlanError)) << PlanError;
   cuda::KernelCache Cache;
   int32_t N = 1000;
   std::vector<float> A(N), Out(N, 0.0f);
@@ -246,7 +253,7 @@ TEST(RuntimeCudaTest, LaunchOnDeviceMatchesSimulator) {
     A[I] = 0.25f * I;
   std::string Error;
   bool Touched = false;
-  ASSERT_TRUE(cuda::launch(D, Cache, {&N, A.data(), Out.data()}, Error, Touched)) << Error;
+  ASSERT_TRUE(cuda::launch(Plan, Cache, {&N, A.data(), Out.data()}, Error, Touched)) << Error;
   for (int I = 0; I < N; ++I)
     EXPECT_EQ(Out[I], A[I] + 1.0f) << "at " << I;
 }

@@ -1,6 +1,6 @@
 // A run-time assumption made by the extractor stays with the nest through
 // scheduling and lowering: dump=lowered prints it, and the launch descriptor
-// carries it (in its IR) for the launcher to check.
+// carries it, as a program the launcher evaluates and in its IR.
 // RUN: %sched_cc -fsyntax-only -fplugin-arg-sched-dump=lowered %s | FileCheck %s --check-prefix=LOWERED
 // RUN: rm -rf %t.dir
 // RUN: %sched_cc -fsyntax-only -fplugin-arg-sched-emit-dir=%t.dir %s
@@ -16,6 +16,7 @@ void scaleRows(float *C, int M, int N, int ldc) {
 // LOWERED-NEXT:  func sched_{{.*}}(C: float32*[(M*ldc)] global, M: int32, N: int32, ldc: int32) target=gpu assume((N <= ldc)) {
 // LOWERED:         C[((i*ldc) + j)] = (C[((i*ldc) + j)]*2.0f)
 
-// DESC:      sched-launch-descriptor v1
+// DESC:      sched-launch-descriptor v2
+// DESC:      assume {{.*}} le.int32 ; (N <= ldc)
 // DESC:      ir {{[0-9]+}}
 // DESC-NEXT: func sched_{{.*}} target=gpu assume((N <= ldc)) {
