@@ -39,6 +39,7 @@ const char *const GPUPasses[] = {
     "Simplify",
     "InjectThreadSync",
     "PrefetchDoubleBuffers",
+    "LayoutSharedStages",
     "StorageFlatten",
     "ComputeBufferRegions",
     "PartitionLoops",
