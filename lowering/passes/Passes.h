@@ -50,7 +50,8 @@ ir::LoopNest simplifyNest(const ir::LoopNest &Nest);
 
 extern const Pass AutoTensorCorePass, TensorizeWmmaPass, VerifyThreadBindingsPass,
     InjectVirtualThreadPass, ComputeLaunchGeometryPass, WidenThreadLoopsPass, PromoteToSharedPass,
-    DistributeOverThreadsPass, InjectThreadSyncPass, PrefetchDoubleBuffersPass, StorageFlattenPass,
+    DistributeOverThreadsPass, InjectThreadSyncPass, PrefetchDoubleBuffersPass, LayoutSharedStagesPass,
+    StorageFlattenPass,
     ComputeBufferRegionsPass, PartitionLoopsPass, VectorizeLoopsPass, UnrollSmallLoopsPass,
     VerifyKernelPass;
 
@@ -59,6 +60,12 @@ extern const Pass AutoTensorCorePass, TensorizeWmmaPass, VerifyThreadBindingsPas
 /// into registers before its computation and storing them into the other
 /// copy after it (one barrier per step).
 ir::LoopNest prefetchDoubleBuffers(const ir::LoopNest &Nest);
+
+/// Lays each shared stage out for its readers: the dimension a thread's
+/// innermost serial loop walks in every read becomes the innermost one
+/// (As[row][k] becomes As[k][row]), padded to the 16-byte pitch whose
+/// stores conflict least on the banks.
+ir::LoopNest layoutSharedStages(const ir::LoopNest &Nest, const KernelContext &Ctx);
 
 /// Gives full tiles code without the guards only edge tiles need: per block
 /// (`if (the block is full) <unguarded> else <guarded>`) and per serial loop

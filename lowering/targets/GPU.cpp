@@ -40,6 +40,7 @@ const char *const GPUPasses[] = {
     "Simplify",
     "InjectThreadSync",
     "PrefetchDoubleBuffers",
+    "LayoutSharedStages",
     "StorageFlatten",
     "ComputeBufferRegions",
     "PartitionLoops",

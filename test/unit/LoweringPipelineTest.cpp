@@ -45,7 +45,8 @@ TEST(LoweringPipelineTest, CallsAfterPassForEachPassInOrder) {
                                        "ComputeLaunchGeometry", "WidenThreadLoops",
                                        "PromoteToShared",       "DistributeOverThreads",
                                        "Simplify",              "InjectThreadSync",
-                                       "PrefetchDoubleBuffers", "StorageFlatten",
+                                       "PrefetchDoubleBuffers", "LayoutSharedStages",
+                                       "StorageFlatten",
                                        "ComputeBufferRegions",  "PartitionLoops",
                                        "VectorizeLoops",        "UnrollSmallLoops",
                                        "VerifyKernel"};
@@ -132,7 +133,7 @@ TEST(LoweringPipelineTest, VerifyEachAcceptsWhatEveryPassProduces) {
   LoweredKernel K;
   std::vector<Diag> Diags;
   EXPECT_TRUE(lower(Nest, Opts, K, Diags)) << (Diags.empty() ? "" : Diags[0].Message);
-  EXPECT_EQ(Passes, 19u);
+  EXPECT_EQ(Passes, 20u);
 }
 
 } // namespace
