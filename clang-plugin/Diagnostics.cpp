@@ -25,8 +25,10 @@ using namespace clang;
 
 namespace sched {
 
-static const char *const GroupFlags[] = {"sched-fallback", "sched-unbound", "sched-ignored"};
+static const char *const GroupFlags[] = {"sched-fallback", "sched-unbound", "sched-ignored",
+                                         "sched-embed"};
 static constexpr unsigned NumGroups = sizeof(GroupFlags) / sizeof(GroupFlags[0]);
+static_assert(NumGroups == NumWarnGroups, "one flag per WarnGroup");
 
 const char *flagName(WarnGroup Group) { return GroupFlags[static_cast<unsigned>(Group)]; }
 

@@ -42,7 +42,10 @@ enum class WarnGroup {
   Fallback, // sched-fallback: a nest kept as the original loop
   Unbound,  // sched-unbound: a GPU nest with no loop bound to blocks or threads
   Ignored,  // sched-ignored: a pragma or directive that has no effect
+  Embed,    // sched-embed: a kernel NVRTC could not compile when the program was built
 };
+/// How many groups there are (Diagnostics.cpp checks it against its table).
+constexpr unsigned NumWarnGroups = 4;
 
 /// The flag of Group without `-W` (`sched-fallback`).
 const char *flagName(WarnGroup Group);
@@ -80,7 +83,7 @@ private:
     bool NoWarningAsError = false; // -Wno-error=<group>
   };
   struct State {
-    GroupState Groups[3];
+    GroupState Groups[NumWarnGroups];
   };
 
   enum class Op { Enable, EnableFromPragma, Disable, MakeError, NoError };

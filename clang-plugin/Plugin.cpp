@@ -31,7 +31,7 @@ std::string validOptions() {
     if (!T->EmitKind.empty())
       Stages += "|" + T->EmitKind;
   return "dump=" + Stages + ", print-after-all, verify-each, emit-dir=DIR, arch=" +
-         targetArchNames();
+         targetArchNames() + ", embed=0|1, embed-archs=ARCH,ARCH...";
 }
 
 /// Applies one `dump=` stage; false for an unknown stage.
@@ -67,6 +67,22 @@ bool applyOption(llvm::StringRef Arg, PluginOptions &Opts) {
   }
   if (Arg.consume_front("arch="))
     return parseTargetArch(Arg.str(), Opts.Arch);
+  if (Arg.consume_front("embed=")) {
+    Opts.Embed = Arg == "1";
+    return Arg == "0" || Arg == "1";
+  }
+  if (Arg.consume_front("embed-archs=")) {
+    Opts.EmbedArchs.clear();
+    llvm::SmallVector<llvm::StringRef, 4> Names;
+    Arg.split(Names, ',');
+    for (llvm::StringRef Name : Names) {
+      TargetArch A;
+      if (!parseTargetArch(Name.str(), A))
+        return false;
+      Opts.EmbedArchs.push_back(A);
+    }
+    return !Opts.EmbedArchs.empty();
+  }
   return false;
 }
 

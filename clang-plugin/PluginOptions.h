@@ -11,6 +11,7 @@
 #include "ir/TargetArch.h"
 
 #include <set>
+#include <vector>
 #include <string>
 
 namespace sched {
@@ -26,6 +27,11 @@ struct PluginOptions {
   bool VerifyEach = false;    // verify-each: the target's verifier after every pass
   std::string EmitDir;        // emit-dir=DIR: write <DIR>/<nest><target's extension>, <nest>.desc
   TargetArch Arch;            // arch=sm_XY: what NVRTC compiles for (unset: the device)
+  /// embed=0|1: compile each kernel to PTX now, where NVRTC loads, and put it
+  /// in the program (EmbedKernels.h); on by default.
+  bool Embed = true;
+  /// embed-archs=sm_80,sm_90a: the architectures of the embedded PTX.
+  std::vector<TargetArch> EmbedArchs;
 };
 
 } // namespace sched

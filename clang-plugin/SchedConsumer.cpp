@@ -20,6 +20,7 @@
 #include "SchedConsumer.h"
 #include "ConstantArgs.h"
 #include "Diagnostics.h"
+#include "EmbedKernels.h"
 #include "Extractor.h"
 #include "NestReplacer.h"
 
@@ -478,6 +479,9 @@ void SchedConsumer::handleNest(Decl *Root, const FoundNest &Found) {
   if (!buildArgs(Desc.Kernel, Ex, ForLoc, Desc.ArgKinds, Args))
     return;
   Args.insert(Args.end(), Ex.FinalBindings.begin(), Ex.FinalBindings.end());
+  std::string EmbedError;
+  if (!embedKernelImages(Desc, Opts, EmbedError))
+    Diagnostics->warn(WarnGroup::Embed, ForLoc, "sched: " + EmbedError);
   std::string Text = serializeDescriptor(Desc);
   if (!Opts.EmitDir.empty())
     emitFiles(Name, C, Text, ForLoc);

@@ -431,7 +431,8 @@ static LaunchResult launchOnBackend(const char *Descriptor, void *const *Args, B
   if (!cuda::launch(P, S.Cuda, Data, Error, Touched, envFlag("SCHED_TIME") ? &KernelMs : nullptr))
     return Touched ? LaunchResult::Failed : LaunchResult::FailedUntouched;
   if (verbose())
-    std::fprintf(stderr, "sched: %s: ran on cuda\n", S.Where.c_str());
+    std::fprintf(stderr, "sched: %s: ran on cuda (%s)\n", S.Where.c_str(),
+                 cuda::kernelOrigin(S.Cuda).c_str());
   reportTime(S, BackendKind::Cuda, KernelMs);
   return LaunchResult::RanOnBackend;
 }

@@ -49,6 +49,11 @@ config.environment["SCHED_EMU_CACHE"] = os.path.join(config.sched_obj_root, "tes
 if config.nvcc and os.path.exists(config.nvcc):
     config.available_features.add("nvcc")
 
+# NVRTC, with which the plugin compiles each kernel into the program
+# (-fplugin-arg-sched-embed) and the cuda backend compiles the rest.
+if glob.glob(os.path.join(config.cuda_home, "lib*", "libnvrtc.so*")):
+    config.available_features.add("nvrtc")
+
 # The toolkit's stub driver: a libcuda.so that loads but fails every call with
 # CUDA_ERROR_STUB_LIBRARY, the machine whose driver cannot initialise.
 cuda_stubs = [os.path.join(config.cuda_home, d, "stubs", "libcuda.so") for d in ("lib64", "lib")]

@@ -33,6 +33,8 @@
 //   func sched_matmul_12(...) target=gpu assume((M <= ld)) { ... }
 //   cuda 789
 //   extern "C" __global__ void sched_matmul_12(...) { ... }
+//   image compute_75 5678            <- PTX compiled when the program was
+//   .version 9.0 ...                    built (one per architecture), if any
 //   end
 //
 // An expression is a ScalarProgram (ir/LaunchPlan.h) over the parameters by
@@ -239,6 +241,7 @@ bool planOf(const LaunchDescriptor &D, LaunchPlan &Out, std::string &Error) {
   Out.Arch = K.Arch;
   Out.MinCapability = D.MinCapability;
   Out.Payload = D.Payload;
+  Out.Images = D.Images;
   Out.SharedBytes = ir::staticSharedBytes(N);
   if (D.ArgKinds.size() != N.Params.size()) {
     Error = "the descriptor has " + std::to_string(D.ArgKinds.size()) + " argument kinds for " +
@@ -328,6 +331,7 @@ bool parseDescriptor(const std::string &Text, LaunchDescriptor &Out, std::string
   }
   Out.Runner = Plan.Runner;
   Out.Payload = Plan.Payload;
+  Out.Images = Plan.Images;
   Out.MinCapability = Plan.MinCapability;
   K.Arch = Plan.Arch;
   for (size_t I = 0; I < Plan.Params.size(); ++I) {

@@ -64,6 +64,9 @@ struct LaunchDescriptor {
     ir::Expr When, Value;
   };
   std::vector<FinalValue> Finals;
+
+  /// The payload compiled when the program was built (LaunchPlan::Images).
+  std::vector<LaunchPlan::Image> Images;
 };
 
 /// Checks that every expression the launcher evaluates before a launch

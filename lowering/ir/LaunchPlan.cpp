@@ -506,7 +506,44 @@ bool parseFinals(Reader &R, LaunchPlan &P) {
   return true;
 }
 
+/// The "image <arch> <length>" blocks.
+bool parseImages(Reader &R, LaunchPlan &P) {
+  while (R.startsWith("image ")) {
+    LaunchPlan::Image I;
+    std::string Rest;
+    size_t Space;
+    {
+      Reader Peek = R;
+      if (!Peek.tagged("image", Rest) || (Space = Rest.find(' ')) == std::string::npos)
+        return R.fail("expected 'image <compute_XY> <length>'");
+    }
+    I.Arch = Rest.substr(0, Space);
+    TargetArch Arch;
+    if (I.Arch.compare(0, 8, "compute_") != 0 || !parseTargetArch("sm_" + I.Arch.substr(8), Arch))
+      return R.fail("image for an unknown architecture '" + I.Arch + "'");
+    if (!R.block("image " + I.Arch, I.Ptx))
+      return false;
+    P.Images.push_back(std::move(I));
+  }
+  return true;
+}
+
 } // namespace
+
+const LaunchPlan::Image *imageForDevice(const LaunchPlan &P, int DeviceArch) {
+  const LaunchPlan::Image *Best = nullptr;
+  int BestNumber = -1;
+  for (const LaunchPlan::Image &I : P.Images) {
+    TargetArch Arch;
+    if (I.Arch.compare(0, 8, "compute_") != 0 || !parseTargetArch("sm_" + I.Arch.substr(8), Arch))
+      continue;
+    if (Arch.Number > DeviceArch || (Arch.Specific && Arch.Number != DeviceArch))
+      continue;
+    if (Arch.Number > BestNumber)
+      Best = &I, BestNumber = Arch.Number;
+  }
+  return Best;
+}
 
 std::string writeDescriptorText(const LaunchPlan &P, const std::string &IRText) {
   std::ostringstream OS;
@@ -541,6 +578,8 @@ std::string writeDescriptorText(const LaunchPlan &P, const std::string &IRText) 
        << "\nfinal-value " << F.Value.str() << '\n';
   writeBlock(OS, "ir", IRText);
   writeBlock(OS, "cuda", P.Payload);
+  for (const LaunchPlan::Image &I : P.Images)
+    writeBlock(OS, ("image " + I.Arch).c_str(), I.Ptx);
   OS << "end\n";
   return OS.str();
 }
@@ -553,7 +592,8 @@ bool parsePlan(const std::string &Text, LaunchPlan &Out, std::string &Error,
   bool Ok = R.line(L) && (L == Header || R.fail("not a sched launch descriptor (v2)")) &&
             R.tagged("kernel", Out.Kernel) && parseSource(R, Out) && parseTarget(R, Out) &&
             parseParams(R, Out) && parseGeometry(R, Out) && parseFinals(R, Out) &&
-            R.block("ir", IR) && R.block("cuda", Out.Payload) && R.line(End) &&
+            R.block("ir", IR) && R.block("cuda", Out.Payload) && parseImages(R, Out) &&
+            R.line(End) &&
             (End == "end" || R.fail("expected 'end'"));
   if (Ok)
     for (const LaunchPlan::Param &Q : Out.Params)

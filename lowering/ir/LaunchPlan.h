@@ -136,6 +136,16 @@ struct LaunchPlan {
   /// The emitted source the target's runner compiles (CUDA for NVRTC and
   /// emu); empty where the runner interprets the IR.
   std::string Payload;
+  /// The payload compiled when the program was built (the plugin, where it
+  /// finds NVRTC: -fplugin-arg-sched-embed): PTX for a virtual architecture
+  /// (compute_75, compute_90a), which the driver compiles for the device
+  /// when it loads it, so the program need not start NVRTC. Empty: the
+  /// runner compiles Payload when the kernel first runs.
+  struct Image {
+    std::string Arch; // compute_XY or compute_XYa
+    std::string Ptx;
+  };
+  std::vector<Image> Images;
 
   /// The parameters' values for the arguments in Data (one address of a
   /// value per parameter, as Params says; buffers and missing ones are 0):
@@ -157,6 +167,11 @@ struct LaunchPlan {
   /// "kernel (file:line)", for messages.
   std::string where() const;
 };
+
+/// The image of Images to load on a device of compute capability DeviceArch
+/// (major*10 + minor): the newest whose architecture the device has (one for
+/// sm_XYa runs on sm_XY only); null when none fits.
+const LaunchPlan::Image *imageForDevice(const LaunchPlan &P, int DeviceArch);
 
 /// The descriptor's text (its format: ir/LaunchDescriptor.cpp): the plan,
 /// then the kernel's IR as IRText (what the simulator reads; the launcher

@@ -22,6 +22,9 @@ struct CompiledKernel {
   CUmodule Module = nullptr;
   CUfunction Function = nullptr;
   std::string Error; // set when compiling or loading failed (not retried)
+  /// Where the loaded code came from: "embedded compute_XY" (built with the
+  /// program), "cache" or "NVRTC" (compiled at run time: cuda/Nvrtc.h).
+  std::string Origin;
 };
 
 namespace {
@@ -65,30 +68,71 @@ const Device &device() {
   return D;
 }
 
-/// Compiles and loads D's kernel (called under the cache's lock).
+/// Loads Image (a cubin, or PTX as a C string) into K and finds its entry.
+bool loadImage(const DriverApi &A, CompiledKernel &K, const char *Image, const std::string &Arch,
+               const std::string &Name, std::string &Error) {
+  CUresult R = A.cuModuleLoadData(&K.Module, Image);
+  if (R != CUDA_SUCCESS) {
+    Error = driverError("cuModuleLoadData", R) + " (" + Arch + ")";
+    return false;
+  }
+  if ((R = A.cuModuleGetFunction(&K.Function, K.Module, Name.c_str())) != CUDA_SUCCESS) {
+    Error = driverError("cuModuleGetFunction", R) + " for '" + Name + "'";
+    return false;
+  }
+  return true;
+}
+
+/// Loads D's kernel (called under the cache's lock): the image built with
+/// the program for the device if there is one (the driver compiles its PTX;
+/// no NVRTC), else the payload compiled with NVRTC now (or from its cache).
+/// An embedded image the driver refuses (PTX newer than the driver) falls
+/// back to NVRTC; the error names both when that fails too.
 std::shared_ptr<CompiledKernel> buildKernel(const DriverApi &A, const Device &Dev,
                                             const LaunchPlan &D) {
   auto K = std::make_shared<CompiledKernel>();
   const std::string &Name = D.Kernel;
+  const int DeviceArch = Dev.Major * 10 + Dev.Minor;
+  std::string EmbeddedError;
+  if (const LaunchPlan::Image *I = imageForDevice(D, DeviceArch)) {
+    // The architecture rules hold for a built image as for one compiled
+    // now (a kernel built for sm_90a runs on sm_90 only, ...).
+    ArchChoice Choice;
+    if (!chooseArch(Name, DeviceArch, D.Arch, D.MinCapability, {}, Choice, K->Error))
+      return K;
+    if (loadImage(A, *K, I->Ptx.c_str(), I->Arch, Name, EmbeddedError)) {
+      K->Origin = "embedded " + I->Arch;
+      return K;
+    }
+    EmbeddedError = "the embedded " + I->Arch + " image: " + EmbeddedError;
+  }
   if (D.Payload.empty()) {
-    K->Error = "the launch descriptor has no CUDA source";
+    K->Error = EmbeddedError.empty() ? "the launch descriptor has no CUDA source" : EmbeddedError;
     return K;
   }
   CompiledImage Image;
-  if (!compileWithNvrtc(D.Payload, Name, Dev.Major, Dev.Minor, Image, K->Error,
-                        D.MinCapability, D.Arch))
-    return K;
-  if (!Image.IsCubin)
-    Image.Image.push_back('\0'); // PTX is loaded as a C string
-  CUresult R = A.cuModuleLoadData(&K->Module, Image.Image.data());
-  if (R != CUDA_SUCCESS) {
-    K->Error = driverError("cuModuleLoadData", R) + " (" + Image.Arch + ")";
-    return K;
+  std::string Error;
+  if (compileWithNvrtc(D.Payload, Name, Dev.Major, Dev.Minor, Image, Error, D.MinCapability,
+                       D.Arch)) {
+    if (!Image.IsCubin)
+      Image.Image.push_back('\0'); // PTX is loaded as a C string
+    if (loadImage(A, *K, Image.Image.data(), Image.Arch, Name, Error)) {
+      K->Origin = Image.Origin;
+      return K;
+    }
   }
-  if ((R = A.cuModuleGetFunction(&K->Function, K->Module, Name.c_str())) != CUDA_SUCCESS)
-    K->Error = driverError("cuModuleGetFunction", R) + " for '" + Name + "'";
+  K->Error = EmbeddedError.empty() ? Error : EmbeddedError + "; then NVRTC: " + Error;
   return K;
 }
+
+} // namespace
+
+std::string kernelOrigin(KernelCache &Cache) {
+  std::lock_guard<std::mutex> Guard(Cache.Lock);
+  return Cache.Kernel ? Cache.Kernel->Origin : "";
+}
+
+namespace {
 
 /// True when P is device (or managed) memory the kernel can use in place.
 bool isDevicePointer(const DriverApi &A, const void *P) {

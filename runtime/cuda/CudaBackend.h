@@ -46,6 +46,10 @@ struct KernelCache {
 /// when given, gets the kernel's time on the device in milliseconds (CUDA
 /// events around the launch; the copies and the launcher's host work are
 /// not in it), or -1 when the driver cannot time it.
+/// Where the cached kernel's code came from ("embedded compute_75", "cache",
+/// "NVRTC"); empty before it was loaded.
+std::string kernelOrigin(KernelCache &Cache);
+
 bool launch(const LaunchPlan &D, KernelCache &Cache,
             const std::vector<void *> &ParamData, std::string &Error, bool &Touched,
             double *KernelMs = nullptr);

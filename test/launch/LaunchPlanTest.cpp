@@ -160,3 +160,30 @@ TEST(LaunchPlan, RefusesATruncatedDescriptor) {
   EXPECT_FALSE(parsePlan(Text.substr(0, Text.size() / 2), Q, Error));
   EXPECT_NE(Error.find("descriptor line"), std::string::npos) << Error;
 }
+
+TEST(LaunchPlan, PicksTheNewestEmbeddedImageTheDeviceRuns) {
+  LaunchPlan P;
+  P.Images = {{"compute_75", "a"}, {"compute_80", "b"}, {"compute_90a", "c"}};
+  EXPECT_EQ(imageForDevice(P, 70), nullptr);          // older than every image
+  EXPECT_EQ(imageForDevice(P, 75)->Ptx, "a");
+  EXPECT_EQ(imageForDevice(P, 86)->Ptx, "b");         // the driver JITs compute_80 for sm_86
+  EXPECT_EQ(imageForDevice(P, 90)->Ptx, "c");         // sm_90a code on an sm_90 device
+  EXPECT_EQ(imageForDevice(P, 100)->Ptx, "b");        // but on no other
+}
+
+TEST(LaunchPlan, ImagesRoundTripAndAnUnknownArchitectureIsRefused) {
+  LaunchPlan P = sample();
+  P.Images = {{"compute_80", ".version 9.0\n.target sm_80\n"}};
+  std::string Text = writeDescriptorText(P, "func sched_copy_3() {\n}\n");
+  LaunchPlan Q;
+  std::string Error;
+  ASSERT_TRUE(parsePlan(Text, Q, Error)) << Error;
+  ASSERT_EQ(Q.Images.size(), 1u);
+  EXPECT_EQ(Q.Images[0].Arch, "compute_80");
+  EXPECT_EQ(Q.Images[0].Ptx, P.Images[0].Ptx);
+  size_t At = Text.find("image compute_80");
+  Text.replace(At, 16, "image compute_12");
+  EXPECT_FALSE(parsePlan(Text, Q, Error));
+  EXPECT_NE(Error.find("image for an unknown architecture 'compute_12'"), std::string::npos)
+      << Error;
+}

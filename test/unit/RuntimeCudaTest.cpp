@@ -15,6 +15,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+
 using namespace sched;
 using namespace sched::ir;
 using namespace sched::simtest;
@@ -46,6 +48,69 @@ TEST(RuntimeCudaTest, NvrtcCompilesGeneratedKernelToCubin) {
   EXPECT_EQ(Image.Arch, "sm_80");
   EXPECT_TRUE(Image.IsCubin);
   EXPECT_FALSE(Image.Image.empty());
+}
+
+/// Sets an environment variable for one test and restores it after.
+class ScopedEnv {
+public:
+  ScopedEnv(const char *Name, const std::string &Value) : Name(Name) {
+    if (const char *Old = std::getenv(Name))
+      Saved = Old, Had = true;
+    setenv(Name, Value.c_str(), 1);
+  }
+  ~ScopedEnv() {
+    if (Had)
+      setenv(Name, Saved.c_str(), 1);
+    else
+      unsetenv(Name);
+  }
+
+private:
+  const char *Name;
+  std::string Saved;
+  bool Had = false;
+};
+
+/// The kernel cache: a second compile of the same kernel reads the entry
+/// the first wrote, byte for byte; an entry cut short is compiled again and
+/// rewritten; SCHED_CACHE=0 neither reads nor writes.
+TEST(RuntimeCudaTest, KernelCacheServesTheSecondCompileAndRecompilesABrokenEntry) {
+  std::string Error;
+  if (!cuda::nvrtc(Error))
+    GTEST_SKIP() << "NVRTC is not installed: " << Error;
+  char Dir[] = "/tmp/sched-cache-test-XXXXXX";
+  ASSERT_NE(mkdtemp(Dir), nullptr);
+  ScopedEnv Xdg("XDG_CACHE_HOME", Dir);
+  ScopedEnv On("SCHED_CACHE", "1");
+  LoweredKernel K = addOne();
+  const std::string CU = emitCUDA(K);
+  cuda::CompiledImage First, Second, Third;
+  ASSERT_TRUE(cuda::compileForArch(CU, K.Kernel.Name, "compute_80", First, Error)) << Error;
+  EXPECT_EQ(First.Origin, "NVRTC");
+  ASSERT_TRUE(cuda::compileForArch(CU, K.Kernel.Name, "compute_80", Second, Error)) << Error;
+  EXPECT_EQ(Second.Origin, "cache");
+  EXPECT_EQ(Second.Image, First.Image);
+  EXPECT_FALSE(Second.IsCubin);
+  // Another architecture is another entry.
+  ASSERT_TRUE(cuda::compileForArch(CU, K.Kernel.Name, "sm_80", Third, Error)) << Error;
+  EXPECT_EQ(Third.Origin, "NVRTC");
+  EXPECT_TRUE(Third.IsCubin);
+  // Cut every entry short: each is compiled again.
+  std::string Entries = std::string(Dir) + "/sched/kernels";
+  std::string Cut = "for f in " + Entries + "/*; do head -c 40 \"$f\" > \"$f.x\" && mv \"$f.x\" \"$f\"; done";
+  ASSERT_EQ(std::system(Cut.c_str()), 0);
+  ASSERT_TRUE(cuda::compileForArch(CU, K.Kernel.Name, "compute_80", Second, Error)) << Error;
+  EXPECT_EQ(Second.Origin, "NVRTC");
+  EXPECT_EQ(Second.Image, First.Image);
+  ASSERT_TRUE(cuda::compileForArch(CU, K.Kernel.Name, "compute_80", Second, Error)) << Error;
+  EXPECT_EQ(Second.Origin, "cache");
+  {
+    ScopedEnv Off("SCHED_CACHE", "off");
+    EXPECT_EQ(cuda::kernelCacheDir(), "");
+    ASSERT_TRUE(cuda::compileForArch(CU, K.Kernel.Name, "compute_80", Second, Error)) << Error;
+    EXPECT_EQ(Second.Origin, "NVRTC");
+  }
+  std::system(("rm -rf " + std::string(Dir)).c_str());
 }
 
 /// The two-virtual-thread tensor-core kernel of issue 9 as the lowering

@@ -8,6 +8,11 @@
 //   sync    cuCtxSynchronize: CUDA_ERROR_ILLEGAL_ADDRESS (700), a kernel that faulted
 //   dtoh    cuMemcpyDtoH: CUDA_ERROR_ILLEGAL_ADDRESS (700), after writing a
 //           byte of the host buffer, as a copy cut short does
+//   ptx-version  cuModuleLoadData of real PTX (one with a .version line, as
+//           NVRTC makes when the program is built; the fake NVRTC's is
+//           empty): CUDA_ERROR_UNSUPPORTED_PTX_VERSION (222), a driver older
+//           than the toolkit
+//   compile nvrtcCompileProgram: NVRTC_ERROR_COMPILATION (6), with a log
 // FAKE_CUDA_IN_PLACE=1 makes every pointer device memory (cuPointerGetAttribute),
 // so the runtime passes buffers to the kernel in place. Events (SCHED_TIME=1)
 // say every kernel took 1.25 ms, and only between two recorded events.
@@ -45,7 +50,9 @@ CUresult cuDevicePrimaryCtxRetain(void **Context, int) {
 }
 CUresult cuCtxSetCurrent(void *) { return 0; }
 CUresult cuCtxSynchronize() { return failsAt("sync") ? 700 : 0; }
-CUresult cuModuleLoadData(void **Module, const void *) {
+CUresult cuModuleLoadData(void **Module, const void *Image) {
+  if (failsAt("ptx-version") && std::strstr(static_cast<const char *>(Image), ".version"))
+    return 222;
   static int The;
   *Module = &The;
   return 0;
@@ -124,7 +131,9 @@ nvrtcResult nvrtcCreateProgram(void **Program, const char *, const char *, int,
   *Program = &The;
   return 0;
 }
-nvrtcResult nvrtcCompileProgram(void *, int, const char *const *) { return 0; }
+nvrtcResult nvrtcCompileProgram(void *, int, const char *const *) {
+  return failsAt("compile") ? 6 : 0;
+}
 nvrtcResult nvrtcGetPTXSize(void *, size_t *Size) {
   *Size = 1;
   return 0;
@@ -133,12 +142,16 @@ nvrtcResult nvrtcGetPTX(void *, char *PTX) {
   PTX[0] = 0;
   return 0;
 }
+const char FakeLog[] = "fake.cu(1): error: the fake NVRTC refuses this kernel";
 nvrtcResult nvrtcGetProgramLogSize(void *, size_t *Size) {
-  *Size = 1;
+  *Size = failsAt("compile") ? sizeof(FakeLog) : 1;
   return 0;
 }
 nvrtcResult nvrtcGetProgramLog(void *, char *Log) {
-  Log[0] = 0;
+  if (failsAt("compile"))
+    std::memcpy(Log, FakeLog, sizeof(FakeLog));
+  else
+    Log[0] = 0;
   return 0;
 }
 nvrtcResult nvrtcDestroyProgram(void **) { return 0; }

@@ -295,6 +295,12 @@ def compare(cases, results, keep, plain, sched):
             continue
         r.runtime_msgs = s["err"]
         r.ran_on_sim = sum(1 for l in s["err"] if RAN_RE.search(l))
+        # The plugin compiles each kernel with NVRTC when the toolkit is here
+        # (-Wsched-embed): one NVRTC refuses is an emitter bug.
+        rejected = next((m for m in r.compile_msgs if "when it first runs" in m), None)
+        if rejected:
+            r.set("crash", "NVRTC rejected the emitted CUDA: " + rejected)
+            continue
         if not s["done"]:
             classify_stop(r, s)
             continue

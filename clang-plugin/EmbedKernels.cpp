@@ -1,0 +1,45 @@
+//===- EmbedKernels.cpp - Kernels compiled when the program is built ------===//
+//
+// See EmbedKernels.h. The compiler is the runtime's (cuda/Nvrtc.h): the same
+// NVRTC options and the same on-disk cache, so a kernel built here is the
+// one the runtime would compile.
+//
+//===----------------------------------------------------------------------===//
+#include "EmbedKernels.h"
+
+#include "cuda/Nvrtc.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace sched {
+
+bool embedKernelImages(LaunchDescriptor &D, const PluginOptions &Opts, std::string &Error) {
+  if (!Opts.Embed || D.Runner != RunnerKind::Kernel || D.Payload.empty())
+    return true;
+  std::string NoNvrtc;
+  if (!cuda::nvrtc(NoNvrtc))
+    return true; // no toolkit here: the program compiles its kernels when they run
+  std::vector<TargetArch> Archs = Opts.EmbedArchs;
+  if (Archs.empty()) {
+    TargetArch Oldest;
+    Oldest.Number = std::max(75, D.MinCapability);
+    Archs.push_back(D.Kernel.Arch.isSet() ? D.Kernel.Arch : Oldest);
+  }
+  for (const TargetArch &Arch : Archs) {
+    if (Arch.Number < D.MinCapability)
+      continue; // the kernel cannot run there
+    std::string Virtual = "compute_" + Arch.name().substr(3);
+    cuda::CompiledImage Image;
+    if (!cuda::compileForArch(D.Payload, D.Kernel.Kernel.Name, Virtual, Image, Error)) {
+      Error = "cannot compile the kernel for " + Virtual + " now (it is compiled when it "
+              "first runs): " + Error;
+      return false;
+    }
+    D.Images.push_back({Virtual, std::string(Image.Image.data(), ::strnlen(Image.Image.data(),
+                                                                       Image.Image.size()))});
+  }
+  return true;
+}
+
+} // namespace sched

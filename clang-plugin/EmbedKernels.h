@@ -1,0 +1,29 @@
+//===- EmbedKernels.h - Kernels compiled when the program is built -*- C++ -*-===//
+//
+// Where the CUDA toolkit's NVRTC loads at compile time, the plugin compiles
+// each kernel's CUDA payload to PTX and puts it in the launch descriptor
+// (LaunchPlan::Images), so the program loads it with the driver and never
+// starts NVRTC (runtime/cuda/CudaBackend.cpp). Options: embed=0 turns it off;
+// embed-archs=sm_80,sm_90a gives the architectures (default: the arch=
+// option's, else the oldest the kernel runs on, at least sm_75).
+//
+//===----------------------------------------------------------------------===//
+#ifndef SCHED_PLUGIN_EMBEDKERNELS_H
+#define SCHED_PLUGIN_EMBEDKERNELS_H
+
+#include "PluginOptions.h"
+#include "ir/LaunchDescriptor.h"
+
+#include <string>
+
+namespace sched {
+
+/// Adds D's images for Opts. False with Error when NVRTC loaded but could
+/// not compile the kernel for one of them (the kernel is then compiled when
+/// it first runs, where that fails the same way); true, with no image, when
+/// embedding is off, D's runner compiles no payload, or there is no NVRTC.
+bool embedKernelImages(LaunchDescriptor &D, const PluginOptions &Opts, std::string &Error);
+
+} // namespace sched
+
+#endif
