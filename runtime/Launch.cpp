@@ -79,6 +79,8 @@
 #include <mutex>
 #include <set>
 #include <unordered_map>
+#include <algorithm>
+#include <strings.h>
 
 namespace sched {
 namespace runtime {
@@ -158,6 +160,21 @@ struct LaunchSite {
 
   VtaHandles Vta; // a target(vta) nest's uop-kernel handles
 
+  /// SCHED_VERBOSE=1: the lines said once already (by kind).
+  std::mutex SaidLock;
+  std::set<std::string> Said;
+  /// SCHED_PROFILE=1: what the nest did, per way it ran (a backend, or the
+  /// original loop).
+  struct ProfileRow {
+    uint64_t Calls = 0, Timed = 0;
+    double KernelMs = 0;   // over the timed calls
+    double FirstCallMs = -1; // the first call's wall time: compiling and loading too
+    uint64_t BytesIn = 0, BytesOut = 0;
+    std::string Code;      // where the code came from (cuda)
+  };
+  std::mutex ProfileLock;
+  std::map<std::string, ProfileRow> Profile;
+
   /// The whole descriptor, read once; null with Error set when it does not
   /// parse. The caller holds IRLock.
   const LaunchDescriptor *descriptor(std::string &Error) {
@@ -174,14 +191,24 @@ struct LaunchSite {
   }
 };
 
+/// Every site of the process, by descriptor pointer. Never destroyed: the
+/// SCHED_PROFILE table reads it at exit.
+struct SiteTable {
+  std::mutex Lock;
+  std::unordered_map<const char *, std::unique_ptr<LaunchSite>> Sites;
+};
+SiteTable &siteTable() {
+  static SiteTable *T = new SiteTable;
+  return *T;
+}
+
 /// The site of Descriptor, its plan read on first use. Sites live for the
 /// whole process (descriptors are string literals), so the returned
 /// reference stays valid.
 LaunchSite &siteFor(const char *Descriptor) {
-  static std::mutex Lock;
-  static std::unordered_map<const char *, std::unique_ptr<LaunchSite>> Sites;
-  std::lock_guard<std::mutex> Guard(Lock);
-  std::unique_ptr<LaunchSite> &Slot = Sites[Descriptor];
+  SiteTable &T = siteTable();
+  std::lock_guard<std::mutex> Guard(T.Lock);
+  std::unique_ptr<LaunchSite> &Slot = T.Sites[Descriptor];
   if (!Slot) {
     Slot = std::make_unique<LaunchSite>();
     Slot->Text = Descriptor;
@@ -198,7 +225,118 @@ bool envFlag(const char *Name) {
   return V && *V && std::strcmp(V, "0") != 0;
 }
 
-bool verbose() { return envFlag("SCHED_VERBOSE"); }
+/// SCHED_VERBOSE: 0 (unset, empty, 0, false, off, no), 1 (each kind of line
+/// once per nest: where it ran, why it ran its original loop), 2 (every
+/// launch).
+int verboseLevel() {
+  const char *V = std::getenv("SCHED_VERBOSE");
+  if (!V || !*V || !std::strcmp(V, "0") || !strcasecmp(V, "false") || !strcasecmp(V, "off") ||
+      !strcasecmp(V, "no"))
+    return 0;
+  return std::strcmp(V, "2") ? 1 : 2;
+}
+
+/// Says "sched: <where>: <Line>" under SCHED_VERBOSE: at level 2 always, at
+/// level 1 the first time the nest says a line of this Kind.
+void say(LaunchSite &S, const std::string &Kind, const std::string &Line) {
+  int Level = verboseLevel();
+  if (!Level)
+    return;
+  if (Level == 1) {
+    std::lock_guard<std::mutex> Guard(S.SaidLock);
+    if (!S.Said.insert(Kind).second)
+      return;
+  }
+  std::fprintf(stderr, "sched: %s: %s\n", S.Where.c_str(), Line.c_str());
+}
+
+bool profiling() { return envFlag("SCHED_PROFILE"); }
+
+void printProfile();
+
+/// Adds one call of S that ran as Way (a backend, or "original loop") to
+/// its SCHED_PROFILE row; the first registers the table's printing at exit.
+void record(LaunchSite &S, const std::string &Way, double KernelMs, double CallMs,
+            uint64_t BytesIn, uint64_t BytesOut, const std::string &Code = "") {
+  if (!profiling())
+    return;
+  static std::once_flag AtExit;
+  std::call_once(AtExit, [] { std::atexit(printProfile); });
+  std::lock_guard<std::mutex> Guard(S.ProfileLock);
+  LaunchSite::ProfileRow &R = S.Profile[Way];
+  if (R.Calls++ == 0)
+    R.FirstCallMs = CallMs;
+  if (KernelMs >= 0) {
+    R.KernelMs += KernelMs;
+    ++R.Timed;
+  }
+  R.BytesIn += BytesIn;
+  R.BytesOut += BytesOut;
+  if (!Code.empty())
+    R.Code = Code;
+}
+
+/// The SCHED_PROFILE table, at exit: one row per nest and way it ran, the
+/// most kernel time first.
+void printProfile() {
+  struct Line {
+    std::string Where, Way;
+    LaunchSite::ProfileRow Row;
+  };
+  std::vector<Line> Lines;
+  {
+    SiteTable &T = siteTable();
+    std::lock_guard<std::mutex> Guard(T.Lock);
+    for (auto &Entry : T.Sites) {
+      LaunchSite &S = *Entry.second;
+      std::lock_guard<std::mutex> RowGuard(S.ProfileLock);
+      for (const auto &Row : S.Profile)
+        Lines.push_back({S.Where, Row.first, Row.second});
+    }
+  }
+  std::sort(Lines.begin(), Lines.end(), [](const Line &A, const Line &B) {
+    if (A.Row.KernelMs != B.Row.KernelMs)
+      return A.Row.KernelMs > B.Row.KernelMs;
+    return A.Where != B.Where ? A.Where < B.Where : A.Way < B.Way;
+  });
+  std::fprintf(stderr, "sched: profile (SCHED_PROFILE=1): %zu row%s\n", Lines.size(),
+               Lines.size() == 1 ? "" : "s");
+  std::fprintf(stderr, "sched: %-13s %6s %11s %10s %12s %12s %13s  %s\n", "ran on", "calls",
+               "kernel ms", "mean ms", "bytes in", "bytes out", "first call ms", "nest");
+  for (const Line &L : Lines) {
+    const LaunchSite::ProfileRow &R = L.Row;
+    char Kernel[32] = "-", Mean[32] = "-";
+    if (R.Timed) {
+      std::snprintf(Kernel, sizeof(Kernel), "%.3f", R.KernelMs);
+      std::snprintf(Mean, sizeof(Mean), "%.3f", R.KernelMs / double(R.Timed));
+    }
+    std::string Nest = L.Where + (R.Code.empty() ? "" : " [" + R.Code + "]");
+    std::fprintf(stderr, "sched: %-13s %6llu %11s %10s %12llu %12llu %13.3f  %s\n", L.Way.c_str(),
+                 static_cast<unsigned long long>(R.Calls), Kernel, Mean,
+                 static_cast<unsigned long long>(R.BytesIn),
+                 static_cast<unsigned long long>(R.BytesOut), R.FirstCallMs, Nest.c_str());
+  }
+}
+
+/// The bytes the cuda backend would copy in and out for a launch with Data
+/// (each touched buffer's region in, each written one out): what sim and emu,
+/// which work on the program's arrays in place, report to SCHED_PROFILE.
+void regionBytes(const LaunchPlan &P, const std::vector<void *> &Data, uint64_t &In,
+                 uint64_t &Out) {
+  In = Out = 0;
+  const std::vector<int64_t> Values = P.scalarValues(Data);
+  for (size_t I = 0; I < P.Params.size() && I < Data.size(); ++I) {
+    int64_t Min, Extent;
+    std::string Ignored;
+    if (!P.Params[I].HasRegion || !P.region(I, Values, Data[I], Min, Extent, Ignored))
+      continue;
+    uint64_t Bytes = static_cast<uint64_t>(Extent) * ir::dtypeBytes(P.Params[I].Type);
+    if (P.Params[I].Read || P.Params[I].Written)
+      In += Bytes;
+    if (P.Params[I].Written)
+      Out += Bytes;
+  }
+}
 
 /// SCHED_TIME=1: one line per kernel that ran on sim, emu or cuda, with its
 /// time (bench/gpu-check.sh reads them). cuda: CUDA events around the launch
@@ -281,7 +419,8 @@ bool mayLaunch(const LaunchPlan &K, const std::vector<void *> &Data, std::string
   return true;
 }
 
-LaunchResult runSim(LaunchSite &S, const std::vector<void *> &Data, std::string &Error) {
+LaunchResult runSim(LaunchSite &S, const std::vector<void *> &Data,
+                    std::chrono::steady_clock::time_point CallStart, std::string &Error) {
   std::shared_ptr<const sim::SimProgram> Program;
   {
     std::lock_guard<std::mutex> Guard(S.IRLock);
@@ -305,16 +444,17 @@ LaunchResult runSim(LaunchSite &S, const std::vector<void *> &Data, std::string 
   if (!sim::runKernel(*Program, Data, sim::SimOptions(), Error, &Stats))
     return Stats.Blocks > 0 ? LaunchResult::Failed : LaunchResult::FailedUntouched;
   double Milliseconds = millisecondsSince(Start);
-  if (verbose()) {
-    std::string Collectives; // only kernels with wmma calls mention them
-    if (Stats.Collectives)
-      Collectives = ", " + std::to_string(Stats.Collectives) + " warp collectives";
-    std::fprintf(stderr, "sched: %s: ran on sim (%llu blocks, %llu threads, %llu barriers%s)\n",
-                 S.Where.c_str(), static_cast<unsigned long long>(Stats.Blocks),
-                 static_cast<unsigned long long>(Stats.Threads),
-                 static_cast<unsigned long long>(Stats.Barriers), Collectives.c_str());
-  }
+  std::string Collectives; // only kernels with wmma calls mention them
+  if (Stats.Collectives)
+    Collectives = ", " + std::to_string(Stats.Collectives) + " warp collectives";
+  say(S, "ran on sim",
+      "ran on sim (" + std::to_string(Stats.Blocks) + " blocks, " +
+          std::to_string(Stats.Threads) + " threads, " + std::to_string(Stats.Barriers) +
+          " barriers" + Collectives + ")");
   reportTime(S, BackendKind::Sim, Milliseconds);
+  uint64_t In, Out;
+  regionBytes(S.Plan, Data, In, Out);
+  record(S, "sim", Milliseconds, millisecondsSince(CallStart), In, Out);
   return LaunchResult::RanOnBackend;
 }
 
@@ -354,6 +494,7 @@ static LaunchResult launchOnBackend(const char *Descriptor, void *const *Args, B
     Error = "null launch descriptor";
     return LaunchResult::FailedUntouched;
   }
+  const auto CallStart = std::chrono::steady_clock::now();
   LaunchSite &S = siteFor(Descriptor);
   Where = S.Where;
   if (!S.ParseError.empty()) {
@@ -373,16 +514,15 @@ static LaunchResult launchOnBackend(const char *Descriptor, void *const *Args, B
             : resolveBackend(B, B == BackendKind::Auto && cuda::deviceAvailable(&NoDevice));
   if (Chosen == BackendKind::Host ||
       (IsVta && (Chosen == BackendKind::Cuda || Chosen == BackendKind::Emu))) {
-    if (verbose()) {
-      std::string Note;
-      if (Chosen == BackendKind::Cuda)
-        Note = " (a target(vta) nest does not run on cuda)";
-      else if (Chosen == BackendKind::Emu)
-        Note = " (a target(vta) nest does not run on emu)";
-      else if (B == BackendKind::Auto)
-        Note = " (no usable CUDA device: " + NoDevice + ")";
-      std::fprintf(stderr, "sched: %s: ran on host%s\n", S.Where.c_str(), Note.c_str());
-    }
+    std::string Note;
+    if (Chosen == BackendKind::Cuda)
+      Note = " (a target(vta) nest does not run on cuda)";
+    else if (Chosen == BackendKind::Emu)
+      Note = " (a target(vta) nest does not run on emu)";
+    else if (B == BackendKind::Auto)
+      Note = " (no usable CUDA device: " + NoDevice + ")";
+    say(S, "ran on host" + Note, "ran on host" + Note);
+    record(S, "original loop", -1, millisecondsSince(CallStart), 0, 0);
     return host::launch() ? LaunchResult::RanOnBackend : LaunchResult::RunHostLoop;
   }
   const LaunchPlan &P = S.Plan;
@@ -398,9 +538,8 @@ static LaunchResult launchOnBackend(const char *Descriptor, void *const *Args, B
   if (!mayLaunch(P, Data, Why, Error))
     return LaunchResult::FailedUntouched;
   if (!Why.empty()) {
-    if (verbose())
-      std::fprintf(stderr, "sched: %s: ran the original loop on host: %s\n", S.Where.c_str(),
-                   Why.c_str());
+    say(S, "original loop: " + Why, "ran the original loop on host: " + Why);
+    record(S, "original loop", -1, millisecondsSince(CallStart), 0, 0);
     return LaunchResult::RunHostLoop;
   }
   if (IsVta) {
@@ -409,31 +548,38 @@ static LaunchResult launchOnBackend(const char *Descriptor, void *const *Args, B
     const LaunchDescriptor *D = S.descriptor(Error);
     if (!D || !runVtaKernel(D->Kernel, S.Vta, Data, Error))
       return LaunchResult::FailedUntouched;
-    if (verbose())
-      std::fprintf(stderr, "sched: %s: ran on the VTA runtime\n", S.Where.c_str());
+    say(S, "ran on the VTA runtime", "ran on the VTA runtime");
+    uint64_t In, Out;
+    regionBytes(P, Data, In, Out);
+    record(S, "VTA runtime", -1, millisecondsSince(CallStart), In, Out);
     return LaunchResult::RanOnBackend;
   }
   if (Chosen == BackendKind::Sim)
-    return runSim(S, Data, Error);
+    return runSim(S, Data, CallStart, Error);
   bool Touched = false;
   if (Chosen == BackendKind::Emu) {
     emu::EmuStats Stats;
     if (!emu::launch(P, S.Emu, Data, Stats, Error, Touched))
       return Touched ? LaunchResult::Failed : LaunchResult::FailedUntouched;
-    if (verbose())
-      std::fprintf(stderr, "sched: %s: ran on emu (%llu blocks, %llu threads)\n", S.Where.c_str(),
-                   static_cast<unsigned long long>(Stats.Blocks),
-                   static_cast<unsigned long long>(Stats.Threads));
+    say(S, "ran on emu",
+        "ran on emu (" + std::to_string(Stats.Blocks) + " blocks, " +
+            std::to_string(Stats.Threads) + " threads)");
     reportTime(S, BackendKind::Emu, Stats.Milliseconds);
+    uint64_t In, Out;
+    regionBytes(P, Data, In, Out);
+    record(S, "emu", Stats.Milliseconds, millisecondsSince(CallStart), In, Out);
     return LaunchResult::RanOnBackend;
   }
-  double KernelMs = -1; // events only when asked for: they cost a few microseconds
-  if (!cuda::launch(P, S.Cuda, Data, Error, Touched, envFlag("SCHED_TIME") ? &KernelMs : nullptr))
+  cuda::LaunchStats Stats;
+  // Events only when asked for: they cost a few microseconds.
+  Stats.Time = envFlag("SCHED_TIME") || profiling();
+  if (!cuda::launch(P, S.Cuda, Data, Error, Touched, &Stats))
     return Touched ? LaunchResult::Failed : LaunchResult::FailedUntouched;
-  if (verbose())
-    std::fprintf(stderr, "sched: %s: ran on cuda (%s)\n", S.Where.c_str(),
-                 cuda::kernelOrigin(S.Cuda).c_str());
-  reportTime(S, BackendKind::Cuda, KernelMs);
+  const std::string Origin = cuda::kernelOrigin(S.Cuda);
+  say(S, "ran on cuda", "ran on cuda (" + Origin + ")");
+  reportTime(S, BackendKind::Cuda, Stats.KernelMs);
+  record(S, "cuda", Stats.KernelMs, millisecondsSince(CallStart), Stats.BytesIn, Stats.BytesOut,
+         Origin);
   return LaunchResult::RanOnBackend;
 }
 
@@ -497,7 +643,7 @@ extern "C" int __sched_launch(const char *Descriptor, ...) {
     if (firstFailureOf(Descriptor))
       std::fprintf(stderr, "sched: %s: %s; ran the original loop instead\n", Where.c_str(),
                    Error.c_str());
-    else if (verbose())
+    else if (verboseLevel() == 2)
       std::fprintf(stderr, "sched: %s: ran the original loop on host: %s\n", Where.c_str(),
                    Error.c_str());
     return 0;

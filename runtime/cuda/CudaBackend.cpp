@@ -215,10 +215,12 @@ bool deviceAvailable(std::string *Why) {
 }
 
 bool launch(const LaunchPlan &D, KernelCache &Cache, const std::vector<void *> &ParamData,
-            std::string &Error, bool &Touched, double *KernelMs) {
+            std::string &Error, bool &Touched, LaunchStats *Stats) {
   Touched = false;
-  if (KernelMs)
-    *KernelMs = -1;
+  LaunchStats Ignored;
+  LaunchStats &St = Stats ? *Stats : Ignored;
+  St.KernelMs = -1;
+  St.BytesIn = St.BytesOut = 0;
   const DriverApi *A = driver(Error);
   if (!A)
     return false;
@@ -309,6 +311,8 @@ bool launch(const LaunchPlan &D, KernelCache &Cache, const std::vector<void *> &
       Error = driverError("cuMemcpyHtoD", R) + " for '" + P.Name + "'";
       return false;
     }
+    if (P.Read || P.Written)
+      St.BytesIn += S.Bytes;
   }
 
   // Every staged buffer has an allocation of its own, so the kernel's
@@ -338,7 +342,7 @@ bool launch(const LaunchPlan &D, KernelCache &Cache, const std::vector<void *> &
     Error = Problem;
     return false;
   }
-  LaunchTimer Timer(*A, KernelMs != nullptr);
+  LaunchTimer Timer(*A, St.Time);
   Timer.start();
   R = A->cuLaunchKernel(K->Function, unsigned(Grid[0]), unsigned(Grid[1]), unsigned(Grid[2]),
                         unsigned(Block[0]), unsigned(Block[1]), unsigned(Block[2]), 0, nullptr,
@@ -354,8 +358,8 @@ bool launch(const LaunchPlan &D, KernelCache &Cache, const std::vector<void *> &
     Error = driverError("cuCtxSynchronize", R) + " (the kernel failed while running)";
     return false;
   }
-  if (KernelMs)
-    *KernelMs = Timer.milliseconds();
+  if (St.Time)
+    St.KernelMs = Timer.milliseconds();
   for (const Staged &S : Staging.Buffers) {
     if (!S.CopyOut || !S.Bytes)
       continue;
@@ -367,6 +371,7 @@ bool launch(const LaunchPlan &D, KernelCache &Cache, const std::vector<void *> &
       Error = driverError("cuMemcpyDtoH", R) + " for '" + D.Params[S.Param].Name + "'";
       return false;
     }
+    St.BytesOut += S.Bytes;
   }
   return true;
 }

@@ -12,6 +12,7 @@
 
 #include "ir/LaunchPlan.h"
 
+#include <cstdint>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -42,17 +43,22 @@ struct KernelCache {
 /// Touched saying whether the program's memory may have changed: the kernel
 /// was launched on a buffer passed in place (device or managed memory), or
 /// a copy back to a host buffer began. Until then only device copies were
-/// written, and the original loop still gives the right answer. KernelMs,
-/// when given, gets the kernel's time on the device in milliseconds (CUDA
-/// events around the launch; the copies and the launcher's host work are
-/// not in it), or -1 when the driver cannot time it.
+/// written, and the original loop still gives the right answer. Stats, when
+/// given, gets what the launch moved and, when Stats->Time, the kernel's
+/// time.
+struct LaunchStats {
+  bool Time = false;    // time the kernel (CUDA events: a few microseconds)
+  double KernelMs = -1; // the kernel's device time, without the copies and
+                        // the launcher's host work; -1: not timed
+  uint64_t BytesIn = 0, BytesOut = 0; // copied to and from the device
+};
+bool launch(const LaunchPlan &D, KernelCache &Cache,
+            const std::vector<void *> &ParamData, std::string &Error, bool &Touched,
+            LaunchStats *Stats = nullptr);
+
 /// Where the cached kernel's code came from ("embedded compute_75", "cache",
 /// "NVRTC"); empty before it was loaded.
 std::string kernelOrigin(KernelCache &Cache);
-
-bool launch(const LaunchPlan &D, KernelCache &Cache,
-            const std::vector<void *> &ParamData, std::string &Error, bool &Touched,
-            double *KernelMs = nullptr);
 
 } // namespace cuda
 } // namespace sched
