@@ -19,9 +19,10 @@
 // Aliasing policy. Arrays are distinct objects, and `__restrict` pointers are
 // promised not to alias: both get Buffer::NoAlias. Plain pointer parameters
 // might alias, but rejecting them would reject every ordinary matmul written
-// with `float *` parameters; they are accepted without NoAlias (CUDA gets no
-// __restrict__), and the runtime copies each region separately, which differs
-// from the loop only when the regions really overlap. Aliasing that the nest
+// with `float *` parameters; they are accepted without NoAlias, and before
+// each launch the launcher compares the regions the kernel touches: where two
+// really overlap and the kernel writes one, the original loop runs
+// (runtime/Launch.cpp, mayLaunch). Aliasing that the nest
 // itself makes evident - two buffers of the nest derived from the same
 // pointer (`float *B = A + 4;`) - is rejected with a warning.
 //

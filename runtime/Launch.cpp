@@ -398,6 +398,36 @@ bool mayLaunch(const LaunchPlan &K, const std::vector<void *> &Data, std::string
       return true;
     }
   }
+  // The kernel assumes its buffers do not overlap where it writes one (the
+  // runtime copies each region on its own; CUDA gets __restrict__): where
+  // two do, the original loop gives the program's answer.
+  struct Range {
+    size_t Param;
+    bool Written;
+    uintptr_t Begin, End;
+  };
+  std::vector<Range> Ranges;
+  for (size_t I = 0; I < K.Params.size() && I < Data.size(); ++I) {
+    int64_t Min, Extent;
+    std::string Ignored;
+    if (!K.Params[I].HasRegion || !Data[I] ||
+        !K.region(I, Values, Data[I], Min, Extent, Ignored) || Extent <= 0)
+      continue;
+    const int64_t Bytes = ir::dtypeBytes(K.Params[I].Type);
+    uintptr_t Begin = reinterpret_cast<uintptr_t>(Data[I]) + Min * Bytes;
+    Ranges.push_back({I, K.Params[I].Written, Begin, Begin + uintptr_t(Extent * Bytes)});
+  }
+  for (size_t X = 0; X < Ranges.size(); ++X)
+    for (size_t Y = X + 1; Y < Ranges.size(); ++Y) {
+      const Range &A = Ranges[X], &B = Ranges[Y];
+      if ((A.Written || B.Written) && A.Begin < B.End && B.Begin < A.End) {
+        Why = "the buffers '" + K.Params[A.Param].Name + "' and '" + K.Params[B.Param].Name +
+              "' overlap where the kernel writes " +
+              (A.Written && B.Written ? "both" : "one of them") +
+              "; the kernel assumes they do not";
+        return true;
+      }
+    }
   static const char *const Axis = "xyz";
   int64_t Extents[2][3]; // grid, block
   for (int D = 0; D < 3; ++D)

@@ -270,6 +270,21 @@ bool matchIndexBound(const Expr &Cond, const Expr &Index, IndexBound &Out) {
   return false;
 }
 
+/// min(Bound, Limit) (Op Min) or max(Bound, Limit) (Op Max), Limit alone for
+/// a missing Bound, and Bound unchanged where Limit is already one of its
+/// terms (the ranges narrowed by a guard gave it: narrowedByGuards).
+Expr tighter(BinOp Op, const Expr &Bound, const Expr &Limit) {
+  if (!Bound)
+    return Limit;
+  for (const BinaryNode *B = as<BinaryNode>(Bound); B && B->Op == Op;
+       B = as<BinaryNode>(B->A))
+    if (structurallyEqual(B->B, Limit) || structurallyEqual(B->A, Limit))
+      return Bound;
+  if (structurallyEqual(Bound, Limit))
+    return Bound;
+  return simplify(makeBinary(Op, Bound, Limit));
+}
+
 /// Tightens the interval of Index by the guards of its access: a guard
 /// `Index + c < X` (or <=, >, >=, either way round) bounds Index by X - c - 1
 /// over Ranges. Non-dividing splits guard their accesses this way; without it
@@ -293,12 +308,12 @@ Interval tightenByGuards(Interval I, const Expr &Index, const std::vector<Expr> 
       // Index + Offset < Rhs: Index <= Rhs - Offset - Slack.
       Expr Limit = boundsOf(M.Rhs - makeInt(M.Offset + Slack, M.Rhs->Type), Ranges).Max;
       if (Limit)
-        I.Max = I.Max ? simplify(makeBinary(BinOp::Min, I.Max, Limit)) : Limit;
+        I.Max = tighter(BinOp::Min, I.Max, Limit);
     } else {
       // Lhs < Index + Offset: Index >= Lhs - Offset + Slack.
       Expr Limit = boundsOf(M.Lhs - makeInt(M.Offset - Slack, M.Lhs->Type), Ranges).Min;
       if (Limit)
-        I.Min = I.Min ? simplify(makeBinary(BinOp::Max, I.Min, Limit)) : Limit;
+        I.Min = tighter(BinOp::Max, I.Min, Limit);
     }
   }
   // `f / 14` and `f % 14` under a guard on f (a stage the user fused and
@@ -414,13 +429,59 @@ Interval boundsOf(const Expr &E, const VarRanges &Ranges, const NonNegativeFacts
   return {simplifiedOrNull(I.Min), simplifiedOrNull(I.Max)};
 }
 
+namespace {
+
+/// Ranges narrowed by the guards that bound one ranged variable by what
+/// does not vary over the ranges (`lo < 4` around the body of a thread loop
+/// widened to 64 lanes, `i >= m`): where the access happens the variable
+/// satisfies them. A guard that reads memory narrows nothing (see
+/// tightenByGuards).
+VarRanges narrowedByGuards(const std::vector<Expr> &Guards, const VarRanges &Ranges) {
+  VarRanges Out = Ranges;
+  std::vector<Expr> Conds;
+  for (const Expr &G : Guards)
+    conjuncts(G, Conds);
+  for (const Expr &C : Conds) {
+    const auto *B = as<BinaryNode>(C);
+    if (!B || !isComparison(B->Op) || B->Op == BinOp::EQ || B->Op == BinOp::NE ||
+        !isInt(B->A->Type) || dependsOnMemory(C))
+      continue;
+    // Normalized to Lo < Hi or Lo <= Hi.
+    bool Swap = B->Op == BinOp::GT || B->Op == BinOp::GE;
+    const Expr &Lo = Swap ? B->B : B->A, &Hi = Swap ? B->A : B->B;
+    const int64_t Slack = B->Op == BinOp::LT || B->Op == BinOp::GT ? 1 : 0;
+    for (bool VarIsLo : {true, false}) {
+      const auto *V = as<VarNode>(VarIsLo ? Lo : Hi);
+      const Expr &Other = VarIsLo ? Hi : Lo;
+      auto It = V ? Out.find(V) : Out.end();
+      if (It == Out.end() || usesRanged(Other, Ranges))
+        continue;
+      Interval &R = It->second;
+      if (VarIsLo) { // V < Other: V <= Other - Slack
+        Expr Limit = simplify(makeBinary(BinOp::Sub, Other, makeInt(Slack, Other->Type)));
+        R.Max = tighter(BinOp::Min, R.Max, Limit);
+      } else { // Other < V: V >= Other + Slack
+        Expr Limit = simplify(makeBinary(BinOp::Add, Other, makeInt(Slack, Other->Type)));
+        R.Min = tighter(BinOp::Max, R.Min, Limit);
+      }
+    }
+  }
+  return Out;
+}
+
+} // namespace
+
 Region boxOf(const std::vector<Expr> &Indices, const std::vector<Expr> &Guards,
              const VarRanges &Ranges, GuardUse Use, const NonNegativeFacts &Facts) {
   Region R;
+  if (Use == GuardUse::Ignore) {
+    for (const Expr &Index : Indices)
+      R.push_back(boundsOf(Index, Ranges, Facts));
+    return R;
+  }
+  const VarRanges Narrowed = narrowedByGuards(Guards, Ranges);
   for (const Expr &Index : Indices)
-    R.push_back(Use == GuardUse::Tighten
-                    ? tightenByGuards(boundsOf(Index, Ranges, Facts), Index, Guards, Ranges)
-                    : boundsOf(Index, Ranges, Facts));
+    R.push_back(tightenByGuards(boundsOf(Index, Narrowed, Facts), Index, Guards, Narrowed));
   return R;
 }
 

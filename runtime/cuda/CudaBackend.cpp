@@ -257,13 +257,6 @@ bool launch(const LaunchPlan &D, KernelCache &Cache, const std::vector<void *> &
   std::vector<CUdeviceptr> DevPtrs(D.Params.size(), 0);
   std::vector<void *> KernelArgs(D.Params.size(), nullptr);
   bool InPlace = false; // some buffer is the program's own device or managed memory
-  struct InPlaceRange {
-    size_t Param;
-    bool Written;
-    const char *Begin;
-    size_t Bytes;
-  };
-  std::vector<InPlaceRange> InPlaceRanges;
   for (size_t I = 0; I < D.Params.size(); ++I) {
     const LaunchPlan::Param &P = D.Params[I];
     if (!P.IsBuffer) {
@@ -278,10 +271,6 @@ bool launch(const LaunchPlan &D, KernelCache &Cache, const std::vector<void *> &
     if (ParamData[I] && isDevicePointer(*A, ParamData[I])) {
       DevPtrs[I] = reinterpret_cast<CUdeviceptr>(ParamData[I]);
       InPlace = true;
-      if (Extent > 0)
-        InPlaceRanges.push_back({I, P.Written,
-                                 static_cast<const char *>(ParamData[I]) + Min * ElementBytes,
-                                 static_cast<size_t>(Extent * ElementBytes)});
       continue;
     }
     if (!P.HasRegion)
@@ -316,18 +305,9 @@ bool launch(const LaunchPlan &D, KernelCache &Cache, const std::vector<void *> &
   }
 
   // Every staged buffer has an allocation of its own, so the kernel's
-  // pointer parameters are __restrict__; buffers passed in place must not
-  // overlap where one of them is written either.
-  for (size_t X = 0; X < InPlaceRanges.size(); ++X)
-    for (size_t Y = X + 1; Y < InPlaceRanges.size(); ++Y) {
-      const InPlaceRange &P = InPlaceRanges[X], &Q = InPlaceRanges[Y];
-      if ((P.Written || Q.Written) && P.Begin < Q.Begin + Q.Bytes && Q.Begin < P.Begin + P.Bytes) {
-        Error = "the device buffers '" + D.Params[P.Param].Name + "' and '" +
-                D.Params[Q.Param].Name +
-                "' overlap where the kernel writes one of them; its parameters are __restrict__";
-        return false;
-      }
-    }
+  // pointer parameters are __restrict__: the launcher ran the original loop
+  // instead where two buffers overlap where the kernel writes one
+  // (runtime/Launch.cpp, mayLaunch), in place or not.
 
   int64_t Grid[3], Block[3];
   bool Empty = false;

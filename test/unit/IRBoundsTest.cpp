@@ -238,6 +238,31 @@ TEST(IRBoundsTest, RegionTightenedByAGuardOverParameters) {
   EXPECT_EQ(show(R[0]), "[0, min(99, (n - 1))]");
 }
 
+// A thread loop widened past its own extent keeps its body under a guard on
+// its variable (`lo < 4` in 64 lanes): the region narrows the variable by it,
+// so the launcher copies C[0, 63] and not from C[-960]. A guard that reads
+// memory narrows nothing.
+TEST(IRBoundsTest, RegionNarrowsALoopVariableByItsGuard) {
+  Var Lo = makeVar("lo"), Li = makeVar("li");
+  Buffer C = makeBuffer("C", DType::Float32, {makeInt(64)});
+  Buffer G = makeBuffer("G", DType::Int32, {makeInt(1)});
+  auto Nest = [&](Expr Guard) {
+    Expr Index = makeInt(63) - Lo * makeInt(16) - Li;
+    return makeFor(Lo, makeInt(0), makeInt(64),
+                   makeIf(Guard, makeFor(Li, makeInt(0), makeInt(16),
+                                         makeStore(C, {Index}, makeFloat(0.0))),
+                          nullptr));
+  };
+  Region R;
+  ASSERT_TRUE(regionTouched(Nest(Lo < makeInt(4)), C, false, VarRanges(), R, GuardUse::Tighten));
+  EXPECT_EQ(show(R[0]), "[0, 63]");
+  ASSERT_TRUE(regionTouched(Nest(Lo < makeInt(4)), C, false, VarRanges(), R, GuardUse::Ignore));
+  EXPECT_EQ(show(R[0]), "[-960, 63]");
+  ASSERT_TRUE(regionTouched(Nest(Lo < makeLoad(G, {makeInt(0)})), C, false, VarRanges(), R,
+                            GuardUse::Tighten));
+  EXPECT_EQ(show(R[0]), "[-960, 63]");
+}
+
 // Issue 7, case 12: `if (G[0] > 0) A[1] = ...` once bounded A's region by
 // G[0], an expression that reads memory, which no region may.
 TEST(IRBoundsTest, RegionIgnoresGuardsThatReadMemory) {
