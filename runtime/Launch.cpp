@@ -59,6 +59,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Backend.h"
+#include "DataScope.h"
 #include "SchedRuntime.h"
 #include "cuda/CudaBackend.h"
 #include "emu/EmuBackend.h"
@@ -299,6 +300,16 @@ void printProfile() {
       return A.Row.KernelMs > B.Row.KernelMs;
     return A.Where != B.Where ? A.Where < B.Where : A.Way < B.Way;
   });
+  // The data scopes' copies back at their ends (each array a kernel wrote).
+  uint64_t Closed = 0, ClosedOut = 0;
+  closedScopeTotals(Closed, ClosedOut);
+  if (Closed) {
+    Line Scopes{"(their ends' copies back)", "data scopes", {}};
+    Scopes.Row.Calls = Closed;
+    Scopes.Row.BytesOut = ClosedOut;
+    Scopes.Row.FirstCallMs = 0;
+    Lines.push_back(Scopes);
+  }
   std::fprintf(stderr, "sched: profile (SCHED_PROFILE=1): %zu row%s\n", Lines.size(),
                Lines.size() == 1 ? "" : "s");
   std::fprintf(stderr, "sched: %-13s %6s %11s %10s %12s %12s %13s  %s\n", "ran on", "calls",
@@ -319,13 +330,17 @@ void printProfile() {
 }
 
 /// The bytes the cuda backend would copy in and out for a launch with Data
-/// (each touched buffer's region in, each written one out): what sim and emu,
-/// which work on the program's arrays in place, report to SCHED_PROFILE.
-void regionBytes(const LaunchPlan &P, const std::vector<void *> &Data, uint64_t &In,
-                 uint64_t &Out) {
-  In = Out = 0;
+/// (each touched buffer's region in, each written one out, but for what a
+/// data scope holds, whose copies Scope counts): what sim and emu, which work
+/// on the program's arrays in place, report to SCHED_PROFILE.
+void regionBytes(const LaunchPlan &P, const std::vector<void *> &Data, const ScopeTraffic &Scope,
+                 uint64_t &In, uint64_t &Out) {
+  In = Scope.BytesIn;
+  Out = Scope.BytesOut;
   const std::vector<int64_t> Values = P.scalarValues(Data);
   for (size_t I = 0; I < P.Params.size() && I < Data.size(); ++I) {
+    if (I < Scope.Mapped.size() && Scope.Mapped[I])
+      continue; // a data scope holds it (DataScope.h): counted in Scope
     int64_t Min, Extent;
     std::string Ignored;
     if (!P.Params[I].HasRegion || !P.region(I, Values, Data[I], Min, Extent, Ignored))
@@ -449,7 +464,7 @@ bool mayLaunch(const LaunchPlan &K, const std::vector<void *> &Data, std::string
   return true;
 }
 
-LaunchResult runSim(LaunchSite &S, const std::vector<void *> &Data,
+LaunchResult runSim(LaunchSite &S, const std::vector<void *> &Data, const ScopeTraffic &Scope,
                     std::chrono::steady_clock::time_point CallStart, std::string &Error) {
   std::shared_ptr<const sim::SimProgram> Program;
   {
@@ -483,7 +498,7 @@ LaunchResult runSim(LaunchSite &S, const std::vector<void *> &Data,
           " barriers" + Collectives + ")");
   reportTime(S, BackendKind::Sim, Milliseconds);
   uint64_t In, Out;
-  regionBytes(S.Plan, Data, In, Out);
+  regionBytes(S.Plan, Data, Scope, In, Out);
   record(S, "sim", Milliseconds, millisecondsSince(CallStart), In, Out);
   return LaunchResult::RanOnBackend;
 }
@@ -516,6 +531,12 @@ static bool storeFinals(const LaunchSite &S, void *const *Args, std::string &Err
   }
   return true;
 }
+
+static LaunchResult runPrepared(LaunchSite &S, const LaunchPlan &P, std::vector<void *> &Data,
+                                const std::vector<void *> &HostData, BackendKind Chosen,
+                                bool IsVta, const ScopeTraffic &Scope,
+                                std::chrono::steady_clock::time_point CallStart,
+                                std::string &Error);
 
 static LaunchResult launchOnBackend(const char *Descriptor, void *const *Args, BackendKind B,
                                     std::string &Where, std::string &Error) {
@@ -572,6 +593,30 @@ static LaunchResult launchOnBackend(const char *Descriptor, void *const *Args, B
     record(S, "original loop", -1, millisecondsSince(CallStart), 0, 0);
     return LaunchResult::RunHostLoop;
   }
+  // Data scopes (DataScope.h): mapped arrays current where the kernel runs;
+  // under cuda, Data then holds their device copies.
+  const Placement On = Chosen == BackendKind::Cuda ? Placement::Device : Placement::Counted;
+  const std::vector<void *> HostData = Data;
+  ScopeTraffic Scope;
+  if (openScopes() &&
+      !prepareLaunch(P, Data, On, On == Placement::Device ? &cuda::deviceMemory() : nullptr, Scope,
+                     Error)) {
+    Error = "data scope: " + Error;
+    return LaunchResult::Failed;
+  }
+  LaunchResult R = runPrepared(S, P, Data, HostData, Chosen, IsVta, Scope, CallStart, Error);
+  if (R == LaunchResult::RanOnBackend && openScopes())
+    finishLaunch(P, HostData, On);
+  return R;
+}
+
+/// The launch of S on Chosen once the launcher's checks passed and the data
+/// scopes placed Data (HostData: the program's pointers).
+static LaunchResult runPrepared(LaunchSite &S, const LaunchPlan &P, std::vector<void *> &Data,
+                                const std::vector<void *> &HostData, BackendKind Chosen,
+                                bool IsVta, const ScopeTraffic &Scope,
+                                std::chrono::steady_clock::time_point CallStart,
+                                std::string &Error) {
   if (IsVta) {
     // The regions are copied back only after the program ran without error.
     std::lock_guard<std::mutex> Guard(S.IRLock);
@@ -580,12 +625,12 @@ static LaunchResult launchOnBackend(const char *Descriptor, void *const *Args, B
       return LaunchResult::FailedUntouched;
     say(S, "ran on the VTA runtime", "ran on the VTA runtime");
     uint64_t In, Out;
-    regionBytes(P, Data, In, Out);
+    regionBytes(P, HostData, Scope, In, Out);
     record(S, "VTA runtime", -1, millisecondsSince(CallStart), In, Out);
     return LaunchResult::RanOnBackend;
   }
   if (Chosen == BackendKind::Sim)
-    return runSim(S, Data, CallStart, Error);
+    return runSim(S, Data, Scope, CallStart, Error);
   bool Touched = false;
   if (Chosen == BackendKind::Emu) {
     emu::EmuStats Stats;
@@ -596,21 +641,40 @@ static LaunchResult launchOnBackend(const char *Descriptor, void *const *Args, B
             std::to_string(Stats.Threads) + " threads)");
     reportTime(S, BackendKind::Emu, Stats.Milliseconds);
     uint64_t In, Out;
-    regionBytes(P, Data, In, Out);
+    regionBytes(P, HostData, Scope, In, Out);
     record(S, "emu", Stats.Milliseconds, millisecondsSince(CallStart), In, Out);
     return LaunchResult::RanOnBackend;
   }
   cuda::LaunchStats Stats;
   // Events only when asked for: they cost a few microseconds.
   Stats.Time = envFlag("SCHED_TIME") || profiling();
-  if (!cuda::launch(P, S.Cuda, Data, Error, Touched, &Stats))
+  if (!cuda::launch(P, S.Cuda, Data, Error, Touched, &Stats, &Scope.Mapped))
     return Touched ? LaunchResult::Failed : LaunchResult::FailedUntouched;
   const std::string Origin = cuda::kernelOrigin(S.Cuda);
   say(S, "ran on cuda", "ran on cuda (" + Origin + ")");
   reportTime(S, BackendKind::Cuda, Stats.KernelMs);
-  record(S, "cuda", Stats.KernelMs, millisecondsSince(CallStart), Stats.BytesIn, Stats.BytesOut,
-         Origin);
+  record(S, "cuda", Stats.KernelMs, millisecondsSince(CallStart), Stats.BytesIn + Scope.BytesIn,
+         Stats.BytesOut + Scope.BytesOut, Origin);
   return LaunchResult::RanOnBackend;
+}
+
+/// Before the original loop runs inside a data scope: the mapped arrays the
+/// nest touches are brought back to the host, and those it writes will be
+/// copied to the device again. False with Error when a copy back failed.
+static bool prepareHostLoop(const char *Descriptor, void *const *Args, std::string &Error) {
+  if (!Descriptor || !openScopes())
+    return true;
+  LaunchSite &S = siteFor(Descriptor);
+  if (!S.ParseError.empty())
+    return true;
+  std::vector<void *> Data = paramDataFromArgs(S.Plan, Args);
+  ScopeTraffic Scope;
+  if (!prepareLaunch(S.Plan, Data, Placement::Host, nullptr, Scope, Error)) {
+    Error = "data scope: cannot bring a mapped array back for the original loop: " + Error;
+    return false;
+  }
+  finishLaunch(S.Plan, Data, Placement::Host);
+  return true;
 }
 
 LaunchResult launchKernel(const char *Descriptor, void *const *Args, BackendKind B,
@@ -618,6 +682,13 @@ LaunchResult launchKernel(const char *Descriptor, void *const *Args, BackendKind
   LaunchResult R = launchOnBackend(Descriptor, Args, B, Where, Error);
   if (R == LaunchResult::RanOnBackend && !storeFinals(siteFor(Descriptor), Args, Error))
     return LaunchResult::Failed;
+  if (R == LaunchResult::RunHostLoop || R == LaunchResult::FailedUntouched) {
+    std::string Why;
+    if (!prepareHostLoop(Descriptor, Args, Why)) {
+      Error = R == LaunchResult::FailedUntouched ? Error + "; then " + Why : Why;
+      return LaunchResult::Failed;
+    }
+  }
   return R;
 }
 

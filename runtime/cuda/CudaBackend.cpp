@@ -214,8 +214,76 @@ bool deviceAvailable(std::string *Why) {
   return Dev.Error.empty();
 }
 
+namespace {
+
+/// The driver with the device's context current, or null with Error.
+const DriverApi *current(std::string &Error) {
+  const DriverApi *A = driver(Error);
+  if (!A)
+    return nullptr;
+  const Device &Dev = device();
+  if (!Dev.Error.empty()) {
+    Error = Dev.Error;
+    return nullptr;
+  }
+  CUresult R = A->cuCtxSetCurrent(Dev.Context);
+  if (R != CUDA_SUCCESS) {
+    Error = driverError("cuCtxSetCurrent", R);
+    return nullptr;
+  }
+  return A;
+}
+
+bool allocDevice(size_t Bytes, uintptr_t &Out, std::string &Error) {
+  const DriverApi *A = current(Error);
+  if (!A)
+    return false;
+  CUdeviceptr P = 0;
+  CUresult R = A->cuMemAlloc(&P, Bytes);
+  if (R != CUDA_SUCCESS) {
+    Error = driverError("cuMemAlloc", R) + " (" + std::to_string(Bytes) + " bytes)";
+    return false;
+  }
+  Out = static_cast<uintptr_t>(P);
+  return true;
+}
+
+void freeDevice(uintptr_t P) {
+  std::string Ignored;
+  if (const DriverApi *A = current(Ignored))
+    A->cuMemFree(static_cast<CUdeviceptr>(P));
+}
+
+bool copyToDevice(uintptr_t Dev, const void *Host, size_t Bytes, std::string &Error) {
+  const DriverApi *A = current(Error);
+  if (!A)
+    return false;
+  CUresult R = A->cuMemcpyHtoD(static_cast<CUdeviceptr>(Dev), Host, Bytes);
+  if (R != CUDA_SUCCESS)
+    Error = driverError("cuMemcpyHtoD", R);
+  return R == CUDA_SUCCESS;
+}
+
+bool copyToHost(void *Host, uintptr_t Dev, size_t Bytes, std::string &Error) {
+  const DriverApi *A = current(Error);
+  if (!A)
+    return false;
+  CUresult R = A->cuMemcpyDtoH(Host, static_cast<CUdeviceptr>(Dev), Bytes);
+  if (R != CUDA_SUCCESS)
+    Error = driverError("cuMemcpyDtoH", R);
+  return R == CUDA_SUCCESS;
+}
+
+} // namespace
+
+const runtime::DeviceMemory &deviceMemory() {
+  static const runtime::DeviceMemory M = {allocDevice, freeDevice, copyToDevice, copyToHost};
+  return M;
+}
+
 bool launch(const LaunchPlan &D, KernelCache &Cache, const std::vector<void *> &ParamData,
-            std::string &Error, bool &Touched, LaunchStats *Stats) {
+            std::string &Error, bool &Touched, LaunchStats *Stats,
+            const std::vector<bool> *Resident) {
   Touched = false;
   LaunchStats Ignored;
   LaunchStats &St = Stats ? *Stats : Ignored;
@@ -268,7 +336,8 @@ bool launch(const LaunchPlan &D, KernelCache &Cache, const std::vector<void *> &
     int64_t Min = 0, Extent = 0;
     if (!D.region(I, Values, ParamData[I], Min, Extent, Error))
       return false;
-    if (ParamData[I] && isDevicePointer(*A, ParamData[I])) {
+    if (ParamData[I] && ((Resident && I < Resident->size() && (*Resident)[I]) ||
+                         isDevicePointer(*A, ParamData[I]))) {
       DevPtrs[I] = reinterpret_cast<CUdeviceptr>(ParamData[I]);
       InPlace = true;
       continue;

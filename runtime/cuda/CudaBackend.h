@@ -10,6 +10,7 @@
 #ifndef SCHED_RUNTIME_CUDA_CUDABACKEND_H
 #define SCHED_RUNTIME_CUDA_CUDABACKEND_H
 
+#include "DataScope.h"
 #include "ir/LaunchPlan.h"
 
 #include <cstdint>
@@ -52,9 +53,15 @@ struct LaunchStats {
                         // the launcher's host work; -1: not timed
   uint64_t BytesIn = 0, BytesOut = 0; // copied to and from the device
 };
+/// Resident, when given, marks the parameters whose ParamData is already
+/// device memory the runtime placed (a data scope's copy, DataScope.h): used
+/// in place like the program's own device pointers.
 bool launch(const LaunchPlan &D, KernelCache &Cache,
             const std::vector<void *> &ParamData, std::string &Error, bool &Touched,
-            LaunchStats *Stats = nullptr);
+            LaunchStats *Stats = nullptr, const std::vector<bool> *Resident = nullptr);
+
+/// The device's memory, for the data scopes' device copies.
+const runtime::DeviceMemory &deviceMemory();
 
 /// Where the cached kernel's code came from ("embedded compute_75", "cache",
 /// "NVRTC"); empty before it was loaded.
