@@ -216,6 +216,24 @@ bool deviceAvailable(std::string *Why) {
 
 namespace {
 
+/// The last kernel launched without waiting for it, "" once a
+/// synchronisation waited: what a later failure names.
+std::mutex PendingLock;
+std::string Pending;
+
+void setPending(const std::string &Kernel) {
+  std::lock_guard<std::mutex> Guard(PendingLock);
+  Pending = Kernel;
+}
+
+/// "; or kernel K, launched before without a wait, failed" for a failure
+/// seen at a synchronisation, when such a kernel is pending.
+std::string pendingNote() {
+  std::lock_guard<std::mutex> Guard(PendingLock);
+  return Pending.empty() ? ""
+                         : "; or kernel '" + Pending + "', launched before it without a wait, did";
+}
+
 /// The driver with the device's context current, or null with Error.
 const DriverApi *current(std::string &Error) {
   const DriverApi *A = driver(Error);
@@ -270,7 +288,9 @@ bool copyToHost(void *Host, uintptr_t Dev, size_t Bytes, std::string &Error) {
     return false;
   CUresult R = A->cuMemcpyDtoH(Host, static_cast<CUdeviceptr>(Dev), Bytes);
   if (R != CUDA_SUCCESS)
-    Error = driverError("cuMemcpyDtoH", R);
+    Error = driverError("cuMemcpyDtoH", R) + pendingNote();
+  else
+    setPending(""); // the copy waited for every kernel before it
   return R == CUDA_SUCCESS;
 }
 
@@ -324,7 +344,8 @@ bool launch(const LaunchPlan &D, KernelCache &Cache, const std::vector<void *> &
   StagedBuffers Staging(*A);
   std::vector<CUdeviceptr> DevPtrs(D.Params.size(), 0);
   std::vector<void *> KernelArgs(D.Params.size(), nullptr);
-  bool InPlace = false; // some buffer is the program's own device or managed memory
+  bool InPlace = false; // some buffer is on the device already (the program's, a scope's)
+  bool ProgramWrites = false; // the kernel writes the program's own device memory
   for (size_t I = 0; I < D.Params.size(); ++I) {
     const LaunchPlan::Param &P = D.Params[I];
     if (!P.IsBuffer) {
@@ -336,10 +357,11 @@ bool launch(const LaunchPlan &D, KernelCache &Cache, const std::vector<void *> &
     int64_t Min = 0, Extent = 0;
     if (!D.region(I, Values, ParamData[I], Min, Extent, Error))
       return false;
-    if (ParamData[I] && ((Resident && I < Resident->size() && (*Resident)[I]) ||
-                         isDevicePointer(*A, ParamData[I]))) {
+    const bool IsResident = Resident && I < Resident->size() && (*Resident)[I];
+    if (ParamData[I] && (IsResident || isDevicePointer(*A, ParamData[I]))) {
       DevPtrs[I] = reinterpret_cast<CUdeviceptr>(ParamData[I]);
       InPlace = true;
+      ProgramWrites |= !IsResident && P.Written;
       continue;
     }
     if (!P.HasRegion)
@@ -403,10 +425,22 @@ bool launch(const LaunchPlan &D, KernelCache &Cache, const std::vector<void *> &
   Timer.stop();
   // The kernel runs: it writes buffers passed in place directly.
   Touched = InPlace;
+  if (Staging.Buffers.empty() && !ProgramWrites && !St.Time) {
+    // Every buffer it touches is on the device and what it writes is a data
+    // scope's copy: nothing for the host to wait for now. The next
+    // synchronisation waits for it (a copy back, the next launch that
+    // copies), and a failure there names it (pendingNote). A kernel that
+    // writes the program's own device memory is waited for: the program may
+    // read it next, and its failure is reported here, naming the kernel.
+    setPending(D.Kernel);
+    return true;
+  }
   if ((R = A->cuCtxSynchronize()) != CUDA_SUCCESS) {
-    Error = driverError("cuCtxSynchronize", R) + " (the kernel failed while running)";
+    Error = driverError("cuCtxSynchronize", R) + " (the kernel failed while running" +
+            pendingNote() + ")";
     return false;
   }
+  setPending("");
   if (St.Time)
     St.KernelMs = Timer.milliseconds();
   for (const Staged &S : Staging.Buffers) {

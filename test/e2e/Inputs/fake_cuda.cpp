@@ -14,8 +14,10 @@
 //           than the toolkit
 //   compile nvrtcCompileProgram: NVRTC_ERROR_COMPILATION (6), with a log
 // FAKE_CUDA_IN_PLACE=1 makes every pointer device memory (cuPointerGetAttribute),
-// so the runtime passes buffers to the kernel in place. Events (SCHED_TIME=1)
+// so the runtime passes buffers to the kernel in place. FAKE_CUDA_TRACE=1
+// prints each cuCtxSynchronize on stderr. Events (SCHED_TIME=1)
 // say every kernel took 1.25 ms, and only between two recorded events.
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 
@@ -49,7 +51,12 @@ CUresult cuDevicePrimaryCtxRetain(void **Context, int) {
   return 0;
 }
 CUresult cuCtxSetCurrent(void *) { return 0; }
-CUresult cuCtxSynchronize() { return failsAt("sync") ? 700 : 0; }
+CUresult cuCtxSynchronize() {
+  const char *Trace = std::getenv("FAKE_CUDA_TRACE");
+  if (Trace && !std::strcmp(Trace, "1"))
+    std::fputs("fake cuda: cuCtxSynchronize\n", stderr);
+  return failsAt("sync") ? 700 : 0;
+}
 CUresult cuModuleLoadData(void **Module, const void *Image) {
   if (failsAt("ptx-version") && std::strstr(static_cast<const char *>(Image), ".version"))
     return 222;
