@@ -23,6 +23,10 @@ The checks:
           device arrays against cublasSgemm (time_example_gemm.cpp): our
           kernel's device time from the runtime's SCHED_TIME=1 lines,
           cuBLAS's from CUDA events, both the median per call.
+  scope   the stencil of test/e2e/Inputs/stencil_steps.cpp, 2^24 floats and
+          10 steps, built without and with a data scope (its e2e checks'
+          binaries): each program's wall time (median of 3) and whether the
+          two print the same, i.e. what keeping the arrays on the device saves.
   tensorcore  bench/tensorcore-vs-cublas.sh (the wmma GEMMs, explicit and
           tensorcore(auto), against cublasGemmEx), built here with
           --build-only and timed there with --run-only, its rows in the table.
@@ -830,6 +834,8 @@ def run(args):
         else:
             extra = run_tensorcore(c, folder, env, max(deadline - time.time(), 30))
     rows = [r for r in rows if r and not (r.name == "tensorcore-vs-cublas" and extra)] + extra
+    if backend == "cuda" and time.time() < deadline:
+        rows += run_scope(checks, folder, env)
     print_table(rows)
     bad = [r for r in rows if r.result in ("MISMATCH", "fail")]
     if args.details:
@@ -840,6 +846,36 @@ def run(args):
     print(f"{len(rows)} checks: " + ", ".join(f"{v} {k}" for k, v in counts.items()) +
           f"; {time.time() - started:.0f} s")
     return 1 if bad else 0
+
+
+SCOPE_ARGS = ["16777216", "10"]
+
+
+def run_scope(checks, folder, env):
+    """The stencil without and with a data scope (their e2e checks' binaries)
+    at SCOPE_ARGS: wall times, median of 3, and whether they agree."""
+    stencils = [c for c in checks if c.kind == "e2e" and c.name.startswith("stencil_steps")
+                and c.size == "default"]
+    each = next((c for c in stencils if "-DSCOPE=1" not in c.name), None)
+    scoped = next((c for c in stencils if "-DSCOPE=1" in c.name), None)
+    if not each or not scoped:
+        return []
+    name, size = "time stencil_steps data scope", " x ".join(SCOPE_ARGS) + " steps"
+    outs, walls = [], []
+    for c in (each, scoped):
+        times = []
+        for _ in range(3):
+            start = time.time()
+            rc, out, err = _run([str(folder / c.sched), *SCOPE_ARGS], env, 120)
+            times.append((time.time() - start) * 1000)
+            if rc != 0:
+                return [Row(name, size, "fail", note=_exit_note(rc, err))]
+        outs.append(out)
+        walls.append(statistics.median(times))
+    result = "match" if outs[0] == outs[1] else "MISMATCH"
+    return [Row(name, size, result, f"{walls[1]:.1f}",
+                note=f"program wall time with a data scope; {walls[0]:.1f} ms without "
+                     f"({walls[0] / walls[1]:.2f}x)")]
 
 
 def print_table(rows):
