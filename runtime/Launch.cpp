@@ -589,6 +589,7 @@ static LaunchResult launchOnBackend(const char *Descriptor, void *const *Args, B
   if (!mayLaunch(P, Data, Why, Error))
     return LaunchResult::FailedUntouched;
   if (!Why.empty()) {
+    Error = Why; // for launchKernel, should the original loop be unable to run
     say(S, "original loop: " + Why, "ran the original loop on host: " + Why);
     record(S, "original loop", -1, millisecondsSince(CallStart), 0, 0);
     return LaunchResult::RunHostLoop;
@@ -682,6 +683,20 @@ LaunchResult launchKernel(const char *Descriptor, void *const *Args, BackendKind
   LaunchResult R = launchOnBackend(Descriptor, Args, B, Where, Error);
   if (R == LaunchResult::RanOnBackend && !storeFinals(siteFor(Descriptor), Args, Error))
     return LaunchResult::Failed;
+  if ((R == LaunchResult::RunHostLoop || R == LaunchResult::FailedUntouched) &&
+      (B == BackendKind::Cuda || B == BackendKind::Auto) && Descriptor) {
+    // The original loop runs on the program's pointers: not on device memory.
+    LaunchSite &S = siteFor(Descriptor);
+    if (S.ParseError.empty()) {
+      std::vector<void *> Data = paramDataFromArgs(S.Plan, Args);
+      for (size_t I = 0; I < Data.size(); ++I)
+        if (S.Plan.Params[I].IsBuffer && cuda::hostCannotRead(Data[I])) {
+          Error = (Error.empty() ? "" : Error + "; ") + "the original loop cannot run instead: '" +
+                  S.Plan.Params[I].Name + "' is device memory the host cannot read";
+          return LaunchResult::Failed;
+        }
+    }
+  }
   if (R == LaunchResult::RunHostLoop || R == LaunchResult::FailedUntouched) {
     std::string Why;
     if (!prepareHostLoop(Descriptor, Args, Why)) {

@@ -296,6 +296,18 @@ bool copyToHost(void *Host, uintptr_t Dev, size_t Bytes, std::string &Error) {
 
 } // namespace
 
+bool hostCannotRead(const void *P) {
+  std::string Ignored;
+  const DriverApi *A = driver(Ignored);
+  if (!A || !P || !isDevicePointer(*A, P))
+    return false;
+  int Managed = 0;
+  if (A->cuPointerGetAttribute(&Managed, CU_POINTER_ATTRIBUTE_IS_MANAGED,
+                               reinterpret_cast<CUdeviceptr>(P)) != CUDA_SUCCESS)
+    return true;
+  return !Managed;
+}
+
 const runtime::DeviceMemory &deviceMemory() {
   static const runtime::DeviceMemory M = {allocDevice, freeDevice, copyToDevice, copyToHost};
   return M;

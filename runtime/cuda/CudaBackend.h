@@ -60,6 +60,10 @@ bool launch(const LaunchPlan &D, KernelCache &Cache,
             const std::vector<void *> &ParamData, std::string &Error, bool &Touched,
             LaunchStats *Stats = nullptr, const std::vector<bool> *Resident = nullptr);
 
+/// Whether P is device memory the host cannot read (cudaMalloc'ed, not
+/// managed): the original loop cannot run on it.
+bool hostCannotRead(const void *P);
+
 /// The device's memory, for the data scopes' device copies.
 const runtime::DeviceMemory &deviceMemory();
 

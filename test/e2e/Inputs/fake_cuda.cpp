@@ -13,7 +13,8 @@
 //           empty): CUDA_ERROR_UNSUPPORTED_PTX_VERSION (222), a driver older
 //           than the toolkit
 //   compile nvrtcCompileProgram: NVRTC_ERROR_COMPILATION (6), with a log
-// FAKE_CUDA_IN_PLACE=1 makes every pointer device memory (cuPointerGetAttribute),
+// FAKE_CUDA_IN_PLACE=1 makes every pointer device memory (cuPointerGetAttribute;
+// managed memory, which the host can read too, with FAKE_CUDA_MANAGED=1),
 // so the runtime passes buffers to the kernel in place. FAKE_CUDA_TRACE=1
 // prints each cuCtxSynchronize on stderr. Events (SCHED_TIME=1)
 // say every kernel took 1.25 ms, and only between two recorded events.
@@ -93,10 +94,15 @@ CUresult cuLaunchKernel(void *, unsigned, unsigned, unsigned, unsigned, unsigned
                         unsigned, void *, void **, void **) {
   return failsAt("launch") ? 701 : 0;
 }
-CUresult cuPointerGetAttribute(void *Value, int, Ptr) {
+CUresult cuPointerGetAttribute(void *Value, int Attribute, Ptr) {
   const char *InPlace = std::getenv("FAKE_CUDA_IN_PLACE");
   if (!InPlace || std::strcmp(InPlace, "1"))
     return 1; // CUDA_ERROR_INVALID_VALUE: memory the driver does not know
+  if (Attribute == 8) { // CU_POINTER_ATTRIBUTE_IS_MANAGED: FAKE_CUDA_MANAGED=1
+    const char *Managed = std::getenv("FAKE_CUDA_MANAGED");
+    *static_cast<int *>(Value) = Managed && !std::strcmp(Managed, "1");
+    return 0;
+  }
   *static_cast<unsigned *>(Value) = 2; // CU_MEMORYTYPE_DEVICE
   return 0;
 }
