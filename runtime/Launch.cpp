@@ -533,8 +533,8 @@ static bool storeFinals(const LaunchSite &S, void *const *Args, std::string &Err
 }
 
 static LaunchResult runPrepared(LaunchSite &S, const LaunchPlan &P, std::vector<void *> &Data,
-                                const std::vector<void *> &HostData, BackendKind Chosen,
-                                bool IsVta, const ScopeTraffic &Scope,
+                                const std::vector<void *> &HostData, BackendKind Requested,
+                                BackendKind Chosen, bool IsVta, const ScopeTraffic &Scope,
                                 std::chrono::steady_clock::time_point CallStart,
                                 std::string &Error);
 
@@ -605,7 +605,7 @@ static LaunchResult launchOnBackend(const char *Descriptor, void *const *Args, B
     Error = "data scope: " + Error;
     return LaunchResult::Failed;
   }
-  LaunchResult R = runPrepared(S, P, Data, HostData, Chosen, IsVta, Scope, CallStart, Error);
+  LaunchResult R = runPrepared(S, P, Data, HostData, B, Chosen, IsVta, Scope, CallStart, Error);
   if (R == LaunchResult::RanOnBackend && openScopes())
     finishLaunch(P, HostData, On);
   return R;
@@ -614,8 +614,8 @@ static LaunchResult launchOnBackend(const char *Descriptor, void *const *Args, B
 /// The launch of S on Chosen once the launcher's checks passed and the data
 /// scopes placed Data (HostData: the program's pointers).
 static LaunchResult runPrepared(LaunchSite &S, const LaunchPlan &P, std::vector<void *> &Data,
-                                const std::vector<void *> &HostData, BackendKind Chosen,
-                                bool IsVta, const ScopeTraffic &Scope,
+                                const std::vector<void *> &HostData, BackendKind Requested,
+                                BackendKind Chosen, bool IsVta, const ScopeTraffic &Scope,
                                 std::chrono::steady_clock::time_point CallStart,
                                 std::string &Error) {
   if (IsVta) {
@@ -652,7 +652,13 @@ static LaunchResult runPrepared(LaunchSite &S, const LaunchPlan &P, std::vector<
   if (!cuda::launch(P, S.Cuda, Data, Error, Touched, &Stats, &Scope.Mapped))
     return Touched ? LaunchResult::Failed : LaunchResult::FailedUntouched;
   const std::string Origin = cuda::kernelOrigin(S.Cuda);
-  say(S, "ran on cuda", "ran on cuda (" + Origin + ")");
+  auto Triple = [](const int64_t E[3]) {
+    return std::to_string(E[0]) + "x" + std::to_string(E[1]) + "x" + std::to_string(E[2]);
+  };
+  say(S, "ran on cuda",
+      "ran on cuda (" + Origin + "): grid " + Triple(Stats.Grid) + ", block " +
+          Triple(Stats.Block) + ", " + std::to_string(std::max<int64_t>(P.SharedBytes, 0)) +
+          " shared bytes" + (Requested == BackendKind::Auto ? "; auto: a CUDA device is here" : ""));
   reportTime(S, BackendKind::Cuda, Stats.KernelMs);
   record(S, "cuda", Stats.KernelMs, millisecondsSince(CallStart), Stats.BytesIn + Scope.BytesIn,
          Stats.BytesOut + Scope.BytesOut, Origin);

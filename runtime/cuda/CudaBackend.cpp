@@ -416,6 +416,8 @@ bool launch(const LaunchPlan &D, KernelCache &Cache, const std::vector<void *> &
   bool Empty = false;
   if (!D.geometry(Values, Grid, Block, Empty, Error))
     return false;
+  for (int Dim = 0; Dim < 3; ++Dim)
+    St.Grid[Dim] = Grid[Dim], St.Block[Dim] = Block[Dim];
   if (Empty)
     return true; // an empty grid: nothing to run (CUDA would refuse it)
   // The launcher runs the original loop for a shape no device takes

@@ -52,6 +52,7 @@ struct LaunchStats {
   double KernelMs = -1; // the kernel's device time, without the copies and
                         // the launcher's host work; -1: not timed
   uint64_t BytesIn = 0, BytesOut = 0; // copied to and from the device
+  int64_t Grid[3] = {0, 0, 0}, Block[3] = {0, 0, 0}; // the launch's shape
 };
 /// Resident, when given, marks the parameters whose ParamData is already
 /// device memory the runtime placed (a data scope's copy, DataScope.h): used

@@ -305,7 +305,10 @@ bool compileForArch(const std::string &Source, const std::string &Name, const st
   const bool Exact = Arch.compare(0, 3, "sm_") == 0;
   std::string ArchOpt = "--gpu-architecture=" + Arch;
   std::string IncludeOpt = "--include-path=" + cudaHome() + "/include";
-  const char *Options[] = {ArchOpt.c_str(), IncludeOpt.c_str(), "--std=c++17"};
+  // Line information: profilers and compute-sanitizer map the kernel's
+  // instructions back to the lines of the emitted .cu.
+  const char *Options[] = {ArchOpt.c_str(), IncludeOpt.c_str(), "--std=c++17",
+                           "--generate-line-info"};
   int Major = 0, Minor = 0;
   if (A->nvrtcVersion)
     A->nvrtcVersion(&Major, &Minor);
@@ -313,7 +316,7 @@ bool compileForArch(const std::string &Source, const std::string &Name, const st
   if (!Dir.empty()) {
     Path = Dir + "/" +
            cacheKey({"nvrtc " + std::to_string(Major) + "." + std::to_string(Minor), ArchOpt,
-                     IncludeOpt, Options[2], Name, Source}) +
+                     IncludeOpt, Options[2], Options[3], Name, Source}) +
            (Exact ? ".cubin" : ".ptx");
     if (readEntry(Path, Arch, Out))
       return true;
@@ -325,7 +328,7 @@ bool compileForArch(const std::string &Source, const std::string &Name, const st
                   Error))
     return false;
   bool Ok = true;
-  nvrtcResult R = A->nvrtcCompileProgram(Prog, 3, Options);
+  nvrtcResult R = A->nvrtcCompileProgram(Prog, 4, Options);
   if (R != NVRTC_SUCCESS) {
     Error = std::string("NVRTC failed to compile the kernel for ") + Out.Arch + ": " +
             A->nvrtcGetErrorString(R) + "\n" + programLog(*A, Prog);

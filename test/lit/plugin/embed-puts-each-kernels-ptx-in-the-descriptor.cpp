@@ -2,7 +2,8 @@
 // puts it in the launch descriptor (an `image` section per architecture), so
 // the program never starts NVRTC: by default for the oldest architecture the
 // kernel runs on (sm_75 at least), for arch= when given, for each of
-// embed-archs=; embed=0 embeds nothing.
+// embed-archs=; embed=0 embeds nothing. The PTX carries line information
+// (.loc), which profilers and compute-sanitizer map back to the .cu.
 // REQUIRES: nvrtc
 // RUN: rm -rf %t.def %t.arch %t.fat %t.off
 // RUN: %sched_cc -fplugin-arg-sched-emit-dir=%t.def -fsyntax-only %s
@@ -23,6 +24,7 @@ void scale(float *x, int n) {
 // DEF:      {{^}}image compute_75 {{[0-9]+}}
 // DEF:      .target sm_75
 // DEF:      .entry sched_
+// DEF:      .loc 1 {{[0-9]+}} {{[0-9]+}}
 // DEF-NOT:  {{^}}image
 // DEF:      {{^}}end
 
