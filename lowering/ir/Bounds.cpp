@@ -431,6 +431,32 @@ Interval boundsOf(const Expr &E, const VarRanges &Ranges, const NonNegativeFacts
 
 namespace {
 
+/// A guard comparison as Lo < Hi (Strict) or Lo <= Hi.
+struct Ordering {
+  Expr Lo, Hi;
+  bool Strict;
+};
+
+/// The integer comparisons among the conjuncts of Guards that read no memory
+/// and are not == or !=, each as an Ordering: what bounds a variable or an
+/// index where an access happens.
+std::vector<Ordering> orderingsOf(const std::vector<Expr> &Guards) {
+  std::vector<Expr> Conds;
+  for (const Expr &G : Guards)
+    conjuncts(G, Conds);
+  std::vector<Ordering> Out;
+  for (const Expr &C : Conds) {
+    const auto *B = as<BinaryNode>(C);
+    if (!B || !isComparison(B->Op) || B->Op == BinOp::EQ || B->Op == BinOp::NE ||
+        !isInt(B->A->Type) || dependsOnMemory(C))
+      continue;
+    bool Swap = B->Op == BinOp::GT || B->Op == BinOp::GE;
+    Out.push_back({Swap ? B->B : B->A, Swap ? B->A : B->B,
+                   B->Op == BinOp::LT || B->Op == BinOp::GT});
+  }
+  return Out;
+}
+
 /// Ranges narrowed by the guards that bound one ranged variable by what
 /// does not vary over the ranges (`lo < 4` around the body of a thread loop
 /// widened to 64 lanes, `i >= m`): where the access happens the variable
@@ -438,18 +464,9 @@ namespace {
 /// tightenByGuards).
 VarRanges narrowedByGuards(const std::vector<Expr> &Guards, const VarRanges &Ranges) {
   VarRanges Out = Ranges;
-  std::vector<Expr> Conds;
-  for (const Expr &G : Guards)
-    conjuncts(G, Conds);
-  for (const Expr &C : Conds) {
-    const auto *B = as<BinaryNode>(C);
-    if (!B || !isComparison(B->Op) || B->Op == BinOp::EQ || B->Op == BinOp::NE ||
-        !isInt(B->A->Type) || dependsOnMemory(C))
-      continue;
-    // Normalized to Lo < Hi or Lo <= Hi.
-    bool Swap = B->Op == BinOp::GT || B->Op == BinOp::GE;
-    const Expr &Lo = Swap ? B->B : B->A, &Hi = Swap ? B->A : B->B;
-    const int64_t Slack = B->Op == BinOp::LT || B->Op == BinOp::GT ? 1 : 0;
+  for (const Ordering &O : orderingsOf(Guards)) {
+    const Expr &Lo = O.Lo, &Hi = O.Hi;
+    const int64_t Slack = O.Strict ? 1 : 0;
     for (bool VarIsLo : {true, false}) {
       const auto *V = as<VarNode>(VarIsLo ? Lo : Hi);
       const Expr &Other = VarIsLo ? Hi : Lo;
@@ -497,19 +514,9 @@ NonNegativeFacts accessFacts(const std::vector<Expr> &Guards, const VarRanges &R
   for (const auto &[V, R] : Ranges)
     if (R.isBounded())
       Add(makeBinary(BinOp::Sub, R.Max, R.Min));
-  std::vector<Expr> Conds;
-  for (const Expr &G : Guards)
-    conjuncts(G, Conds);
-  for (const Expr &C : Conds) {
-    const auto *B = as<BinaryNode>(C);
-    if (!B || !isComparison(B->Op) || B->Op == BinOp::EQ || B->Op == BinOp::NE ||
-        !isInt(B->A->Type) || dependsOnMemory(C))
-      continue;
-    bool Swap = B->Op == BinOp::GT || B->Op == BinOp::GE;
-    const Expr &Lo = Swap ? B->B : B->A, &Hi = Swap ? B->A : B->B;
-    bool Strict = B->Op == BinOp::LT || B->Op == BinOp::GT;
-    Expr Gap = makeBinary(BinOp::Sub, Hi, Lo); // Lo < Hi: Hi - Lo - 1 >= 0
-    Add(Strict ? makeBinary(BinOp::Sub, Gap, makeInt(1, Gap->Type)) : Gap);
+  for (const Ordering &O : orderingsOf(Guards)) {
+    Expr Gap = makeBinary(BinOp::Sub, O.Hi, O.Lo); // Lo < Hi: Hi - Lo - 1 >= 0
+    Add(O.Strict ? makeBinary(BinOp::Sub, Gap, makeInt(1, Gap->Type)) : Gap);
   }
   return Out;
 }
