@@ -13,4 +13,5 @@ cmake -S "$root" -B "$build" -DCMAKE_CXX_COMPILER=clang++-19 -DCMAKE_C_COMPILER=
 cmake --build "$build" -j"$(nproc)"
 export ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 "$build/bin/sched-unittests"
+"$build/bin/sched-launch-plan-tests"
 python3 /usr/lib/llvm-19/build/utils/lit/lit.py "$build/test" --filter 'lit/(schedule|lowering|sync|promote|tensorcore|vta|driver|codegen)/.*\.ir$'
