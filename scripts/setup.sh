@@ -3,7 +3,8 @@
 # (DESIGN.md section 6): LLVM/Clang 19, CMake, GoogleTest, Python for lit.
 # Safe to run again: apt-get skips what is installed.
 set -euo pipefail
-need=(clang-19 libclang-19-dev llvm-19-dev llvm-19-tools libclang-cpp19-dev cmake make libgtest-dev python3)
+need=(clang-19 libclang-19-dev llvm-19-dev llvm-19-tools libclang-cpp19-dev cmake make libgtest-dev python3
+      g++ pkg-config)  # g++, pkg-config: test/package (the package refuses g++; a pkg-config Makefile)
 missing=()
 for p in "${need[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

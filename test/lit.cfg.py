@@ -11,8 +11,12 @@
 #                   feature is set when the toolkit has one)
 #   %bench          the bench/ directory (its scripts)
 #   %sched_build    the build directory (what bench scripts take as BUILD_DIR)
+#   %cmake          the cmake that configured the build (test/package installs
+#                   the build with it and configures projects that use it);
+#                   features gxx and pkg-config when g++ and pkg-config exist
 import glob
 import os
+import shutil
 import lit.formats
 
 config.name = "sched"
@@ -37,6 +41,7 @@ config.substitutions.append(("%sched-opt", os.path.join(bindir, "sched-opt")))
 config.substitutions.append(("%examples", os.path.join(config.sched_src_root, "examples")))
 config.substitutions.append(("%bench", os.path.join(config.sched_src_root, "bench")))
 config.substitutions.append(("%sched_build", config.sched_obj_root))
+config.substitutions.append(("%cmake", config.cmake))
 config.substitutions.append(("%nvcc", config.nvcc or "nvcc"))
 config.substitutions.append(("%cuda_home", config.cuda_home))
 
@@ -46,6 +51,9 @@ config.environment["HOME"] = os.environ.get("HOME", "/tmp")
 # SCHED_BACKEND=emu compiles each kernel once into this cache (per source
 # hash), so the tests that run one kernel many times compile it once.
 config.environment["SCHED_EMU_CACHE"] = os.path.join(config.sched_obj_root, "test", "emu-cache")
+for tool, feature in (("g++", "gxx"), ("pkg-config", "pkg-config")):
+    if shutil.which(tool):
+        config.available_features.add(feature)
 if config.nvcc and os.path.exists(config.nvcc):
     config.available_features.add("nvcc")
 
