@@ -10,6 +10,9 @@
 #include "IntegerSystem.h"
 
 #include <algorithm>
+#include <mutex>
+#include <string>
+#include <unordered_map>
 #include <cstdlib>
 #include <numeric>
 #include <set>
@@ -442,11 +445,55 @@ private:
 
 } // namespace
 
+namespace {
+
+/// The system exactly as given (variable count, then each equality and each
+/// inequality with its constant, in order): the same key, the same question,
+/// the same answer. Not canonicalised: the solver's step budget can make the
+/// answer depend on the order of the constraints, and no answer may change.
+std::string systemKey(int NumVars, const std::vector<LinearExpr> &Equalities,
+                      const std::vector<LinearExpr> &Inequalities) {
+  std::string Key;
+  auto Put = [&Key](int64_t V) { Key.append(reinterpret_cast<const char *>(&V), sizeof V); };
+  Put(NumVars);
+  for (const auto *List : {&Equalities, &Inequalities}) {
+    Put(static_cast<int64_t>(List->size()));
+    for (const LinearExpr &E : *List) {
+      Put(E.Constant);
+      Put(static_cast<int64_t>(E.Coefs.size()));
+      for (const auto &[Var, Coef] : E.Coefs) {
+        Put(Var);
+        Put(Coef);
+      }
+    }
+  }
+  return Key;
+}
+
+} // namespace
+
 bool IntegerSystem::provablyEmpty() const {
   if (Contradiction)
     return true;
+  // The thread-sync and stage analyses ask the same pair questions many times
+  // over a nest (each enclosing level asks again): answers are kept for the
+  // process (one compile), keyed by the system itself.
+  static std::mutex Lock;
+  static std::unordered_map<std::string, bool> Answers;
+  std::string Key = systemKey(NumVars, Equalities, Inequalities);
+  {
+    std::lock_guard<std::mutex> Guard(Lock);
+    auto It = Answers.find(Key);
+    if (It != Answers.end())
+      return It->second;
+  }
   int Budget = MaxSteps;
-  return Solver(NumVars, Equalities, Inequalities, Budget).empty();
+  bool Empty = Solver(NumVars, Equalities, Inequalities, Budget).empty();
+  std::lock_guard<std::mutex> Guard(Lock);
+  if (Answers.size() > 200000)
+    Answers.clear(); // bound the memory of a very long compile
+  Answers.emplace(std::move(Key), Empty);
+  return Empty;
 }
 
 } // namespace ir
