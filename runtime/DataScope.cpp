@@ -83,20 +83,19 @@ void dropDevice(MappedArray &M) {
   M.Valid = false;
 }
 
-/// The byte range of parameter I's region for Data, or false when it has
-/// none (or cannot be evaluated: the launch reports that itself).
-bool regionBytes(const LaunchPlan &P, const std::vector<int64_t> &Values,
-                 const std::vector<void *> &Data, size_t I, const char *&Begin,
-                 const char *&End) {
-  const LaunchPlan::Param &Q = P.Params[I];
-  int64_t Min, Extent;
+/// The bytes [Begin, End) of parameter I's region for Data, or false when it
+/// touches none (no region, a null argument, an empty region) or it cannot
+/// be evaluated (the launch reports that itself).
+bool touchedBytes(const LaunchPlan &P, const std::vector<int64_t> &Values,
+                  const std::vector<void *> &Data, size_t I, const char *&Begin,
+                  const char *&End) {
+  uintptr_t B, E;
   std::string Ignored;
-  if (!Q.IsBuffer || !Q.HasRegion || !Data[I] ||
-      !P.region(I, Values, Data[I], Min, Extent, Ignored) || Extent <= 0)
+  if (!P.Params[I].IsBuffer || !Data[I] || !P.regionBytes(I, Values, Data[I], B, E, Ignored) ||
+      B == E)
     return false;
-  const int64_t Element = ir::dtypeBytes(Q.Type);
-  Begin = static_cast<const char *>(Data[I]) + Min * Element;
-  End = Begin + Extent * Element;
+  Begin = reinterpret_cast<const char *>(B);
+  End = reinterpret_cast<const char *>(E);
   return true;
 }
 
@@ -195,7 +194,7 @@ bool prepareLaunch(const LaunchPlan &P, std::vector<void *> &Data, Placement Whe
   const std::vector<void *> HostData = Data;
   for (size_t I = 0; I < P.Params.size() && I < Data.size(); ++I) {
     const char *Begin, *End;
-    if (!regionBytes(P, Values, HostData, I, Begin, End))
+    if (!touchedBytes(P, Values, HostData, I, Begin, End))
       continue;
     MappedArray *Straddled;
     MappedArray *M = arrayOf(S, Begin, End, Straddled);
@@ -268,7 +267,7 @@ void finishLaunch(const LaunchPlan &P, const std::vector<void *> &HostData, Plac
   for (size_t I = 0; I < P.Params.size() && I < HostData.size(); ++I) {
     const char *Begin, *End;
     MappedArray *Straddled;
-    if (!P.Params[I].Written || !regionBytes(P, Values, HostData, I, Begin, End))
+    if (!P.Params[I].Written || !touchedBytes(P, Values, HostData, I, Begin, End))
       continue;
     MappedArray *M = arrayOf(S, Begin, End, Straddled);
     if (!M)

@@ -333,7 +333,7 @@ void printProfile() {
 /// (each touched buffer's region in, each written one out, but for what a
 /// data scope holds, whose copies Scope counts): what sim and emu, which work
 /// on the program's arrays in place, report to SCHED_PROFILE.
-void regionBytes(const LaunchPlan &P, const std::vector<void *> &Data, const ScopeTraffic &Scope,
+void copiedBytes(const LaunchPlan &P, const std::vector<void *> &Data, const ScopeTraffic &Scope,
                  uint64_t &In, uint64_t &Out) {
   In = Scope.BytesIn;
   Out = Scope.BytesOut;
@@ -341,11 +341,11 @@ void regionBytes(const LaunchPlan &P, const std::vector<void *> &Data, const Sco
   for (size_t I = 0; I < P.Params.size() && I < Data.size(); ++I) {
     if (I < Scope.Mapped.size() && Scope.Mapped[I])
       continue; // a data scope holds it (DataScope.h): counted in Scope
-    int64_t Min, Extent;
+    uintptr_t Begin, End;
     std::string Ignored;
-    if (!P.Params[I].HasRegion || !P.region(I, Values, Data[I], Min, Extent, Ignored))
+    if (!P.regionBytes(I, Values, Data[I], Begin, End, Ignored))
       continue;
-    uint64_t Bytes = static_cast<uint64_t>(Extent) * ir::dtypeBytes(P.Params[I].Type);
+    const uint64_t Bytes = End - Begin;
     if (P.Params[I].Read || P.Params[I].Written)
       In += Bytes;
     if (P.Params[I].Written)
@@ -423,14 +423,10 @@ bool mayLaunch(const LaunchPlan &K, const std::vector<void *> &Data, std::string
   };
   std::vector<Range> Ranges;
   for (size_t I = 0; I < K.Params.size() && I < Data.size(); ++I) {
-    int64_t Min, Extent;
+    uintptr_t Begin, End;
     std::string Ignored;
-    if (!K.Params[I].HasRegion || !Data[I] ||
-        !K.region(I, Values, Data[I], Min, Extent, Ignored) || Extent <= 0)
-      continue;
-    const int64_t Bytes = ir::dtypeBytes(K.Params[I].Type);
-    uintptr_t Begin = reinterpret_cast<uintptr_t>(Data[I]) + Min * Bytes;
-    Ranges.push_back({I, K.Params[I].Written, Begin, Begin + uintptr_t(Extent * Bytes)});
+    if (Data[I] && K.regionBytes(I, Values, Data[I], Begin, End, Ignored) && Begin != End)
+      Ranges.push_back({I, K.Params[I].Written, Begin, End});
   }
   for (size_t X = 0; X < Ranges.size(); ++X)
     for (size_t Y = X + 1; Y < Ranges.size(); ++Y) {
@@ -498,7 +494,7 @@ LaunchResult runSim(LaunchSite &S, const std::vector<void *> &Data, const ScopeT
           " barriers" + Collectives + ")");
   reportTime(S, BackendKind::Sim, Milliseconds);
   uint64_t In, Out;
-  regionBytes(S.Plan, Data, Scope, In, Out);
+  copiedBytes(S.Plan, Data, Scope, In, Out);
   record(S, "sim", Milliseconds, millisecondsSince(CallStart), In, Out);
   return LaunchResult::RanOnBackend;
 }
@@ -626,7 +622,7 @@ static LaunchResult runPrepared(LaunchSite &S, const LaunchPlan &P, std::vector<
       return LaunchResult::FailedUntouched;
     say(S, "ran on the VTA runtime", "ran on the VTA runtime");
     uint64_t In, Out;
-    regionBytes(P, HostData, Scope, In, Out);
+    copiedBytes(P, HostData, Scope, In, Out);
     record(S, "VTA runtime", -1, millisecondsSince(CallStart), In, Out);
     return LaunchResult::RanOnBackend;
   }
@@ -642,7 +638,7 @@ static LaunchResult runPrepared(LaunchSite &S, const LaunchPlan &P, std::vector<
             std::to_string(Stats.Threads) + " threads)");
     reportTime(S, BackendKind::Emu, Stats.Milliseconds);
     uint64_t In, Out;
-    regionBytes(P, HostData, Scope, In, Out);
+    copiedBytes(P, HostData, Scope, In, Out);
     record(S, "emu", Stats.Milliseconds, millisecondsSince(CallStart), In, Out);
     return LaunchResult::RanOnBackend;
   }
@@ -665,19 +661,34 @@ static LaunchResult runPrepared(LaunchSite &S, const LaunchPlan &P, std::vector<
   return LaunchResult::RanOnBackend;
 }
 
-/// Before the original loop runs inside a data scope: the mapped arrays the
-/// nest touches are brought back to the host, and those it writes will be
-/// copied to the device again. False with Error when a copy back failed.
-static bool prepareHostLoop(const char *Descriptor, void *const *Args, std::string &Error) {
-  if (!Descriptor || !openScopes())
+/// Before the original loop runs on the program's pointers (the launch
+/// returned RunHostLoop or FailedUntouched, with Error its reason, if any):
+/// not on device memory the host cannot read (under cuda or auto), and inside
+/// a data scope with the mapped arrays the nest touches brought back to the
+/// host (those it writes are copied to the device again later). False with
+/// Error saying why the loop cannot run.
+static bool prepareOriginalLoop(const char *Descriptor, void *const *Args, BackendKind B,
+                                std::string &Error) {
+  if (!Descriptor)
     return true;
   LaunchSite &S = siteFor(Descriptor);
   if (!S.ParseError.empty())
     return true;
   std::vector<void *> Data = paramDataFromArgs(S.Plan, Args);
+  if (B == BackendKind::Cuda || B == BackendKind::Auto)
+    for (size_t I = 0; I < Data.size(); ++I)
+      if (S.Plan.Params[I].IsBuffer && cuda::hostCannotRead(Data[I])) {
+        Error = (Error.empty() ? "" : Error + "; ") + "the original loop cannot run instead: '" +
+                S.Plan.Params[I].Name + "' is device memory the host cannot read";
+        return false;
+      }
+  if (!openScopes())
+    return true;
   ScopeTraffic Scope;
-  if (!prepareLaunch(S.Plan, Data, Placement::Host, nullptr, Scope, Error)) {
-    Error = "data scope: cannot bring a mapped array back for the original loop: " + Error;
+  std::string Why;
+  if (!prepareLaunch(S.Plan, Data, Placement::Host, nullptr, Scope, Why)) {
+    Error = (Error.empty() ? "" : Error + "; then ") +
+            "data scope: cannot bring a mapped array back for the original loop: " + Why;
     return false;
   }
   finishLaunch(S.Plan, Data, Placement::Host);
@@ -690,26 +701,8 @@ LaunchResult launchKernel(const char *Descriptor, void *const *Args, BackendKind
   if (R == LaunchResult::RanOnBackend && !storeFinals(siteFor(Descriptor), Args, Error))
     return LaunchResult::Failed;
   if ((R == LaunchResult::RunHostLoop || R == LaunchResult::FailedUntouched) &&
-      (B == BackendKind::Cuda || B == BackendKind::Auto) && Descriptor) {
-    // The original loop runs on the program's pointers: not on device memory.
-    LaunchSite &S = siteFor(Descriptor);
-    if (S.ParseError.empty()) {
-      std::vector<void *> Data = paramDataFromArgs(S.Plan, Args);
-      for (size_t I = 0; I < Data.size(); ++I)
-        if (S.Plan.Params[I].IsBuffer && cuda::hostCannotRead(Data[I])) {
-          Error = (Error.empty() ? "" : Error + "; ") + "the original loop cannot run instead: '" +
-                  S.Plan.Params[I].Name + "' is device memory the host cannot read";
-          return LaunchResult::Failed;
-        }
-    }
-  }
-  if (R == LaunchResult::RunHostLoop || R == LaunchResult::FailedUntouched) {
-    std::string Why;
-    if (!prepareHostLoop(Descriptor, Args, Why)) {
-      Error = R == LaunchResult::FailedUntouched ? Error + "; then " + Why : Why;
-      return LaunchResult::Failed;
-    }
-  }
+      !prepareOriginalLoop(Descriptor, Args, B, Error))
+    return LaunchResult::Failed;
   return R;
 }
 

@@ -147,8 +147,7 @@ bool programOf(const ir::Expr &E, const ir::LoopNest &Nest, ScalarProgram &Out,
 ir::Expr exprOf(const ScalarProgram &P, const ir::LoopNest &Nest, std::string &Error) {
   std::vector<ir::Expr> Stack;
   for (const ScalarProgram::Op &O : P.Ops) {
-    static const size_t Arity[] = {0, 0, 2, 1, 3, 1}; // in OpCode order
-    if (Stack.size() < Arity[static_cast<size_t>(O.Code)]) {
+    if (Stack.size() < ScalarProgram::arity(O.Code)) {
       Error = "malformed launch expression '" + P.str() + "'";
       return nullptr;
     }

@@ -47,6 +47,18 @@ bool parseInt(const std::string &S, int64_t &Out) {
 
 } // namespace
 
+size_t ScalarProgram::arity(OpCode Code) {
+  switch (Code) {
+  case OpCode::Int:
+  case OpCode::Param: return 0;
+  case OpCode::Binary: return 2;
+  case OpCode::Unary:
+  case OpCode::Cast: return 1;
+  case OpCode::Select: return 3;
+  }
+  return 0;
+}
+
 bool ScalarProgram::eval(const std::vector<int64_t> &Values, int64_t &Out, std::string &Error,
                          int64_t Default) const {
   if (Ops.empty()) {
@@ -55,8 +67,7 @@ bool ScalarProgram::eval(const std::vector<int64_t> &Values, int64_t &Out, std::
   }
   std::vector<int64_t> Stack;
   for (const Op &O : Ops) {
-    static const size_t Arity[] = {0, 0, 2, 1, 3, 1}; // in OpCode order
-    if (Stack.size() < Arity[static_cast<size_t>(O.Code)]) {
+    if (Stack.size() < arity(O.Code)) {
       Error = "malformed launch expression";
       return false;
     }
@@ -248,6 +259,17 @@ bool LaunchPlan::region(size_t I, const std::vector<int64_t> &Values, const void
             std::to_string(Extent) + " of its elements";
     return false;
   }
+  return true;
+}
+
+bool LaunchPlan::regionBytes(size_t I, const std::vector<int64_t> &Values, const void *Data,
+                             uintptr_t &Begin, uintptr_t &End, std::string &Error) const {
+  int64_t Min, Extent;
+  if (!region(I, Values, Data, Min, Extent, Error))
+    return false;
+  const int64_t Element = ir::dtypeBytes(Params[I].Type);
+  Begin = reinterpret_cast<uintptr_t>(Data) + static_cast<uintptr_t>(Min * Element);
+  End = Begin + static_cast<uintptr_t>(Extent * Element);
   return true;
 }
 

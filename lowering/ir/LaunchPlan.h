@@ -55,6 +55,8 @@ public:
   };
   std::vector<Op> Ops;
 
+  /// How many values Code pops.
+  static size_t arity(OpCode Code);
   /// An empty program is a missing expression (Default when evaluated).
   bool empty() const { return Ops.empty(); }
   /// Evaluates the program with Values[k] the value of parameter k (scalar
@@ -164,6 +166,11 @@ struct LaunchPlan {
   /// kernel touches none of it). A buffer without a region has count 0.
   bool region(size_t I, const std::vector<int64_t> &Values, const void *Data, int64_t &Min,
               int64_t &Extent, std::string &Error) const;
+  /// The same region as the addresses [Begin, End) of its bytes (Begin ==
+  /// End for a parameter without a region or an empty one): what the
+  /// backends copy, the launcher checks for overlaps and the data scopes map.
+  bool regionBytes(size_t I, const std::vector<int64_t> &Values, const void *Data,
+                   uintptr_t &Begin, uintptr_t &End, std::string &Error) const;
   /// "kernel (file:line)", for messages.
   std::string where() const;
 };

@@ -321,19 +321,11 @@ bool launch(const LaunchPlan &D, KernelCache &Cache, const std::vector<void *> &
   LaunchStats &St = Stats ? *Stats : Ignored;
   St.KernelMs = -1;
   St.BytesIn = St.BytesOut = 0;
-  const DriverApi *A = driver(Error);
+  const DriverApi *A = current(Error);
   if (!A)
     return false;
   const Device &Dev = device();
-  if (!Dev.Error.empty()) {
-    Error = Dev.Error;
-    return false;
-  }
-  CUresult R = A->cuCtxSetCurrent(Dev.Context);
-  if (R != CUDA_SUCCESS) {
-    Error = driverError("cuCtxSetCurrent", R);
-    return false;
-  }
+  CUresult R = CUDA_SUCCESS;
   std::shared_ptr<CompiledKernel> K;
   {
     std::lock_guard<std::mutex> Guard(Cache.Lock);
@@ -365,9 +357,8 @@ bool launch(const LaunchPlan &D, KernelCache &Cache, const std::vector<void *> &
       continue;
     }
     KernelArgs[I] = &DevPtrs[I];
-    const int64_t ElementBytes = ir::dtypeBytes(P.Type);
-    int64_t Min = 0, Extent = 0;
-    if (!D.region(I, Values, ParamData[I], Min, Extent, Error))
+    uintptr_t Begin = 0, End = 0;
+    if (!D.regionBytes(I, Values, ParamData[I], Begin, End, Error))
       return false;
     const bool IsResident = Resident && I < Resident->size() && (*Resident)[I];
     if (ParamData[I] && (IsResident || isDevicePointer(*A, ParamData[I]))) {
@@ -380,14 +371,13 @@ bool launch(const LaunchPlan &D, KernelCache &Cache, const std::vector<void *> &
       continue; // the kernel does not touch it: pass null
     Staged S;
     S.Param = I;
-    S.Bytes = static_cast<size_t>(Extent * ElementBytes);
-    S.Offset = Min * ElementBytes;
+    S.Bytes = static_cast<size_t>(End - Begin);
+    S.Offset = static_cast<int64_t>(Begin - reinterpret_cast<uintptr_t>(ParamData[I]));
     S.CopyOut = P.Written;
     // The copy keeps the host region's address modulo 256 (cuMemAlloc
     // aligns to 256): a kernel's vector accesses (ir/Vectorize.h) rely on
     // the argument being as aligned as the host array.
-    S.Lead = static_cast<size_t>(
-        (reinterpret_cast<uintptr_t>(ParamData[I]) + static_cast<uintptr_t>(S.Offset)) % 256);
+    S.Lead = static_cast<size_t>(Begin % 256);
     if ((R = A->cuMemAlloc(&S.Dev, S.Lead + (S.Bytes ? S.Bytes : 1))) != CUDA_SUCCESS) {
       Error = driverError("cuMemAlloc", R) + " for '" + P.Name + "' (" +
               std::to_string(S.Bytes) + " bytes)";

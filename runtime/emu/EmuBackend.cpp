@@ -342,16 +342,14 @@ bool launch(const LaunchPlan &D, KernelCache &Cache, const std::vector<void *> &
   for (size_t I = 0; I < D.Params.size(); ++I) {
     const LaunchPlan::Param &P = D.Params[I];
     Args[I] = P.IsBuffer ? &Pointers[I] : ParamData[I];
-    int64_t Min = 0, Extent = 0;
+    uintptr_t Begin, End;
     if (!P.HasRegion)
       continue;
-    if (!D.region(I, Values, ParamData[I], Min, Extent, Error))
+    if (!D.regionBytes(I, Values, ParamData[I], Begin, End, Error))
       return false;
     if (!ParamData[I])
       continue; // null, and the kernel touches none of it
-    int64_t Bytes = ir::dtypeBytes(P.Type);
-    const char *Start = static_cast<const char *>(ParamData[I]) + Min * Bytes;
-    Regions.push_back({Start, Start + Extent * Bytes});
+    Regions.push_back({reinterpret_cast<const char *>(Begin), reinterpret_cast<const char *>(End)});
   }
   unsigned G[3], B[3];
   for (int Dim = 0; Dim < 3; ++Dim)
