@@ -238,9 +238,11 @@ struct MmaSyncHelper {
   const char *Text;
 };
 const MmaSyncHelper MmaSyncHelpers[] = {
+    // Not volatile: a thread's lane never changes, so nvcc may read it once
+    // and keep the lane's ldmatrix offsets out of the k loop.
     {"sched_lane", true, R"(static __device__ __forceinline__ unsigned sched_lane() {
   unsigned L;
-  asm volatile("mov.u32 %0, %%laneid;" : "=r"(L));
+  asm("mov.u32 %0, %%laneid;" : "=r"(L));
   return L;
 }
 )"},

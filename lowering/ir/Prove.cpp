@@ -10,6 +10,8 @@
 #include "ir/Rewrite.h"
 #include "ir/Simplify.h"
 
+#include <numeric>
+
 namespace sched {
 namespace ir {
 
@@ -73,7 +75,44 @@ bool linearIn(const Expr &E, const std::set<const VarNode *> &Vars, LinearIndex 
   return true;
 }
 
-bool provablyMultipleOf(const Expr &E, int64_t N) { return divideExactly(E, N) != nullptr; }
+int64_t knownDivisor(const Expr &E) {
+  if (const auto *I = as<IntImmNode>(E))
+    return I->Value < 0 ? -I->Value : I->Value;
+  if (const auto *C = as<CastNode>(E))
+    return isInt(C->Value->Type) && isInt(C->Type) && dtypeBytes(C->Type) >= dtypeBytes(C->Value->Type) ? knownDivisor(C->Value) : 1;
+  if (const auto *S = as<SelectNode>(E))
+    return std::gcd(knownDivisor(S->TrueValue), knownDivisor(S->FalseValue));
+  const auto *B = as<BinaryNode>(E);
+  if (!B)
+    return 1;
+  int64_t X = knownDivisor(B->A), Y = knownDivisor(B->B);
+  switch (B->Op) {
+  case BinOp::Add:
+  case BinOp::Sub:
+  case BinOp::Min:
+  case BinOp::Max:
+    return std::gcd(X, Y);
+  case BinOp::Mul: {
+    int64_t P;
+    return __builtin_mul_overflow(X, Y, &P) ? X : P;
+  }
+  case BinOp::Mod: // x % y = x - (x / y) * y: both terms are multiples of gcd(X, Y)
+    return std::gcd(X, Y);
+  case BinOp::Div: { // exact when the dividend is a multiple of a constant divisor
+    int64_t D;
+    return getConstInt(B->B, D) && D && X % D == 0 ? (X / D < 0 ? -X / D : X / D) : 1;
+  }
+  default:
+    return 1;
+  }
+}
+
+bool provablyMultipleOf(const Expr &E, int64_t N) {
+  if (divideExactly(E, N))
+    return true;
+  int64_t D = knownDivisor(simplify(E));
+  return N && D % N == 0;
+}
 
 bool provablyAligned(const LoadNode *L, int64_t Bytes) {
   int64_t Size = dtypeBytes(L->Buf->Type);

@@ -30,8 +30,15 @@ bool provablyLessOrEqual(const Expr &A, const Expr &B);
 /// multiples of N (simplified); null otherwise.
 Expr divideExactly(const Expr &E, int64_t N);
 
+/// A number E is a multiple of for all values of its variables, by the
+/// structure of E (0 when E is 0): constants, sums, products, `x % c` and
+/// exact divisions by constants (Halide's modulus analysis, without the
+/// remainder). 1 when nothing is known.
+int64_t knownDivisor(const Expr &E);
+
 /// Whether E is provably a multiple of N for all values of its variables:
-/// affine with every coefficient and the constant multiples of N.
+/// affine with every coefficient and the constant multiples of N, or so by
+/// knownDivisor.
 bool provablyMultipleOf(const Expr &E, int64_t N);
 
 /// Whether the element L loads is provably a multiple of Bytes from the start
