@@ -993,6 +993,16 @@ private:
     static const char Components[] = "xyzw";
     line(Indent) << "// vectorized loop '" << L->LoopVar->Name << "': " << Plan.Lanes
                  << " lanes\n";
+    if (Plan.CopyType) {
+      for (const ir::StoreNode *St : Plan.Stores) {
+        const auto *Ld = ir::as<ir::LoadNode>(St->Value);
+        line(Indent) << "*reinterpret_cast<" << Plan.CopyType << " *>(&" << bufName(St->Buf) << "["
+                     << unwrap(expr(Plan.VectorStores.at(St))) << "]) = *reinterpret_cast<const "
+                     << Plan.CopyType << " *>(&" << bufName(Ld->Buf) << "["
+                     << unwrap(expr(Plan.VectorLoads.at(Ld))) << "]);\n";
+      }
+      return;
+    }
     for (const ir::StoreNode *St : Plan.Stores) {
       line(Indent) << "{\n";
       // The vector loads of this statement, each its own variable.

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Intrinsics.h"
+#include "IRVisitor.h"
 #include "Vta.h"
 #include "MathFunctions.h"
 #include "Simplify.h"
@@ -284,6 +285,22 @@ bool isWarpCollectiveCall(const Expr &E) {
   const auto *Call = as<CallNode>(E);
   const IntrinsicInfo *Info = Call ? lookupIntrinsic(Call->Name) : nullptr;
   return Info && Info->IsWarpCollective;
+}
+
+bool isIntrinsicOperand(const Stmt &Body, const BufferNode *Buf) {
+  struct Finder : IRVisitor {
+    const BufferNode *Buf;
+    bool Found = false;
+    explicit Finder(const BufferNode *B) : Buf(B) {}
+    void visitCall(const CallNode *N) override {
+      for (const Expr &Arg : N->Args)
+        if (const auto *L = as<LoadNode>(Arg))
+          Found |= L->Buf.get() == Buf;
+      IRVisitor::visitCall(N);
+    }
+  } F(Buf);
+  F.visit(Body);
+  return F.Found;
 }
 
 } // namespace ir

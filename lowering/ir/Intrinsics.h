@@ -191,6 +191,11 @@ const IntrinsicInfo *lookupIntrinsic(const std::string &Name);
 /// backend can declare the intrinsics it emits (wmma, VTA) next to its code.
 void registerIntrinsic(const IntrinsicInfo &Info);
 
+/// Whether some call in Body takes a tile of Buf as an operand (a Load of
+/// Buf among its arguments: wmma/ldmatrix loads, VTA copies): such a buffer
+/// is read with the intrinsic's own layout and stride, so its layout stays.
+bool isIntrinsicOperand(const Stmt &Body, const BufferNode *Buf);
+
 /// The result type a call to Name has unless its text says otherwise
 /// (the printer omits it then): the table's ResultType, Int32 if unknown.
 DType intrinsicResultType(const std::string &Name);

@@ -29,6 +29,15 @@ const char *cudaVectorTypeName(DType T, int64_t Lanes) {
   }
 }
 
+const char *copyVectorTypeName(int64_t Bytes) {
+  switch (Bytes) {
+  case 4: return "unsigned int";
+  case 8: return "uint2";
+  case 16: return "uint4";
+  default: return nullptr;
+  }
+}
+
 namespace {
 
 /// Checks every access of one statement and records its vector accesses.
@@ -113,7 +122,7 @@ private:
             loopName() + " (a vector access needs stride 1)";
       return false;
     }
-    if (!cudaVectorTypeName(B->Type, Out.Lanes)) {
+    if (!(Out.CopyType ? Out.CopyType : cudaVectorTypeName(B->Type, Out.Lanes))) {
       Why = "CUDA has no vector type of " + std::to_string(Out.Lanes) + " " +
             cudaTypeName(B->Type) + " elements (" + B->Name + ")";
       return false;
@@ -167,21 +176,34 @@ std::string planVectorLoop(const ForNode *L, VectorLoop &Out) {
     return "it does not start at 0";
   if (!getConstInt(L->Extent, Extent))
     return "its extent is not a constant";
-  if (Extent != 2 && Extent != 4)
-    return "its extent is " + std::to_string(Extent) +
-           ", and CUDA's vector types have 2 or 4 elements (split it by 4 or 2 first)";
-  Out.Lanes = Extent;
   std::string Why;
   collectStores(L->Body, Out.Stores, Why);
   if (!Why.empty())
     return Why;
   if (Out.Stores.empty())
     return "its body stores nothing";
+  // Copies (every statement `D[..] = S[..]`, one type) without a CUDA
+  // vector type of their elements move bytes: a 4-, 8- or 16-byte unsigned
+  // vector.
+  bool Copies = true;
+  for (const StoreNode *S : Out.Stores) {
+    const auto *Ld = as<LoadNode>(S->Value);
+    Copies &= Ld && Ld->Buf->Type == S->Buf->Type && S->Buf->Type == Out.Stores[0]->Buf->Type &&
+              Ld->Buf->MemScope != Scope::Local && S->Buf->MemScope != Scope::Local;
+  }
+  if (Copies && !cudaVectorTypeName(Out.Stores[0]->Buf->Type, Extent))
+    Out.CopyType = copyVectorTypeName(Extent * dtypeBytes(Out.Stores[0]->Buf->Type));
+  if (!Out.CopyType && Extent != 2 && Extent != 4)
+    return "its extent is " + std::to_string(Extent) +
+           ", and CUDA's vector types have 2 or 4 elements (split it by 4 or 2 first)";
+  Out.Lanes = Extent;
   AccessPlanner Planner(L, Out);
   for (const StoreNode *S : Out.Stores)
     Planner.planStore(S);
   if (!Planner.Why.empty())
     return Planner.Why;
+  if (Out.CopyType && Out.VectorLoads.size() != Out.Stores.size())
+    return "a copy's source is not contiguous in '" + L->LoopVar->Name + "'";
   if (Out.VectorLoads.empty() && Out.VectorStores.empty())
     return "no access of its body is contiguous in '" + L->LoopVar->Name + "'";
   return "";

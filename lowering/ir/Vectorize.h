@@ -44,10 +44,19 @@ namespace ir {
 /// exceeds the 16 bytes a buffer's start is known to have).
 const char *cudaVectorTypeName(DType T, int64_t Lanes);
 
+/// The unsigned vector type that moves Bytes (4, 8, 16) bytes at once
+/// (`unsigned int`, `uint2`, `uint4`), or null.
+const char *copyVectorTypeName(int64_t Bytes);
+
 /// A vectorized loop as CUDA vector code: its statements in order, and the
 /// accesses done as one vector access each, with their first element.
+/// A loop of copies (every statement `D[Base + x] = S[Base' + x]` of one
+/// element type, neither local) moves Lanes elements as one CopyType
+/// (`uint4` for 8 halves: CUDA has no vector type of them); any extent
+/// whose bytes make one.
 struct VectorLoop {
   int64_t Lanes = 0;
+  const char *CopyType = nullptr;
   std::vector<const StoreNode *> Stores;
   std::map<const LoadNode *, Expr> VectorLoads;   // by node: Base
   std::map<const StoreNode *, Expr> VectorStores; // by node: Base

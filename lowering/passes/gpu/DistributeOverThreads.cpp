@@ -152,6 +152,8 @@ public:
 
   /// Thread dimensions with more than one thread (bit d: threadIdx dim d).
   unsigned BlockDims = 0;
+  /// Shared buffers an intrinsic reads tiles of (distributeInChunks).
+  std::set<const ir::BufferNode *> TensorOperands;
 
 protected:
   Stmt mutateFor(const Stmt &S, const ir::ForNode *N) override {
@@ -216,6 +218,8 @@ protected:
   }
 
   Stmt mutateAllocate(const Stmt &S, const ir::AllocateNode *N) override {
+    if (N->Buf->MemScope == ir::Scope::Shared && ir::isIntrinsicOperand(N->Body, N->Buf.get()))
+      TensorOperands.insert(N->Buf.get());
     if (Stmt Once = runOnceIfRedundant(S))
       return Once;
     return ir::IRMutator::mutateAllocate(S, N);
@@ -541,6 +545,8 @@ private:
     int64_t TotalC, TC;
     if (ir::getConstInt(T, TC) && TC <= 0)
       return nullptr; // a block without threads (a degenerate split): nothing to share
+    if (Stmt Chunked = distributeInChunks(Nest, Inner, Total, T, Tid, Prefix))
+      return Chunked;
     Stmt Body = ir::substitute(Inner, Coords);
     bool Exact = ir::getConstInt(Total, TotalC) && ir::getConstInt(T, TC) && TotalC % TC == 0;
     if (!Exact)
@@ -548,6 +554,72 @@ private:
     Body = ir::makeLet(F, ir::simplify(Expr(K) * T + Tid), Body);
     Expr Trips = ir::simplify((Total + T - ir::makeInt(1)) / T);
     return ir::makeFor(K, ir::makeInt(0), Trips, Body);
+  }
+
+  /// A copy nest into a tensor-core operand's stage (one store of a load of
+  /// the same type, every access contiguous along the innermost loop; an
+  /// intrinsic reads the stage, so no later pass changes its layout)
+  /// distributed V elements at a time:
+  /// each thread copies runs of V = 16 bytes (or 8, 4) that start on a
+  /// multiple of V in both buffers, as one vectorized loop (a 16-byte load
+  /// and store, cp.async on sm_80; ir::planVectorLoop), over constant
+  /// extents, V dividing the innermost:
+  ///   for (As.k, 0, ceil(chunks / T)) { let As.f = As.k*T + tid {
+  ///     [if (As.f < chunks)] for (As.v, 0, V) vectorized {
+  ///       body[ax_last := (f % (e_last/V))*V + v, ax_i := (f / ...) % e_i] } } }
+  /// Null where it does not apply (the element-wise distribution then).
+  Stmt distributeInChunks(const std::vector<const ir::ForNode *> &Nest, const Stmt &Inner,
+                          const Expr &Total, const Expr &T, const Expr &Tid,
+                          const std::string &Prefix) {
+    const auto *Copy = ir::as<ir::StoreNode>(Inner);
+    const auto *Src = Copy ? ir::as<ir::LoadNode>(Copy->Value) : nullptr;
+    int64_t TotalC, TC, Last;
+    if (!Src || Src->Buf->Type != Copy->Buf->Type || !TensorOperands.count(Copy->Buf.get()) ||
+        !ir::getConstInt(Total, TotalC) ||
+        !ir::getConstInt(T, TC) || !ir::getConstInt(Nest.back()->Extent, Last))
+      return nullptr;
+    int64_t Bytes = ir::dtypeBytes(Copy->Buf->Type);
+    for (int64_t V = 16 / Bytes; V >= 2 && V * Bytes >= 4; V /= 2) {
+      if (Last % V)
+        continue;
+      ir::Var K = ir::makeVar(Prefix + ".k"), F = ir::makeVar(Prefix + ".f"),
+              Lane = ir::makeVar(Prefix + ".v");
+      std::map<const ir::VarNode *, Expr> Coords;
+      Expr Stride = ir::makeInt(Last / V);
+      for (size_t I = Nest.size(); I-- > 0;) {
+        const ir::ForNode *L = Nest[I];
+        Expr Coord;
+        if (I + 1 == Nest.size())
+          Coord = (Expr(F) % ir::makeInt(Last / V)) * ir::makeInt(V) + Expr(Lane);
+        else {
+          Coord = Expr(F) / Stride;
+          if (I > 0)
+            Coord = Coord % L->Extent;
+          Stride = ir::simplify(Stride * L->Extent);
+        }
+        Coords[L->LoopVar.get()] = ir::simplify(Coord + L->Min);
+      }
+      Stmt Body = ir::substitute(Inner, Coords);
+      // Both accesses: element `Base + v`, Base a multiple of V.
+      const auto *St = ir::as<ir::StoreNode>(Body);
+      const auto *Ld = ir::as<ir::LoadNode>(St->Value);
+      auto Contiguous = [&](const ir::Buffer &B, const std::vector<Expr> &Idx) {
+        ir::LinearIndex Lin;
+        Expr Flat = ir::simplify(ir::flatIndex(B->Shape, Idx));
+        return ir::linearIn(Flat, {Lane.get()}, Lin) && Lin.coef(Lane.get()) == 1 &&
+               (!Lin.Rest || (!ir::usesVar(Lin.Rest, Lane.get()) &&
+                              ir::provablyMultipleOf(Lin.Rest, V)));
+      };
+      if (!Contiguous(St->Buf, St->Indices) || !Contiguous(Ld->Buf, Ld->Indices))
+        return nullptr;
+      Body = ir::makeFor(Lane, ir::makeInt(0), ir::makeInt(V), Body, ir::ForKind::Vectorized);
+      int64_t Chunks = TotalC / V;
+      if (Chunks % TC)
+        Body = ir::makeIf(Expr(F) < ir::makeInt(Chunks), Body);
+      Body = ir::makeLet(F, ir::simplify(Expr(K) * T + Tid), Body);
+      return ir::makeFor(K, ir::makeInt(0), ir::makeInt((Chunks + TC - 1) / TC), Body);
+    }
+    return nullptr;
   }
 
   /// Sinks one thread-divergent guard below the cache stages inside it, and

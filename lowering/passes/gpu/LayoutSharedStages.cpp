@@ -52,6 +52,7 @@
 //===----------------------------------------------------------------------===//
 #include "ir/Bounds.h"
 #include "ir/IRMutator.h"
+#include "ir/Intrinsics.h"
 #include "ir/IRVisitor.h"
 #include "ir/LaunchLimits.h"
 #include "ir/Prove.h"
@@ -82,14 +83,12 @@ struct StageAccess {
   std::vector<const ir::ForNode *> Loops;
 };
 
-/// The accesses of one buffer inside its allocation's body, and whether an
-/// intrinsic takes it as an operand.
+/// The accesses of one buffer inside its allocation's body.
 class StageAccesses : public ir::IRVisitor {
 public:
   explicit StageAccesses(const ir::BufferNode *Buf) : Buf(Buf) {}
 
   std::vector<StageAccess> Accesses;
-  bool IntrinsicOperand = false;
 
 protected:
   void visitFor(const ir::ForNode *N) override {
@@ -109,12 +108,6 @@ protected:
     if (N->Buf.get() == Buf)
       Accesses.push_back({true, N->Indices, Loops});
     ir::IRVisitor::visitStore(N);
-  }
-  void visitCall(const ir::CallNode *N) override {
-    for (const ir::Expr &Arg : N->Args)
-      if (const auto *L = ir::as<ir::LoadNode>(Arg))
-        IntrinsicOperand |= L->Buf.get() == Buf;
-    ir::IRVisitor::visitCall(N);
   }
 
 private:
@@ -176,8 +169,6 @@ Vote voteOf(const StageAccess &Read, const ThreadVars &Threads, size_t &Dim) {
 
 /// The dimension every read of the buffer walks, or -1 to keep its layout.
 int dimensionToMove(const StageAccesses &Uses, const ThreadVars &Threads) {
-  if (Uses.IntrinsicOperand)
-    return -1;
   int Chosen = -1;
   for (const StageAccess &A : Uses.Accesses) {
     if (A.IsWrite)
@@ -271,7 +262,8 @@ protected:
     const ir::Buffer &Old = N->Buf;
     std::vector<int64_t> Shape;
     if (Old->MemScope != ir::Scope::Shared || Old->Shape.size() < 2 ||
-        !constantShape(Old, Shape) || paddedRows(Body, Old, Shape.back()))
+        !constantShape(Old, Shape) || paddedRows(Body, Old, Shape.back()) ||
+        ir::isIntrinsicOperand(Body, Old.get()))
       return Same;
     StageAccesses Uses(Old.get());
     Uses.visit(ir::inlineLets(Body));
