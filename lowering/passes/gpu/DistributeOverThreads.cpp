@@ -560,8 +560,8 @@ private:
   /// the same type, every access contiguous along the innermost loop; an
   /// intrinsic reads the stage, so no later pass changes its layout)
   /// distributed V elements at a time:
-  /// each thread copies runs of V = 16 bytes (or 8, 4) that start on a
-  /// multiple of V in both buffers, as one vectorized loop (a 16-byte load
+  /// each thread copies runs of V elements, 16 bytes (else 8, else 4: the
+  /// widest) that start on a multiple of V in both buffers, as one vectorized loop (a 16-byte load
   /// and store, cp.async on sm_80; ir::planVectorLoop), over constant
   /// extents, V dividing the innermost:
   ///   for (As.k, 0, ceil(chunks / T)) { let As.f = As.k*T + tid {
@@ -611,7 +611,7 @@ private:
                               ir::provablyMultipleOf(Lin.Rest, V)));
       };
       if (!Contiguous(St->Buf, St->Indices) || !Contiguous(Ld->Buf, Ld->Indices))
-        return nullptr;
+        continue; // narrower runs may start aligned
       Body = ir::makeFor(Lane, ir::makeInt(0), ir::makeInt(V), Body, ir::ForKind::Vectorized);
       int64_t Chunks = TotalC / V;
       if (Chunks % TC)
