@@ -557,6 +557,20 @@ public:
         if (!H.Ptx && UsedHelpers.count(H.Name))
           OS << H.Text;
     }
+    if (UsesCpAsync)
+      OS << "\n// cp.async (sm_80+): a 16-byte global -> shared copy that bypasses the\n"
+            "// registers; every copy has completed after sched_cp_async_wait_all(). The\n"
+            "// emu backend (SCHED_CUDA_EMU) copies at once.\n"
+            "#ifndef SCHED_CUDA_EMU\n"
+            "static __device__ __forceinline__ void sched_cp_async_16(void *Dst, const void *Src) {\n"
+            "  asm volatile(\"cp.async.cg.shared.global [%0], [%1], 16;\"\n"
+            "               :: \"r\"((unsigned)__cvta_generic_to_shared(Dst)),\n"
+            "                  \"l\"(__cvta_generic_to_global(Src)) : \"memory\");\n"
+            "}\n"
+            "static __device__ __forceinline__ void sched_cp_async_wait_all() {\n"
+            "  asm volatile(\"cp.async.wait_all;\" ::: \"memory\");\n"
+            "}\n"
+            "#endif\n";
     OS << "\n" << Signature << " {\n";
     for (const std::string &Decl : SharedDecls)
       OS << "  " << Decl << "\n";
@@ -570,6 +584,9 @@ private:
   std::ostringstream Body;
   std::vector<std::string> SharedDecls;
   bool UsesHalf = false;
+  bool UsesCpAsync = false;  // some copy is a cp.async (the helpers are printed)
+  bool PendingAsync = false; // cp.async copies emitted and not yet waited for
+  int SeqDepth = 0;          // sequences being emitted around the current statement
   WmmaScan Wmma;
   std::set<std::string> UsedHelpers; // of MmaSyncHelpers
   /// The variables that stand for elements of vector loads (emitVectorLoop),
@@ -895,10 +912,21 @@ private:
     if (!S)
       return;
     switch (S->Kind) {
-    case ir::StmtKind::Seq:
-      for (const ir::Stmt &Child : ir::as<ir::SeqNode>(S)->Stmts)
+    case ir::StmtKind::Seq: {
+      // cp.async copies complete before the first statement after them that
+      // copies nothing itself (a barrier, the reads): one wait for a run of
+      // stage fills, exactly where the IR's copies have all happened.
+      ++SeqDepth;
+      for (const ir::Stmt &Child : ir::as<ir::SeqNode>(S)->Stmts) {
+        if (PendingAsync && !holdsAsyncCopy(Child))
+          waitForAsyncCopies(Indent);
         emitStmt(Child, Indent);
+      }
+      if (PendingAsync)
+        waitForAsyncCopies(Indent);
+      --SeqDepth;
       return;
+    }
     case ir::StmtKind::For:
       return emitFor(ir::as<ir::ForNode>(S), Indent);
     case ir::StmtKind::Store: {
@@ -993,6 +1021,18 @@ private:
     static const char Components[] = "xyzw";
     line(Indent) << "// vectorized loop '" << L->LoopVar->Name << "': " << Plan.Lanes
                  << " lanes\n";
+    if (Plan.CopyType && isAsyncCopy(Plan)) {
+      UsesCpAsync = PendingAsync = true;
+      for (const ir::StoreNode *St : Plan.Stores) {
+        const auto *Ld = ir::as<ir::LoadNode>(St->Value);
+        line(Indent) << "sched_cp_async_16(&" << bufName(St->Buf) << "["
+                     << unwrap(expr(Plan.VectorStores.at(St))) << "], &" << bufName(Ld->Buf) << "["
+                     << unwrap(expr(Plan.VectorLoads.at(Ld))) << "]);\n";
+      }
+      if (SeqDepth == 0)
+        waitForAsyncCopies(Indent);
+      return;
+    }
     if (Plan.CopyType) {
       for (const ir::StoreNode *St : Plan.Stores) {
         const auto *Ld = ir::as<ir::LoadNode>(St->Value);
@@ -1039,6 +1079,44 @@ private:
       }
       line(Indent) << "}\n";
     }
+  }
+
+  /// Whether a vectorized loop of copies runs as cp.async (sm_80 and newer):
+  /// 16 bytes at a time from global into shared memory.
+  bool isAsyncCopy(const ir::VectorLoop &Plan) const {
+    if (!Plan.CopyType || !K.Arch.isSet() || K.Arch.Number < 80)
+      return false;
+    for (const ir::StoreNode *St : Plan.Stores) {
+      const auto *Ld = ir::as<ir::LoadNode>(St->Value);
+      if (St->Buf->MemScope != ir::Scope::Shared || Ld->Buf->MemScope != ir::Scope::Global ||
+          Plan.Lanes * ir::dtypeBytes(St->Buf->Type) != 16)
+        return false;
+    }
+    return true;
+  }
+
+  /// Whether S holds a vectorized loop that runs as cp.async.
+  bool holdsAsyncCopy(const ir::Stmt &S) const {
+    struct Finder : ir::IRVisitor {
+      const CUDAEmitter &E;
+      bool Found = false;
+      explicit Finder(const CUDAEmitter &E) : E(E) {}
+      void visitFor(const ir::ForNode *N) override {
+        ir::VectorLoop Plan;
+        if (N->LoopKind == ir::ForKind::Vectorized && ir::planVectorLoop(N, Plan).empty() &&
+            E.isAsyncCopy(Plan))
+          Found = true;
+        else
+          ir::IRVisitor::visitFor(N);
+      }
+    } F(*this);
+    F.visit(S);
+    return F.Found;
+  }
+
+  void waitForAsyncCopies(int Indent) {
+    line(Indent) << "sched_cp_async_wait_all();\n";
+    PendingAsync = false;
   }
 
   std::string vectorTypeName(ir::DType T, int64_t Lanes) {

@@ -505,6 +505,10 @@ static inline void sched_ptx_mma_m16n8k16(float *D, const unsigned *A, const uns
                         &sched_emu::mmaM16n8k16Run);
 }
 
+// cp.async: the copy happens at once (the wait has nothing left to do).
+static inline void sched_cp_async_16(void *Dst, const void *Src) { std::memcpy(Dst, Src, 16); }
+static inline void sched_cp_async_wait_all() {}
+
 //===--- nvcuda::wmma (mma.h) -------------------------------------------------===//
 
 namespace nvcuda {
