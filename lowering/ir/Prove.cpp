@@ -6,6 +6,8 @@
 //===----------------------------------------------------------------------===//
 #include "ir/Prove.h"
 #include "ir/Affine.h"
+#include "ir/IRMutator.h"
+#include "ir/Bounds.h"
 #include "ir/Printer.h"
 #include "ir/Rewrite.h"
 #include "ir/Simplify.h"
@@ -112,6 +114,34 @@ bool provablyMultipleOf(const Expr &E, int64_t N) {
     return true;
   int64_t D = knownDivisor(simplify(E));
   return N && D % N == 0;
+}
+
+void addDivisorFacts(const Expr &Cond, DivisorFacts &Facts) {
+  for (const Expr &C : conjunctsOf(Cond)) {
+    const auto *Eq = as<BinaryNode>(C);
+    const auto *Mod = Eq && Eq->Op == BinOp::EQ ? as<BinaryNode>(Eq->A) : nullptr;
+    int64_t Zero, D;
+    if (!Mod || Mod->Op != BinOp::Mod || !getConstInt(Eq->B, Zero) || Zero != 0 ||
+        !getConstInt(Mod->B, D) || D <= 0)
+      continue;
+    if (const auto *V = as<VarNode>(Mod->A)) {
+      auto &Known = Facts[V];
+      Known = {Mod->A, Known.second ? std::lcm(Known.second, D) : D};
+    }
+  }
+}
+
+std::vector<Expr> withDivisorFacts(const std::vector<Expr> &Shape, const DivisorFacts &Facts) {
+  if (Facts.empty())
+    return Shape;
+  std::map<const VarNode *, Expr> Map;
+  for (const auto &[V, Fact] : Facts)
+    Map[V] = (Fact.first / makeInt(Fact.second, Fact.first->Type)) *
+             makeInt(Fact.second, Fact.first->Type);
+  std::vector<Expr> Out;
+  for (const Expr &Dim : Shape)
+    Out.push_back(substitute(Dim, Map));
+  return Out;
 }
 
 bool provablyAligned(const LoadNode *L, int64_t Bytes) {

@@ -36,6 +36,21 @@ Expr divideExactly(const Expr &E, int64_t N);
 /// remainder). 1 when nothing is known.
 int64_t knownDivisor(const Expr &E);
 
+/// Divisors known of variables where a condition holds: `K % 8 == 0`
+/// gives K -> 8 (the full-tile copy of a tensor-core kernel runs under
+/// such conditions, and its 16-byte copies need them).
+/// By variable: the variable (as an expression) and its divisor.
+using DivisorFacts = std::map<const VarNode *, std::pair<Expr, int64_t>>;
+
+/// Adds the facts the conjuncts `v % c == 0` (c a positive constant) of
+/// Cond state to Facts.
+void addDivisorFacts(const Expr &Cond, DivisorFacts &Facts);
+
+/// Shape with each variable v of Facts written `(v / c) * c` (equal to v
+/// where the facts hold), so that the flat index of an access shows the
+/// divisor to provablyMultipleOf.
+std::vector<Expr> withDivisorFacts(const std::vector<Expr> &Shape, const DivisorFacts &Facts);
+
 /// Whether E is provably a multiple of N for all values of its variables:
 /// affine with every coefficient and the constant multiples of N, or so by
 /// knownDivisor.

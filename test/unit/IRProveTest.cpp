@@ -38,4 +38,19 @@ TEST(IRProveTest, ExactDivisionDividesTheFactor) {
   EXPECT_TRUE(provablyMultipleOf(makeInt(0), 16));
 }
 
+TEST(IRProveTest, ConditionsStateDivisorsOfVariables) {
+  Var K = makeVar("K"), N = makeVar("N"), I = makeVar("i");
+  DivisorFacts Facts;
+  addDivisorFacts(makeBinary(BinOp::And, makeBinary(BinOp::EQ, K % makeInt(8), makeInt(0)),
+                             makeBinary(BinOp::LT, I, N)),
+                  Facts);
+  addDivisorFacts(makeBinary(BinOp::EQ, K % makeInt(4), makeInt(0)), Facts);
+  addDivisorFacts(makeBinary(BinOp::EQ, N % makeInt(8), makeInt(1)), Facts); // not a divisor
+  ASSERT_EQ(Facts.size(), 1u);
+  EXPECT_EQ(Facts.begin()->second.second, 8);
+  std::vector<Expr> Shape = withDivisorFacts({Expr(N), Expr(K)}, Facts);
+  EXPECT_TRUE(provablyMultipleOf(I * Shape[1] + makeInt(16), 8));
+  EXPECT_FALSE(provablyMultipleOf(I * Shape[0], 8));
+}
+
 } // namespace

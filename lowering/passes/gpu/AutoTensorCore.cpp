@@ -47,6 +47,7 @@
 #include "ir/Intrinsics.h"
 #include "ir/Printer.h"
 #include "ir/Simplify.h"
+#include "passes/FullTiles.h"
 #include "passes/PassUtil.h"
 #include "passes/Passes.h"
 
@@ -221,6 +222,8 @@ public:
       : Nest(Nest), Diags(Diags), ArchNumber(ArchNumber) {}
 
   void run() {
+    if (runOnFullTiles())
+      return;
     std::string Summary;
     try {
       Summary = rewrite();
@@ -243,6 +246,92 @@ public:
       return;
     }
     remark("tensorcore(auto): " + Summary);
+  }
+
+  /// A nest whose tiles may be partial (run-time sizes: its statements are
+  /// guarded): the code of a block is split at its full tiles
+  /// (passes/FullTiles.h, over every loop, the k-tile loop included, so a
+  /// full tile is whole in k too), and tensor cores run in the full tiles'
+  /// copy, `if (V) <tensor cores> else <the ordinary kernel>`; V is uniform
+  /// over a block. False where the nest has no such guards (the rest of
+  /// run() decides); true when this has reported on it.
+  bool runOnFullTiles() {
+    std::vector<const ir::ForNode *> Chain;
+    fulltiles::FreeVars Threads;
+    for (const auto *L = ir::as<ir::ForNode>(Nest.Body);
+         L && L->LoopKind == ir::ForKind::ThreadBound &&
+         (ir::isBlockTag(L->ThreadTag) || isThreadIdxLoop(L));
+         L = ir::as<ir::ForNode>(L->Body)) {
+      Chain.push_back(L);
+      if (isThreadIdxLoop(L))
+        Threads.addLoop(L);
+    }
+    if (Chain.empty())
+      return false;
+    fulltiles::FullTileVersion V;
+    if (!fulltiles::versionFullTiles(Chain.back()->Body, Threads, /*OverRunTimeLoops=*/true, V) ||
+        V.Conds.empty())
+      return false;
+    auto InChain = [&](Stmt Body) {
+      for (auto It = Chain.rbegin(); It != Chain.rend(); ++It)
+        Body = ir::withBody(*It, Body);
+      return Body;
+    };
+    ir::LoopNest Original = Nest;
+    Nest.Body = InChain(fulltiles::allocatedAround(V.Fast, V.Hoisted));
+    Expr Full = ir::conjunction(withRowsInRuns(V.Conds, V.Fast));
+    std::string Summary;
+    try {
+      Summary = rewrite();
+    } catch (const NotQualified &N) {
+      Nest = Original;
+      remark("tensorcore(auto) does not apply: in a block whose tile is full (" + text(Full) +
+             "), " + N.Why + "; the ordinary CUDA kernel is generated");
+      return true;
+    }
+    // The rewritten block code, inside the chain and the hoisted stages.
+    Stmt Fast = Nest.Body;
+    for (size_t I = 0; I < Chain.size(); ++I)
+      Fast = ir::as<ir::ForNode>(Fast)->Body;
+    for (const ir::Buffer &B : V.Hoisted) {
+      const auto *A = ir::as<ir::AllocateNode>(Fast);
+      if (!A || A->Buf != B) {
+        Nest = Original;
+        remark("tensorcore(auto) does not apply: internal: the full tiles' stages moved");
+        return true;
+      }
+      Fast = A->Body;
+    }
+    Nest = Original;
+    Nest.Body = InChain(fulltiles::allocatedAround(
+        ir::makeIf(Full, ir::cloneDeclarations(Fast), V.Unshared), V.Hoisted));
+    remark("tensorcore(auto): in a block whose tile is full (" + text(Full) + "), " + Summary +
+           "; the other blocks run the ordinary kernel");
+    return true;
+  }
+
+  /// Conds and, for each operand array of run-time row length n read in
+  /// Fast (float16, int8), `n % (16 / element size) == 0`: its rows then
+  /// start 16 bytes apart, so the stages are filled by 16-byte copies
+  /// (cp.async), as the full tiles' copy is meant to be fast.
+  static std::vector<Expr> withRowsInRuns(std::vector<Expr> Conds, const Stmt &Fast) {
+    struct Finder : ir::IRVisitor {
+      std::set<const ir::VarNode *> Seen;
+      std::vector<std::pair<Expr, int64_t>> Rows; // in the order first read
+      void visitLoad(const ir::LoadNode *N) override {
+        int64_t Bytes = ir::dtypeBytes(N->Buf->Type);
+        if (N->Buf->MemScope == ir::Scope::Global && Bytes <= 2 && N->Buf->Shape.size() >= 2)
+          if (const auto *V = ir::as<ir::VarNode>(N->Buf->Shape.back()); V && Seen.insert(V).second)
+            Rows.push_back({N->Buf->Shape.back(), 16 / Bytes});
+        ir::IRVisitor::visitLoad(N);
+      }
+    } F;
+    F.visit(Fast);
+    for (const auto &Row : F.Rows)
+      Conds.push_back(ir::makeBinary(ir::BinOp::EQ,
+                                     Row.first % ir::makeInt(Row.second, Row.first->Type),
+                                     ir::makeInt(0, Row.first->Type)));
+    return Conds;
   }
 
   /// Stores the two-dimensional shared stage Buf (allocated in the nest)
@@ -568,10 +657,11 @@ std::string AutoTensorCore::rewrite() {
     return Op;
   };
   Operand OA = Place(X, URow, true), OB = Place(Y, UCol, false);
-  int64_t CLd;
-  if (!ir::getConstInt(ir::simplify(CStore->Buf->Shape.back()), CLd))
-    fail("the leading dimension of '" + CStore->Buf->Name + "' (" +
-         ir::print(CStore->Buf->Shape.back()) + ") is known only at run time");
+  // The output's leading dimension: mma.sync stores element by element, so
+  // a run-time one will do; a wmma store wants it known (its alignment).
+  Expr CLdExpr = ir::simplify(CStore->Buf->Shape.back());
+  int64_t CLd = 0;
+  bool CLdKnown = ir::getConstInt(CLdExpr, CLd);
   // wmma alignment: every row start 32 bytes apart for 16-bit operands and
   // 32-bit accumulators (the PTX rule), 16 bytes for 8-bit operands.
   auto Aligned = [&](int64_t Ld, ir::DType T, const std::string &Name) {
@@ -624,6 +714,9 @@ std::string AutoTensorCore::rewrite() {
       Family = ir::TensorFamily::Mma;
   }
   if (Family == ir::TensorFamily::Wmma) {
+    if (!CLdKnown)
+      fail("the leading dimension of '" + CStore->Buf->Name + "' (" + ir::print(CStore->Buf->Shape.back()) +
+           ") is known only at run time");
     Aligned(OA.Ld, In, X->Buf->Name);
     Aligned(OB.Ld, In, Y->Buf->Name);
     Aligned(CLd, AccT, CStore->Buf->Name);
@@ -714,7 +807,7 @@ std::string AutoTensorCore::rewrite() {
   Stmt Store = Loop(TA, TilesR, Loop(TB, TilesC,
                     ir::makeEvaluate(ir::makeWmmaCall(
                         ir::WmmaOp::Store,
-                        {OutStart(M, N), Frag(Cf, TA, TB), ir::makeInt(CLd),
+                        {OutStart(M, N), Frag(Cf, TA, TB), CLdExpr,
                          ir::makeInt(CLayout)},
                         M, N, K, Family))));
 

@@ -154,6 +154,9 @@ public:
   unsigned BlockDims = 0;
   /// Shared buffers an intrinsic reads tiles of (distributeInChunks).
   std::set<const ir::BufferNode *> TensorOperands;
+  /// The sizes' divisors the conditions around the statement state; the
+  /// flat indices StorageFlatten will write show them (ir::withDivisorFacts).
+  ir::DivisorFacts Facts;
 
 protected:
   Stmt mutateFor(const Stmt &S, const ir::ForNode *N) override {
@@ -186,8 +189,10 @@ protected:
     Stmt Then, Else;
     {
       ScopedValue<Place> Saved(Here);
+      ScopedValue<ir::DivisorFacts> SavedFacts(Facts);
       Here.Pinned |= Pins;
       Here.markDivergent(Mask & ~Pins, "if " + ir::print(N->Cond));
+      ir::addDivisorFacts(N->Cond, Facts);
       Then = mutate(N->Then);
     }
     {
@@ -605,7 +610,7 @@ private:
       const auto *Ld = ir::as<ir::LoadNode>(St->Value);
       auto Contiguous = [&](const ir::Buffer &B, const std::vector<Expr> &Idx) {
         ir::LinearIndex Lin;
-        Expr Flat = ir::simplify(ir::flatIndex(B->Shape, Idx));
+        Expr Flat = ir::simplify(ir::flatIndex(ir::withDivisorFacts(B->Shape, Facts), Idx));
         return ir::linearIn(Flat, {Lane.get()}, Lin) && Lin.coef(Lane.get()) == 1 &&
                (!Lin.Rest || (!ir::usesVar(Lin.Rest, Lane.get()) &&
                               ir::provablyMultipleOf(Lin.Rest, V)));

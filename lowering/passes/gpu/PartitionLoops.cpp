@@ -182,6 +182,14 @@ public:
   /// `if (V) Fast else Body` where some guard holds for whole blocks, and
   /// the serial loops of the fast code (or of Body) partitioned.
   Stmt version(const Stmt &Body) {
+    // A block already split by a block-uniform condition (tensorcore(auto)
+    // runs tensor cores in its full tiles): each branch on its own, so the
+    // split is not made again around both.
+    if (const auto *A = ir::as<ir::AllocateNode>(Body))
+      if (A->Buf->MemScope == ir::Scope::Shared && splitUniformly(A->Body))
+        return ir::makeAllocate(A->Buf, version(A->Body));
+    if (const ir::IfThenElseNode *If = splitUniformly(Body))
+      return ir::makeIf(If->Cond, version(If->Then), version(If->Else));
     FullTileVersion V;
     if (!versionFullTiles(Body, Threads, /*OverRunTimeLoops=*/false, V))
       return SerialLoopPartitioner(Threads).mutate(Body);
@@ -193,6 +201,15 @@ public:
 
 private:
   FreeVars Threads;
+
+  /// The `if (C) .. else ..` S is, under shared allocations, with C free of
+  /// the threads (the same branch for a whole block); null if none.
+  const ir::IfThenElseNode *splitUniformly(const Stmt &S) const {
+    if (const auto *A = ir::as<ir::AllocateNode>(S))
+      return A->Buf->MemScope == ir::Scope::Shared ? splitUniformly(A->Body) : nullptr;
+    const auto *If = ir::as<ir::IfThenElseNode>(S);
+    return If && If->Else && !Threads.usesAny(If->Cond) ? If : nullptr;
+  }
 };
 
 } // namespace

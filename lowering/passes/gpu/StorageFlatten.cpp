@@ -8,10 +8,16 @@
 // A[i0, i1, ..., in] becomes A[((i0*S1 + i1)*S2 + ...)*Sn + in] (row-major,
 // as C lays out arrays and as the extractor delinearized them). Intrinsic
 // operands are Loads of a buffer's element and are flattened the same way.
-// A zero-dimensional buffer becomes one element.
+// A zero-dimensional buffer becomes one element. Under a condition that
+// states a divisor of a size (`K % 8 == 0`: tensorcore(auto)'s full tiles),
+// the size is written `(K/8)*8` in the index, which is the same number
+// there, and which proves the copies' 16-byte runs aligned to every later
+// pass and to the emitter (ir::withDivisorFacts).
 //
 //===----------------------------------------------------------------------===//
 #include "ir/IRMutator.h"
+#include "ir/Prove.h"
+#include "ir/Rewrite.h"
 #include "ir/Simplify.h"
 #include "passes/PassUtil.h"
 #include "passes/Passes.h"
@@ -55,7 +61,7 @@ protected:
         return E;
       return ir::makeLoad(N->Buf, Indices);
     }
-    return ir::makeLoad(It->second, {ir::flatIndex(N->Buf->Shape, Indices)});
+    return ir::makeLoad(It->second, {flatIndex(N->Buf, Indices)});
   }
 
   ir::Stmt mutateStore(const ir::Stmt &S, const ir::StoreNode *N) override {
@@ -67,7 +73,19 @@ protected:
         return S;
       return ir::makeStore(N->Buf, Indices, Value);
     }
-    return ir::makeStore(It->second, {ir::flatIndex(N->Buf->Shape, Indices)}, Value);
+    return ir::makeStore(It->second, {flatIndex(N->Buf, Indices)}, Value);
+  }
+
+  ir::Stmt mutateIfThenElse(const ir::Stmt &S, const ir::IfThenElseNode *N) override {
+    ir::DivisorFacts Outer = Facts;
+    ir::addDivisorFacts(N->Cond, Facts);
+    ir::Stmt Then = mutate(N->Then);
+    Facts = Outer;
+    ir::Stmt Else = N->Else ? mutate(N->Else) : nullptr;
+    ir::Expr Cond = mutate(N->Cond);
+    if (Then == N->Then && Else == N->Else && Cond == N->Cond)
+      return S;
+    return ir::makeIf(Cond, Then, Else);
   }
 
   ir::Stmt mutateAllocate(const ir::Stmt &S, const ir::AllocateNode *N) override {
@@ -80,6 +98,14 @@ protected:
 
 private:
   std::map<const ir::BufferNode *, ir::Buffer> Replacement;
+  /// What the conditions around the statement state of the parameters'
+  /// divisors (`K % 8 == 0`): the flat index shows them, `r*((K/8)*8) + c`,
+  /// so the vector accesses of a copy that needs them are proven aligned.
+  ir::DivisorFacts Facts;
+
+  ir::Expr flatIndex(const ir::Buffer &B, const std::vector<ir::Expr> &Indices) const {
+    return ir::flatIndex(ir::withDivisorFacts(B->Shape, Facts), Indices);
+  }
 
   std::vector<ir::Expr> mutateAll(const std::vector<ir::Expr> &Es) {
     std::vector<ir::Expr> Out;
