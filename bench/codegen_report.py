@@ -15,7 +15,9 @@ every example in examples/ (those with no GPU nest emit nothing) and every
 bench/reference/*.cu. Each .cu is compiled by `nvcc -arch=ARCH -ptx`, the PTX
 by `ptxas -arch=ARCH -v` (registers, spill stores and loads in bytes), one
 table per ARCH (default: sm_80 and sm_90). A reference whose text says
-`mirrors: examples/X.cpp` is listed right after the kernels of that example.
+`mirrors: examples/X.cpp` is listed right after the kernels of that example
+(after all other rows when that example is not reported, e.g. not written
+yet).
 
 The hot loop. Loops are the backward branches of the PTX (branches to one
 label are one loop, up to the last of them). The candidates are the
@@ -35,7 +37,9 @@ wmma.mma*) and their share, instructions per FMA/MMA, shared-memory loads
 (ld.shared*, ldmatrix*, wmma.load* from .shared) per FMA/MMA and their widths
 (ld.shared by bits per thread, e.g. 128b:32 for 32 ld.shared.v4.f32;
 ldmatrix and wmma.load by name), and global loads (ld.global*, cp.async
-copies, wmma.load* from .global) per FMA/MMA.
+copies, wmma.load* from .global) per FMA/MMA; for tensor-core kernels,
+ldmatrix* and cp.async copies per tensor-core instruction (mma.*,
+wmma.mma*; three decimals; "-" when the hot loop has none).
 
 Without nvcc (on PATH or under $CUDA_HOME/bin) the report is skipped with
 the reason and the exit status is 0.
@@ -60,8 +64,13 @@ def opcode_of(instr):
     return re.sub(r"^@!?%\w+\s+", "", instr).split()[0].rstrip(";")
 
 
+def is_mma(opcode):
+    """A tensor-core instruction."""
+    return opcode.startswith(("mma.", "wmma.mma"))
+
+
 def is_fma_or_mma(opcode):
-    return opcode.startswith(("fma.", "mma.", "wmma.mma"))
+    return opcode.startswith("fma.") or is_mma(opcode)
 
 
 def shared_load_kind(opcode):
@@ -79,12 +88,16 @@ def shared_load_kind(opcode):
     return None
 
 
+def is_cp_async_copy(opcode):
+    return opcode.startswith("cp.async") and not re.search(r"commit|wait|fence", opcode)
+
+
 def is_global_load(opcode):
     if re.match(r"ld\.global\b", opcode):
         return True
     if opcode.startswith("wmma.load") and ".global" in opcode:
         return True
-    return opcode.startswith("cp.async") and not re.search(r"commit|wait|fence", opcode)
+    return is_cp_async_copy(opcode)
 
 
 def entries(ptx_text):
@@ -170,7 +183,10 @@ def analyze_body(name, instrs, labels):
     return {"kernel": name, "loop": "none (whole kernel)" if loop is None else "%d..%d" % loop,
             "instrs": len(body), "fma": sum(1 for op in opcodes if is_fma_or_mma(op)),
             "shared": sum(widths.values()), "widths": widths,
-            "global": sum(1 for op in opcodes if is_global_load(op))}
+            "global": sum(1 for op in opcodes if is_global_load(op)),
+            "mma": sum(1 for op in opcodes if is_mma(op)),
+            "ldmatrix": widths.get("ldmatrix", 0),
+            "cp.async": sum(1 for op in opcodes if is_cp_async_copy(op))}
 
 
 def analyze_ptx(ptx_text):
@@ -196,12 +212,13 @@ def width_order(kind):
     return (0, int(m.group(1))) if m else (1, kind)
 
 
-def per_fma(count, row):
-    return "%.2f" % (float(count) / row["fma"]) if row["fma"] else "-"
+def per_fma(count, row, of="fma", digits=2):
+    return "%.*f" % (digits, float(count) / row[of]) if row[of] else "-"
 
 
 HEADER = ("source", "kernel", "regs", "spill st/ld B", "hot loop", "instrs",
-          "fma/mma", "share", "instrs/fma", "shared ld/fma", "shared widths", "global ld/fma")
+          "fma/mma", "share", "instrs/fma", "shared ld/fma", "shared widths", "global ld/fma",
+          "ldmatrix/mma", "cp.async/mma")
 
 
 def print_table(rows, arch):
@@ -215,7 +232,8 @@ def print_table(rows, arch):
             r.get("source", "-"), r["kernel"], "-" if regs is None else str(regs),
             "-" if spills is None else "%d/%d" % spills, r["loop"], str(r["instrs"]),
             str(r["fma"]), "%.2f" % (float(r["fma"]) / r["instrs"]) if r["instrs"] else "-",
-            per_fma(r["instrs"], r), per_fma(r["shared"], r), widths, per_fma(r["global"], r)))
+            per_fma(r["instrs"], r), per_fma(r["shared"], r), widths, per_fma(r["global"], r),
+            per_fma(r["ldmatrix"], r, "mma", 3), per_fma(r["cp.async"], r, "mma", 3)))
     widths = [max(len(row[c]) for row in table) for c in range(len(HEADER))]
     if arch:
         print("architecture: %s" % arch)
@@ -256,7 +274,8 @@ def default_sources():
 
 def order_rows(rows):
     """Each reference's rows right after the rows of the example it mirrors
-    (`mirrors:`), the others in the order given."""
+    (`mirrors:`; at the end when that example has no rows), the others in
+    the order given."""
     placed = [r for r in rows if not r.get("mirrors")]
     sources = set(r["source"] for r in placed)
     for ref in [r for r in rows if r.get("mirrors")]:

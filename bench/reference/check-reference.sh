@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Checks the hand-written reference kernels of bench/reference/ (NAME.cu,
-# kernel NAME) against a CPU GEMM, with what this machine has (the drivers
-# are in check/):
+# kernel NAME; float or half inputs, the launch its `check-reference:` line
+# declares, check/check_reference.h) against a CPU GEMM, with what this
+# machine has (the drivers are in check/):
 #  1. nvcc: each compiles for sm_80 and sm_90 (`nvcc -cubin`);
 #  2. clang++-19 and a built runtime (BUILD_DIR/lib/libsched_runtime.a):
 #     each runs on the emu backend (the CUDA text as host C++, every thread
@@ -78,9 +79,11 @@ elif [ -z "$NVCC" ]; then
 else
   for ref in "${REFS[@]}"; do
     name="$(basename "$ref" .cu)"
+    launch="$(grep -m1 -o 'check-reference:.*' "$ref" || true)"
     if ! "$NVCC" -O2 -gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=sm_90 \
            -gencode arch=compute_90,code=compute_90 -I"$HERE/check" -DREFERENCE_FILE="\"$ref\"" \
-           -DREFERENCE_KERNEL="$name" "$HERE/check/check_reference_gpu.cu" -o "$OUT/$name-gpu" 2> "$OUT/gpu-build.log"; then
+           -DREFERENCE_KERNEL="$name" -DREFERENCE_LAUNCH="\"$launch\"" \
+           "$HERE/check/check_reference_gpu.cu" -o "$OUT/$name-gpu" 2> "$OUT/gpu-build.log"; then
       echo "gpu $name: the driver does not build:"; cat "$OUT/gpu-build.log"; status=1
       continue
     fi

@@ -15,8 +15,12 @@
 // after one, and a read or write outside them is a segmentation fault,
 // reported with the kernel and the shape.
 //
-// The references' float4 comes from the emulation header, which has CUDA's
-// vector types (the emitter prints them for vectorized loops).
+// The references' float4 and uint4 come from the emulation header, which has
+// CUDA's vector types (the emitter prints them for vectorized loops); a
+// tensor-core reference's half, __cvta_generic_to_shared and PTX wrappers
+// (sched_ptx_ldmatrix_*, sched_ptx_mma_m16n8k16: warp collectives) too. The
+// launch and the input type are the reference's `check-reference:` line
+// (check_reference.h).
 //
 //===----------------------------------------------------------------------===//
 #include "check_reference.h"
@@ -33,13 +37,13 @@
 
 using namespace check_reference;
 
-/// Count floats next to a page no access is allowed to: right before it
-/// (AtEnd) or right after it.
+/// Bytes next to a page no access is allowed to: right before it (AtEnd) or
+/// right after it.
 class FencedArray {
 public:
-  FencedArray(const std::vector<float> &Values, bool AtEnd) {
+  FencedArray(const void *Values, size_t Count, bool AtEnd) {
     size_t Page = size_t(sysconf(_SC_PAGESIZE));
-    size_t Bytes = (Values.size() * sizeof(float) + Page - 1) / Page * Page;
+    size_t Bytes = (Count + Page - 1) / Page * Page;
     MapBytes = Bytes + 2 * Page;
     Map = static_cast<char *>(
         mmap(nullptr, MapBytes, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0));
@@ -47,17 +51,16 @@ public:
       std::perror("mmap");
       std::exit(2);
     }
-    Data = reinterpret_cast<float *>(AtEnd ? Map + Page + Bytes - Values.size() * sizeof(float)
-                                           : Map + Page);
-    std::memcpy(Data, Values.data(), Values.size() * sizeof(float));
+    Data = AtEnd ? Map + Page + Bytes - Count : Map + Page;
+    std::memcpy(Data, Values, Count);
   }
   ~FencedArray() { munmap(Map, MapBytes); }
-  float *data() const { return Data; }
+  void *data() const { return Data; }
 
 private:
   char *Map;
   size_t MapBytes;
-  float *Data;
+  char *Data;
 };
 
 /// What the segmentation fault handler names.
@@ -81,6 +84,12 @@ static bool checkKernel(const std::string &Path) {
   Text << In.rdbuf();
   std::string Name = Path.substr(Path.find_last_of('/') + 1);
   Name = Name.substr(0, Name.rfind('.'));
+  Launch L;
+  std::string LaunchError;
+  if (!launchOf(Text.str(), L, LaunchError)) {
+    std::printf("error: %s: %s\n", Path.c_str(), LaunchError.c_str());
+    return false;
+  }
   std::shared_ptr<sched::emu::CompiledKernel> K =
       sched::emu::compileKernel(Text.str(), Name);
   if (!sched::emu::compileError(*K).empty()) {
@@ -92,23 +101,25 @@ static bool checkKernel(const std::string &Path) {
     std::vector<float> A = smallIntegers(size_t(S.M) * S.K, 7), B = smallIntegers(size_t(S.K) * S.N, 11);
     std::vector<float> C(size_t(S.M) * S.N, Sentinel), Want(C.size());
     cpuGemm(A, B, Want, S);
+    std::vector<unsigned char> InA = inputBytes(A, L), InB = inputBytes(B, L);
     bool Ran = true;
     double Max = S.M && S.N ? 0 : maxDifference(C.data(), Want);
     for (bool AtEnd : {true, false}) {
       if (!S.M || !S.N)
         break;
-      FencedArray FA(A, AtEnd), FB(B, AtEnd), FC(C, AtEnd);
-      const float *PA = FA.data(), *PB = FB.data();
-      float *PC = FC.data();
+      FencedArray FA(InA.data(), InA.size(), AtEnd), FB(InB.data(), InB.size(), AtEnd),
+          FC(C.data(), C.size() * sizeof(float), AtEnd);
+      const void *PA = FA.data(), *PB = FB.data();
+      float *PC = static_cast<float *>(FC.data());
       int M = S.M, N = S.N, Kd = S.K;
       void *Args[] = {&PA, &PB, &PC, &M, &N, &Kd};
-      unsigned Grid[3] = {blocks(S.N), blocks(S.M), 1}, Block[3] = {BlockX, BlockY, 1};
+      unsigned Grid[3] = {L.blocks(S.N), L.blocks(S.M), 1};
       sched::emu::EmuStats Stats;
       std::string Error;
       std::snprintf(Running, sizeof(Running), "emu %s %dx%dx%d (arrays %s a fence page)",
                     Name.c_str(), S.M, S.N, S.K, AtEnd ? "ending at" : "starting after");
       std::fflush(stdout);
-      if (!sched::emu::runKernel(*K, Grid, Block, Args, Stats, Error)) {
+      if (!sched::emu::runKernel(*K, Grid, L.Block, Args, Stats, Error)) {
         std::printf("emu %s %dx%dx%d: error: %s\n", Name.c_str(), S.M, S.N, S.K, Error.c_str());
         Ran = false;
         break;
