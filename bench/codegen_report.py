@@ -25,7 +25,9 @@ innermost loops that do arithmetic: those holding FMA/MMA instructions and
 no other loop that holds some (a shared-memory fill loop nested in the k
 loop is deeper but is not where the arithmetic is; when the compiler
 unrolls everything inside the k-tile loop, that loop, with its fetch and
-barriers, is the hot loop). Of those the one with the most FMA/MMA
+barriers, is the hot loop); where some of them hold tensor-core (mma)
+instructions, only those (a tensor-core kernel whose edge blocks run an
+ordinary copy reports its tensor-core loop). Of those the one with the most FMA/MMA
 instructions is the hot loop (a kernel split into a full-tile path and a
 guarded remainder reports the loop doing the most work per iteration),
 ties going to the one with fewer instructions (the full-tile twin of a
@@ -168,6 +170,14 @@ def hottest_loop(instrs, labels):
             return sum(1 for o in loops if inside(loop, o))
         return max(loops, key=lambda l: (depth(l), l[1] - l[0]))
     innermost = [l for l in arithmetic if not any(inside(o, l) for o in arithmetic)]
+
+    def mmas(loop):
+        return sum(1 for ins in instrs[loop[0]:loop[1] + 1] if is_mma(opcode_of(ins)))
+
+    # A kernel with tensor-core loops reports one of them (a tensor-core
+    # kernel's ordinary-kernel copy for edge blocks may hold more FMAs).
+    if any(mmas(l) for l in innermost):
+        innermost = [l for l in innermost if mmas(l)]
     return min(innermost, key=lambda l: (-fmas(l), l[1] - l[0], l[0]))
 
 
