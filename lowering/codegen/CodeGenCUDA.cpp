@@ -557,20 +557,16 @@ public:
         if (!H.Ptx && UsedHelpers.count(H.Name))
           OS << H.Text;
     }
-    if (UsesCpAsync)
-      OS << "\n// cp.async (sm_80+): a 16-byte global -> shared copy that bypasses the\n"
-            "// registers; every copy has completed after sched_cp_async_wait_all(). The\n"
-            "// emu backend (SCHED_CUDA_EMU) copies at once.\n"
-            "#ifndef SCHED_CUDA_EMU\n"
-            "static __device__ __forceinline__ void sched_cp_async_16(void *Dst, const void *Src) {\n"
-            "  asm volatile(\"cp.async.cg.shared.global [%0], [%1], 16;\"\n"
-            "               :: \"r\"((unsigned)__cvta_generic_to_shared(Dst)),\n"
-            "                  \"l\"(__cvta_generic_to_global(Src)) : \"memory\");\n"
-            "}\n"
-            "static __device__ __forceinline__ void sched_cp_async_wait_all() {\n"
-            "  asm volatile(\"cp.async.wait_all;\" ::: \"memory\");\n"
-            "}\n"
-            "#endif\n";
+    if (!CpAsyncHelpers.empty()) {
+      OS << "\n// cp.async (sm_80+): a global -> shared copy that bypasses the registers,\n"
+            "// in flight until the thread waits for its group (sched_cp_async_wait<g>: at\n"
+            "// most g groups left in flight; _wait_all: none). 4 and 8 bytes go through\n"
+            "// L1 (.ca), 16 around it (.cg). The emu backend (SCHED_CUDA_EMU) copies at once.\n"
+            "#ifndef SCHED_CUDA_EMU\n";
+      for (const std::string &Name : CpAsyncHelpers)
+        OS << cpAsyncHelperText(Name);
+      OS << "#endif\n";
+    }
     OS << "\n" << Signature << " {\n";
     for (const std::string &Decl : SharedDecls)
       OS << "  " << Decl << "\n";
@@ -584,7 +580,7 @@ private:
   std::ostringstream Body;
   std::vector<std::string> SharedDecls;
   bool UsesHalf = false;
-  bool UsesCpAsync = false;  // some copy is a cp.async (the helpers are printed)
+  std::set<std::string> CpAsyncHelpers; // the cp.async helpers the kernel calls
   bool PendingAsync = false; // cp.async copies emitted and not yet waited for
   int SeqDepth = 0;          // sequences being emitted around the current statement
   WmmaScan Wmma;
@@ -749,6 +745,9 @@ private:
     const ir::IntrinsicInfo *Info = ir::lookupIntrinsic(N->Name);
     if (N->Name == "sched.syncthreads" || (Info && Info->IsBarrier))
       return "__syncthreads()";
+    if (N->Name == "sched.cp_async" || N->Name == "sched.cp_async_commit" ||
+        N->Name == "sched.cp_async_wait")
+      return asyncCopyCall(N);
     // A math function: its CUDA device function, on arguments of its type.
     if (const ir::MathFunction *M = ir::lookupMathFunction(N->Name)) {
       std::string S = M->CudaName + "(";
@@ -763,6 +762,28 @@ private:
     for (size_t I = 0; I < N->Args.size(); ++I)
       S += (I ? ", " : "") + expr(N->Args[I]);
     return S + ")";
+  }
+
+  /// The cp.async intrinsics (ir/Intrinsics.cpp): `sched_cp_async_16(&D[..],
+  /// &S[..])` (4, 8 and 16 bytes), `sched_cp_async_commit()`,
+  /// `sched_cp_async_wait<g>()` (PTX wants the count as an immediate).
+  std::string asyncCopyCall(const ir::CallNode *N) {
+    int64_t Value = 0;
+    if (N->Name == "sched.cp_async_commit") {
+      CpAsyncHelpers.insert("sched_cp_async_commit");
+      return "sched_cp_async_commit()";
+    }
+    if (N->Name == "sched.cp_async_wait") {
+      CpAsyncHelpers.insert("sched_cp_async_wait");
+      ir::getConstInt(N->Args.at(0), Value);
+      return "sched_cp_async_wait<" + std::to_string(Value) + ">()";
+    }
+    const auto *D = ir::as<ir::LoadNode>(N->Args.at(0));
+    const auto *S = ir::as<ir::LoadNode>(N->Args.at(1));
+    ir::getConstInt(N->Args.at(3), Value);
+    std::string Name = "sched_cp_async_" + std::to_string(Value * ir::dtypeBytes(D->Buf->Type));
+    CpAsyncHelpers.insert(Name);
+    return Name + "(&" + access(D->Buf, D->Indices) + ", &" + access(S->Buf, S->Indices) + ")";
   }
 
   //===--- Tensor cores ------------------------------------------------===//
@@ -1022,7 +1043,8 @@ private:
     line(Indent) << "// vectorized loop '" << L->LoopVar->Name << "': " << Plan.Lanes
                  << " lanes\n";
     if (Plan.CopyType && isAsyncCopy(Plan)) {
-      UsesCpAsync = PendingAsync = true;
+      PendingAsync = true;
+      CpAsyncHelpers.insert("sched_cp_async_16");
       for (const ir::StoreNode *St : Plan.Stores) {
         const auto *Ld = ir::as<ir::LoadNode>(St->Value);
         line(Indent) << "sched_cp_async_16(&" << bufName(St->Buf) << "["
@@ -1115,8 +1137,26 @@ private:
   }
 
   void waitForAsyncCopies(int Indent) {
+    CpAsyncHelpers.insert("sched_cp_async_wait_all");
     line(Indent) << "sched_cp_async_wait_all();\n";
     PendingAsync = false;
+  }
+
+  /// The device definition of one cp.async helper.
+  static std::string cpAsyncHelperText(const std::string &Name) {
+    const std::string Head = "static __device__ __forceinline__ void ";
+    if (Name == "sched_cp_async_commit")
+      return Head + Name + "() {\n  asm volatile(\"cp.async.commit_group;\" ::: \"memory\");\n}\n";
+    if (Name == "sched_cp_async_wait")
+      return "template <int Groups> " + Head + Name +
+             "() {\n  asm volatile(\"cp.async.wait_group %0;\" :: \"n\"(Groups) : \"memory\");\n}\n";
+    if (Name == "sched_cp_async_wait_all")
+      return Head + Name + "() {\n  asm volatile(\"cp.async.wait_all;\" ::: \"memory\");\n}\n";
+    std::string Bytes = Name.substr(std::string("sched_cp_async_").size());
+    return Head + Name + "(void *Dst, const void *Src) {\n  asm volatile(\"cp.async." +
+           (Bytes == "16" ? "cg" : "ca") + ".shared.global [%0], [%1], " + Bytes +
+           ";\"\n               :: \"r\"((unsigned)__cvta_generic_to_shared(Dst)),\n"
+           "                  \"l\"(__cvta_generic_to_global(Src)) : \"memory\");\n}\n";
   }
 
   std::string vectorTypeName(ir::DType T, int64_t Lanes) {

@@ -91,6 +91,33 @@ IntrinsicInfo wmmaIntrinsic(WmmaOp Op, TensorFamily Family) {
   return Info;
 }
 
+/// The asynchronous copies (PTX cp.async, sm_80+):
+///   sched.cp_async(D, S, 1, n)   the n contiguous elements from S to D (D
+///                                shared, S global; 4, 8 or 16 bytes), in
+///                                flight until the thread waits for them
+///   sched.cp_async_commit()      closes the thread's group of copies
+///   sched.cp_async_wait(g)       waits until at most g of the thread's
+///                                committed groups are in flight
+/// D and S are 1 x n tiles (the run lies in their last dimension). Only the
+/// issuing thread's wait completes a copy; another thread sees it after a
+/// barrier that follows the wait.
+std::vector<IntrinsicInfo> asyncCopyIntrinsics() {
+  using R = OperandRole;
+  IntrinsicInfo Copy;
+  Copy.Name = "sched.cp_async";
+  Copy.Operands = {R::WriteBuffer, R::ReadBuffer, R::Value, R::Value};
+  TileDecl Run;
+  Run.RowsFrom = 2;
+  Run.ColsFrom = 3;
+  Copy.Tiles = {Run, Run, TileDecl(), TileDecl()};
+  IntrinsicInfo Commit;
+  Commit.Name = "sched.cp_async_commit";
+  IntrinsicInfo Wait;
+  Wait.Name = "sched.cp_async_wait";
+  Wait.Operands = {R::Value};
+  return {Copy, Commit, Wait};
+}
+
 std::map<std::string, IntrinsicInfo> builtinIntrinsics() {
   std::map<std::string, IntrinsicInfo> Table;
   IntrinsicInfo Barrier;
@@ -98,6 +125,8 @@ std::map<std::string, IntrinsicInfo> builtinIntrinsics() {
   Barrier.IsBarrier = true;
   Table[Barrier.Name] = Barrier;
 
+  for (const IntrinsicInfo &Info : asyncCopyIntrinsics())
+    Table[Info.Name] = Info;
   for (const MathFunction &M : mathFunctions())
     Table[M.Name] = pureMath(M.Name, M.Arity, M.Type);
   for (TensorFamily F : {TensorFamily::Wmma, TensorFamily::Mma})

@@ -505,8 +505,13 @@ static inline void sched_ptx_mma_m16n8k16(float *D, const unsigned *A, const uns
                         &sched_emu::mmaM16n8k16Run);
 }
 
-// cp.async: the copy happens at once (the wait has nothing left to do).
+// cp.async: the copy happens at once (the waits have nothing left to do;
+// the simulator models when a copy lands).
+static inline void sched_cp_async_4(void *Dst, const void *Src) { std::memcpy(Dst, Src, 4); }
+static inline void sched_cp_async_8(void *Dst, const void *Src) { std::memcpy(Dst, Src, 8); }
 static inline void sched_cp_async_16(void *Dst, const void *Src) { std::memcpy(Dst, Src, 16); }
+static inline void sched_cp_async_commit() {}
+template <int Groups> static inline void sched_cp_async_wait() {}
 static inline void sched_cp_async_wait_all() {}
 
 //===--- nvcuda::wmma (mma.h) -------------------------------------------------===//

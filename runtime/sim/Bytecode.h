@@ -74,6 +74,13 @@ enum class Op : uint8_t {
   // warp's first lane), a local buffer's elements uninitialized for the
   // thread. Shared buffers have none: one `__shared__` array per block.
   EnterAllocation,
+  // cp.async (sched.cp_async): D elements from Buf[Target][R[B]] to
+  // Buf[Aux][R[A]] (global to shared), in flight until the thread's
+  // AsyncWait completes its group; reading or writing an element in flight
+  // is an error. AsyncCommit closes the thread's group; AsyncWait (Aux: how
+  // many committed groups may stay in flight) completes the others' copies:
+  // the shared stores happen there, for the race detector too.
+  AsyncCopy, AsyncCommit, AsyncWait,
   Halt
 };
 

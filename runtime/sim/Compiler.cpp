@@ -690,8 +690,54 @@ private:
         compileCollective(C, S);
         return;
       }
+      if (C->Name == "sched.cp_async")
+        return compileAsyncCopy(C, S);
+      if (C->Name == "sched.cp_async_commit") {
+        emit(Op::AsyncCommit);
+        return;
+      }
+      if (C->Name == "sched.cp_async_wait") {
+        int64_t Groups;
+        if (C->Args.size() != 1 || !getConstInt(C->Args[0], Groups) || Groups < 0) {
+          fail("'sched.cp_async_wait' takes one constant count of groups");
+          return;
+        }
+        emit(Op::AsyncWait, 0, 0, 0, static_cast<int32_t>(Groups));
+        return;
+      }
     }
     compileExpr(E->Value); // pure: evaluated for its errors only
+  }
+
+  /// sched.cp_async(D, S, 1, n): n elements from global S to shared D.
+  void compileAsyncCopy(const CallNode *C, const Stmt &S) {
+    const LoadNode *D = C->Args.size() == 4 ? as<LoadNode>(C->Args[0]) : nullptr;
+    const LoadNode *Src = D ? as<LoadNode>(C->Args[1]) : nullptr;
+    int64_t Rows, N;
+    if (!Src || !getConstInt(C->Args[2], Rows) || Rows != 1 || !getConstInt(C->Args[3], N) ||
+        N <= 0) {
+      fail("malformed 'sched.cp_async' (it takes a shared and a global element, 1 and a count)");
+      return;
+    }
+    int32_t DstId, SrcId;
+    if (!lookupBuffer(D->Buf.get(), DstId) || !lookupBuffer(Src->Buf.get(), SrcId))
+      return;
+    const BufferInfo &DI = P.Buffers[DstId], &SI = P.Buffers[SrcId];
+    if (DI.MemScope != Scope::Shared || SI.MemScope != Scope::Global || DI.Type != SI.Type ||
+        !(N * dtypeBytes(DI.Type) == 4 || N * dtypeBytes(DI.Type) == 8 ||
+          N * dtypeBytes(DI.Type) == 16)) {
+      fail("'sched.cp_async' copies 4, 8 or 16 bytes of one type from global to shared "
+           "memory, not " + std::to_string(N) + " " + dtypeName(SI.Type) + " from " +
+           scopeName(SI.MemScope) + " '" + SI.Name + "' to " + scopeName(DI.MemScope) + " '" +
+           DI.Name + "'");
+      return;
+    }
+    int32_t DstIndex = compileIndex(D->Buf, D->Indices);
+    int32_t SrcIndex = compileIndex(Src->Buf, Src->Indices);
+    emit(Op::AsyncCopy, static_cast<int32_t>(N), DstIndex, SrcIndex, DstId);
+    P.Code.back().Target = SrcId;
+    P.Code.back().Type = static_cast<uint8_t>(DI.Type);
+    P.Sites.back().Statement = S;
   }
 
   //===--------------------------------------------------------------------===//

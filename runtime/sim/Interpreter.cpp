@@ -69,6 +69,8 @@
 #include <cstring>
 #include <limits>
 #include <memory>
+#include <tuple>
+#include <unordered_map>
 
 namespace sched {
 namespace sim {
@@ -421,6 +423,9 @@ private:
       }
       Threads[T] = ThreadState();
     }
+    Pending.assign(NumThreads, {});
+    Committed.assign(NumThreads, 0);
+    InFlight.clear();
     Stats.Threads += NumThreads;
     // A block's fragments start undefined.
     std::fill(FragDefined.begin(), FragDefined.end(), 0);
@@ -593,6 +598,8 @@ private:
   bool collectiveAccess(int32_t Buf, int64_t Index, int32_t Accessor, int32_t Pc, bool IsWrite) {
     switch (Bufs[Buf].Check) {
     case AccessCheck::Shared: {
+      if (!InFlight.empty() && touchesInFlight(Buf, Index, Accessor, Pc, IsWrite))
+        return false;
       ThreadStatus S = checkShared(Buf, Index, Accessor, Pc, IsWrite);
       CollectiveReadUninitialized |= S == ThreadStatus::Stopped;
       return S != ThreadStatus::Failed;
@@ -902,6 +909,89 @@ private:
   // Errors raised while a thread runs (cold paths)
   //===--------------------------------------------------------------------===//
 
+  /// An access by thread T to a shared element a cp.async is writing: an
+  /// error (the copy lands at its issuer's wait, so what is read or written
+  /// now is undefined). True when it is one.
+  bool touchesInFlight(int32_t Buf, int64_t Index, int32_t T, int32_t Pc, bool IsWrite) {
+    auto It = InFlight.find(flightKey(Buf, Index));
+    if (It == InFlight.end())
+      return false;
+    int32_t Issuer = It->second;
+    const PendingCopy *Copy = nullptr;
+    for (const PendingCopy &C : Pending[Issuer])
+      if (C.DstBuf == Buf && C.Dst <= Index && Index < C.Dst + C.Count)
+        Copy = &C;
+    fail(std::string(IsWrite ? "write to" : "read of") + " shared buffer '" +
+         P.Buffers[Buf].Name + "' at index " + std::to_string(Index) + " by thread " +
+         threadText(T) + " of block " + blockText() + " while a cp.async to it is in flight " +
+         "(issued by thread " + threadText(Issuer) + (Copy ? ": " + siteText(Copy->Pc) : "") +
+         "; it lands when that thread waits for its group, and other threads see it after a "
+         "barrier that follows the wait): " + siteText(Pc));
+    return true;
+  }
+
+  bool issueAsyncCopy(const Inst &I, int32_t T, int32_t Pc, const Slot *R) {
+    const RtBuffer &D = Bufs[I.Aux], &S = Bufs[I.Target];
+    int64_t Dst = R[I.A].I, Src = R[I.B].I, N = I.D;
+    for (auto [Buf, Index, Store] : {std::tuple<int32_t, int64_t, bool>{I.Aux, Dst, true},
+                                     std::tuple<int32_t, int64_t, bool>{I.Target, Src, false}}) {
+      const RtBuffer &B = Bufs[Buf];
+      if (Index - B.Min < 0 || Index - B.Min + N > B.Extent) {
+        fail(std::string("out-of-bounds cp.async ") + (Store ? "to" : "from") + " " +
+             scopeName(P.Buffers[Buf].MemScope) + " buffer '" + P.Buffers[Buf].Name +
+             "' at indices " + std::to_string(Index) + ".." + std::to_string(Index + N - 1) +
+             " (extent " + std::to_string(B.Extent) + ") in block " + blockText() + ", thread " +
+             threadText(T) + ": " + siteText(Pc));
+        return false;
+      }
+      if (Index % N != 0) {
+        fail("misaligned cp.async " + std::string(Store ? "to" : "from") + " '" +
+             P.Buffers[Buf].Name + "' at index " + std::to_string(Index) + " (a copy of " +
+             std::to_string(N * dtypeBytes(P.Buffers[Buf].Type)) +
+             " bytes must start on a multiple of its size) in block " + blockText() +
+             ", thread " + threadText(T) + ": " + siteText(Pc));
+        return false;
+      }
+    }
+    if (S.Check == AccessCheck::Global)
+      for (int64_t E = 0; E < N; ++E)
+        if (!checkGlobal(I.Target, Src + E, T, Pc, false))
+          return false;
+    for (int64_t E = 0; E < N; ++E) {
+      if (touchesInFlight(I.Aux, Dst + E, T, Pc, true))
+        return false;
+      InFlight[flightKey(I.Aux, Dst + E)] = T;
+    }
+    (void)D;
+    Pending[T].push_back({I.Aux, I.Target, Dst, Src, N, Committed[T], Pc});
+    return true;
+  }
+
+  /// Lands every copy of thread T in a group below Groups (its wait):
+  /// the shared stores happen now, checked like any other.
+  bool completeAsyncCopies(int32_t T, int32_t Pc, int64_t Groups) {
+    std::vector<PendingCopy> &List = Pending[T];
+    std::vector<PendingCopy> Left;
+    for (const PendingCopy &C : List) {
+      if (C.Group >= Groups) {
+        Left.push_back(C);
+        continue;
+      }
+      const RtBuffer &D = Bufs[C.DstBuf], &S = Bufs[C.SrcBuf];
+      DType Type = P.Buffers[C.DstBuf].Type;
+      for (int64_t E = 0; E < C.Count; ++E) {
+        InFlight.erase(flightKey(C.DstBuf, C.Dst + E));
+        if (D.Check == AccessCheck::Shared &&
+            checkShared(C.DstBuf, C.Dst + E, T, C.Pc, true) == ThreadStatus::Failed)
+          return false;
+        storeElement(D.Base, C.Dst + E, Type, loadElement(S.Base, C.Src + E, Type));
+      }
+    }
+    List = std::move(Left);
+    (void)Pc;
+    return true;
+  }
+
   void outOfBounds(int32_t T, int32_t Pc, bool IsStore, int64_t Index) {
     const Inst &I = P.Code[Pc];
     const BufferInfo &Info = P.Buffers[I.Aux];
@@ -1204,6 +1294,11 @@ private:
           Stats.Instructions += Count;
           return;
         }
+        if (!InFlight.empty() && B.IsShared && touchesInFlight(I.Aux, Index, T, Pc, IsStore)) {
+          TS.Status = ThreadStatus::Failed;
+          Stats.Instructions += Count;
+          return;
+        }
         if (B.Check != AccessCheck::None) {
           ThreadStatus Stop = B.Check == AccessCheck::Shared
                                   ? checkShared(I.Aux, Index, T, Pc, IsStore)
@@ -1279,7 +1374,30 @@ private:
         }
         break;
       }
+      case Op::AsyncCopy:
+        if (!issueAsyncCopy(I, T, Pc, R)) {
+          TS.Status = ThreadStatus::Failed;
+          Stats.Instructions += Count;
+          return;
+        }
+        break;
+      case Op::AsyncCommit: ++Committed[T]; break;
+      case Op::AsyncWait:
+        if (!completeAsyncCopies(T, Pc, Committed[T] - I.Aux)) {
+          TS.Status = ThreadStatus::Failed;
+          Stats.Instructions += Count;
+          return;
+        }
+        break;
       case Op::Halt:
+        if (!Pending[T].empty()) {
+          fail("thread " + threadText(T) + " of block " + blockText() + " ends with " +
+               std::to_string(Pending[T].size()) + " cp.async copies it never waited for, " +
+               "the first: " + siteText(Pending[T].front().Pc));
+          TS.Status = ThreadStatus::Failed;
+          Stats.Instructions += Count;
+          return;
+        }
         TS.Pc = Pc;
         TS.Status = ThreadStatus::Done;
         Stats.Instructions += Count;
@@ -1356,6 +1474,23 @@ private:
   std::vector<GlobalShadow> GlobalShadows; // freed with the launch
   std::vector<Slot> Preset, Regs;
   std::vector<ThreadState> Threads;
+
+  /// A cp.async a thread issued and has not waited for: Count elements from
+  /// SrcBuf[Src] to DstBuf[Dst], in the thread's group Group.
+  struct PendingCopy {
+    int32_t DstBuf, SrcBuf;
+    int64_t Dst, Src, Count;
+    int64_t Group;
+    int32_t Pc;
+  };
+  std::vector<std::vector<PendingCopy>> Pending; // by thread of the block
+  std::vector<int64_t> Committed;                 // groups each thread committed
+  /// The shared elements some cp.async is writing (by buffer and index):
+  /// the issuing thread.
+  std::unordered_map<uint64_t, int32_t> InFlight;
+  static uint64_t flightKey(int32_t Buf, int64_t Index) {
+    return (static_cast<uint64_t>(Buf) << 44) ^ static_cast<uint64_t>(Index);
+  }
   std::vector<Slot> FragValues;      // fragments: per buffer, per warp, its elements
   std::vector<uint8_t> FragDefined;  // parallel to FragValues
   UninitializedRead Uninitialized;   // the phase's first, reported at its end
