@@ -8,6 +8,8 @@
 #include "ir/IRVisitor.h"
 #include "ir/Printer.h"
 #include "ir/Prove.h"
+#include "ir/Rewrite.h"
+#include "ir/Simplify.h"
 
 #include <algorithm>
 
@@ -207,6 +209,14 @@ std::string planVectorLoop(const ForNode *L, VectorLoop &Out) {
   if (Out.VectorLoads.empty() && Out.VectorStores.empty())
     return "no access of its body is contiguous in '" + L->LoopVar->Name + "'";
   return "";
+}
+
+bool isAlignedRun(const Buffer &B, const std::vector<Expr> &Indices, const VarNode *Lane,
+                  int64_t V, const DivisorFacts &Facts) {
+  LinearIndex Lin;
+  Expr Flat = simplify(flatIndex(withDivisorFacts(B->Shape, Facts), Indices));
+  return linearIn(Flat, {Lane}, Lin) && Lin.coef(Lane) == 1 &&
+         (!Lin.Rest || (!usesVar(Lin.Rest, Lane) && provablyMultipleOf(Lin.Rest, V)));
 }
 
 std::map<std::string, int64_t> vectorAlignments(const Stmt &Body) {

@@ -30,6 +30,7 @@
 #define SCHED_IR_VECTORIZE_H
 
 #include "IR.h"
+#include "Prove.h"
 
 #include <cstdint>
 #include <map>
@@ -68,6 +69,13 @@ struct VectorLoop {
 /// accesses: "" with Out filled in, or why not (a sentence fragment such as
 /// "B is read with stride 2 in 'x'").
 std::string planVectorLoop(const ForNode *L, VectorLoop &Out);
+
+/// Whether B[Indices] names, as Lane runs over [0, V), V consecutive
+/// elements of B starting on a multiple of V (flat row-major index
+/// `Base + Lane`, Base free of Lane and provably a multiple of V, with the
+/// sizes' divisors Facts states): one aligned vector or cp.async of them.
+bool isAlignedRun(const Buffer &B, const std::vector<Expr> &Indices, const VarNode *Lane,
+                  int64_t V, const DivisorFacts &Facts);
 
 /// The bytes each buffer's element 0 must be aligned to for the vector
 /// accesses of the vectorized loops in Body (lanes times element size), by

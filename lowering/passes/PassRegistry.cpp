@@ -24,7 +24,7 @@ const Pass *const BuiltinPasses[] = {
     // gpu/
     &AutoTensorCorePass, &TensorizeWmmaPass, &VerifyThreadBindingsPass, &InjectVirtualThreadPass,
     &ComputeLaunchGeometryPass, &WidenThreadLoopsPass, &PromoteToSharedPass,
-    &DistributeOverThreadsPass, &InjectThreadSyncPass, &PrefetchDoubleBuffersPass, &LayoutSharedStagesPass,
+    &DistributeOverThreadsPass, &InjectThreadSyncPass, &PrefetchDoubleBuffersPass, &PipelineStagesPass, &LayoutSharedStagesPass,
     &StorageFlattenPass, &ComputeBufferRegionsPass, &PartitionLoopsPass, &VectorizeLoopsPass,
     &UnrollSmallLoopsPass, &VerifyKernelPass,
     // vta/

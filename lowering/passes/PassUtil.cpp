@@ -227,5 +227,19 @@ unsigned ThreadDependence::enter(const ir::LetStmtNode *N) {
   return M;
 }
 
+void flattenBody(const ir::Stmt &S, std::vector<const ir::AllocateNode *> &Allocs,
+                 std::vector<ir::Stmt> &Stmts) {
+  const auto *A = ir::as<ir::AllocateNode>(S);
+  if (A && A->Buf->MemScope == ir::Scope::Shared) {
+    Allocs.push_back(A);
+    flattenBody(A->Body, Allocs, Stmts);
+  } else if (const auto *Seq = ir::as<ir::SeqNode>(S)) {
+    for (const ir::Stmt &Child : Seq->Stmts)
+      flattenBody(Child, Allocs, Stmts);
+  } else {
+    Stmts.push_back(S);
+  }
+}
+
 } // namespace passes
 } // namespace sched

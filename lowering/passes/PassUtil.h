@@ -31,6 +31,14 @@ namespace passes {
 
 /// `eval sched.syncthreads()`, and whether S is a barrier (an Evaluate of an
 /// intrinsic declared IsBarrier).
+/// A loop body as a flat list of statements, with the shared allocations
+/// in it taken out (to be allocated around all of it: a statement after an
+/// allocation in its sequence does not use the buffer, so the wider scope
+/// changes nothing). Other allocations (fragments, local arrays) are
+/// statements like any other.
+void flattenBody(const ir::Stmt &S, std::vector<const ir::AllocateNode *> &Allocs,
+                 std::vector<ir::Stmt> &Stmts);
+
 ir::Stmt makeBarrier();
 bool isBarrier(const ir::Stmt &S);
 bool isBarrierCall(const ir::Expr &E);

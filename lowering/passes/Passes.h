@@ -50,8 +50,8 @@ ir::LoopNest simplifyNest(const ir::LoopNest &Nest);
 
 extern const Pass AutoTensorCorePass, TensorizeWmmaPass, VerifyThreadBindingsPass,
     InjectVirtualThreadPass, ComputeLaunchGeometryPass, WidenThreadLoopsPass, PromoteToSharedPass,
-    DistributeOverThreadsPass, InjectThreadSyncPass, PrefetchDoubleBuffersPass, LayoutSharedStagesPass,
-    StorageFlattenPass,
+    DistributeOverThreadsPass, InjectThreadSyncPass, PrefetchDoubleBuffersPass, PipelineStagesPass,
+    LayoutSharedStagesPass, StorageFlattenPass,
     ComputeBufferRegionsPass, PartitionLoopsPass, VectorizeLoopsPass, UnrollSmallLoopsPass,
     VerifyKernelPass;
 
@@ -60,6 +60,11 @@ extern const Pass AutoTensorCorePass, TensorizeWmmaPass, VerifyThreadBindingsPas
 /// into registers before its computation and storing them into the other
 /// copy after it (one barrier per step).
 ir::LoopNest prefetchDoubleBuffers(const ir::LoopNest &Nest);
+
+/// Fills the shared stages of a k-tile loop S-1 steps ahead through a ring
+/// of S copies with cp.async, one barrier per step (sm_80+; loops marked
+/// pipeline(x, stages=S), and tensor-core stages under tensorcore(auto)).
+ir::LoopNest pipelineStages(const ir::LoopNest &Nest, int ArchNumber, std::vector<Diag> &Diags);
 
 /// Lays each shared stage out for its readers: the dimension a thread's
 /// innermost serial loop walks in every read becomes the innermost one

@@ -40,6 +40,7 @@ const char *const GPUPasses[] = {
     "Simplify",
     "InjectThreadSync",
     "PrefetchDoubleBuffers",
+    "PipelineStages",
     "LayoutSharedStages",
     "StorageFlatten",
     "ComputeBufferRegions",

@@ -45,8 +45,8 @@ TEST(LoweringPipelineTest, CallsAfterPassForEachPassInOrder) {
                                        "ComputeLaunchGeometry", "WidenThreadLoops",
                                        "PromoteToShared",       "DistributeOverThreads",
                                        "Simplify",              "InjectThreadSync",
-                                       "PrefetchDoubleBuffers", "LayoutSharedStages",
-                                       "StorageFlatten",
+                                       "PrefetchDoubleBuffers", "PipelineStages",
+                                       "LayoutSharedStages",    "StorageFlatten",
                                        "ComputeBufferRegions",  "PartitionLoops",
                                        "VectorizeLoops",        "UnrollSmallLoops",
                                        "VerifyKernel"};
@@ -133,7 +133,7 @@ TEST(LoweringPipelineTest, VerifyEachAcceptsWhatEveryPassProduces) {
   LoweredKernel K;
   std::vector<Diag> Diags;
   EXPECT_TRUE(lower(Nest, Opts, K, Diags)) << (Diags.empty() ? "" : Diags[0].Message);
-  EXPECT_EQ(Passes, 20u);
+  EXPECT_EQ(Passes, 21u);
 }
 
 } // namespace

@@ -21,9 +21,9 @@
 // "unified": a warp's operations depend on its tile offsets, never on its
 // lane), with Cf = [warp rows/m, warp cols/n, m, n] accumulator fragments:
 //   initialisation -> for a, b: wmma.fill(Cf[a, b])
-//   reduction nest -> for a, kk: wmma.load_a(Af[a, kk], &A'[row a*m, k kk*16])
-//                     for kk, b: wmma.load_b(Bf[kk, b], &B'[k kk*16, col b*n])
-//                     for a, b, kk: wmma.mma(Cf[a, b], Af[a, kk], Bf[kk, b], Cf[a, b])
+//   reduction nest -> for kk { for a: wmma.load_a(Af[a, kk], &A'[row a*m, k kk*16])
+//                              for b: wmma.load_b(Bf[kk, b], &B'[k kk*16, col b*n])
+//                              for a, b: wmma.mma(Cf[a, b], Af[a, kk], Bf[kk, b], Cf[a, b]) }
 //   output store   -> for a, b: wmma.store(&C[row a*m, col b*n], Cf[a, b])
 // (the mma sums each k chunk in ascending order, as the loop did). A remark at
 // the directive says what it became; where the nest does not qualify, a
@@ -787,23 +787,27 @@ std::string AutoTensorCore::rewrite() {
                    ir::makeEvaluate(ir::makeWmmaCall(
                        ir::WmmaOp::Fill,
                        {Frag(Cf, TA, TB), ir::simplify(ir::makeCast(AccT, Init->Store->Value))}, M, N, K, Family))));
-  Stmt LoadA = Loop(TA, TilesR, Loop(TK, TilesK,
+  // One k step of 16 at a time: its fragments loaded, then every tile's
+  // mma, so that only one step's fragments are live (a 64x64 warp box
+  // with all of them live spills on sm_80).
+  Stmt LoadA = Loop(TA, TilesR,
                     ir::makeEvaluate(ir::makeWmmaCall(
                         ir::WmmaOp::LoadA,
                         {Frag(Af, TA, TK), TileStart(X, URow, TA, M, TilesR, KOff), ir::makeInt(OA.Ld),
                          ir::makeInt(OA.Layout)},
-                        M, N, K, Family))));
-  Stmt LoadB = Loop(TK, TilesK, Loop(TB, TilesC,
+                        M, N, K, Family)));
+  Stmt LoadB = Loop(TB, TilesC,
                     ir::makeEvaluate(ir::makeWmmaCall(
                         ir::WmmaOp::LoadB,
                         {Frag(Bf, TK, TB), TileStart(Y, UCol, TB, N, TilesC, KOff), ir::makeInt(OB.Ld),
                          ir::makeInt(OB.Layout)},
-                        M, N, K, Family))));
-  Stmt Mma = Loop(TA, TilesR, Loop(TB, TilesC, Loop(TK, TilesK,
+                        M, N, K, Family)));
+  Stmt Mma = Loop(TA, TilesR, Loop(TB, TilesC,
                   ir::makeEvaluate(ir::makeWmmaCall(
                       ir::WmmaOp::Mma, {Frag(Cf, TA, TB), Frag(Af, TA, TK), Frag(Bf, TK, TB), Frag(Cf, TA, TB)},
-                      M, N, K, Family)))));
-  Stmt Reduce = ir::makeAllocate(Af, ir::makeAllocate(Bf, ir::makeSeq({LoadA, LoadB, Mma})));
+                      M, N, K, Family))));
+  Stmt Reduce = ir::makeAllocate(
+      Af, ir::makeAllocate(Bf, Loop(TK, TilesK, ir::makeSeq({LoadA, LoadB, Mma}))));
   Stmt Store = Loop(TA, TilesR, Loop(TB, TilesC,
                     ir::makeEvaluate(ir::makeWmmaCall(
                         ir::WmmaOp::Store,

@@ -67,6 +67,7 @@
 #include "ir/IRVisitor.h"
 #include "ir/Printer.h"
 #include "ir/Simplify.h"
+#include "ir/Vectorize.h"
 #include "passes/PassUtil.h"
 #include "passes/Passes.h"
 
@@ -608,14 +609,8 @@ private:
       // Both accesses: element `Base + v`, Base a multiple of V.
       const auto *St = ir::as<ir::StoreNode>(Body);
       const auto *Ld = ir::as<ir::LoadNode>(St->Value);
-      auto Contiguous = [&](const ir::Buffer &B, const std::vector<Expr> &Idx) {
-        ir::LinearIndex Lin;
-        Expr Flat = ir::simplify(ir::flatIndex(ir::withDivisorFacts(B->Shape, Facts), Idx));
-        return ir::linearIn(Flat, {Lane.get()}, Lin) && Lin.coef(Lane.get()) == 1 &&
-               (!Lin.Rest || (!ir::usesVar(Lin.Rest, Lane.get()) &&
-                              ir::provablyMultipleOf(Lin.Rest, V)));
-      };
-      if (!Contiguous(St->Buf, St->Indices) || !Contiguous(Ld->Buf, Ld->Indices))
+      if (!ir::isAlignedRun(St->Buf, St->Indices, Lane.get(), V, Facts) ||
+          !ir::isAlignedRun(Ld->Buf, Ld->Indices, Lane.get(), V, Facts))
         continue; // narrower runs may start aligned
       Body = ir::makeFor(Lane, ir::makeInt(0), ir::makeInt(V), Body, ir::ForKind::Vectorized);
       int64_t Chunks = TotalC / V;

@@ -125,33 +125,6 @@ private:
   bool Plain = true;
 };
 
-/// The loop body as a flat list of statements, with the shared allocations
-/// that enclose them (each the last statement of its sequence) taken out;
-/// false when an allocation does not end its sequence or is not shared.
-bool flattenBody(const Stmt &S, std::vector<const ir::AllocateNode *> &Allocs,
-                 std::vector<Stmt> &Stmts) {
-  if (const auto *A = ir::as<ir::AllocateNode>(S)) {
-    if (A->Buf->MemScope != ir::Scope::Shared)
-      return false;
-    Allocs.push_back(A);
-    return flattenBody(A->Body, Allocs, Stmts);
-  }
-  if (const auto *Seq = ir::as<ir::SeqNode>(S)) {
-    for (size_t I = 0; I < Seq->Stmts.size(); ++I) {
-      const Stmt &Child = Seq->Stmts[I];
-      bool Last = I + 1 == Seq->Stmts.size();
-      if (Last && (ir::as<ir::AllocateNode>(Child) || ir::as<ir::SeqNode>(Child)))
-        return flattenBody(Child, Allocs, Stmts);
-      if (ir::as<ir::AllocateNode>(Child))
-        return false;
-      Stmts.push_back(Child);
-    }
-    return true;
-  }
-  Stmts.push_back(S);
-  return true;
-}
-
 /// A fill split in two: Load stores each value into a register array
 /// instead of its stage, Store moves the registers into the stage. Both
 /// walk the same fill, so each store site gets one register array (Regs).
@@ -201,8 +174,7 @@ Stmt pipelined(const ir::ForNode *N) {
   const ir::VarNode *V = N->LoopVar.get();
   std::vector<const ir::AllocateNode *> Allocs;
   std::vector<Stmt> Stmts;
-  if (!flattenBody(N->Body, Allocs, Stmts))
-    return nullptr;
+  flattenBody(N->Body, Allocs, Stmts);
   size_t Fills = 0;
   while (Fills < Stmts.size() && !isBarrier(Stmts[Fills]))
     ++Fills;

@@ -13,6 +13,7 @@ void clear(float (*y)[64]) {
 // CHECK-NEXT: // sched: [[NAME]] after BoundInference (unchanged)
 // CHECK: // sched: [[NAME]] after InjectThreadSync (unchanged)
 // CHECK-NEXT: // sched: [[NAME]] after PrefetchDoubleBuffers (unchanged)
+// CHECK-NEXT: // sched: [[NAME]] after PipelineStages (unchanged)
 // CHECK-NEXT: // sched: [[NAME]] after LayoutSharedStages (unchanged)
 // CHECK-NEXT: // sched: [[NAME]] after StorageFlatten
 // CHECK-NEXT: func [[NAME]](y: float32*[1024] global) target=gpu {
