@@ -1,4 +1,4 @@
-//===- Annotate.cpp - unroll(x), vectorize(x), pragma(x, kind) ---===//
+//===- Annotate.cpp - unroll(x), vectorize(x), pragma(x, kind), pipeline(x, stages=S) ---===//
 //
 // pragma(x, dma_copy|alu) (target(vta)) marks loop x: the work under it
 // becomes VTA DMA transfers or ALU instructions. Only recorded (a LoopPragma
@@ -13,6 +13,11 @@
 // vectorize also records a LoopPragma "vectorize" at its loop argument: the
 // GPU pass that decides (passes/gpu/VectorizeLoops.cpp) warns there when it
 // cannot vectorize.
+//
+// pipeline(x, stages=S) (target(gpu)) records a LoopPragma "pipelineS" at
+// loop x, a serial loop: the shared stages its steps fill become rings of S
+// copies filled S-1 steps ahead by cp.async (passes/gpu/PipelineStages.cpp,
+// which warns at the directive where the loop's step does not qualify).
 //
 //===----------------------------------------------------------------------===//
 
@@ -100,6 +105,22 @@ bool applyPragma(ScheduleState &S, const Directive &D) {
     if (P.Loop == L->LoopVar)
       return S.error(LoopArg.Loc, "loop '" + LoopArg.Text + "' already has pragma(" + P.Kind + ")");
   S.Nest.Pragmas.push_back({L->LoopVar, KindArg.Text, D.Loc});
+  return true;
+}
+
+bool applyPipeline(ScheduleState &S, const Directive &D) {
+  const DirectiveArg &LoopArg = D.Args[0], &StagesArg = D.Args[1];
+  if (S.Nest.Target != "gpu")
+    return S.error(D.Loc, "pipeline(" + LoopArg.Text + ", " + StagesArg.Text +
+                              ") needs target(gpu)");
+  const ForNode *L = findSerialLoop(S, D);
+  if (!L)
+    return false;
+  for (const LoopPragma &P : S.Nest.Pragmas)
+    if (P.Loop == L->LoopVar && P.Kind.rfind("pipeline", 0) == 0)
+      return S.error(LoopArg.Loc, "loop '" + LoopArg.Text + "' is already pipelined");
+  S.Nest.Pragmas.push_back(
+      {L->LoopVar, "pipeline" + StagesArg.Text.substr(std::string("stages=").size()), D.Loc});
   return true;
 }
 

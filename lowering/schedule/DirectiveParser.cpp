@@ -28,6 +28,7 @@ namespace schedule {
 //   N  a non-negative integer
 //   T  a thread tag
 //   G  a target (gpu or vta)
+//   S  stages=<count>, 2 to 8 (the copies of a pipeline's ring)
 static const DirectiveSpec DirectiveSpecs[] = {
     {"target", "G", 1, false, true},
     {"split", "LLLF", 4, false, true},
@@ -46,6 +47,7 @@ static const DirectiveSpec DirectiveSpecs[] = {
     {"tensorize", "LA", 2, false, true},
     {"tensorcore", "A", 1, false, true},
     {"pragma", "LA", 2, false, true},
+    {"pipeline", "LS", 2, false, true},
 };
 
 const DirectiveSpec *lookupDirectiveSpec(const std::string &Name) {
@@ -314,6 +316,15 @@ private:
       }
       return (P.ArgShape == ParsedArg::Shape::Integer && parsePositive(A.Text, false)) ||
              isConstantName(P) || error(A.Loc, D.Name + " factor must be a positive integer");
+    case 'S': {
+      const std::string Prefix = "stages=";
+      if (P.ArgShape != ParsedArg::Shape::KeyValue || A.Text.compare(0, Prefix.size(), Prefix) != 0 ||
+          !parsePositive(A.Text.substr(Prefix.size()), false))
+        return error(A.Loc, "expected stages=<count>, got '" + A.Text + "'");
+      long Stages = std::stol(A.Text.substr(Prefix.size()));
+      return (Stages >= 2 && Stages <= 8) ||
+             error(A.Loc, "a pipeline has 2 to 8 stages, not " + std::to_string(Stages));
+    }
     case 'I':
       return (P.ArgShape == ParsedArg::Shape::Integer && parsePositive(A.Text, false)) ||
              isConstantName(P) || error(A.Loc, D.Name + " factor must be a positive integer");

@@ -173,7 +173,7 @@ PrimitiveFn lookupPrimitive(const std::string &Name) {
       {"compute_at", applyComputeAt}, {"set_scope", applySetScope},
       {"storage_align", applyStorageAlign}, {"double_buffer", applyDoubleBuffer},
       {"tensorize", applyTensorize}, {"tensorcore", applyTensorCore},
-      {"pragma", applyPragma},
+      {"pragma", applyPragma},       {"pipeline", applyPipeline},
   };
   for (const auto &P : Primitives)
     if (Name == P.Name)

@@ -222,6 +222,7 @@ bool applyDoubleBuffer(ScheduleState &S, const Directive &D);
 bool applyTensorize(ScheduleState &S, const Directive &D);
 bool applyTensorCore(ScheduleState &S, const Directive &D);
 bool applyPragma(ScheduleState &S, const Directive &D);
+bool applyPipeline(ScheduleState &S, const Directive &D);
 
 } // namespace schedule
 } // namespace sched

@@ -155,6 +155,10 @@ public:
   unsigned BlockDims = 0;
   /// Shared buffers an intrinsic reads tiles of (distributeInChunks).
   std::set<const ir::BufferNode *> TensorOperands;
+  /// Loops marked pipeline(x, stages=S): their stages are filled in runs
+  /// too, which PipelineStages makes cp.async copies.
+  std::set<const ir::VarNode *> PipelinedLoops;
+  bool InPipelinedLoop = false;
   /// The sizes' divisors the conditions around the statement state; the
   /// flat indices StorageFlatten will write show them (ir::withDivisorFacts).
   ir::DivisorFacts Facts;
@@ -286,6 +290,8 @@ private:
   /// Mutates a serial (or block) loop's body with the loop in scope.
   Stmt inSerialLoop(const Stmt &S, const ir::ForNode *N) {
     ScopedValue<Place> Saved(Here);
+    ScopedValue<bool> SavedPipelined(InPipelinedLoop);
+    InPipelinedLoop |= PipelinedLoops.count(N->LoopVar.get()) != 0;
     LoopVariable Var(*this, N);
     Here.markDivergent(Var.Mask, "loop '" + N->LoopVar->Name +
                                      "' with bounds that depend on the thread");
@@ -562,9 +568,11 @@ private:
     return ir::makeFor(K, ir::makeInt(0), Trips, Body);
   }
 
-  /// A copy nest into a tensor-core operand's stage (one store of a load of
-  /// the same type, every access contiguous along the innermost loop; an
-  /// intrinsic reads the stage, so no later pass changes its layout)
+  /// A copy nest into a tensor-core operand's stage, or a stage filled in a
+  /// loop marked pipeline (one store of a load of the same type, every
+  /// access contiguous along the innermost loop; an intrinsic reads the
+  /// stage - ldmatrix, or the cp.async the pipeline makes of the copy - so no
+  /// later pass changes its layout)
   /// distributed V elements at a time:
   /// each thread copies runs of V elements, 16 bytes (else 8, else 4: the
   /// widest) that start on a multiple of V in both buffers, as one vectorized loop (a 16-byte load
@@ -580,7 +588,8 @@ private:
     const auto *Copy = ir::as<ir::StoreNode>(Inner);
     const auto *Src = Copy ? ir::as<ir::LoadNode>(Copy->Value) : nullptr;
     int64_t TotalC, TC, Last;
-    if (!Src || Src->Buf->Type != Copy->Buf->Type || !TensorOperands.count(Copy->Buf.get()) ||
+    if (!Src || Src->Buf->Type != Copy->Buf->Type ||
+        !(TensorOperands.count(Copy->Buf.get()) || InPipelinedLoop) ||
         !ir::getConstInt(Total, TotalC) ||
         !ir::getConstInt(T, TC) || !ir::getConstInt(Nest.back()->Extent, Last))
       return nullptr;
@@ -858,6 +867,9 @@ private:
 ir::LoopNest distributeOverThreads(const ir::LoopNest &Nest, const KernelContext &Ctx,
                                    std::vector<Diag> &Diags) {
   Distributor D(Ctx, Diags);
+  for (const ir::LoopPragma &P : Nest.Pragmas)
+    if (P.Loop && P.Kind.rfind("pipeline", 0) == 0)
+      D.PipelinedLoops.insert(P.Loop.get());
   ir::LoopNest Out = Nest;
   Out.Body = D.mutate(Nest.Body);
   return Out;

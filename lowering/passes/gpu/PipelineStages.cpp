@@ -137,6 +137,28 @@ private:
   const ir::DivisorFacts &Facts;
 };
 
+/// S with every vectorized loop no vectorize directive names made an
+/// unrolled one: DistributeOverThreads fills the stages of a loop marked
+/// pipeline in runs for the cp.async copies; where the loop is not
+/// pipelined after all, a stage's layout may still change for its readers
+/// (LayoutSharedStages), and a run that no longer is one would be refused
+/// with a warning about a directive nobody wrote.
+Stmt unrollStageRuns(const Stmt &S, const ir::LoopNest &Nest) {
+  struct Demoter : ir::IRMutator {
+    std::set<const ir::VarNode *> Named;
+    Stmt mutateFor(const Stmt &S, const ir::ForNode *N) override {
+      Stmt Out = ir::IRMutator::mutateFor(S, N);
+      if (N->LoopKind != ir::ForKind::Vectorized || Named.count(N->LoopVar.get()))
+        return Out;
+      return ir::withKind(ir::as<ir::ForNode>(Out), ir::ForKind::Unrolled, "");
+    }
+  } D;
+  for (const ir::LoopPragma &P : Nest.Pragmas)
+    if (P.Kind == ir::VectorizePragma && P.Loop)
+      D.Named.insert(P.Loop.get());
+  return D.mutate(S);
+}
+
 /// Whether every access to a buffer of Stages outside loop N lies in a
 /// branch of an `if` whose other branch holds N (so never in the same run
 /// of the code as N).
@@ -269,6 +291,7 @@ private:
                              std::to_string(MarkIt->second.Stages) + ") has no effect: " + Why,
                          "sched-ignored"});
         Marks.erase(MarkIt);
+        return mutate(unrollStageRuns(S, Nest)); // the mark is gone: not again
       }
     }
     return ir::IRMutator::mutateFor(S, N);
@@ -439,13 +462,18 @@ private:
 ir::LoopNest pipelineStages(const ir::LoopNest &Nest, int ArchNumber, std::vector<Diag> &Diags) {
   ir::LoopNest Out = Nest;
   if (ArchNumber < 80) {
+    bool Marked = false;
     for (const ir::LoopPragma &P : Nest.Pragmas)
-      if (P.Loop && P.Kind.rfind(PipelineKind, 0) == 0)
+      if (P.Loop && P.Kind.rfind(PipelineKind, 0) == 0) {
+        Marked = true;
         Diags.push_back({Diag::Level::Warning, P.Loc,
                          "pipeline(" + P.Loop->Name +
                              ") has no effect: it needs cp.async, sm_80 or newer "
                              "(-fplugin-arg-sched-arch=sm_80)",
                          "sched-ignored"});
+      }
+    if (Marked)
+      Out.Body = unrollStageRuns(Out.Body, Nest);
   } else {
     Out.Body = Pipeliner(Nest, Nest.TensorCoreAuto >= 0, Diags).run();
   }
