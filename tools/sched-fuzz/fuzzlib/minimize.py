@@ -20,6 +20,7 @@ from .gen import GenFailed, guard_loads, prepare
 from .poly import Poly
 from .program import Case, build_program
 from .report import normalize, write_case
+from .runner import case_arch
 from .runner import Runner
 from .schedgen import Oracle, fmt
 
@@ -212,7 +213,7 @@ def explain(runner, case):
     with open(src, "w") as f:
         f.write(build_program([case]))
     runner.compile(src, os.path.join(d, "plain"), False)
-    runner.compile(src, os.path.join(d, "sched"), True)
+    runner.compile(src, os.path.join(d, "sched"), True, arch=case_arch(case))
     _, a, _, _ = runner.run(os.path.join(d, "plain"), 0, False, full=True)
     _, b, _, _ = runner.run(os.path.join(d, "sched"), 0, True, full=True)
     out = []

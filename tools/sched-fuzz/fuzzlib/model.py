@@ -245,6 +245,7 @@ class Model:
         self.any_bind = False
         self.partial_reorder = False
         self.made_shared = set()  # arrays set_scope made shared
+        self.pipelined = set()  # loops pipeline(x, stages=S) marked
         for d in directives:
             if d[0] == "bind":
                 self.any_bind = True
@@ -800,6 +801,16 @@ class Model:
         if axis != "%s.ax%d" % (s, st.rank - 2) or int(offset) >= int(factor):
             raise ModelError("storage_align axis/offset")
         st.aligned = True
+
+    def d_pipeline(self, x, stages):
+        # Changes how a loop's stages are filled, never what the nest
+        # computes; the loop must be serial and marked once.
+        L, _ = self.find(x)
+        if L.kind != "serial" or x in self.pipelined or not stages.startswith("stages="):
+            raise ModelError("pipeline of %s" % x)
+        if not 2 <= int(stages[len("stages="):]) <= 8:
+            raise ModelError("pipeline stages")
+        self.pipelined.add(x)
 
     def d_double_buffer(self, s):
         st = self.stages.get(s)

@@ -10,7 +10,7 @@ from .runner import CLASSES
 DIRECTIVES = ["target", "split", "split-nparts", "tile", "reorder", "reorder-partial", "fuse",
               "bind-block", "bind-thread", "bind-vthread", "unroll", "vectorize", "cache_read",
               "cache_write", "compute_at", "scope-shared", "scope-local", "scope-global",
-              "set_scope", "storage_align", "double_buffer",
+              "set_scope", "storage_align", "double_buffer", "pipeline",
               # target(vta) (--family vta)
               "bind-cthread", "tensorize", "pragma-dma_copy", "pragma-alu", "scope-vta.inp",
               "scope-vta.wgt", "scope-vta.acc"]

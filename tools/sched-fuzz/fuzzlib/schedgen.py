@@ -384,6 +384,10 @@ class SchedGen:
                           self.rng.choice([8, 16, 32]), self.rng.choice([0, 1, 2])))
         if self.rng.random() < 0.3:
             self.try_add(("double_buffer", s))
+        # a ring of copies filled ahead by cp.async (sm_80 cases; a warning
+        # and no change for the others)
+        if st.scope == "shared" and st.attach and self.rng.random() < 0.25:
+            self.try_add(("pipeline", st.attach, "stages=%d" % self.rng.choice([2, 3, 4])))
         # cooperative fetch written out: fuse the axes, split by the
         # block's threadIdx.x extent, bind the inner part
         if st.scope == "shared" and self.rng.random() < 0.4:
