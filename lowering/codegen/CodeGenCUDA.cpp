@@ -290,6 +290,37 @@ static __device__ __forceinline__ void sched_ldmatrix_a(unsigned *R, const half 
     sched_ptx_ldmatrix_x4(R, A);
 }
 )"},
+    {"sched_ldmatrix_a_swizzled", false,
+     R"(// The same from a swizzled shared array (Base: its element 0, or any
+// multiple of the swizzle's period after it; F: the tile's first element in
+// row-major order from there; sched_swizzle: where an element lives).
+template <int SB, int SBits, int SShift>
+static __device__ __forceinline__ void sched_ldmatrix_a_swizzled(unsigned *R, const half *Base,
+                                                                 int F, int Ld, bool ColMajor) {
+  unsigned L = sched_lane(), J = L / 8 % 4, I = L % 8;
+  int Row = 8 * (J % 2) + (ColMajor ? 0 : I), Col = 8 * (J / 2) + (ColMajor ? I : 0);
+  int E = F + (ColMajor ? Col * Ld + Row : Row * Ld + Col);
+  unsigned A = (unsigned)__cvta_generic_to_shared(Base + sched_swizzle<SB, SBits, SShift>(E));
+  if (ColMajor)
+    sched_ptx_ldmatrix_x4_trans(R, A);
+  else
+    sched_ptx_ldmatrix_x4(R, A);
+}
+)"},
+    {"sched_ldmatrix_b_swizzled", false,
+     R"(template <int SB, int SBits, int SShift>
+static __device__ __forceinline__ void sched_ldmatrix_b_swizzled(unsigned *R, const half *Base,
+                                                                 int F, int Ld, bool ColMajor) {
+  unsigned L = sched_lane(), J = L / 8 % 2, I = L % 8;
+  int Row = 8 * J + (ColMajor ? 0 : I), Col = ColMajor ? I : 0;
+  int E = F + (ColMajor ? Col * Ld + Row : Row * Ld + Col);
+  unsigned A = (unsigned)__cvta_generic_to_shared(Base + sched_swizzle<SB, SBits, SShift>(E));
+  if (ColMajor)
+    sched_ptx_ldmatrix_x2(R, A);
+  else
+    sched_ptx_ldmatrix_x2_trans(R, A);
+}
+)"},
     {"sched_ldmatrix_b", false,
      R"(// mma.load_b: ldmatrix.x2; lanes 0-15 give the rows of k 0-7 and 8-15 (B's
 // columns when B is column-major, else its rows with .trans).
@@ -543,6 +574,14 @@ public:
       OS << "#include <cuda_fp16.h>\n";
     if (Wmma.UsesWmma)
       OS << "#include <mma.h>\n";
+    if (UsesSwizzle)
+      OS << "\n// Element F (row-major) of a swizzled shared array lives at sched_swizzle(F):\n"
+            "// its 16-byte chunk bits XORed with row bits, so the rows ldmatrix reads at\n"
+            "// one column fall in different banks.\n"
+            "template <int Base, int Bits, int Shift>\n"
+            "static __device__ __forceinline__ int sched_swizzle(int F) {\n"
+            "  return F ^ (((F >> Shift) & ((1 << Bits) - 1)) << Base);\n"
+            "}\n";
     if (Wmma.UsesMmaSync) {
       OS << "\n// mma.sync m16n8k16 (PTX ISA): lane L holds A's a0..a7, B's b0..b3 and C's\n"
             "// c0..c3 at the positions the ISA specifies (g = L / 4, t = L % 4).\n";
@@ -581,6 +620,7 @@ private:
   std::vector<std::string> SharedDecls;
   bool UsesHalf = false;
   std::set<std::string> CpAsyncHelpers; // the cp.async helpers the kernel calls
+  bool UsesSwizzle = false;              // some access is to a swizzled shared array
   bool PendingAsync = false; // cp.async copies emitted and not yet waited for
   int SeqDepth = 0;          // sequences being emitted around the current statement
   WmmaScan Wmma;
@@ -733,9 +773,51 @@ private:
 
   std::string access(const ir::Buffer &B, const std::vector<ir::Expr> &Indices) {
     std::string S = B ? bufName(B) : std::string("null_buffer");
+    if (B && B->Swizzle.any() && Indices.size() == 1)
+      return S + "[" + swizzled(B, Indices[0]) + "]";
     for (const ir::Expr &I : Indices)
       S += "[" + unwrap(expr(I)) + "]";
     return S;
+  }
+
+  /// Element F (row-major) of a swizzled buffer: where it lives. The terms
+  /// of F that the swizzle's period (2^(Shift+Bits) elements) divides move
+  /// out of it, swz(H + L) = H + swz(L): the swizzle reads and changes only
+  /// bits below the period, which H leaves alone. What is left, L, is most
+  /// often the lane's own offset, which nvcc computes once.
+  std::string swizzled(const ir::Buffer &B, const ir::Expr &F) {
+    UsesSwizzle = true;
+    ir::Expr H, L;
+    splitAtPeriod(B, F, H, L);
+    std::string Swz = "sched_swizzle<" + swizzleArgs(B) + ">(" + unwrap(expr(L)) + ")";
+    return H ? expr(H) + " + " + Swz : Swz;
+  }
+
+  /// F as H + L, H the sum of its terms the swizzle's period divides (null
+  /// where none), L the rest (0 where none).
+  static void splitAtPeriod(const ir::Buffer &B, const ir::Expr &F, ir::Expr &H, ir::Expr &L) {
+    int64_t Period = int64_t(1) << (B->Swizzle.Shift + B->Swizzle.Bits);
+    std::vector<ir::Expr> Work = {ir::simplify(F)};
+    H = L = nullptr;
+    while (!Work.empty()) {
+      ir::Expr T = Work.back();
+      Work.pop_back();
+      const auto *Sum = ir::as<ir::BinaryNode>(T);
+      if (Sum && Sum->Op == ir::BinOp::Add) {
+        Work.push_back(Sum->B);
+        Work.push_back(Sum->A);
+        continue;
+      }
+      int64_t D = ir::knownDivisor(T);
+      ir::Expr &Part = D != 0 && D % Period == 0 ? H : L;
+      Part = Part ? Part + T : T;
+    }
+    if (!L)
+      L = ir::makeInt(0, F->Type);
+  }
+  static std::string swizzleArgs(const ir::Buffer &B) {
+    return std::to_string(B->Swizzle.Base) + ", " + std::to_string(B->Swizzle.Bits) + ", " +
+           std::to_string(B->Swizzle.Shift);
   }
 
   std::string call(const ir::CallNode *N) {
@@ -831,11 +913,29 @@ private:
       return "sched_mma_fill(" + fragmentOperand(W.Frag) + ", " + unwrap(expr(Value)) + ")";
     }
     case ir::WmmaOp::LoadA:
-      return Move("sched_ldmatrix_a", fragmentOperand(W.Frag), Pointer(W.Memory),
-                  "sched_ptx_ldmatrix_x4");
-    case ir::WmmaOp::LoadB:
-      return Move("sched_ldmatrix_b", fragmentOperand(W.Frag), Pointer(W.Memory),
-                  "sched_ptx_ldmatrix_x2");
+    case ir::WmmaOp::LoadB: {
+      bool IsA = W.Op == ir::WmmaOp::LoadA;
+      const ir::Buffer &Mem = W.Memory->Buf;
+      if (Mem->Swizzle.any() && W.Memory->Indices.size() == 1) {
+        // The tile's first element in row-major order; the helper swizzles
+        // each lane's row address.
+        std::string Helper = IsA ? "sched_ldmatrix_a_swizzled" : "sched_ldmatrix_b_swizzled";
+        UsedHelpers.insert(Helper);
+        UsedHelpers.insert("sched_lane");
+        UsedHelpers.insert(IsA ? "sched_ptx_ldmatrix_x4" : "sched_ptx_ldmatrix_x2");
+        UsesSwizzle = true;
+        ir::Expr H, L;
+        splitAtPeriod(Mem, W.Memory->Indices[0], H, L);
+        return Helper + "<" + swizzleArgs(Mem) + ">(" + fragmentOperand(W.Frag) + ", " +
+               bufName(Mem) + (H ? " + " + expr(H) : std::string()) + ", " + unwrap(expr(L)) +
+               ", " + unwrap(expr(W.Stride)) + ", " +
+               (W.Layout == ir::WmmaColMajor ? "true" : "false") + ")";
+      }
+      return IsA ? Move("sched_ldmatrix_a", fragmentOperand(W.Frag), Pointer(W.Memory),
+                        "sched_ptx_ldmatrix_x4")
+                 : Move("sched_ldmatrix_b", fragmentOperand(W.Frag), Pointer(W.Memory),
+                        "sched_ptx_ldmatrix_x2");
+    }
     case ir::WmmaOp::LoadC:
       return Move("sched_mma_load_c", fragmentOperand(W.Frag), Pointer(W.Memory));
     case ir::WmmaOp::Store:
@@ -1047,9 +1147,8 @@ private:
       CpAsyncHelpers.insert("sched_cp_async_16");
       for (const ir::StoreNode *St : Plan.Stores) {
         const auto *Ld = ir::as<ir::LoadNode>(St->Value);
-        line(Indent) << "sched_cp_async_16(&" << bufName(St->Buf) << "["
-                     << unwrap(expr(Plan.VectorStores.at(St))) << "], &" << bufName(Ld->Buf) << "["
-                     << unwrap(expr(Plan.VectorLoads.at(Ld))) << "]);\n";
+        line(Indent) << "sched_cp_async_16(&" << access(St->Buf, {Plan.VectorStores.at(St)})
+                     << ", &" << access(Ld->Buf, {Plan.VectorLoads.at(Ld)}) << ");\n";
       }
       if (SeqDepth == 0)
         waitForAsyncCopies(Indent);
@@ -1058,10 +1157,10 @@ private:
     if (Plan.CopyType) {
       for (const ir::StoreNode *St : Plan.Stores) {
         const auto *Ld = ir::as<ir::LoadNode>(St->Value);
-        line(Indent) << "*reinterpret_cast<" << Plan.CopyType << " *>(&" << bufName(St->Buf) << "["
-                     << unwrap(expr(Plan.VectorStores.at(St))) << "]) = *reinterpret_cast<const "
-                     << Plan.CopyType << " *>(&" << bufName(Ld->Buf) << "["
-                     << unwrap(expr(Plan.VectorLoads.at(Ld))) << "]);\n";
+        line(Indent) << "*reinterpret_cast<" << Plan.CopyType << " *>(&"
+                     << access(St->Buf, {Plan.VectorStores.at(St)}) << ") = *reinterpret_cast<const "
+                     << Plan.CopyType << " *>(&" << access(Ld->Buf, {Plan.VectorLoads.at(Ld)})
+                     << ");\n";
       }
       return;
     }
@@ -1075,8 +1174,7 @@ private:
         std::string Vec = vectorTypeName(Ld->Buf->Type, Plan.Lanes);
         const std::string &T = varName(laneVar(Ld->Buf->Type, bufName(Ld->Buf) + "_v").get());
         line(Indent + 1) << "const " << Vec << " " << T << " = *reinterpret_cast<const " << Vec
-                         << " *>(&" << bufName(Ld->Buf) << "["
-                         << unwrap(expr(Plan.VectorLoads.at(Ld))) << "]);\n";
+                         << " *>(&" << access(Ld->Buf, {Plan.VectorLoads.at(Ld)}) << ");\n";
         for (int64_t Lane = 0; Lane < Plan.Lanes; ++Lane)
           Elements[Ld].push_back(
               laneVar(Ld->Buf->Type, "lane", T + "." + Components[Lane]));
@@ -1096,8 +1194,8 @@ private:
           line(Indent + 1) << U << "." << Components[Lane] << " = "
                            << unwrap(storedValue(laneExpr(St->Value, L, Lane, Elements)))
                            << ";\n";
-        line(Indent + 1) << "*reinterpret_cast<" << Vec << " *>(&" << bufName(St->Buf) << "["
-                         << unwrap(expr(Vector->second)) << "]) = " << U << ";\n";
+        line(Indent + 1) << "*reinterpret_cast<" << Vec << " *>(&"
+                         << access(St->Buf, {Vector->second}) << ") = " << U << ";\n";
       }
       line(Indent) << "}\n";
     }

@@ -153,12 +153,29 @@ enum class Scope : uint8_t {
 const char *scopeName(Scope S); // "global", "shared", "local", "wmma.matrix_a", ...
 bool parseScope(const std::string &S, Scope &Out);
 
+/// An XOR swizzle of a shared buffer's storage: element f of the row-major
+/// order lives at f ^ (((f >> Shift) & (2^Bits - 1)) << Base) - the 16-byte
+/// chunk bits (Base: log2 of the elements in 16 bytes) XORed with row bits,
+/// so that the rows ldmatrix reads at one column fall in different banks
+/// (CUTLASS's Swizzle<Bits, Base, Shift - Base>). A bijection that keeps
+/// every aligned 16-byte chunk whole: values never change, only addresses.
+/// Every access applies it where the address is made (the CUDA emitter,
+/// the simulator); passes see row-major indices. Bits 0: none.
+struct Swizzle {
+  int Base = 0, Bits = 0, Shift = 0;
+  bool any() const { return Bits > 0; }
+  int64_t apply(int64_t F) const {
+    return any() ? F ^ (((F >> Shift) & ((int64_t(1) << Bits) - 1)) << Base) : F;
+  }
+};
+
 struct BufferNode {
   std::string Name;
   DType Type;
   std::vector<Expr> Shape;  // row-major extents; outermost first
   Scope MemScope = Scope::Global;
   bool NoAlias = false;     // the extractor proved no other parameter aliases it
+  ir::Swizzle Swizzle;      // shared buffers: the storage's swizzle (none by default)
   BufferNode(std::string N, DType T, std::vector<Expr> S, Scope Sc = Scope::Global)
       : Name(std::move(N)), Type(T), Shape(std::move(S)), MemScope(Sc) {}
 };

@@ -283,6 +283,13 @@ private:
     ++Pos;
     return true;
   }
+  static bool parseSmallInt(const std::string &Text, int64_t &Out) {
+    if (Text.empty() || Text.size() > 2 || !std::isdigit(static_cast<unsigned char>(Text[0])) ||
+        (Text.size() == 2 && !std::isdigit(static_cast<unsigned char>(Text[1]))))
+      return false;
+    Out = std::stoll(Text);
+    return true;
+  }
   bool expectDType(DType &Out) {
     if (cur().Kind != Tok::Ident || !parseDType(cur().Text, Out))
       return fail("expected a type, found " + describe());
@@ -516,9 +523,24 @@ private:
     Scope S;
     if (!parseExprList("]", Shape) || !expectScope(S))
       return nullptr;
-    Buffer B = makeBuffer(Name, T, std::move(Shape), S);
-    Stmt Body = parseScopedBlock(nullptr, B);
-    return Body ? makeAllocate(B, Body) : nullptr;
+    auto B = std::make_shared<BufferNode>(Name, T, std::move(Shape), S);
+    if (isKeyword("swizzle")) { // swizzle(Base, Bits, Shift)
+      ++Pos;
+      int64_t V[3];
+      for (int I = 0; I < 3; ++I) {
+        if ((I && !expect(",")) || (!I && !expect("(")))
+          return nullptr;
+        if (cur().Kind != Tok::Number || !parseSmallInt(cur().Text, V[I]))
+          return failNull("expected a small integer in swizzle(...), found " + describe());
+        ++Pos;
+      }
+      if (!expect(")"))
+        return nullptr;
+      B->Swizzle = {int(V[0]), int(V[1]), int(V[2])};
+    }
+    Buffer Buf = B;
+    Stmt Body = parseScopedBlock(nullptr, Buf);
+    return Body ? makeAllocate(Buf, Body) : nullptr;
   }
 
   Stmt parseIf() {

@@ -298,6 +298,9 @@ private:
     OS << "allocate " << BufNames.nameOf(B.get()) << ": " << dtypeName(B->Type) << "[";
     printList(OS, B->Shape);
     OS << "] " << scopeName(B->MemScope);
+    if (B->Swizzle.any())
+      OS << " swizzle(" << B->Swizzle.Base << ", " << B->Swizzle.Bits << ", " << B->Swizzle.Shift
+         << ")";
     printBlock(OS, N->Body, Indent);
     OS << "\n";
   }

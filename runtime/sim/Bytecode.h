@@ -81,6 +81,8 @@ enum class Op : uint8_t {
   // many committed groups may stay in flight) completes the others' copies:
   // the shared stores happen there, for the race detector too.
   AsyncCopy, AsyncCommit, AsyncWait,
+  // R[D] = where element R[A] of buffer Aux lives (its ir::Swizzle).
+  Swizzle,
   Halt
 };
 
@@ -102,6 +104,7 @@ struct BufferInfo {
   ir::Expr MinExpr;           // first element of the region (null: 0); may
                               // be negative for a pointer parameter
   bool Writable = true;       // false: the region says the kernel only reads it
+  ir::Swizzle Swizzle;        // shared: the storage's XOR swizzle (element i at Swizzle.apply(i))
   /// A wmma-scope buffer: per-warp fragment storage, touched only by
   /// collectives.
   bool isFragment() const {

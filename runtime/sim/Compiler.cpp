@@ -448,6 +448,16 @@ private:
     return D;
   }
 
+  /// Where element Index of buffer Id lives: Index itself, or through the
+  /// buffer's swizzle.
+  int32_t swizzled(int32_t Id, int32_t Index) {
+    if (Failed || !P.Buffers[Id].Swizzle.any())
+      return Index;
+    int32_t D = temp();
+    emit(Op::Swizzle, D, Index, 0, Id);
+    return D;
+  }
+
   /// The flattened element index of Indices into B (row-major over Shape).
   int32_t compileIndex(const Buffer &B, const std::vector<Expr> &Indices) {
     if (Indices.size() == 1)
@@ -480,7 +490,7 @@ private:
       fragmentAccess(Id, "load from");
       return 0;
     }
-    int32_t Index = compileIndex(L->Buf, L->Indices);
+    int32_t Index = swizzled(Id, compileIndex(L->Buf, L->Indices));
     if (Failed)
       return 0;
     int32_t D = temp();
@@ -616,7 +626,7 @@ private:
       return;
     }
     DType BufType = Info.Type;
-    int32_t Index = compileIndex(St->Buf, St->Indices);
+    int32_t Index = swizzled(Id, compileIndex(St->Buf, St->Indices));
     int32_t Value = compileAs(St->Value, BufType);
     if (Failed)
       return;
@@ -635,6 +645,7 @@ private:
     Info.Type = A->Buf->Type;
     Info.MemScope = A->Buf->MemScope;
     Info.SizeExpr = shapeSize(A->Buf);
+    Info.Swizzle = A->Buf->Swizzle;
     Scope Sc = Info.MemScope;
     if (Sc != Scope::Local && Sc != Scope::Shared && Sc != Scope::Global && !Info.isFragment()) {
       fail("the simulator does not support '" + std::string(scopeName(Sc)) +
@@ -732,7 +743,8 @@ private:
            DI.Name + "'");
       return;
     }
-    int32_t DstIndex = compileIndex(D->Buf, D->Indices);
+    // The run lies in one 16-byte chunk, which a swizzle keeps whole.
+    int32_t DstIndex = swizzled(DstId, compileIndex(D->Buf, D->Indices));
     int32_t SrcIndex = compileIndex(Src->Buf, Src->Indices);
     emit(Op::AsyncCopy, static_cast<int32_t>(N), DstIndex, SrcIndex, DstId);
     P.Code.back().Target = SrcId;

@@ -658,7 +658,8 @@ private:
     int32_t Accessor = static_cast<int32_t>(NumThreads + W);
     for (int64_t R = 0; R < Rows; ++R)
       for (int64_t C = 0; C < Cols; ++C) {
-        int64_t Index = S.Layout == WmmaRowMajor ? Ptr + R * Ld + C : Ptr + C * Ld + R;
+        int64_t Index =
+            Info.Swizzle.apply(S.Layout == WmmaRowMajor ? Ptr + R * Ld + C : Ptr + C * Ld + R);
         if (static_cast<uint64_t>(Index - B.Min) >= static_cast<uint64_t>(B.Extent))
           return fail(std::string("out-of-bounds wmma tile ") + (IsStore ? "store to" : "load from") +
                       " " + scopeName(Info.MemScope) + " buffer '" + Info.Name + "' at index " +
@@ -752,8 +753,11 @@ private:
     const BufferInfo &Info = P.Buffers[S.Memory];
     const RtBuffer &B = Bufs[S.Memory];
     int64_t Ptr = Args[1].I, Ld = Args[2].I, Bytes = dtypeBytes(Info.Type);
+    // Tile elements in row-major order, then where they live (a swizzled
+    // stage: every aligned 16-byte row of ldmatrix stays whole).
     auto ElementAt = [&](int64_t Row, int64_t Col) {
-      return S.Layout == WmmaRowMajor ? Ptr + Row * Ld + Col : Ptr + Col * Ld + Row;
+      return Info.Swizzle.apply(S.Layout == WmmaRowMajor ? Ptr + Row * Ld + Col
+                                                         : Ptr + Col * Ld + Row);
     };
     // Bounds and races, the tile recorded as touched by the whole warp (as
     // for wmma: InjectThreadSync orders collectives per warp).
@@ -1382,6 +1386,7 @@ private:
         }
         break;
       case Op::AsyncCommit: ++Committed[T]; break;
+      case Op::Swizzle: R[I.D].I = P.Buffers[I.Aux].Swizzle.apply(R[I.A].I); break;
       case Op::AsyncWait:
         if (!completeAsyncCopies(T, Pc, Committed[T] - I.Aux)) {
           TS.Status = ThreadStatus::Failed;

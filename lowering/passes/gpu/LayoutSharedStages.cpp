@@ -38,9 +38,14 @@
 // dependence changes: the barriers InjectThreadSync placed stay exact, and
 // the simulator's race and uninitialised-read checks see the same accesses.
 // A buffer an intrinsic takes as an operand (a wmma fragment load reads a
-// tile at a pointer with its own stride) keeps its layout, and so does one
+// tile at a pointer with its own stride) keeps its shape, and so does one
 // whose rows are longer than any access reaches: the schedule padded them
-// (storage_align), and that layout is the user's choice.
+// (storage_align), and that layout is the user's choice. A stage that only
+// ldmatrix reads (mma.sync operands) and cp.async or plain stores write
+// gets an XOR swizzle of its 16-byte chunks instead (ir::Swizzle: the rows
+// one ldmatrix matrix takes, 64 bytes apart in a GEMM's A tile, fell into 2
+// of the 8 bank groups - a 4-way conflict; swizzled, into 8); the emitter
+// and the simulator apply it where an address is made.
 //
 // Runs after PrefetchDoubleBuffers (the prefetch's stores are the stage's
 // fill in its final form) and before StorageFlatten, which lays the new
@@ -262,9 +267,17 @@ protected:
     const ir::Buffer &Old = N->Buf;
     std::vector<int64_t> Shape;
     if (Old->MemScope != ir::Scope::Shared || Old->Shape.size() < 2 ||
-        !constantShape(Old, Shape) || paddedRows(Body, Old, Shape.back()) ||
-        ir::isIntrinsicOperand(Body, Old.get()))
+        !constantShape(Old, Shape) || paddedRows(Body, Old, Shape.back()))
       return Same;
+    if (ir::isIntrinsicOperand(Body, Old.get())) {
+      ir::Swizzle Sw;
+      if (!ldmatrixSwizzle(Body, Old, Shape, Sw))
+        return Same;
+      auto New = std::make_shared<ir::BufferNode>(*Old);
+      New->Swizzle = Sw;
+      return ir::remapBuffer(ir::makeAllocate(Old, Body), Old.get(), New,
+                             [](const std::vector<ir::Expr> &Indices) { return Indices; });
+    }
     StageAccesses Uses(Old.get());
     Uses.visit(ir::inlineLets(Body));
     int Dim = dimensionToMove(Uses, Threads);
@@ -285,6 +298,55 @@ protected:
 private:
   const KernelContext &Ctx;
   const ThreadVars &Threads;
+
+  /// The XOR swizzle of a stage ldmatrix reads (mma.load_a/_b): 16-byte
+  /// chunks of a row XORed with row bits, so that the 8 rows an ldmatrix
+  /// matrix takes at one column - and the rows of a warp's 16-byte cp.async
+  /// stores - fall in 8 different 16-byte bank groups (a 128-byte window).
+  /// With R chunks per row (a power of 2, at least 2): Bits = log2(min(R, 8))
+  /// chunk bits, XORed with the row bits that pick the window a row is in
+  /// (rows r/(8/R) for short rows, r for long ones). Only for 16-bit
+  /// elements, rows of a power of 2 of at least 32 bytes, a size the XOR
+  /// stays inside, and where no other intrinsic than ldmatrix and cp.async
+  /// touches the stage (a wmma pointer, an mma.store, wants it dense).
+  static bool ldmatrixSwizzle(const ir::Stmt &Body, const ir::Buffer &Buf,
+                              const std::vector<int64_t> &Shape, ir::Swizzle &Out) {
+    struct Operands : ir::IRVisitor {
+      const ir::BufferNode *Buf;
+      bool Ldmatrix = false, Other = false;
+      void visitCall(const ir::CallNode *N) override {
+        bool Uses = false;
+        for (const ir::Expr &A : N->Args)
+          if (const auto *L = ir::as<ir::LoadNode>(A))
+            Uses |= L->Buf.get() == Buf;
+        if (Uses) {
+          ir::WmmaCall W;
+          bool IsLdmatrix = ir::decodeWmma(N, W) && W.Family == ir::TensorFamily::Mma &&
+                            (W.Op == ir::WmmaOp::LoadA || W.Op == ir::WmmaOp::LoadB) &&
+                            W.Memory && W.Memory->Buf.get() == Buf;
+          Ldmatrix |= IsLdmatrix;
+          Other |= !IsLdmatrix && N->Name != "sched.cp_async";
+        }
+        ir::IRVisitor::visitCall(N);
+      }
+    } Ops;
+    Ops.Buf = Buf.get();
+    Ops.visit(Body);
+    if (!Ops.Ldmatrix || Ops.Other || ir::dtypeBytes(Buf->Type) != 2)
+      return false;
+    int64_t RowBytes = Shape.back() * 2, Chunks = RowBytes / 16, Size = 1;
+    for (int64_t E : Shape)
+      Size *= E;
+    if (RowBytes % 16 || Chunks < 2 || (Chunks & (Chunks - 1)))
+      return false;
+    int LogChunks = 0;
+    while ((int64_t(1) << LogChunks) < Chunks)
+      ++LogChunks;
+    Out.Base = 3; // 8 halves: 16 bytes
+    Out.Bits = std::min(LogChunks, 3);
+    Out.Shift = Out.Base + std::max(LogChunks, 3);
+    return Size % (int64_t(1) << Out.Shift) == 0;
+  }
   int64_t SharedBytes; // of the kernel so far, -1 when unknown
   ir::VarRanges Outer; // of the loops around the statement being rewritten
 

@@ -37,7 +37,8 @@ ir::Expr shapeProduct(const std::vector<ir::Expr> &Shape) {
 ir::Buffer flatBuffer(const ir::Buffer &B) {
   auto Flat = std::make_shared<ir::BufferNode>(
       B->Name, B->Type, std::vector<ir::Expr>{shapeProduct(B->Shape)}, B->MemScope);
-  Flat->NoAlias = B->NoAlias; // a property of the storage, not of its shape
+  Flat->NoAlias = B->NoAlias; // properties of the storage, not of its shape
+  Flat->Swizzle = B->Swizzle;
   return Flat;
 }
 
