@@ -57,9 +57,11 @@ protected:
 
 } // namespace
 
-int64_t staticSharedBytes(const LoopNest &Kernel) {
+int64_t staticSharedBytes(const LoopNest &Kernel) { return staticSharedBytes(Kernel.Body); }
+
+int64_t staticSharedBytes(const Stmt &Body) {
   SharedBytesCounter Counter;
-  Counter.visit(Kernel.Body);
+  Counter.visit(Body);
   return Counter.Bytes;
 }
 

@@ -68,6 +68,7 @@ namespace ir {
 /// together (each is its own __shared__ array); -1 when one has a size that
 /// is not a constant.
 int64_t staticSharedBytes(const LoopNest &Kernel);
+int64_t staticSharedBytes(const Stmt &Body); // the same, of the allocations in Body
 } // namespace ir
 
 } // namespace sched

@@ -241,5 +241,10 @@ void flattenBody(const ir::Stmt &S, std::vector<const ir::AllocateNode *> &Alloc
   }
 }
 
+int64_t ldmatrixPitch(int64_t Row) {
+  int64_t Pitch = (Row + 7) / 8 * 8;
+  return (Pitch / 8) % 2 ? Pitch : Pitch + 8;
+}
+
 } // namespace passes
 } // namespace sched

@@ -39,6 +39,12 @@ namespace passes {
 void flattenBody(const ir::Stmt &S, std::vector<const ir::AllocateNode *> &Allocs,
                  std::vector<ir::Stmt> &Stmts);
 
+/// The row length (in halves) a stage ldmatrix reads is padded to, so that
+/// the 8 rows of one ldmatrix matrix fall in 8 different 16-byte bank groups:
+/// an odd number of 16-byte chunks (Row itself when it already is one).
+/// PipelineStages sizes its rings with it, LayoutSharedStages pads with it.
+int64_t ldmatrixPitch(int64_t Row);
+
 ir::Stmt makeBarrier();
 bool isBarrier(const ir::Stmt &S);
 bool isBarrierCall(const ir::Expr &E);

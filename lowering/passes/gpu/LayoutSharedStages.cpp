@@ -271,8 +271,18 @@ protected:
       return Same;
     if (ir::isIntrinsicOperand(Body, Old.get())) {
       ir::Swizzle Sw;
-      if (!ldmatrixSwizzle(Body, Old, Shape, Sw))
+      if (Old->Swizzle.any() || !ldmatrixSwizzle(Body, Old, Shape, Sw))
         return Same;
+      // Rows padded to an odd number of 16-byte chunks where that fits
+      // (addresses stay affine, as cheap as unpadded ones), else the swizzle.
+      int64_t Pitch = ldmatrixPitch(Shape.back()), Rows = 1;
+      for (size_t D = 0; D + 1 < Shape.size(); ++D)
+        Rows *= Shape[D];
+      int64_t Extra = Rows * (Pitch - Shape.back()) * ir::dtypeBytes(Old->Type);
+      if (SharedBytes >= 0 && SharedBytes + Extra <= ir::MaxStaticSharedBytes) {
+        SharedBytes += Extra;
+        return padRows(ir::makeAllocate(Old, Body), Old, Pitch);
+      }
       auto New = std::make_shared<ir::BufferNode>(*Old);
       New->Swizzle = Sw;
       return ir::remapBuffer(ir::makeAllocate(Old, Body), Old.get(), New,
@@ -298,6 +308,34 @@ protected:
 private:
   const KernelContext &Ctx;
   const ThreadVars &Threads;
+
+  /// Allocation S of Buf with Buf's rows Pitch elements long: every access
+  /// the same element, and every mma.load of it given the new row stride.
+  static ir::Stmt padRows(const ir::Stmt &S, const ir::Buffer &Buf, int64_t Pitch) {
+    std::vector<ir::Expr> Shape = Buf->Shape;
+    Shape.back() = ir::makeInt(Pitch);
+    auto New = std::make_shared<ir::BufferNode>(*Buf);
+    New->Shape = Shape;
+    ir::Stmt Out = ir::remapBuffer(S, Buf.get(), New,
+                                   [](const std::vector<ir::Expr> &Indices) { return Indices; });
+    struct Strides : ir::IRMutator {
+      const ir::BufferNode *Buf;
+      int64_t Pitch;
+      ir::Expr mutateCall(const ir::Expr &E, const ir::CallNode *N) override {
+        ir::WmmaCall W;
+        if (!ir::decodeWmma(N, W) || !W.Memory || W.Memory->Buf.get() != Buf)
+          return ir::IRMutator::mutateCall(E, N);
+        std::vector<ir::Expr> Args = N->Args;
+        for (size_t I = 0; I < Args.size(); ++I)
+          if (Args[I] == W.Stride)
+            Args[I] = ir::makeInt(Pitch, W.Stride->Type);
+        return ir::makeCall(N->Name, Args, N->Type);
+      }
+    } Fix;
+    Fix.Buf = New.get();
+    Fix.Pitch = Pitch;
+    return Fix.mutate(Out);
+  }
 
   /// The XOR swizzle of a stage ldmatrix reads (mma.load_a/_b): 16-byte
   /// chunks of a row XORed with row bits, so that the 8 rows an ldmatrix

@@ -35,8 +35,10 @@
 //
 // Which loops: those marked `pipeline(ko, stages=S)` (a LoopPragma
 // "pipelineS"), and under tensorcore(auto) on sm_80 and newer every loop
-// whose fills all write stages an intrinsic reads (3 stages, or 2 where 3
-// would not fit the 48 KiB of static shared memory). A loop qualifies when
+// whose fills all write stages an intrinsic reads: 3 stages, or 2, where the
+// rings fit the 48 KiB of static shared memory with ldmatrix stages' rows
+// padded (conflict-free at affine addresses; LayoutSharedStages pads them
+// where they fit and swizzles them where not). A loop qualifies when
 // its body is (under shared allocations, which move around the loop):
 // fills (no barrier, allocation or call; they read nothing the loop
 // writes), one barrier, the rest (which writes no stage), and maybe a
@@ -54,6 +56,8 @@
 #include "ir/Access.h"
 #include "ir/Intrinsics.h"
 #include "ir/IRMutator.h"
+#include "ir/Kernel.h"
+#include "ir/LaunchLimits.h"
 #include "ir/IRVisitor.h"
 #include "ir/Printer.h"
 #include "ir/Prove.h"
@@ -74,27 +78,11 @@ namespace {
 using ir::Expr;
 using ir::Stmt;
 
-constexpr int64_t StaticSharedBytes = 48 * 1024;
 constexpr int64_t AutoStages = 3;
 const char PipelineKind[] = "pipeline";
 
 Stmt call(const std::string &Name, std::vector<Expr> Args) {
   return ir::makeEvaluate(ir::makeCall(Name, std::move(Args), ir::DType::Int32));
-}
-
-/// Bytes of the shared allocations in S.
-int64_t sharedBytes(const Stmt &S) {
-  struct Finder : ir::IRVisitor {
-    int64_t Bytes = 0;
-    void visitAllocate(const ir::AllocateNode *N) override {
-      int64_t Elems = ir::constantElements(*N->Buf);
-      if (N->Buf->MemScope == ir::Scope::Shared && Elems > 0)
-        Bytes += Elems * ir::dtypeBytes(N->Buf->Type);
-      ir::IRVisitor::visitAllocate(N);
-    }
-  } F;
-  F.visit(S);
-  return F.Bytes;
 }
 
 /// A fill with each vectorized copy of a run of 4, 8 or 16 bytes from
@@ -354,7 +342,7 @@ private:
         Why = "a fill reads '" + A.Buf->Name + "', which the loop writes";
         return nullptr;
       }
-    int64_t StageBytes = 0;
+    int64_t StageBytes = 0, PaddedBytes = 0;
     for (const auto &[Node, Buf] : StageBufs) {
       int64_t Elems = ir::constantElements(*Buf);
       if (Buf->MemScope != ir::Scope::Shared || Elems <= 0) {
@@ -363,7 +351,16 @@ private:
       }
       if (!M && !ir::isIntrinsicOperand(Compute, Node))
         return nullptr; // auto: tensor-core stages only
-      StageBytes += Elems * ir::dtypeBytes(Buf->Type);
+      int64_t Bytes = Elems * ir::dtypeBytes(Buf->Type);
+      StageBytes += Bytes;
+      // A stage ldmatrix reads has its rows padded after (LayoutSharedStages)
+      // where they fit: under tensorcore(auto), the depth is chosen so they do.
+      int64_t Row;
+      if (!M && ir::isIntrinsicOperand(Compute, Node) && ir::getConstInt(Buf->Shape.back(), Row) &&
+          Row > 0)
+        PaddedBytes += Bytes / Row * ldmatrixPitch(Row);
+      else
+        PaddedBytes += Bytes;
     }
     for (const ir::Access &A : ir::collectAccesses(Compute))
       if (A.IsWrite && Stages.count(A.Buf.get())) {
@@ -374,10 +371,16 @@ private:
       Why = "a stage is used outside the loop";
       return nullptr;
     }
-    int64_t S = M ? M->Stages : AutoStages;
-    int64_t Others = sharedBytes(Root) - StageBytes;
-    while (S >= 2 && Others + S * StageBytes > StaticSharedBytes)
+    int64_t All = ir::staticSharedBytes(Root);
+    if (All < 0) {
+      Why = "a shared array of the kernel has a run-time size";
+      return nullptr;
+    }
+    int64_t S = M ? M->Stages : AutoStages, Others = All - StageBytes;
+    while (S >= 2 && Others + S * (M ? StageBytes : PaddedBytes) > ir::MaxStaticSharedBytes)
       --S;
+    if (!M && S < 2 && Others + 2 * StageBytes <= ir::MaxStaticSharedBytes)
+      S = 2; // two swizzled copies rather than no pipeline
     if (S < 2) {
       Why = "two copies of its stages (" + std::to_string(2 * StageBytes) +
             " bytes) do not fit in the 48 KiB of static shared memory";
