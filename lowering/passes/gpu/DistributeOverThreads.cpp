@@ -380,16 +380,24 @@ private:
     return runOnce(S, Redundant);
   }
 
-  /// Outer is a perfect nest of parallel serial loops with uniform bounds,
+  /// Outer is a perfect nest of parallel serial loops with uniform bounds
+  /// (the same for every thread, and rectangular),
   /// more than one iteration in all (a nest of one iteration goes to one
   /// thread whole: spread over the threads, what it holds that does not use
   /// its loops would sit under a guard only thread 0 passes, `f < 1`).
   bool isDistributable(const ir::ForNode *Outer) const {
     bool OneIteration = true;
+    std::set<const ir::VarNode *> NestVars; // of the loops above L in the nest
     for (const ir::ForNode *L = Outer; L; L = ir::as<ir::ForNode>(L->Body)) {
       if (L->LoopKind != ir::ForKind::Serial || Dependence.of(L->Min) ||
           Dependence.of(L->Extent) || !ir::isParallelLoop(L) || allocatesShared(L->Body))
         return false;
+      // Rectangular: a bound that moves with an enclosing loop of the nest
+      // (a triangle) has no one total to spread over the threads.
+      for (const ir::VarNode *V : ir::varsOf(ir::makeBinary(ir::BinOp::Add, L->Min, L->Extent)))
+        if (NestVars.count(V))
+          return false;
+      NestVars.insert(L->LoopVar.get());
       int64_t Trips;
       OneIteration = OneIteration && ir::getConstInt(L->Extent, Trips) && Trips == 1;
     }
