@@ -488,6 +488,9 @@ LaunchResult runSim(LaunchSite &S, const std::vector<void *> &Data, const ScopeT
   std::string Collectives; // only kernels with wmma calls mention them
   if (Stats.Collectives)
     Collectives = ", " + std::to_string(Stats.Collectives) + " warp collectives";
+  if (Stats.LdmatrixBankConflicts) // only where there are any
+    Collectives += ", " + std::to_string(Stats.LdmatrixBankConflicts) +
+                   " ldmatrix bank-conflict wavefronts";
   say(S, "ran on sim",
       "ran on sim (" + std::to_string(Stats.Blocks) + " blocks, " +
           std::to_string(Stats.Threads) + " threads, " + std::to_string(Stats.Barriers) +

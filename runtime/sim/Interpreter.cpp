@@ -777,10 +777,12 @@ private:
       int64_t Count = ldmatrixCount(Sc);
       bool Trans = ldmatrixTransposes(Sc, S.Layout);
       Slot Mats[4][8][8];
+      int64_t RowStart[4][8];
       for (int64_t Lane = 0; Lane < 8 * Count; ++Lane) {
         int64_t Row, Col;
         ldmatrixLaneRow(Sc, S.Layout, Lane, Row, Col);
         int64_t Start = ElementAt(Row, Col);
+        RowStart[Lane / 8][Lane % 8] = Start;
         if (((Start * Bytes) % 16 + 16) % 16 != 0)
           return fail("misaligned ldmatrix row: lane " + std::to_string(Lane) + " gives element " +
                       std::to_string(Start) + " of '" + Info.Name + "', " +
@@ -793,6 +795,9 @@ private:
           Mats[Lane / 8][Lane % 8][C] = loadElement(B.Base, Start + C, Info.Type);
         }
       }
+      if (Info.MemScope == Scope::Shared)
+        for (int64_t J = 0; J < Count; ++J)
+          Stats.LdmatrixBankConflicts += bankConflicts(RowStart[J], Bytes);
       for (int64_t Lane = 0; Lane < WarpSize; ++Lane) {
         for (int64_t J = 0; J < Count; ++J)
           for (int64_t H = 0; H < 2; ++H) {
@@ -827,6 +832,27 @@ private:
         }
       }
     return true;
+  }
+
+  /// The wavefronts beyond one that 8 rows of 16 bytes (their first
+  /// elements Starts, of Bytes each) take: per 4-byte bank, the number of
+  /// distinct words the rows touch in it, the largest of them, minus one.
+  static uint64_t bankConflicts(const int64_t *Starts, int64_t Bytes) {
+    int64_t Words[32][8];
+    int Count[32] = {};
+    for (int R = 0; R < 8; ++R)
+      for (int64_t W = 0; W < 4; ++W) {
+        int64_t Word = Starts[R] * Bytes / 4 + W, Bank = ((Word % 32) + 32) % 32;
+        bool Seen = false;
+        for (int I = 0; I < Count[Bank]; ++I)
+          Seen |= Words[Bank][I] == Word;
+        if (!Seen)
+          Words[Bank][Count[Bank]++] = Word;
+      }
+    int Most = 1;
+    for (int C : Count)
+      Most = std::max(Most, C);
+    return static_cast<uint64_t>(Most - 1);
   }
 
   /// mma.sync m16n8k16: each lane's d_i, at (row, col) of D, from the

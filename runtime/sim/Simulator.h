@@ -61,6 +61,12 @@ struct SimStats {
   uint64_t Barriers = 0;       // barrier phases completed, over all blocks
   uint64_t Instructions = 0;   // bytecode instructions executed
   uint64_t Collectives = 0;    // warp collectives (wmma) executed, once per warp each
+  /// Shared-memory bank conflicts of ldmatrix (a report, not an error): per
+  /// 8x8 matrix, the wavefronts its 8 rows of 16 bytes take beyond the one a
+  /// conflict-free read needs (rows whose words fall in the same one of the
+  /// 32 four-byte banks at different addresses are served one after the
+  /// other), summed over every ldmatrix run.
+  uint64_t LdmatrixBankConflicts = 0;
 };
 
 class SimProgram; // the compiled kernel (opaque)
