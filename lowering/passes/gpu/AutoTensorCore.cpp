@@ -222,6 +222,18 @@ public:
       : Nest(Nest), Diags(Diags), ArchNumber(ArchNumber) {}
 
   void run() {
+    // Unit loops (a split by the whole extent: `split(jc, jr, lane, 32)` of
+    // 32 columns) run once: their variable is their first value. Without
+    // them the tile chains are what they look like; where tensor cores do
+    // not apply, the nest stays as written.
+    ir::LoopNest AsWritten = Nest;
+    Nest.Body = withoutUnitLoops(Nest.Body);
+    runOnce();
+    if (!Applied)
+      Nest = AsWritten;
+  }
+
+  void runOnce() {
     if (runOnFullTiles())
       return;
     std::string Summary;
@@ -237,6 +249,7 @@ public:
           Summary = rewrite() + "; '" + N.Transposable->Name +
                     "' is stored transposed so that its tiles start 32-byte aligned";
           remark("tensorcore(auto): " + Summary);
+          Applied = true;
           return;
         } catch (const NotQualified &) {
           Nest = Original;
@@ -246,7 +259,25 @@ public:
       return;
     }
     remark("tensorcore(auto): " + Summary);
+    Applied = true;
   }
+
+  /// S with every serial or unrolled loop of constant extent 1 replaced by
+  /// its body at the loop's first value.
+  static Stmt withoutUnitLoops(const Stmt &S) {
+    struct Dropper : ir::IRMutator {
+      Stmt mutateFor(const Stmt &St, const ir::ForNode *N) override {
+        int64_t Extent;
+        if ((N->LoopKind == ir::ForKind::Serial || N->LoopKind == ir::ForKind::Unrolled) &&
+            ir::getConstInt(N->Extent, Extent) && Extent == 1)
+          return mutate(ir::substitute(N->Body, {{N->LoopVar.get(), N->Min}}));
+        return ir::IRMutator::mutateFor(St, N);
+      }
+    } D;
+    return D.mutate(S);
+  }
+
+  bool Applied = false; // tensor cores replaced the per-thread multiply-add
 
   /// A nest whose tiles may be partial (run-time sizes: its statements are
   /// guarded): the code of a block is split at its full tiles
@@ -307,6 +338,7 @@ public:
         ir::makeIf(Full, ir::cloneDeclarations(Fast), V.Unshared), V.Hoisted));
     remark("tensorcore(auto): in a block whose tile is full (" + text(Full) + "), " + Summary +
            "; the other blocks run the ordinary kernel");
+    Applied = true;
     return true;
   }
 
