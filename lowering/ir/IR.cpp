@@ -16,6 +16,24 @@ namespace ir {
 
 const char *const VectorizePragma = "vectorize";
 
+namespace {
+const std::string PipelinePrefix = "pipeline";
+} // namespace
+
+std::string pipelinePragma(int64_t Stages) { return PipelinePrefix + std::to_string(Stages); }
+
+int64_t pipelineStages(const LoopPragma &P) {
+  if (P.Kind.size() <= PipelinePrefix.size() || P.Kind.compare(0, PipelinePrefix.size(), PipelinePrefix))
+    return 0;
+  int64_t Stages = 0;
+  for (char C : P.Kind.substr(PipelinePrefix.size())) {
+    if (C < '0' || C > '9' || Stages > 1000)
+      return 0;
+    Stages = Stages * 10 + (C - '0');
+  }
+  return Stages;
+}
+
 bool isBlockTag(const std::string &Tag) {
   return Tag == "blockIdx.x" || Tag == "blockIdx.y" || Tag == "blockIdx.z";
 }

@@ -333,6 +333,12 @@ struct LoopPragma {
 /// printer leaves it out (IR text has no locations).
 extern const char *const VectorizePragma;
 
+/// The LoopPragma `pipeline(x, stages=S)` records: kind "pipelineS" (it
+/// prints and parses as `pragma(pipeline3)`); PipelineStages consumes it.
+std::string pipelinePragma(int64_t Stages);
+/// The stages of a pipeline pragma, 0 for any other kind.
+int64_t pipelineStages(const LoopPragma &P);
+
 struct LoopNest {
   std::string Name;            // unique, deterministic: sched_<file stem>_<line>
   std::string SourceFile;      // for diagnostics and runtime error messages

@@ -246,5 +246,17 @@ int64_t ldmatrixPitch(int64_t Row) {
   return (Pitch / 8) % 2 ? Pitch : Pitch + 8;
 }
 
+ir::Stmt DivisorFactsMutator::mutateIfThenElse(const ir::Stmt &S, const ir::IfThenElseNode *N) {
+  ir::DivisorFacts Outer = Facts;
+  ir::addDivisorFacts(N->Cond, Facts);
+  ir::Stmt Then = mutate(N->Then);
+  Facts = Outer;
+  ir::Stmt Else = N->Else ? mutate(N->Else) : nullptr;
+  ir::Expr Cond = mutate(N->Cond);
+  if (Then == N->Then && Else == N->Else && Cond == N->Cond)
+    return S;
+  return ir::makeIf(Cond, Then, Else);
+}
+
 } // namespace passes
 } // namespace sched

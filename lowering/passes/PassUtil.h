@@ -15,6 +15,7 @@
 #include "ir/Access.h"
 #include "ir/IR.h"
 #include "ir/IRVisitor.h"
+#include "ir/IRMutator.h"
 #include "ir/Kernel.h"
 #include "ir/Names.h"
 #include "ir/Prove.h"
@@ -38,6 +39,18 @@ namespace passes {
 /// statements like any other.
 void flattenBody(const ir::Stmt &S, std::vector<const ir::AllocateNode *> &Allocs,
                  std::vector<ir::Stmt> &Stmts);
+
+/// A mutator that knows, at each statement, the divisors of sizes the
+/// conditions around it state (`if (K % 8 == 0)`: K -> 8, in the then
+/// branch; ir::addDivisorFacts), in Facts: the passes that write or prove
+/// flat indices under tensorcore(auto)'s full-tile condition
+/// (StorageFlatten, PipelineStages) see the same facts.
+class DivisorFactsMutator : public ir::IRMutator {
+protected:
+  ir::DivisorFacts Facts;
+
+  ir::Stmt mutateIfThenElse(const ir::Stmt &S, const ir::IfThenElseNode *N) override;
+};
 
 /// The row length (in halves) a stage ldmatrix reads is padded to, so that
 /// the 8 rows of one ldmatrix matrix fall in 8 different 16-byte bank groups:

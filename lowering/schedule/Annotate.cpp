@@ -117,10 +117,11 @@ bool applyPipeline(ScheduleState &S, const Directive &D) {
   if (!L)
     return false;
   for (const LoopPragma &P : S.Nest.Pragmas)
-    if (P.Loop == L->LoopVar && P.Kind.rfind("pipeline", 0) == 0)
+    if (P.Loop == L->LoopVar && pipelineStages(P))
       return S.error(LoopArg.Loc, "loop '" + LoopArg.Text + "' is already pipelined");
   S.Nest.Pragmas.push_back(
-      {L->LoopVar, "pipeline" + StagesArg.Text.substr(std::string("stages=").size()), D.Loc});
+      {L->LoopVar, pipelinePragma(std::stoll(StagesArg.Text.substr(std::string("stages=").size()))),
+       D.Loc});
   return true;
 }
 

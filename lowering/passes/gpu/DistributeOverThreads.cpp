@@ -876,7 +876,7 @@ ir::LoopNest distributeOverThreads(const ir::LoopNest &Nest, const KernelContext
                                    std::vector<Diag> &Diags) {
   Distributor D(Ctx, Diags);
   for (const ir::LoopPragma &P : Nest.Pragmas)
-    if (P.Loop && P.Kind.rfind("pipeline", 0) == 0)
+    if (P.Loop && ir::pipelineStages(P))
       D.PipelinedLoops.insert(P.Loop.get());
   ir::LoopNest Out = Nest;
   Out.Body = D.mutate(Nest.Body);

@@ -59,7 +59,6 @@
 #include "ir/Kernel.h"
 #include "ir/LaunchLimits.h"
 #include "ir/IRVisitor.h"
-#include "ir/Printer.h"
 #include "ir/Prove.h"
 #include "ir/Rewrite.h"
 #include "ir/Simplify.h"
@@ -79,7 +78,6 @@ using ir::Expr;
 using ir::Stmt;
 
 constexpr int64_t AutoStages = 3;
-const char PipelineKind[] = "pipeline";
 
 Stmt call(const std::string &Name, std::vector<Expr> Args) {
   return ir::makeEvaluate(ir::makeCall(Name, std::move(Args), ir::DType::Int32));
@@ -207,13 +205,13 @@ bool onlyInOtherBranches(const Stmt &Root, const ir::ForNode *N,
   return W.Ok;
 }
 
-class Pipeliner : public ir::IRMutator {
+class Pipeliner : public DivisorFactsMutator {
 public:
   Pipeliner(const ir::LoopNest &Nest, bool Auto, std::vector<Diag> &Diags)
       : Nest(Nest), Auto(Auto), Diags(Diags) {
     for (const ir::LoopPragma &P : Nest.Pragmas)
-      if (P.Loop && P.Kind.rfind(PipelineKind, 0) == 0)
-        Marks[P.Loop.get()] = {std::stoll(P.Kind.substr(sizeof(PipelineKind) - 1)), P.Loc};
+      if (P.Loop && ir::pipelineStages(P))
+        Marks[P.Loop.get()] = {ir::pipelineStages(P), P.Loc};
   }
 
   /// The nest with its qualifying loops pipelined.
@@ -247,20 +245,6 @@ private:
   Stmt Root;
   bool Done = false;
   std::function<Stmt(const Stmt &)> Remap; // the stages outside the loop, to copy 0
-  ir::DivisorFacts Facts;
-
-  Stmt mutateIfThenElse(const Stmt &S, const ir::IfThenElseNode *N) override {
-    if (Done)
-      return S;
-    ir::DivisorFacts Outer = Facts;
-    ir::addDivisorFacts(N->Cond, Facts);
-    Stmt Then = mutate(N->Then);
-    Facts = Outer;
-    Stmt Else = N->Else ? mutate(N->Else) : nullptr;
-    if (Then == N->Then && Else == N->Else)
-      return S;
-    return ir::makeIf(N->Cond, Then, Else);
-  }
 
   Stmt mutateFor(const Stmt &S, const ir::ForNode *N) override {
     if (Done)
@@ -467,7 +451,7 @@ ir::LoopNest pipelineStages(const ir::LoopNest &Nest, int ArchNumber, std::vecto
   if (ArchNumber < 80) {
     bool Marked = false;
     for (const ir::LoopPragma &P : Nest.Pragmas)
-      if (P.Loop && P.Kind.rfind(PipelineKind, 0) == 0) {
+      if (P.Loop && ir::pipelineStages(P)) {
         Marked = true;
         Diags.push_back({Diag::Level::Warning, P.Loc,
                          "pipeline(" + P.Loop->Name +
@@ -482,7 +466,7 @@ ir::LoopNest pipelineStages(const ir::LoopNest &Nest, int ArchNumber, std::vecto
   }
   std::vector<ir::LoopPragma> Kept;
   for (const ir::LoopPragma &P : Nest.Pragmas)
-    if (P.Kind.rfind(PipelineKind, 0) != 0)
+    if (!ir::pipelineStages(P))
       Kept.push_back(P);
   Out.Pragmas = Kept;
   return Out;

@@ -42,7 +42,7 @@ ir::Buffer flatBuffer(const ir::Buffer &B) {
   return Flat;
 }
 
-class Flattener : public ir::IRMutator {
+class Flattener : public DivisorFactsMutator {
 public:
   /// Records the flat replacement of B (nothing for 1-D buffers).
   ir::Buffer flatten(const ir::Buffer &B) {
@@ -77,18 +77,6 @@ protected:
     return ir::makeStore(It->second, {flatIndex(N->Buf, Indices)}, Value);
   }
 
-  ir::Stmt mutateIfThenElse(const ir::Stmt &S, const ir::IfThenElseNode *N) override {
-    ir::DivisorFacts Outer = Facts;
-    ir::addDivisorFacts(N->Cond, Facts);
-    ir::Stmt Then = mutate(N->Then);
-    Facts = Outer;
-    ir::Stmt Else = N->Else ? mutate(N->Else) : nullptr;
-    ir::Expr Cond = mutate(N->Cond);
-    if (Then == N->Then && Else == N->Else && Cond == N->Cond)
-      return S;
-    return ir::makeIf(Cond, Then, Else);
-  }
-
   ir::Stmt mutateAllocate(const ir::Stmt &S, const ir::AllocateNode *N) override {
     ir::Buffer Flat = flatten(N->Buf);
     ir::Stmt Body = mutate(N->Body);
@@ -99,11 +87,10 @@ protected:
 
 private:
   std::map<const ir::BufferNode *, ir::Buffer> Replacement;
-  /// What the conditions around the statement state of the parameters'
-  /// divisors (`K % 8 == 0`): the flat index shows them, `r*((K/8)*8) + c`,
-  /// so the vector accesses of a copy that needs them are proven aligned.
-  ir::DivisorFacts Facts;
 
+  /// Under a stated divisor (`K % 8 == 0`), the index shows it:
+  /// `r*((K/8)*8) + c`, so the vector accesses of a copy that needs it are
+  /// proven aligned.
   ir::Expr flatIndex(const ir::Buffer &B, const std::vector<ir::Expr> &Indices) const {
     return ir::flatIndex(ir::withDivisorFacts(B->Shape, Facts), Indices);
   }
