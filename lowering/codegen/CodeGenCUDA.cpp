@@ -51,6 +51,17 @@
 //    runs. Each PTX instruction is a wrapper of its own inside
 //    `#ifndef SCHED_CUDA_EMU`, which the emu backend's header replaces (the
 //    rest of the text is valid host C++ too: emu runs it as it is).
+//  - the wgmma family (wgmma.* calls, sm_90a): the accumulator is each
+//    thread's N/2 floats, `float Cf[n][N/2]`; wgmma.mma is
+//    wgmma.mma_async.sync.aligned.m64nNk16.f32.f16.f16 on two matrix
+//    descriptors (sched_wgmma_desc: the K-major tile's shared address, 8 rows'
+//    bytes as the stride-dimension offset, the swizzle mode of its row
+//    length), fence/commit/wait are their PTX instructions, the store puts
+//    each thread's d_i at ir::wgmmaLaneElement's place. A shared stage wgmma
+//    reads is 1024-byte aligned (the swizzle's pattern starts on it), and
+//    every barrier of such a kernel is preceded by fence.proxy.async, so the
+//    threads' writes to the stages are visible to wgmma (the async proxy).
+//    emu does not run wgmma.
 //
 //===----------------------------------------------------------------------===//
 #include "codegen/CodeGenCUDA.h"
@@ -372,16 +383,25 @@ public:
   std::vector<std::string> Errors;
   bool UsesWmma = false;    // nvcuda::wmma
   bool UsesMmaSync = false; // the mma.* family: PTX mma.sync and ldmatrix
+  bool UsesWgmma = false;   // the wgmma.* family (sm_90a)
+  std::set<int64_t> WgmmaShapes;                 // the N of each wgmma.mma
+  std::set<const ir::BufferNode *> WgmmaStages; // the shared stages wgmma.mma reads
 
 protected:
   void visitCall(const ir::CallNode *N) override {
     ir::WmmaCall W;
+    if (N->Name == "wgmma.fence" || N->Name == "wgmma.commit" || N->Name == "wgmma.wait") {
+      UsesWgmma = true;
+      return;
+    }
     if (!ir::decodeWmma(N, W)) {
       if (!isWmmaName(N->Name))
         return IRVisitor::visitCall(N);
       Errors.push_back("malformed call to " + N->Name);
       return;
     }
+    if (W.Family == ir::TensorFamily::Wgmma)
+      return wgmma(N, W);
     bool Sync = W.Family == ir::TensorFamily::Mma;
     (Sync ? UsesMmaSync : UsesWmma) = true;
     if (Sync ? !ir::isMmaSyncShape(W.M, W.N, W.K) : !isWmmaShape(W.M, W.N, W.K))
@@ -432,7 +452,46 @@ protected:
 
 private:
   static bool isWmmaName(const std::string &Name) {
-    return Name.compare(0, 5, "wmma.") == 0 || Name.compare(0, 4, "mma.") == 0;
+    return Name.compare(0, 5, "wmma.") == 0 || Name.compare(0, 4, "mma.") == 0 ||
+           Name.compare(0, 6, "wgmma.") == 0;
+  }
+
+  /// A wgmma.* call: its accumulator fragment, its shared stages (K-major,
+  /// rows of 32, 64 or 128 bytes) or the store's memory.
+  void wgmma(const ir::CallNode *N, const ir::WmmaCall &W) {
+    UsesWgmma = true;
+    if (!ir::isWgmmaShape(W.M, W.N, W.K)) {
+      Errors.push_back(N->Name + " has shape " + shape(W.M, W.N, W.K) +
+                       ", which wgmma does not offer (m64nNk16, N a multiple of 8 up to 256)");
+      return;
+    }
+    if (W.Op == ir::WmmaOp::Fill) {
+      fragment(N, W, W.Frag, ir::Scope::WmmaAccumulator);
+      visit(W.Value);
+      return;
+    }
+    if (W.Op == ir::WmmaOp::Store) {
+      fragment(N, W, W.Frag, ir::Scope::WmmaAccumulator);
+      memory(N, W);
+      visit(W.Stride);
+      return;
+    }
+    fragment(N, W, W.D, ir::Scope::WmmaAccumulator);
+    WgmmaShapes.insert(W.N);
+    for (auto [Tile, Stride] : {std::pair<const ir::LoadNode *, ir::Expr>{W.A, W.StrideA}, {W.B, W.StrideB}}) {
+      for (const ir::Expr &I : Tile->Indices)
+        visit(I);
+      int64_t Ld;
+      ir::Swizzle Want;
+      if (Tile->Buf->MemScope != ir::Scope::Shared || Tile->Buf->Type != ir::DType::Float16 ||
+          !ir::getConstInt(Stride, Ld) || !ir::wgmmaSwizzle(Ld, Want) ||
+          Tile->Buf->Swizzle.Base != Want.Base || Tile->Buf->Swizzle.Bits != Want.Bits ||
+          Tile->Buf->Swizzle.Shift != Want.Shift)
+        Errors.push_back(N->Name + " reads '" + Tile->Buf->Name +
+                         "', which is not a float16 shared stage in PTX's canonical K-major "
+                         "layout (rows of 16, 32 or 64 halves with the swizzle of that width)");
+      WgmmaStages.insert(Tile->Buf.get());
+    }
   }
 
   void elementAccess(const ir::Buffer &B) {
@@ -453,6 +512,9 @@ private:
       return;
     }
     FragmentUse &U = Fragments[B.get()];
+    if (W.Family == ir::TensorFamily::Wgmma && B->Type != ir::DType::Float32)
+      Errors.push_back(N->Name + " uses '" + B->Name + "' of " + ir::dtypeName(B->Type) +
+                       "; wgmma's accumulators are float32");
     if (W.Family == ir::TensorFamily::Mma) {
       bool IsAcc = Want == ir::Scope::WmmaAccumulator;
       if (B->Type != (IsAcc ? ir::DType::Float32 : ir::DType::Float16))
@@ -464,7 +526,7 @@ private:
       U.M = W.M, U.N = W.N, U.K = W.K;
       U.Family = W.Family;
     } else if (U.Family != W.Family) {
-      Errors.push_back("fragment '" + B->Name + "' is used by both wmma and mma calls");
+      Errors.push_back("fragment '" + B->Name + "' is used by two families of tensor-core calls");
       return;
     } else if (U.M != W.M || U.N != W.N || U.K != W.K) {
       Errors.push_back("fragment '" + B->Name + "' is used with shapes " + shape(U.M, U.N, U.K) +
@@ -567,10 +629,15 @@ public:
     Errors = Wmma.Errors;
     std::ostringstream OS;
     OS << "// Generated by sched from " << describeSource() << ". Do not edit.\n";
-    if (K.Arch.isSet())
+    // nvcc 13's -arch=sm_90a also builds compute_90 PTX, which cannot hold
+    // wgmma: an architecture-specific target is named by -gencode.
+    if (K.Arch.isSet() && K.Arch.Specific)
+      OS << "// Target architecture: " << K.Arch.name() << " (nvcc -gencode arch=compute_"
+         << K.Arch.Number << "a,code=" << K.Arch.name() << ").\n";
+    else if (K.Arch.isSet())
       OS << "// Target architecture: " << K.Arch.name() << " (nvcc -arch=" << K.Arch.name()
          << ").\n";
-    if (UsesHalf || Wmma.UsesMmaSync)
+    if (UsesHalf || Wmma.UsesMmaSync || Wmma.UsesWgmma)
       OS << "#include <cuda_fp16.h>\n";
     if (Wmma.UsesWmma)
       OS << "#include <mma.h>\n";
@@ -596,6 +663,8 @@ public:
         if (!H.Ptx && UsedHelpers.count(H.Name))
           OS << H.Text;
     }
+    if (Wmma.UsesWgmma)
+      OS << wgmmaHelpers();
     if (!CpAsyncHelpers.empty()) {
       OS << "\n// cp.async (sm_80+): a global -> shared copy that bypasses the registers,\n"
             "// in flight until the thread waits for its group (sched_cp_async_wait<g>: at\n"
@@ -826,7 +895,16 @@ private:
       return wmmaCall(W);
     const ir::IntrinsicInfo *Info = ir::lookupIntrinsic(N->Name);
     if (N->Name == "sched.syncthreads" || (Info && Info->IsBarrier))
-      return "__syncthreads()";
+      return Wmma.UsesWgmma ? "sched_wgmma_syncthreads()" : "__syncthreads()";
+    if (N->Name == "wgmma.fence")
+      return "sched_ptx_wgmma_fence()";
+    if (N->Name == "wgmma.commit")
+      return "sched_ptx_wgmma_commit()";
+    if (N->Name == "wgmma.wait") {
+      int64_t Pending = 0;
+      ir::getConstInt(N->Args.at(0), Pending);
+      return "sched_ptx_wgmma_wait<" + std::to_string(Pending) + ">()";
+    }
     if (N->Name == "sched.cp_async" || N->Name == "sched.cp_async_commit" ||
         N->Name == "sched.cp_async_wait")
       return asyncCopyCall(N);
@@ -948,9 +1026,112 @@ private:
     return "0";
   }
 
+  /// The wgmma helpers this kernel calls: the PTX instructions (one
+  /// mma_async wrapper per N) inside `#ifndef SCHED_CUDA_EMU`, then the
+  /// descriptor, fill and store.
+  std::string wgmmaHelpers() const {
+    std::ostringstream OS;
+    OS << "\n// wgmma (sm_90a, PTX ISA): a warpgroup's 128 threads issue each instruction\n"
+          "// together; thread T holds d_0..d_{N/2-1} of the 64 x N accumulator at row\n"
+          "// 16*(T/32) + T%32/4 + 8*(i/2%2), column 8*(i/4) + 2*(T%4) + i%2. A and B\n"
+          "// are K-major tiles of shared stages, read through matrix descriptors.\n"
+          "#ifdef SCHED_CUDA_EMU\n"
+          "#error \"the emu backend does not run wgmma (sm_90a) kernels: use SCHED_BACKEND=sim\"\n"
+          "#else\n"
+          "static __device__ __forceinline__ void sched_ptx_wgmma_fence() {\n"
+          "  asm volatile(\"wgmma.fence.sync.aligned;\" ::: \"memory\");\n"
+          "}\n"
+          "static __device__ __forceinline__ void sched_ptx_wgmma_commit() {\n"
+          "  asm volatile(\"wgmma.commit_group.sync.aligned;\" ::: \"memory\");\n"
+          "}\n"
+          "template <int N> static __device__ __forceinline__ void sched_ptx_wgmma_wait() {\n"
+          "  asm volatile(\"wgmma.wait_group.sync.aligned %0;\" ::\"n\"(N) : \"memory\");\n"
+          "}\n"
+          "// The threads' writes to shared memory, seen by wgmma (the async proxy)\n"
+          "// after the barrier.\n"
+          "static __device__ __forceinline__ void sched_wgmma_syncthreads() {\n"
+          "  asm volatile(\"fence.proxy.async.shared::cta;\" ::: \"memory\");\n"
+          "  __syncthreads();\n"
+          "}\n";
+    for (int64_t N : Wmma.WgmmaShapes) {
+      // D += A * B^T: scale-d 1, A and B unscaled, both K-major.
+      int64_t Regs = N / 2;
+      OS << "static __device__ __forceinline__ void sched_ptx_wgmma_m64n" << N
+         << "k16(float *D, unsigned long long A, unsigned long long B) {\n"
+         << "  asm volatile(\"{\\n.reg .pred p;\\nsetp.ne.b32 p, 1, 0;\\n\"\n"
+         << "               \"wgmma.mma_async.sync.aligned.m64n" << N << "k16.f32.f16.f16 {";
+      for (int64_t I = 0; I < Regs; ++I)
+        OS << (I ? ", " : "") << "%" << I;
+      OS << "}, %" << Regs << ", %" << Regs + 1 << ", p, 1, 1, 0, 0;\\n}\"\n               : ";
+      for (int64_t I = 0; I < Regs; ++I)
+        OS << (I ? ", " : "") << (I && I % 8 == 0 ? "\n                 " : "") << "\"+f\"(D[" << I << "])";
+      OS << "\n               : \"l\"(A), \"l\"(B) : \"memory\");\n}\n";
+    }
+    OS << "#endif\n"
+          "// The descriptor of a K-major tile at P in a stage whose rows are Ld halves\n"
+          "// (32, 64 or 128 bytes, swizzled so): start address, leading offset 1\n"
+          "// (unused), stride offset 8 rows, swizzle mode 3, 2 or 1.\n"
+          "static __device__ __forceinline__ unsigned long long sched_wgmma_desc(const half *P, int Ld) {\n"
+          "  unsigned long long A = (unsigned long long)__cvta_generic_to_shared(P);\n"
+          "  unsigned long long Mode = Ld == 64 ? 1 : Ld == 32 ? 2 : 3;\n"
+          "  return ((A & 0x3FFFF) >> 4) | (1ull << 16) |\n"
+          "         ((unsigned long long)((8 * Ld * 2) >> 4) << 32) | (Mode << 62);\n"
+          "}\n"
+          "// The thread's place in its warpgroup.\n"
+          "static __device__ __forceinline__ int sched_warpgroup_thread() {\n"
+          "  return (int)((threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) % 128);\n"
+          "}\n"
+          "template <int N> static __device__ __forceinline__ void sched_wgmma_fill(float *D, float V) {\n"
+          "  for (int I = 0; I < N / 2; ++I)\n"
+          "    D[I] = V;\n"
+          "}\n"
+          "template <int N>\n"
+          "static __device__ __forceinline__ void sched_wgmma_store(float *P, const float *D, int Ld,\n"
+          "                                                         bool ColMajor) {\n"
+          "  int T = sched_warpgroup_thread(), W = T / 32, G = T % 32 / 4, Q = T % 4;\n"
+          "  for (int I = 0; I < N / 2; ++I) {\n"
+          "    int Row = 16 * W + G + 8 * (I / 2 % 2), Col = 8 * (I / 4) + 2 * Q + I % 2;\n"
+          "    P[ColMajor ? Col * Ld + Row : Row * Ld + Col] = D[I];\n"
+          "  }\n"
+          "}\n";
+    return OS.str();
+  }
+
+  /// A wgmma.* call: its helper (wgmmaHelpers) on the thread's registers.
+  std::string wgmmaCall(const ir::WmmaCall &W) {
+    std::string N = std::to_string(W.N);
+    switch (W.Op) {
+    case ir::WmmaOp::Fill: {
+      ir::Expr Value = W.Value && W.Value->Type != ir::DType::Float32
+                           ? ir::makeCast(ir::DType::Float32, W.Value)
+                           : W.Value;
+      return "sched_wgmma_fill<" + N + ">(" + fragmentOperand(W.Frag) + ", " + unwrap(expr(Value)) + ")";
+    }
+    case ir::WmmaOp::Store:
+      return "sched_wgmma_store<" + N + ">(&" + access(W.Memory->Buf, W.Memory->Indices) + ", " +
+             fragmentOperand(W.Frag) + ", " + unwrap(expr(W.Stride)) + ", " +
+             (W.Layout == ir::WmmaColMajor ? "true" : "false") + ")";
+    case ir::WmmaOp::Mma: {
+      // The tiles' addresses before the swizzle: the hardware applies it.
+      auto Desc = [&](const ir::LoadNode *T, const ir::Expr &Ld) {
+        std::string At = bufName(T->Buf);
+        for (const ir::Expr &I : T->Indices)
+          At += " + " + expr(I);
+        return "sched_wgmma_desc(" + At + ", " + unwrap(expr(Ld)) + ")";
+      };
+      return "sched_ptx_wgmma_m64n" + N + "k16(" + fragmentOperand(W.D) + ", " + Desc(W.A, W.StrideA) +
+             ", " + Desc(W.B, W.StrideB) + ")";
+    }
+    default:
+      return "0";
+    }
+  }
+
   std::string wmmaCall(const ir::WmmaCall &W) {
     if (W.Family == ir::TensorFamily::Mma)
       return mmaSyncCall(W);
+    if (W.Family == ir::TensorFamily::Wgmma)
+      return wgmmaCall(W);
     const std::string NS = "nvcuda::wmma::";
     auto Pointer = [&](const ir::LoadNode *P) { return "&" + access(P->Buf, P->Indices); };
     switch (W.Op) {
@@ -999,6 +1180,13 @@ private:
     if (Size <= 0 || Size % (Rows * Cols) != 0)
       Wmma.Errors.push_back("fragment '" + B->Name + "' does not hold a whole number of " +
                             std::to_string(Rows) + "x" + std::to_string(Cols) + " fragments");
+    if (U.Family == ir::TensorFamily::Wgmma) {
+      // The thread's registers: N/2 floats of each 64 x N accumulator.
+      line(Indent) << "float " << bufName(B) << "[" << std::max<int64_t>(Size / (Rows * Cols), 1)
+                   << "][" << U.N / 2 << "];\n";
+      emitStmt(N->Body, Indent);
+      return;
+    }
     if (U.Family == ir::TensorFamily::Mma) {
       // The lane's registers: A 4 x 2 halves, B 2 x 2 halves, C 4 floats.
       bool IsAcc = B->MemScope == ir::Scope::WmmaAccumulator;
@@ -1295,7 +1483,10 @@ private:
     // verifier's final form).
     if (N->Buf->MemScope == ir::Scope::Shared)
       SharedDecls.push_back(std::string("__shared__ ") +
-                            (Wmma.Memory.count(N->Buf.get()) ? "__align__(32) " : "__align__(16) ") + Decl);
+                            (Wmma.WgmmaStages.count(N->Buf.get()) ? "__align__(1024) "
+                             : Wmma.Memory.count(N->Buf.get())    ? "__align__(32) "
+                                                                  : "__align__(16) ") +
+                            Decl);
     else
       line(Indent) << Decl << "\n";
     emitStmt(N->Body, Indent);
@@ -1307,6 +1498,8 @@ private:
 int minimumComputeCapability(const ir::LoopNest &Kernel) {
   WmmaScan Scan;
   Scan.visit(Kernel.Body);
+  if (Scan.UsesWgmma)
+    return 90; // wgmma.mma_async (sm_90a)
   if (Scan.UsesMmaSync)
     return 80; // mma.sync.aligned.m16n8k16 with f16 operands
   if (!Scan.UsesWmma)

@@ -41,11 +41,12 @@ protected:
         visit(Index);
       TileDecl Tile = Info->tile(I);
       ByWarp = Info->IsWarpCollective;
+      ByWarpgroup = ByWarp && Info->CollectiveThreads == 128;
       if (Role == OperandRole::ReadBuffer || Role == OperandRole::ReadWriteBuffer)
         recordOperand(N, Tile, BufArg, false);
       if (Role == OperandRole::WriteBuffer || Role == OperandRole::ReadWriteBuffer)
         recordOperand(N, Tile, BufArg, true);
-      ByWarp = false;
+      ByWarp = ByWarpgroup = false;
     }
   }
 
@@ -134,6 +135,7 @@ private:
   }
 
   bool ByWarp = false; // recording a warp-collective intrinsic's operand
+  bool ByWarpgroup = false;
 
   void record(const Buffer &B, const std::vector<Expr> &Indices, bool IsWrite) {
     Access A;
@@ -144,6 +146,7 @@ private:
     A.Guards = Guards;
     A.Statement = Current;
     A.ByWarp = ByWarp;
+    A.ByWarpgroup = ByWarpgroup;
     Accesses.push_back(std::move(A));
   }
 };

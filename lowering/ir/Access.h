@@ -36,6 +36,9 @@ struct Access {
   /// An operand of a warp-collective intrinsic: the warp's lanes make the
   /// access together (ordered among one warp's collectives by program order).
   bool ByWarp = false;
+  /// An operand of a warpgroup collective (wgmma): its 128 threads make it
+  /// together (ByWarp is set too).
+  bool ByWarpgroup = false;
 };
 
 /// All accesses in S, in program order (for a store: its loads first, then

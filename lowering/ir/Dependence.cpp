@@ -1196,6 +1196,15 @@ bool mayConflictAcrossThreads(const Access &A, const Access &B,
   for (const auto &Entry : BlockExtent)
     if (isThreadIdxTag(Entry.first))
       Extent.insert(Entry);
+  // Two warpgroup collectives in a block of one warpgroup are one agent,
+  // ordered by program order.
+  if (A.ByWarpgroup && B.ByWarpgroup) {
+    int64_t Threads = 1;
+    for (const auto &Entry : Extent)
+      Threads = Entry.second < 0 || Threads < 0 ? -1 : Threads * Entry.second;
+    if (Threads >= 0 && Threads <= 128)
+      return false;
+  }
   // Two warp collectives of one warp (its threadIdx.x is the lane: warp
   // collectives never depend on it) are one agent, ordered by program order.
   return conflictAcross(A, B, Extent, isThreadIdxTag, isBlockTag,

@@ -100,7 +100,8 @@ bool distributionIsLegal(const ForNode *A, const SeqNode *Seq,
 /// (two threads may be at different iterations when nothing orders them).
 /// A warp collective's operand (Access::ByWarp) is touched by every lane of
 /// its warp; two of them are made by different threads only when their warps
-/// differ (threadIdx.x, the lane, does not count).
+/// differ (threadIdx.x, the lane, does not count). Two warpgroup collectives'
+/// (Access::ByWarpgroup) in a block of at most 128 threads never are.
 ///
 /// With Carried.Loop set (a serial loop around both), B runs in the iteration
 /// of that loop right after A's: thread sync's question across one step of a

@@ -33,6 +33,8 @@ const char *const WmmaNames[] = {"wmma.fill", "wmma.load_a", "wmma.load_b",
                                  "wmma.load_c", "wmma.store", "wmma.mma"};
 const char *const MmaNames[] = {"mma.fill", "mma.load_a", "mma.load_b",
                                 "mma.load_c", "mma.store", "mma.mma"};
+/// wgmma has no fragment loads: A and B come from shared memory.
+const char *const WgmmaNames[] = {"wgmma.fill", "", "", "", "wgmma.store", "wgmma.mma"};
 constexpr WmmaOp AllOps[] = {WmmaOp::Fill, WmmaOp::LoadA, WmmaOp::LoadB,
                              WmmaOp::LoadC, WmmaOp::Store, WmmaOp::Mma};
 
@@ -91,6 +93,46 @@ IntrinsicInfo wmmaIntrinsic(WmmaOp Op, TensorFamily Family) {
   return Info;
 }
 
+/// The declarations of the wgmma family (TensorFamily::Wgmma): fill and
+/// store as wmma's (their tiles in the same operands), mma with two memory
+/// tiles, and the control instructions; all warpgroup collectives.
+std::vector<IntrinsicInfo> wgmmaIntrinsics() {
+  using R = OperandRole;
+  std::vector<IntrinsicInfo> Out;
+  for (WmmaOp Op : {WmmaOp::Fill, WmmaOp::Store})
+    Out.push_back(wmmaIntrinsic(Op, TensorFamily::Wgmma));
+  IntrinsicInfo Mma;
+  Mma.Name = "wgmma.mma";
+  Mma.IsWarpCollective = true;
+  // (D, A, lda, B, ldb, m, n, k): D is m x n; A m x k rows lda apart; B
+  // n x k rows ldb apart.
+  Mma.Operands = {R::ReadWriteBuffer, R::ReadBuffer, R::Value, R::ReadBuffer, R::Value,
+                  R::Value,           R::Value,      R::Value};
+  auto Tile = [](int Rows, int Cols, int Stride, bool Frag) {
+    TileDecl T;
+    T.RowsFrom = Rows;
+    T.ColsFrom = Cols;
+    T.StrideFrom = Stride;
+    T.IsFragment = Frag;
+    return T;
+  };
+  TileDecl None;
+  Mma.Tiles = {Tile(5, 6, -1, true), Tile(5, 7, 2, false), None, Tile(6, 7, 4, false), None,
+               None, None, None};
+  Out.push_back(Mma);
+  for (const char *Name : {"wgmma.fence", "wgmma.commit", "wgmma.wait"}) {
+    IntrinsicInfo Control;
+    Control.Name = Name;
+    Control.IsWarpCollective = true;
+    if (std::string(Name) == "wgmma.wait")
+      Control.Operands = {R::Value};
+    Out.push_back(Control);
+  }
+  for (IntrinsicInfo &Info : Out)
+    Info.CollectiveThreads = 128;
+  return Out;
+}
+
 /// The asynchronous copies (PTX cp.async, sm_80+):
 ///   sched.cp_async(D, S, 1, n)   the n contiguous elements from S to D (D
 ///                                shared, S global; 4, 8 or 16 bytes), in
@@ -126,6 +168,8 @@ std::map<std::string, IntrinsicInfo> builtinIntrinsics() {
   Table[Barrier.Name] = Barrier;
 
   for (const IntrinsicInfo &Info : asyncCopyIntrinsics())
+    Table[Info.Name] = Info;
+  for (const IntrinsicInfo &Info : wgmmaIntrinsics())
     Table[Info.Name] = Info;
   for (const MathFunction &M : mathFunctions())
     Table[M.Name] = pureMath(M.Name, M.Arity, M.Type);
@@ -168,13 +212,16 @@ DType intrinsicResultType(const std::string &Name) {
 }
 
 const char *wmmaIntrinsicName(WmmaOp Op, TensorFamily Family) {
-  return (Family == TensorFamily::Mma ? MmaNames : WmmaNames)[static_cast<int>(Op)];
+  const char *const *Names = Family == TensorFamily::Mma     ? MmaNames
+                             : Family == TensorFamily::Wgmma ? WgmmaNames
+                                                             : WmmaNames;
+  return Names[static_cast<int>(Op)];
 }
 
 static bool wmmaOpOf(const std::string &Name, WmmaOp &Out, TensorFamily &Family) {
-  for (TensorFamily F : {TensorFamily::Wmma, TensorFamily::Mma})
+  for (TensorFamily F : {TensorFamily::Wmma, TensorFamily::Mma, TensorFamily::Wgmma})
     for (WmmaOp Op : AllOps)
-      if (Name == wmmaIntrinsicName(Op, F)) {
+      if (*wmmaIntrinsicName(Op, F) && Name == wmmaIntrinsicName(Op, F)) {
         Out = Op;
         Family = F;
         return true;
@@ -187,13 +234,23 @@ bool decodeWmma(const CallNode *Call, WmmaCall &Out) {
   TensorFamily Family;
   if (!Call || !wmmaOpOf(Call->Name, Op, Family))
     return false;
-  size_t Arity = Op == WmmaOp::Fill ? 5 : 7;
+  bool WgmmaMma = Family == TensorFamily::Wgmma && Op == WmmaOp::Mma;
+  size_t Arity = Op == WmmaOp::Fill ? 5 : WgmmaMma ? 8 : 7;
   if (Call->Args.size() != Arity)
     return false;
   Out = WmmaCall();
   Out.Op = Op;
   Out.Family = Family;
   const std::vector<Expr> &A = Call->Args;
+  if (WgmmaMma) {
+    Out.D = Out.C = as<LoadNode>(A[0]);
+    Out.A = as<LoadNode>(A[1]);
+    Out.StrideA = A[2];
+    Out.B = as<LoadNode>(A[3]);
+    Out.StrideB = A[4];
+    return Out.D && Out.A && Out.B && getConstInt(A[5], Out.M) && getConstInt(A[6], Out.N) &&
+           getConstInt(A[7], Out.K);
+  }
   if (!getConstInt(A[shapeOperand(Op, 'm')], Out.M) || !getConstInt(A[shapeOperand(Op, 'n')], Out.N) ||
       !getConstInt(A[shapeOperand(Op, 'k')], Out.K))
     return false;
@@ -308,6 +365,38 @@ void ldmatrixLaneRow(Scope Sc, int64_t Layout, int64_t Lane, int64_t &Row, int64
     Row = 8 * J + (Trans ? R : 0);
     Col = Trans ? 0 : R;
   }
+}
+
+bool isWgmmaShape(int64_t M, int64_t N, int64_t K) {
+  return M == 64 && K == 16 && N >= 8 && N <= 256 && N % 8 == 0;
+}
+
+void wgmmaLaneElement(int64_t T, int64_t I, int64_t &Row, int64_t &Col) {
+  int64_t W = T / 32, G = T % 32 / 4, Q = T % 4;
+  Row = 16 * W + G + 8 * (I / 2 % 2);
+  Col = 8 * (I / 4) + 2 * Q + I % 2;
+}
+
+bool wgmmaSwizzle(int64_t RowElems, Swizzle &Out) {
+  // Byte address bits [4, 4+b) ^= bits [7, 7+b); in float16 elements bits
+  // [3, 3+b) ^= [6, 6+b).
+  int Bits = RowElems == 16 ? 1 : RowElems == 32 ? 2 : RowElems == 64 ? 3 : 0;
+  if (!Bits)
+    return false;
+  Out.Base = 3;
+  Out.Bits = Bits;
+  Out.Shift = 6;
+  return true;
+}
+
+Expr makeWgmmaFence() { return makeCall("wgmma.fence", {}, DType::Int32); }
+Expr makeWgmmaCommit() { return makeCall("wgmma.commit", {}, DType::Int32); }
+Expr makeWgmmaWait(int64_t Pending) { return makeCall("wgmma.wait", {makeInt(Pending)}, DType::Int32); }
+
+int collectiveThreads(const Expr &E) {
+  const auto *Call = as<CallNode>(E);
+  const IntrinsicInfo *Info = Call ? lookupIntrinsic(Call->Name) : nullptr;
+  return Info && Info->IsWarpCollective ? Info->CollectiveThreads : 0;
 }
 
 bool isWarpCollectiveCall(const Expr &E) {

@@ -58,6 +58,11 @@ struct IntrinsicInfo {
   /// warp. A pass never guards it on a lane, distributes it over threads or
   /// gives lanes different arguments.
   bool IsWarpCollective = false;
+  /// The threads that execute a collective together: 32 (a warp), or 128 for
+  /// the warpgroup instructions of wgmma (4 consecutive warps, the first a
+  /// multiple of 4). Warpgroup collectives are warp collectives too
+  /// (IsWarpCollective), so every rule for those holds for them.
+  int CollectiveThreads = 32;
   DType ResultType = DType::Int32; // the type of a call (Int32 for "void")
 
   TileDecl tile(size_t Operand) const { return Operand < Tiles.size() ? Tiles[Operand] : TileDecl(); }
@@ -95,7 +100,24 @@ enum class WmmaOp { Fill, LoadA, LoadB, LoadC, Store, Mma };
 ///    a column-major A or a row-major B) and read shared memory only;
 ///    mma.load_c / mma.store move each lane's accumulator elements one by one
 ///    (global or shared). Shapes: m16n8k16 (fp16 -> fp32).
-enum class TensorFamily : unsigned char { Wmma, Mma };
+///  - Wgmma: `wgmma.*`, PTX wgmma.mma_async m64nNk16 (sm_90a), issued by a
+///    warpgroup of 128 threads (IntrinsicInfo::CollectiveThreads): only
+///    wgmma.fill, wgmma.mma and wgmma.store exist. The accumulator fragment is
+///    64 x N; its cells are the warpgroup's registers, thread by thread
+///    (element T*R + i is register i of thread T, R = N/2: wgmmaLaneElement).
+///    A and B are read from shared memory directly (no fragments), both
+///    K-major:
+///      wgmma.mma(D, A, lda, B, ldb, m, n, k)   D += A * B^T
+///    A is the m x k tile at A (row-major, rows lda apart), B the n x k tile
+///    at B (B's columns stored as rows, ldb apart). A stage that wgmma reads
+///    has rows of 32, 64 or 128 bytes (lda * 2) and the matching XOR swizzle
+///    of PTX's canonical K-major layout (wgmmaSwizzle), so the descriptor's
+///    stride-dimension offset is 8 rows and the tile is the plain strided tile
+///    that every analysis reads. wgmma.mma is asynchronous: the warpgroup
+///    calls wgmma.fence() before a batch of them, wgmma.commit() after it, and
+///    wgmma.wait(0) before the accumulators are read (the simulator checks
+///    these rules and that no barrier is crossed with a wgmma in flight).
+enum class TensorFamily : unsigned char { Wmma, Mma, Wgmma };
 const char *wmmaIntrinsicName(WmmaOp Op, TensorFamily Family = TensorFamily::Wmma);
 
 /// A wmma call taken apart (decodeWmma). Operands that the operation does
@@ -108,6 +130,7 @@ struct WmmaCall {
   Expr Stride;                      // load_*, store: ld
   int64_t Layout = WmmaRowMajor;    // load_*, store
   const LoadNode *D = nullptr, *A = nullptr, *B = nullptr, *C = nullptr; // mma
+  Expr StrideA, StrideB;            // wgmma.mma: lda, ldb (A and B are memory tiles; C is D)
   int64_t M = 0, N = 0, K = 0;
   TensorFamily Family = TensorFamily::Wmma;
 };
@@ -180,8 +203,37 @@ bool ldmatrixTransposes(Scope Sc, int64_t Layout); // .trans
 /// tile's contiguous direction from there.
 void ldmatrixLaneRow(Scope Sc, int64_t Layout, int64_t Lane, int64_t &Row, int64_t &Col);
 
+/// The wgmma shapes: m64nNk16, N a multiple of 8 up to 256 (fp16 -> fp32).
+bool isWgmmaShape(int64_t M, int64_t N, int64_t K);
+
+/// The PTX ISA's layout of the f32 accumulator of wgmma.mma_async.m64nNk16
+/// ("Matrix Fragments for wgmma.m64nNk16"): the (Row, Col) of register I
+/// (I < N/2) of warpgroup thread T (0..127). With w = T / 32 (the warp in
+/// the group), g = T % 32 / 4, t = T % 4:
+///   row 16w + g + 8*(I/2 % 2), col 8*(I/4) + 2t + I%2
+/// (mma.sync's accumulator layout, repeated over the N/8 column blocks, each
+/// warp owning 16 rows). The one definition for the simulator and the CUDA
+/// backend.
+void wgmmaLaneElement(int64_t T, int64_t I, int64_t &Row, int64_t &Col);
+
+/// The swizzle of a K-major stage whose rows are RowElems float16 elements
+/// (32, 64 or 128 bytes: PTX's 32B, 64B, 128B swizzling modes,
+/// Swizzle<1|2|3, 4, 3> on byte addresses); false for any other row length.
+/// The repeating pattern is 8 rows, so the stage starts on 8 * row bytes.
+bool wgmmaSwizzle(int64_t RowElems, Swizzle &Out);
+
+/// The wgmma control instructions (warpgroup collectives without operands
+/// but wait's count): "wgmma.fence", "wgmma.commit", "wgmma.wait".
+Expr makeWgmmaFence();
+Expr makeWgmmaCommit();
+Expr makeWgmmaWait(int64_t Pending);
+
 /// Whether E is a call to an intrinsic declared warp-collective.
 bool isWarpCollectiveCall(const Expr &E);
+
+/// The threads that execute E together when it is a collective (32 or
+/// 128), 0 when it is none.
+int collectiveThreads(const Expr &E);
 
 /// The declaration of intrinsic Name, or nullptr when unknown (an unknown
 /// call is treated as reading and writing everything).

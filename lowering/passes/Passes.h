@@ -92,7 +92,7 @@ ir::LoopNest vectorizeLoops(const ir::LoopNest &Nest, std::vector<Diag> &Diags);
 /// qualifies; a remark at the directive says what it became or why not.
 /// ArchNumber: the target's compute capability (80 for sm_80; 0 unknown):
 /// on 80 and newer the mma.sync family where it fits.
-ir::LoopNest autoTensorCore(const ir::LoopNest &Nest, std::vector<Diag> &Diags, int ArchNumber);
+ir::LoopNest autoTensorCore(const ir::LoopNest &Nest, std::vector<Diag> &Diags, TargetArch Arch);
 
 /// Replaces the regions marked tensorize(x, wmma.*) by wmma intrinsic calls,
 /// the accumulator's initialisation by fills, and reshapes every fragment

@@ -125,7 +125,13 @@ struct CollectiveSite {
   int64_t Layout = ir::WmmaRowMajor; // load_*, store
   int32_t Frag[4] = {-1, -1, -1, -1}; // buffer ids: fill/load/store: [0]; mma: D, A, B, C
   int32_t Memory = -1;                // load_*, store: the memory buffer id
+  int32_t MemoryB = -1;               // wgmma.mma: A's buffer is Memory, B's this
   int NumArgs = 0;
+  /// The threads that run it together: 32 (a warp) or 128 (a warpgroup:
+  /// the wgmma family).
+  int Threads = 32;
+  /// wgmma's control instructions (no fragment, no shape).
+  enum class Control : uint8_t { None, WgmmaFence, WgmmaCommit, WgmmaWait } Ctl = Control::None;
 };
 
 /// The tags a ThreadLoop binds (Aux), in preset-slot order.

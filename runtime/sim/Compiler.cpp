@@ -785,11 +785,33 @@ private:
 
   void compileCollective(const CallNode *C, const Stmt &S) {
     WmmaCall W;
+    using Control = CollectiveSite::Control;
+    Control Ctl = C->Name == "wgmma.fence"    ? Control::WgmmaFence
+                  : C->Name == "wgmma.commit" ? Control::WgmmaCommit
+                  : C->Name == "wgmma.wait"   ? Control::WgmmaWait
+                                              : Control::None;
+    if (Ctl != Control::None) {
+      CollectiveSite Site;
+      Site.Ctl = Ctl;
+      Site.Threads = 128;
+      std::vector<int32_t> Args;
+      if (Ctl == Control::WgmmaWait) {
+        int64_t N;
+        if (C->Args.size() != 1 || !getConstInt(C->Args[0], N) || N < 0 || N > 7) {
+          fail("'wgmma.wait' takes one constant count from 0 to 7");
+          return;
+        }
+        Args.push_back(compileAs(C->Args[0], DType::Int64));
+      }
+      return emitCollective(Site, Args, S);
+    }
     if (!decodeWmma(C, W)) {
       fail("the simulator does not support warp collective '" + C->Name +
            "' (or the call is malformed)");
       return;
     }
+    if (W.Family == TensorFamily::Wgmma)
+      return compileWgmma(C, W, S);
     bool Sync = W.Family == TensorFamily::Mma;
     bool ShapeOk = Sync ? isMmaSyncShape(W.M, W.N, W.K)
                         : (W.M == 16 && W.N == 16 && W.K == 16) ||
@@ -875,9 +897,85 @@ private:
         Args.push_back(compileAs(W.Stride, DType::Int64));
       }
     }
+    emitCollective(Site, Args, S);
+  }
+
+  /// The wgmma family (TensorFamily::Wgmma): fill and store move the
+  /// warpgroup's accumulator, mma reads A and B from shared stages.
+  void compileWgmma(const CallNode *C, const WmmaCall &W, const Stmt &S) {
+    if (!isWgmmaShape(W.M, W.N, W.K)) {
+      fail("'" + C->Name + "' has shape m" + std::to_string(W.M) + "n" + std::to_string(W.N) + "k" +
+           std::to_string(W.K) + "; wgmma supports m64nNk16, N a multiple of 8 up to 256");
+      return;
+    }
+    CollectiveSite Site;
+    Site.Op = W.Op;
+    Site.Family = W.Family;
+    Site.M = W.M;
+    Site.N = W.N;
+    Site.K = W.K;
+    Site.Layout = W.Layout;
+    Site.Threads = 128;
+    std::vector<int32_t> Args;
+    int32_t Index = 0;
+    Site.Frag[0] = fragmentOperand(C, W.Op == WmmaOp::Mma ? W.D : W.Frag, Scope::WmmaAccumulator, Index);
     if (Failed)
       return;
-    // The arguments in consecutive registers, compared across the warp.
+    Args.push_back(Index);
+    if (P.Buffers[Site.Frag[0]].Type != DType::Float32) {
+      fail("'" + C->Name + "' takes a float32 accumulator; '" + P.Buffers[Site.Frag[0]].Name +
+           "' is " + dtypeName(P.Buffers[Site.Frag[0]].Type));
+      return;
+    }
+    if (W.Op == WmmaOp::Fill) {
+      Args.push_back(compileAs(W.Value, DType::Float32));
+      return emitCollective(Site, Args, S);
+    }
+    auto Memory = [&](const LoadNode *L, const Expr &Stride, Scope Want, DType T, int32_t &Id) {
+      if (!L->Buf || !lookupBuffer(L->Buf.get(), Id))
+        return false;
+      const BufferInfo &Mem = P.Buffers[Id];
+      if (Want == Scope::Shared ? Mem.MemScope != Scope::Shared
+                                : Mem.MemScope != Scope::Global && Mem.MemScope != Scope::Shared) {
+        fail("'" + C->Name + "' accesses '" + Mem.Name + "' in " + scopeName(Mem.MemScope) +
+             " memory; " + (Want == Scope::Shared ? "wgmma reads A and B from shared memory"
+                                                  : "its store takes global or shared memory"));
+        return false;
+      }
+      if (Mem.Type != T) {
+        fail("'" + C->Name + "' takes " + dtypeName(T) + " '" + Mem.Name + "', which is " +
+             dtypeName(Mem.Type));
+        return false;
+      }
+      Args.push_back(compileIndex(L->Buf, L->Indices));
+      Args.push_back(compileAs(Stride, DType::Int64));
+      return !Failed;
+    };
+    if (W.Op == WmmaOp::Store) {
+      if (!Memory(W.Memory, W.Stride, Scope::Global, DType::Float32, Site.Memory))
+        return;
+      if (!P.Buffers[Site.Memory].Writable) {
+        fail("the kernel writes '" + P.Buffers[Site.Memory].Name +
+             "' but its launch region marks it read-only (it would not be copied back)");
+        return;
+      }
+      return emitCollective(Site, Args, S);
+    }
+    if (W.Op != WmmaOp::Mma) {
+      fail("the simulator does not support '" + C->Name + "'");
+      return;
+    }
+    if (!Memory(W.A, W.StrideA, Scope::Shared, DType::Float16, Site.Memory) ||
+        !Memory(W.B, W.StrideB, Scope::Shared, DType::Float16, Site.MemoryB))
+      return;
+    emitCollective(Site, Args, S);
+  }
+
+  /// The collective instruction: its arguments in consecutive registers,
+  /// compared across the warp (or warpgroup).
+  void emitCollective(CollectiveSite Site, const std::vector<int32_t> &Args, const Stmt &S) {
+    if (Failed)
+      return;
     int32_t First = temp();
     for (size_t I = 1; I < Args.size(); ++I)
       temp();

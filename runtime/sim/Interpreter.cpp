@@ -50,6 +50,16 @@
 // by the whole warp (an accessor id after the block's threads), so a write
 // by any thread that no barrier orders against it is a race.
 //
+// Warpgroup collectives (the wgmma family) are the same over 128 threads
+// (4 consecutive warps, the group's first warp standing for it: its fragment
+// copy and its accessor id). wgmma.mma computes at once, but PTX makes it
+// asynchronous, so the simulator enforces the rules that make that the
+// same: a wgmma.fence between any other access to the group's accumulators
+// (fill, store, the block's start) and a wgmma.mma; no fill or store of an
+// accumulator that a wgmma.mma not yet waited for (commit, then wait) writes;
+// no barrier and no block end with a wgmma in flight (its shared operands
+// could be refilled under it).
+//
 // The epoch names a (block, barrier phase) pair: the block's position in the
 // launch in the high bits, its phase in the low bits. So one comparison tells
 // whether an earlier access was in another block (epoch below the block's
@@ -426,6 +436,7 @@ private:
     Pending.assign(NumThreads, {});
     Committed.assign(NumThreads, 0);
     InFlight.clear();
+    Warpgroups.assign(static_cast<size_t>((NumThreads + 127) / 128), WarpgroupState());
     Stats.Threads += NumThreads;
     // A block's fragments start undefined.
     std::fill(FragDefined.begin(), FragDefined.end(), 0);
@@ -463,6 +474,8 @@ private:
                       "than the threads before it): divergent __syncthreads");
         BarrierPc = TS.Pc;
       }
+      if (!noWgmmaInFlight(BarrierPc < 0 ? "ends" : "reaches a barrier"))
+        return false;
       if (BarrierPc < 0)
         return true; // every thread finished
       if ((Opts.DetectRaces || Opts.CheckInit) &&
@@ -509,20 +522,42 @@ private:
       const CollectiveSite &Site = P.Collectives[I.Aux];
       std::string Where = " in block " + blockText() + ", warp " + std::to_string(W) + ": " +
                           siteText(Pc);
-      if (NumThreads % WarpSize != 0)
-        return fail("warp collective with a partial warp: the block has " +
-                    std::to_string(NumThreads) + " threads, not a multiple of 32" + Where);
+      if (NumThreads % Site.Threads != 0)
+        return fail(std::string(Site.Threads == WarpSize ? "warp collective with a partial warp"
+                                                         : "warpgroup collective with a partial "
+                                                           "warpgroup") +
+                    ": the block has " + std::to_string(NumThreads) + " threads, not a multiple of " +
+                    std::to_string(Site.Threads) + Where);
+      if (Site.Threads != WarpSize) {
+        // The whole warpgroup: its first warp stands for it; its other warps
+        // are done with when it is.
+        int64_t Group = First / Site.Threads;
+        First = Group * Site.Threads;
+        End = First + Site.Threads;
+        W = First / WarpSize;
+        Where = " in block " + blockText() + ", warpgroup " + std::to_string(Group) + ": " +
+                siteText(Pc);
+        bool GroupStopped = false;
+        for (int64_t T = First; T < End; ++T)
+          GroupStopped |= Threads[T].Status == ThreadStatus::Stopped;
+        if (GroupStopped) {
+          W = End / WarpSize - 1;
+          continue;
+        }
+      }
       const Slot *Args = Regs.data() + Waiting * NumRegs + I.A;
       for (int64_t T = First; T < End; ++T) {
         const ThreadState &TS = Threads[T];
         std::string Lane = "thread " + threadText(static_cast<int32_t>(T)) + " (lane " +
                            std::to_string(T - First) + ")";
         if (TS.Status == ThreadStatus::AtCollective && TS.Pc != Pc)
-          return fail("divergent warp at a collective: " + Lane + " waits at another one (" +
+          return fail(std::string(Site.Threads == WarpSize ? "divergent warp" : "divergent warpgroup") +
+                      " at a collective: " + Lane + " waits at another one (" +
                       siteText(TS.Pc) + ") than thread " +
                       threadText(static_cast<int32_t>(Waiting)) + Where);
         if (TS.Status != ThreadStatus::AtCollective)
-          return fail("partial warp at a collective: " + Lane +
+          return fail(std::string(Site.Threads == WarpSize ? "partial warp" : "partial warpgroup") +
+                      " at a collective: " + Lane +
                       (TS.Status == ThreadStatus::Done ? " has finished"
                                                        : " waits at a barrier") +
                       " while thread " + threadText(static_cast<int32_t>(Waiting)) +
@@ -535,7 +570,8 @@ private:
                         threadText(static_cast<int32_t>(Waiting)) + "'s" + Where);
       }
       CollectiveReadUninitialized = false;
-      if (!runCollective(Site, Args, W, Pc))
+      if (!(Site.Threads == WarpSize ? runCollective(Site, Args, W, Pc)
+                                     : runWarpgroupCollective(Site, Args, W, Pc, Where)))
         return false;
       ++Stats.Collectives;
       for (int64_t T = First; T < End; ++T) {
@@ -544,12 +580,18 @@ private:
             CollectiveReadUninitialized ? ThreadStatus::Stopped : ThreadStatus::Running;
       }
       Resumed |= !CollectiveReadUninitialized;
+      W = (End - 1) / WarpSize;
     }
     return true;
   }
 
   static std::string collectiveArgName(const CollectiveSite &S, int A) {
     static const char *Fill[] = {"fragment index", "fill value"};
+    static const char *Wgmma[] = {"D fragment index", "A index", "lda", "B index", "ldb"};
+    if (S.Ctl != CollectiveSite::Control::None)
+      return "count";
+    if (S.Family == TensorFamily::Wgmma && S.Op == WmmaOp::Mma)
+      return Wgmma[A];
     static const char *Move[] = {"fragment index", "memory index", "ld"};
     static const char *Mma[] = {"D fragment index", "A fragment index", "B fragment index",
                                 "C fragment index"};
@@ -576,14 +618,15 @@ private:
   /// LanesPerCell: an mma-family fragment, whose cells are the lanes'
   /// registers (reported as such), not the matrix's elements.
   bool checkDefined(int32_t Buf, int64_t Cells, int64_t Rows, int64_t Cols, int64_t Index,
-                    const std::string &Where, bool LaneRegisters = false) {
-    int64_t PerLane = Rows * Cols / WarpSize;
+                    const std::string &Where, int LaneRegisters = 0) {
+    int64_t PerLane = Rows * Cols / (LaneRegisters ? LaneRegisters : WarpSize);
     for (int64_t E = 0; E < Rows * Cols; ++E)
       if (!FragDefined[Cells + E])
         return fail("fragment '" + P.Buffers[Buf].Name + "' at index " + std::to_string(Index) +
                     " is read before it is written (" +
                     (LaneRegisters ? "register element " + std::to_string(E % PerLane) +
-                                         " of lane " + std::to_string(E / PerLane)
+                                         (LaneRegisters == WarpSize ? " of lane " : " of thread ") +
+                                         std::to_string(E / PerLane)
                                    : "element (" + std::to_string(E / Cols) + ", " +
                                          std::to_string(E % Cols) + ")") +
                     " was never filled, loaded or computed)" + Where);
@@ -688,7 +731,7 @@ private:
       wmmaFragmentShape(P.Buffers[S.Frag[O]].MemScope, S.M, S.N, S.K, Rows, Cols);
       Cells[O] = fragmentCells(S.Frag[O], Args[O].I, Rows, Cols, W, Where);
       if (Cells[O] < 0 || (O > 0 && !checkDefined(S.Frag[O], Cells[O], Rows, Cols, Args[O].I, Where,
-                                                  S.Family == TensorFamily::Mma)))
+                                                  S.Family == TensorFamily::Mma ? WarpSize : 0)))
         return false;
     }
     return true;
@@ -748,7 +791,7 @@ private:
       return false;
     int64_t PerLane = mmaLaneElements(Sc);
     bool IsStore = S.Op == WmmaOp::Store;
-    if (IsStore && !checkDefined(Frag, Cells, Rows, Cols, Args[0].I, Where, true))
+    if (IsStore && !checkDefined(Frag, Cells, Rows, Cols, Args[0].I, Where, WarpSize))
       return false;
     const BufferInfo &Info = P.Buffers[S.Memory];
     const RtBuffer &B = Bufs[S.Memory];
@@ -894,6 +937,161 @@ private:
       }
     std::copy(D.begin(), D.end(), FragValues.begin() + Cells[0]);
     std::fill(FragDefined.begin() + Cells[0], FragDefined.begin() + Cells[0] + D.size(), 1);
+    return true;
+  }
+
+  //===--------------------------------------------------------------------===//
+  // The wgmma family, per warpgroup
+  //===--------------------------------------------------------------------===//
+
+  /// What a warpgroup's wgmma instructions left in flight: the accumulator
+  /// cells each wgmma.mma writes, with its commit group (-1: not committed).
+  struct InFlightMma {
+    int64_t Cells, Count;
+    int64_t Group;
+    int32_t Pc;
+  };
+  struct WarpgroupState {
+    bool NeedsFence = true; // its registers were touched since the last wgmma.fence
+    int64_t NextGroup = 0;
+    std::vector<InFlightMma> Mmas;
+  };
+  std::vector<WarpgroupState> Warpgroups;
+
+  /// False (Error set) when some warpgroup has a wgmma in flight as the
+  /// block What ("reaches a barrier", "ends").
+  bool noWgmmaInFlight(const char *What) {
+    for (size_t G = 0; G < Warpgroups.size(); ++G)
+      if (!Warpgroups[G].Mmas.empty())
+        return fail("block " + blockText() + " " + What + " while warpgroup " + std::to_string(G) +
+                    " has a wgmma.mma_async in flight (" + siteText(Warpgroups[G].Mmas.front().Pc) +
+                    "): wait for it (wgmma.commit, wgmma.wait) first, as its shared operands may "
+                    "be overwritten and its accumulators are undefined until then");
+    return true;
+  }
+
+  /// One warpgroup collective for the group whose first warp is W.
+  bool runWarpgroupCollective(const CollectiveSite &S, const Slot *Args, int64_t W, int32_t Pc,
+                              const std::string &Where) {
+    WarpgroupState &G = Warpgroups[static_cast<size_t>(W * WarpSize / 128)];
+    switch (S.Ctl) {
+    case CollectiveSite::Control::WgmmaFence:
+      G.NeedsFence = false;
+      return true;
+    case CollectiveSite::Control::WgmmaCommit:
+      for (InFlightMma &M : G.Mmas)
+        if (M.Group < 0)
+          M.Group = G.NextGroup;
+      ++G.NextGroup;
+      return true;
+    case CollectiveSite::Control::WgmmaWait: {
+      // Complete the oldest committed groups until at most Args[0] remain.
+      std::vector<int64_t> Groups;
+      for (const InFlightMma &M : G.Mmas)
+        if (M.Group >= 0 && std::find(Groups.begin(), Groups.end(), M.Group) == Groups.end())
+          Groups.push_back(M.Group);
+      std::sort(Groups.begin(), Groups.end());
+      int64_t Keep = Args[0].I;
+      if (static_cast<int64_t>(Groups.size()) > Keep) {
+        int64_t Last = Groups[Groups.size() - Keep - 1];
+        G.Mmas.erase(std::remove_if(G.Mmas.begin(), G.Mmas.end(),
+                                    [&](const InFlightMma &M) { return M.Group >= 0 && M.Group <= Last; }),
+                     G.Mmas.end());
+      }
+      return true;
+    }
+    case CollectiveSite::Control::None:
+      break;
+    }
+    int32_t Frag = S.Frag[0];
+    int64_t Rows = S.M, Cols = S.N, PerThread = Rows * Cols / 128;
+    int64_t Cells = fragmentCells(Frag, Args[0].I, Rows, Cols, W, Where);
+    if (Cells < 0)
+      return false;
+    for (const InFlightMma &M : G.Mmas)
+      if (S.Op != WmmaOp::Mma && M.Cells < Cells + Rows * Cols && Cells < M.Cells + M.Count)
+        return fail(std::string(S.Op == WmmaOp::Fill ? "write to" : "read of") + " accumulator '" +
+                    P.Buffers[Frag].Name + "' at index " + std::to_string(Args[0].I) +
+                    " while a wgmma.mma_async that writes it is in flight (" + siteText(M.Pc) +
+                    "; wgmma.commit and wgmma.wait first)" + Where);
+    if (S.Op == WmmaOp::Fill) {
+      std::fill(FragValues.begin() + Cells, FragValues.begin() + Cells + Rows * Cols, Args[1]);
+      std::fill(FragDefined.begin() + Cells, FragDefined.begin() + Cells + Rows * Cols, 1);
+      G.NeedsFence = true;
+      return true;
+    }
+    if (!checkDefined(Frag, Cells, Rows, Cols, Args[0].I, Where, 128))
+      return false;
+    int32_t Accessor = static_cast<int32_t>(NumThreads + W);
+    auto Touch = [&](int32_t Buf, int64_t Index, bool IsWrite, const std::string &What) {
+      const RtBuffer &B = Bufs[Buf];
+      if (static_cast<uint64_t>(Index - B.Min) >= static_cast<uint64_t>(B.Extent))
+        return fail("out-of-bounds wgmma " + What + " " + scopeName(P.Buffers[Buf].MemScope) +
+                    " buffer '" + P.Buffers[Buf].Name + "' at index " + std::to_string(Index) +
+                    " (extent " + std::to_string(B.Extent) + ")" + Where);
+      return collectiveAccess(Buf, Index, Accessor, Pc, IsWrite);
+    };
+    if (S.Op == WmmaOp::Store) {
+      const BufferInfo &Info = P.Buffers[S.Memory];
+      int64_t Ptr = Args[1].I, Ld = Args[2].I;
+      for (int64_t T = 0; T < 128; ++T)
+        for (int64_t I = 0; I < PerThread; ++I) {
+          int64_t Row, Col;
+          wgmmaLaneElement(T, I, Row, Col);
+          int64_t Index = Info.Swizzle.apply(S.Layout == WmmaRowMajor ? Ptr + Row * Ld + Col
+                                                                      : Ptr + Col * Ld + Row);
+          if (!Touch(S.Memory, Index, true, "store to"))
+            return false;
+          storeElement(Bufs[S.Memory].Base, Index, Info.Type, FragValues[Cells + T * PerThread + I]);
+        }
+      G.NeedsFence = true;
+      return true;
+    }
+    // wgmma.mma: D += A * B^T, A (m x k) and B (n x k) K-major tiles of
+    // shared stages in PTX's canonical swizzled layout.
+    if (G.NeedsFence)
+      return fail("wgmma.mma_async on accumulator '" + P.Buffers[Frag].Name + "' at index " +
+                  std::to_string(Args[0].I) + " without a wgmma.fence since the warpgroup's " +
+                  "registers were last accessed by other instructions" + Where);
+    std::vector<float> A(S.M * S.K), B(S.N * S.K);
+    for (int Op = 0; Op < 2; ++Op) {
+      int32_t Buf = Op == 0 ? S.Memory : S.MemoryB;
+      const BufferInfo &Info = P.Buffers[Buf];
+      int64_t Ptr = Args[1 + 2 * Op].I, Ld = Args[2 + 2 * Op].I, TileRows = Op == 0 ? S.M : S.N;
+      Swizzle Want;
+      const char *Name = Op == 0 ? "A" : "B";
+      if (!wgmmaSwizzle(Ld, Want) || Want.Base != Info.Swizzle.Base || Want.Bits != Info.Swizzle.Bits ||
+          Want.Shift != Info.Swizzle.Shift)
+        return fail(std::string("wgmma operand ") + Name + " ('" + Info.Name + "', rows " +
+                    std::to_string(Ld) + " elements apart) is not in PTX's canonical K-major " +
+                    "layout: rows of 16, 32 or 64 halves with the swizzle of that width" + Where);
+      int64_t Offset = Ptr - Bufs[Buf].Min;
+      if (Offset % 8 != 0 || (Offset / Ld) % 8 != 0 || Offset % Ld + S.K > Ld)
+        return fail(std::string("misaligned wgmma operand ") + Name + ": element " +
+                    std::to_string(Ptr) + " of '" + Info.Name + "' is not 16-byte aligned on " +
+                    "the first of 8 rows with its k16 inside one row" + Where);
+      for (int64_t R = 0; R < TileRows; ++R)
+        for (int64_t K = 0; K < S.K; ++K) {
+          int64_t Index = Info.Swizzle.apply(Ptr + R * Ld + K);
+          if (!Touch(Buf, Index, false, "read from"))
+            return false;
+          (Op == 0 ? A : B)[R * S.K + K] =
+              static_cast<float>(loadElement(Bufs[Buf].Base, Index, Info.Type).F);
+        }
+    }
+    // Each thread's d_i at its (row, col), in ascending k with fp32 rounding
+    // after each addition (the plain loop's order).
+    for (int64_t T = 0; T < 128; ++T)
+      for (int64_t I = 0; I < PerThread; ++I) {
+        int64_t Row, Col;
+        wgmmaLaneElement(T, I, Row, Col);
+        Slot &D = FragValues[Cells + T * PerThread + I];
+        float Acc = static_cast<float>(D.F);
+        for (int64_t K = 0; K < S.K; ++K)
+          Acc = Acc + A[Row * S.K + K] * B[Col * S.K + K];
+        D.F = Acc;
+      }
+    G.Mmas.push_back({Cells, Rows * Cols, -1, Pc});
     return true;
   }
 

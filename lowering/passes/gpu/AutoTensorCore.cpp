@@ -34,6 +34,23 @@
 // PTX mma.sync m16n8k16 family (ldmatrix from the shared stages) where the
 // operands are fp16 in shared memory and the warp box is whole 16 x 8 tiles.
 //
+// On sm_90a, a block of one warpgroup (128 threads) whose fp16 operands are
+// in shared stages computes its whole box with wgmma.mma_async m64nNk16
+// (ir::TensorFamily::Wgmma): the warps' boxes together are a dense box of
+// rows and columns over the warp indices, the lanes and the accumulator
+// (the same radix chains, the warp loops among their digits), 64-row tiles
+// of at most 256 columns; the code no longer depends on the warp or lane, so
+// all 128 threads issue the same calls:
+//   initialisation -> for a: wgmma.fill(Cf[a, 0])
+//   reduction nest -> wgmma.fence(); for kk, a: wgmma.mma(Cf[a, 0], &A'[a*64, kk*16], lda,
+//                                                   &B'[col 0, kk*16], ldb);
+//                     wgmma.commit(); wgmma.wait(0)
+//   output store   -> for a: wgmma.store(&C[row a*64, col 0], Cf[a, 0])
+// Both stages must be K-major (A's rows along k, B stored n by n); a stage
+// that is not is stored transposed. Their rows must be 32, 64 or 128 bytes:
+// LayoutSharedStages gives them PTX's swizzle of that width. Where wgmma does
+// not apply, the per-warp rewrite above runs and the remark says why.
+//
 // Runs after BoundInference (stage shapes are constants) and before
 // TensorizeWmma, which leaves kernels already written with wmma calls as
 // they are; the lane loop stays bound to threadIdx.x (ComputeLaunchGeometry
@@ -71,6 +88,8 @@ struct NotQualified {
   /// A shared stage whose tiles could not be aligned as it is stored; the
   /// other way round (transposed) they may be.
   const ir::BufferNode *Transposable = nullptr;
+  /// Why it would be stored transposed, for the remark.
+  std::string TransposeWhy = "so that its tiles start 32-byte aligned";
 };
 
 /// A loop on the path to a node, or inside a region.
@@ -218,8 +237,9 @@ void digitsAt(const std::vector<Digit> &Chain, const ir::Var &T, int64_t Size, i
 
 class AutoTensorCore {
 public:
-  AutoTensorCore(ir::LoopNest &Nest, std::vector<Diag> &Diags, int ArchNumber)
-      : Nest(Nest), Diags(Diags), ArchNumber(ArchNumber) {}
+  AutoTensorCore(ir::LoopNest &Nest, std::vector<Diag> &Diags, TargetArch Arch)
+      : Nest(Nest), Diags(Diags), ArchNumber(Arch.Number),
+        Wgmma(Arch.Number == 90 && Arch.Specific) {}
 
   void run() {
     // Unit loops (a split by the whole extent: `split(jc, jr, lane, 32)` of
@@ -237,29 +257,35 @@ public:
     if (runOnFullTiles())
       return;
     std::string Summary;
+    ir::LoopNest Original = Nest;
     try {
-      Summary = rewrite();
+      Summary = rewriteTransposing();
     } catch (const NotQualified &N) {
-      // A shared stage's layout is the kernel's own: stored transposed, a
-      // column-major operand becomes row-major (int8 A column-major and B
-      // row-major have no aligned wmma tiling otherwise).
-      ir::LoopNest Original = Nest;
-      if (N.Transposable && transposeStage(N.Transposable)) {
-        try {
-          Summary = rewrite() + "; '" + N.Transposable->Name +
-                    "' is stored transposed so that its tiles start 32-byte aligned";
-          remark("tensorcore(auto): " + Summary);
-          Applied = true;
-          return;
-        } catch (const NotQualified &) {
-          Nest = Original;
-        }
-      }
+      Nest = Original;
       remark("tensorcore(auto) does not apply: " + N.Why + "; the ordinary CUDA kernel is generated");
       return;
     }
     remark("tensorcore(auto): " + Summary);
     Applied = true;
+  }
+
+  /// rewrite(), where it fails for a shared stage's layout retried with the
+  /// stage stored transposed (at most twice: A's and B's). A stage's layout
+  /// is the kernel's own: stored transposed, a column-major operand becomes
+  /// row-major (int8 A column-major and B row-major have no aligned wmma
+  /// tiling otherwise; wgmma reads K-major stages only). The nest may have
+  /// transposed stages when this throws.
+  std::string rewriteTransposing() {
+    std::string Transposed;
+    for (int Tries = 0;; ++Tries) {
+      try {
+        return rewrite() + Transposed;
+      } catch (const NotQualified &N) {
+        if (Tries == 2 || !N.Transposable || !transposeStage(N.Transposable))
+          throw;
+        Transposed += "; '" + N.Transposable->Name + "' is stored transposed " + N.TransposeWhy;
+      }
+    }
   }
 
   /// S with every serial or unrolled loop of constant extent 1 replaced by
@@ -313,18 +339,28 @@ public:
     Expr Full = ir::conjunction(withRowsInRuns(V.Conds, V.Fast));
     std::string Summary;
     try {
-      Summary = rewrite();
+      Summary = rewriteTransposing();
     } catch (const NotQualified &N) {
       Nest = Original;
       remark("tensorcore(auto) does not apply: in a block whose tile is full (" + text(Full) +
              "), " + N.Why + "; the ordinary CUDA kernel is generated");
       return true;
     }
+    // A stage stored transposed for the tensor cores is stored so for the
+    // ordinary kernel too: the two share its allocation.
+    std::vector<ir::Buffer> Hoisted = V.Hoisted;
+    Stmt Unshared = V.Unshared;
+    for (const auto &[Old, New] : TransposedStages) {
+      for (ir::Buffer &B : Hoisted)
+        if (B.get() == Old)
+          B = New;
+      Unshared = ir::remapBuffer(Unshared, Old, New, swapIndices);
+    }
     // The rewritten block code, inside the chain and the hoisted stages.
     Stmt Fast = Nest.Body;
     for (size_t I = 0; I < Chain.size(); ++I)
       Fast = ir::as<ir::ForNode>(Fast)->Body;
-    for (const ir::Buffer &B : V.Hoisted) {
+    for (const ir::Buffer &B : Hoisted) {
       const auto *A = ir::as<ir::AllocateNode>(Fast);
       if (!A || A->Buf != B) {
         Nest = Original;
@@ -335,7 +371,7 @@ public:
     }
     Nest = Original;
     Nest.Body = InChain(fulltiles::allocatedAround(
-        ir::makeIf(Full, ir::cloneDeclarations(Fast), V.Unshared), V.Hoisted));
+        ir::makeIf(Full, ir::cloneDeclarations(Fast), Unshared), Hoisted));
     remark("tensorcore(auto): in a block whose tile is full (" + text(Full) + "), " + Summary +
            "; the other blocks run the ordinary kernel");
     Applied = true;
@@ -369,19 +405,36 @@ public:
   /// Stores the two-dimensional shared stage Buf (allocated in the nest)
   /// transposed: its copy and its readers index it the other way round.
   bool transposeStage(const ir::BufferNode *Buf) {
-    if (Buf->Shape.size() != 2 || Buf->MemScope != ir::Scope::Shared)
+    if (Buf->Shape.size() != 2 || Buf->MemScope != ir::Scope::Shared || !allocatedInNest(Buf))
       return false;
     ir::Buffer New = ir::makeBuffer(Buf->Name, Buf->Type, {Buf->Shape[1], Buf->Shape[0]}, Buf->MemScope);
-    Nest.Body = ir::remapBuffer(Nest.Body, Buf, New, [](const std::vector<Expr> &Idx) {
-      return std::vector<Expr>{Idx[1], Idx[0]};
-    });
+    Nest.Body = ir::remapBuffer(Nest.Body, Buf, New, swapIndices);
+    TransposedStages.push_back({Buf, New});
     return true;
   }
+  static std::vector<Expr> swapIndices(const std::vector<Expr> &Idx) { return {Idx[1], Idx[0]}; }
+  /// The stages transposeStage stored transposed, and their new buffers.
+  std::vector<std::pair<const ir::BufferNode *, ir::Buffer>> TransposedStages;
 
 private:
   ir::LoopNest &Nest;
   std::vector<Diag> &Diags;
   const int ArchNumber; // the target's compute capability (80 for sm_80), 0 unknown
+  const bool Wgmma;     // sm_90a: a warpgroup's box may run on wgmma
+
+  bool allocatedInNest(const ir::BufferNode *Buf) const {
+    struct Finder : ir::IRVisitor {
+      const ir::BufferNode *Buf;
+      bool Found = false;
+      void visitAllocate(const ir::AllocateNode *N) override {
+        Found |= N->Buf.get() == Buf;
+        ir::IRVisitor::visitAllocate(N);
+      }
+    } F;
+    F.Buf = Buf;
+    F.visit(Nest.Body);
+    return F.Found;
+  }
 
   void remark(const std::string &Message) {
     Diag D;
@@ -393,7 +446,26 @@ private:
 
   [[noreturn]] static void fail(const std::string &Why) { throw NotQualified{Why}; }
 
-  std::string rewrite();
+  /// On sm_90a the warpgroup's rewrite first (wgmma), else the warp's; a
+  /// stage that wgmma wants transposed is reported (NotQualified) so that
+  /// rewriteTransposing stores it so and tries again.
+  std::string rewrite() {
+    if (!Wgmma)
+      return rewriteFor(false);
+    ir::LoopNest Before = Nest;
+    std::string WhyNot;
+    try {
+      return rewriteFor(true);
+    } catch (const NotQualified &N) {
+      if (N.Transposable)
+        throw;
+      Nest = Before;
+      WhyNot = N.Why;
+    }
+    return rewriteFor(false) + " (wgmma does not apply: " + WhyNot + ")";
+  }
+
+  std::string rewriteFor(bool Warpgroup);
 };
 
 /// One operand of the product: its load, the dimensions that hold its rows
@@ -405,7 +477,7 @@ struct Operand {
   int64_t Ld = 0;
 };
 
-std::string AutoTensorCore::rewrite() {
+std::string AutoTensorCore::rewriteFor(bool Warpgroup) {
   AccumulatorFinder Finder;
   Finder.visit(Nest.Body);
   if (Finder.Found.empty()) {
@@ -437,6 +509,18 @@ std::string AutoTensorCore::rewrite() {
   if (BlockThreads % 32 != 0)
     fail("the block has " + std::to_string(BlockThreads) +
          " threads, which is not a whole number of warps");
+  // wgmma: the block is one warpgroup; its warps' loops are digits of the
+  // box like the lane's.
+  std::vector<const ir::ForNode *> WarpLoops;
+  if (Warpgroup) {
+    if (BlockThreads != 128)
+      fail("the block has " + std::to_string(BlockThreads) +
+           " threads; wgmma needs a block of one warpgroup (128 threads)");
+    for (const ir::ForNode *L : Finder.Found[0].Outer)
+      if (L->LoopKind == ir::ForKind::ThreadBound && ir::isThreadIdxTag(L->ThreadTag) &&
+          L->ThreadTag != "threadIdx.x")
+        WarpLoops.push_back(L);
+  }
   if (!Lane || constExtent(Lane) != 32)
     fail(std::string("a warp must be the 32 threads of threadIdx.x of one threadIdx.y and z, but ") +
          (Lane ? "loop '" + Lane->LoopVar->Name + "' bound to threadIdx.x has " +
@@ -533,6 +617,8 @@ std::string AutoTensorCore::rewrite() {
     for (const ir::ForNode *L : S->Loops)
       Extent[L->LoopVar.get()] = constExtent(L);
   Extent[Lane->LoopVar.get()] = 32;
+  for (const ir::ForNode *L : WarpLoops)
+    Extent[L->LoopVar.get()] = constExtent(L);
 
   // The output: C[row, col], rows and columns as radix chains of the lane
   // and the accumulator's loops.
@@ -546,6 +632,8 @@ std::string AutoTensorCore::rewrite() {
   for (const ir::ForNode *L : Finder.Found[0].Outer)
     OutVars.insert(L->LoopVar.get());
   std::vector<std::pair<const ir::VarNode *, int64_t>> OutTile = {{Lane->LoopVar.get(), 32}};
+  for (const ir::ForNode *L : WarpLoops)
+    OutTile.push_back({L->LoopVar.get(), constExtent(L)});
   for (const ir::VarNode *V : OVars)
     if (V)
       OutTile.push_back({V, Extent[V]});
@@ -556,7 +644,8 @@ std::string AutoTensorCore::rewrite() {
       !radixChain(ColIdx, OutTile, OutVars, ColChain, Cw) ||
       RowChain.size() + ColChain.size() != OutTile.size())
     fail("the output " + text(ir::makeLoad(CStore->Buf, CStore->Indices)) +
-         " is not a dense box of rows and columns over the lanes and the accumulator");
+         " is not a dense box of rows and columns over the " +
+         (Warpgroup ? "warps, the lanes" : "lanes") + " and the accumulator");
   for (size_t D = 0; D + 2 < CRank; ++D)
     for (auto [V, E] : OutTile)
       if (ir::usesVar(CStore->Indices[D], V))
@@ -566,6 +655,8 @@ std::string AutoTensorCore::rewrite() {
   // The same chains in the update's terms: accumulator dimension d is
   // OVars[d] in the output and UVars[d] in the update.
   std::map<const ir::VarNode *, const ir::VarNode *> ToUpdate{{Lane->LoopVar.get(), Lane->LoopVar.get()}};
+  for (const ir::ForNode *L : WarpLoops)
+    ToUpdate[L->LoopVar.get()] = L->LoopVar.get();
   for (size_t D = 0; D < Rank; ++D)
     if (OVars[D])
       ToUpdate[OVars[D]] = UVars[D];
@@ -737,7 +828,40 @@ std::string AutoTensorCore::rewrite() {
   // shared stages, a warp box of whole 16 x 8 tiles, every ldmatrix row on
   // 16 bytes.
   ir::TensorFamily Family = ir::TensorFamily::Wmma;
-  if (ArchNumber >= 80 && In == ir::DType::Float16 && X->Buf->MemScope == ir::Scope::Shared &&
+  if (Warpgroup) {
+    // wgmma: fp16 operands in shared stages, both K-major (A's rows along
+    // k, B stored n by n), rows of 32, 64 or 128 bytes; 64-row tiles of the
+    // warpgroup's whole box.
+    if (In != ir::DType::Float16 || X->Buf->MemScope != ir::Scope::Shared ||
+        Y->Buf->MemScope != ir::Scope::Shared)
+      fail("wgmma reads float16 operands from shared stages");
+    if (OA.Layout != ir::WmmaRowMajor)
+      throw NotQualified{"wgmma reads A k-major", X->Buf.get(),
+                         "so that wgmma reads it k-major"};
+    if (OB.Layout != ir::WmmaColMajor)
+      throw NotQualified{"wgmma reads B k-major", Y->Buf.get(),
+                         "so that wgmma reads it k-major"};
+    ir::Swizzle Sw;
+    for (const Operand *O : {&OA, &OB})
+      if (!ir::wgmmaSwizzle(O->Ld, Sw) || O->Load->Buf->Shape.size() != 2)
+        fail("the rows of stage '" + O->Load->Buf->Name + "' are " + std::to_string(O->Ld) +
+             " elements; wgmma reads rows of 16, 32 or 64 (a k tile of that size)");
+    if (Rw % 64 != 0 || Cw % 8 != 0 || Cw > 256)
+      fail("the warpgroup computes " + std::to_string(Rw) + " x " + std::to_string(Cw) +
+           " outputs; wgmma takes 64-row tiles of at most 256 columns, a multiple of 8");
+    if (Rw * Cw / 128 > 128)
+      fail("the warpgroup's " + std::to_string(Rw) + " x " + std::to_string(Cw) +
+           " accumulators are " + std::to_string(Rw * Cw / 128) +
+           " registers per thread, more than 128");
+    // Each tile starts on a swizzle pattern (8 rows).
+    if (!provablyAligned(ir::as<ir::LoadNode>(TileStart(X, URow, TA, 64, Rw / 64, ir::makeInt(0))),
+                         8 * OA.Ld * 2) ||
+        !provablyAligned(ir::as<ir::LoadNode>(TileStart(Y, UCol, TB, Cw, 1, ir::makeInt(0))),
+                         8 * OB.Ld * 2))
+      fail("a wgmma tile does not start on 8 rows of its stage");
+    Family = ir::TensorFamily::Wgmma;
+  }
+  if (!Warpgroup && ArchNumber >= 80 && In == ir::DType::Float16 && X->Buf->MemScope == ir::Scope::Shared &&
       Y->Buf->MemScope == ir::Scope::Shared && Rw % 16 == 0 && Cw % 8 == 0 &&
       (OA.Ld * 2) % 16 == 0 && (OB.Ld * 2) % 16 == 0) {
     Expr KOff = Ek == 16 ? ir::makeInt(0) : Expr(TK) * ir::makeInt(16);
@@ -767,8 +891,10 @@ std::string AutoTensorCore::rewrite() {
   const ir::BufferNode *MisalignedStage = nullptr;
   if (Family == ir::TensorFamily::Mma)
     Shapes = {{16, 8}};
+  if (Family == ir::TensorFamily::Wgmma)
+    Shapes = {{64, Cw}};
   for (auto [Mc, Nc] : Shapes) {
-    if (Family == ir::TensorFamily::Mma) {
+    if (Family != ir::TensorFamily::Wmma) {
       M = Mc;
       N = Nc;
       break;
@@ -840,6 +966,20 @@ std::string AutoTensorCore::rewrite() {
                       M, N, K, Family))));
   Stmt Reduce = ir::makeAllocate(
       Af, ir::makeAllocate(Bf, Loop(TK, TilesK, ir::makeSeq({LoadA, LoadB, Mma}))));
+  if (Family == ir::TensorFamily::Wgmma) {
+    // The warpgroup's mma straight from the stages; one batch per k tile,
+    // waited for at its end (the stages are refilled after it).
+    Expr Wg = ir::makeCall(
+        "wgmma.mma",
+        {Frag(Cf, TA, ir::makeInt(0)), TileStart(X, URow, TA, M, TilesR, KOff), ir::makeInt(OA.Ld),
+         TileStart(Y, UCol, TB, N, 1, KOff), ir::makeInt(OB.Ld), ir::makeInt(M), ir::makeInt(N),
+         ir::makeInt(K)},
+        ir::DType::Int32);
+    Reduce = ir::makeSeq({ir::makeEvaluate(ir::makeWgmmaFence()),
+                          Loop(TK, TilesK, Loop(TA, TilesR, ir::makeEvaluate(Wg))),
+                          ir::makeEvaluate(ir::makeWgmmaCommit()),
+                          ir::makeEvaluate(ir::makeWgmmaWait(0))});
+  }
   Stmt Store = Loop(TA, TilesR, Loop(TB, TilesC,
                     ir::makeEvaluate(ir::makeWmmaCall(
                         ir::WmmaOp::Store,
@@ -902,6 +1042,11 @@ std::string AutoTensorCore::rewrite() {
   Nest.Body = R.mutate(Nest.Body);
 
   auto Major = [](int64_t L) { return L == ir::WmmaRowMajor ? "row-major" : "column-major"; };
+  if (Family == ir::TensorFamily::Wgmma)
+    return "a warpgroup computes " + std::to_string(Rw) + " x " + std::to_string(Cw) + " outputs as " +
+           std::to_string(TilesR) + " wgmma tiles of " + std::to_string(M) + "x" + std::to_string(N) +
+           "x" + std::to_string(K) + "; '" + X->Buf->Name + "' is A, '" + Y->Buf->Name +
+           "' B, both k-major in shared memory";
   return "a warp computes " + std::to_string(Rw) + " x " + std::to_string(Cw) + " outputs as " +
          std::to_string(TilesR) + " x " + std::to_string(TilesC) +
          (Family == ir::TensorFamily::Mma ? " mma.sync tiles of " : " wmma tiles of ") +
@@ -912,11 +1057,11 @@ std::string AutoTensorCore::rewrite() {
 
 } // namespace
 
-ir::LoopNest autoTensorCore(const ir::LoopNest &Nest, std::vector<Diag> &Diags, int ArchNumber) {
+ir::LoopNest autoTensorCore(const ir::LoopNest &Nest, std::vector<Diag> &Diags, TargetArch Arch) {
   if (Nest.TensorCoreAuto < 0)
     return Nest;
   ir::LoopNest Out = Nest;
-  AutoTensorCore(Out, Diags, ArchNumber).run();
+  AutoTensorCore(Out, Diags, Arch).run();
   return Out;
 }
 
@@ -924,7 +1069,7 @@ const Pass AutoTensorCorePass = {
     "AutoTensorCore", /*Requires=*/FormAny, /*Establishes=*/FormAny,
     [](LoweringState &S) {
       size_t First = S.Diags.size();
-      S.Nest = autoTensorCore(S.Nest, S.Diags, S.Opts.Arch.Number);
+      S.Nest = autoTensorCore(S.Nest, S.Diags, S.Opts.Arch);
       return !S.failedSince(First);
     }};
 

@@ -271,6 +271,15 @@ protected:
       return Same;
     if (ir::isIntrinsicOperand(Body, Old.get())) {
       ir::Swizzle Sw;
+      if (!Old->Swizzle.any() && wgmmaSwizzle(Body, Old, Shape, Sw)) {
+        // wgmma reads it through a descriptor of PTX's canonical K-major
+        // layout: rows of 32, 64 or 128 bytes with that swizzle, never
+        // padded.
+        auto New = std::make_shared<ir::BufferNode>(*Old);
+        New->Swizzle = Sw;
+        return ir::remapBuffer(ir::makeAllocate(Old, Body), Old.get(), New,
+                               [](const std::vector<ir::Expr> &Indices) { return Indices; });
+      }
       if (Old->Swizzle.any() || !ldmatrixSwizzle(Body, Old, Shape, Sw))
         return Same;
       // Rows padded to an odd number of 16-byte chunks where that fits
@@ -335,6 +344,30 @@ private:
     Fix.Buf = New.get();
     Fix.Pitch = Pitch;
     return Fix.mutate(Out);
+  }
+
+  /// The swizzle of a stage wgmma.mma reads (ir::wgmmaSwizzle of its row
+  /// length); false when no wgmma reads it. AutoTensorCore chose wgmma only
+  /// for rows that have one; the simulator checks the stage has it.
+  static bool wgmmaSwizzle(const ir::Stmt &Body, const ir::Buffer &Buf,
+                           const std::vector<int64_t> &Shape, ir::Swizzle &Out) {
+    struct Reader : ir::IRVisitor {
+      const ir::BufferNode *Buf;
+      bool Found = false;
+      void visitCall(const ir::CallNode *N) override {
+        ir::WmmaCall W;
+        Found |= ir::decodeWmma(N, W) && W.Family == ir::TensorFamily::Wgmma &&
+                 W.Op == ir::WmmaOp::Mma && (W.A->Buf.get() == Buf || W.B->Buf.get() == Buf);
+        ir::IRVisitor::visitCall(N);
+      }
+    } R;
+    R.Buf = Buf.get();
+    R.visit(Body);
+    int64_t Size = 1;
+    for (int64_t E : Shape)
+      Size *= E;
+    return R.Found && ir::wgmmaSwizzle(Shape.back(), Out) &&
+           Size % (int64_t(1) << (Out.Shift + Out.Bits)) == 0;
   }
 
   /// The XOR swizzle of a stage ldmatrix reads (mma.load_a/_b): 16-byte
