@@ -68,7 +68,7 @@ def opcode_of(instr):
 
 def is_mma(opcode):
     """A tensor-core instruction."""
-    return opcode.startswith(("mma.", "wmma.mma"))
+    return opcode.startswith(("mma.", "wmma.mma", "wgmma.mma_async"))
 
 
 def is_fma_or_mma(opcode):

@@ -234,7 +234,7 @@ TEST(CodeGenCUDATest, TargetArchIsNamedInTheHeader) {
                                "}\n");
   EXPECT_FALSE(contains(emitCUDA(K), "Target architecture"));
   ASSERT_TRUE(parseTargetArch("sm_90a", K.Arch));
-  EXPECT_TRUE(contains(emitCUDA(K), "\n// Target architecture: sm_90a (nvcc -arch=sm_90a).\n"))
+  EXPECT_TRUE(contains(emitCUDA(K), "\n// Target architecture: sm_90a (nvcc -gencode arch=compute_90a,code=sm_90a).\n"))
       << emitCUDA(K);
 }
 

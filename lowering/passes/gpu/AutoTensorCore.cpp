@@ -42,8 +42,8 @@
 // of at most 256 columns; the code no longer depends on the warp or lane, so
 // all 128 threads issue the same calls:
 //   initialisation -> for a: wgmma.fill(Cf[a, 0])
-//   reduction nest -> wgmma.fence(); for kk, a: wgmma.mma(Cf[a, 0], &A'[a*64, kk*16], lda,
-//                                                   &B'[col 0, kk*16], ldb);
+//   reduction nest -> for kk { wgmma.fence(); for a: wgmma.mma(Cf[a, 0], &A'[a*64, kk*16],
+//                                                   lda, &B'[col 0, kk*16], ldb) }
 //                     wgmma.commit(); wgmma.wait(0)
 //   output store   -> for a: wgmma.store(&C[row a*64, col 0], Cf[a, 0])
 // Both stages must be K-major (A's rows along k, B stored n by n); a stage
@@ -975,8 +975,12 @@ std::string AutoTensorCore::rewriteFor(bool Warpgroup) {
          TileStart(Y, UCol, TB, N, 1, KOff), ir::makeInt(OB.Ld), ir::makeInt(M), ir::makeInt(N),
          ir::makeInt(K)},
         ir::DType::Int32);
-    Reduce = ir::makeSeq({ir::makeEvaluate(ir::makeWgmmaFence()),
-                          Loop(TK, TilesK, Loop(TA, TilesR, ir::makeEvaluate(Wg))),
+    // The fence inside the k loop: the barrier that publishes the stages
+    // goes before the loop, so a step stays fills, barrier, computation
+    // (what PipelineStages pipelines).
+    Reduce = ir::makeSeq({Loop(TK, TilesK,
+                               ir::makeSeq({ir::makeEvaluate(ir::makeWgmmaFence()),
+                                            Loop(TA, TilesR, ir::makeEvaluate(Wg))})),
                           ir::makeEvaluate(ir::makeWgmmaCommit()),
                           ir::makeEvaluate(ir::makeWgmmaWait(0))});
   }
