@@ -204,8 +204,8 @@ class Runner:
 
     # ---- a batch
     def run_batch(self, cases, tag):
-        # Odd seeds compile for sm_80 (mma.sync, cp.async, pipeline), even
-        # ones for no architecture: a batch holds one kind, so a case runs
+        # Odd seeds compile for sm_80 or sm_90a (mma.sync, wgmma, cp.async,
+        # pipeline), even ones for no architecture: a batch holds one kind, so a case runs
         # the same alone (minimizing) as in any batch.
         archs = {}
         for c in cases:
@@ -293,10 +293,14 @@ class Runner:
 
 
 def case_arch(case):
-    """The -fplugin-arg-sched-arch a case compiles with: sm_80 for odd
-    seeds, none for even ones (GPU cases; VTA cases take none)."""
+    """The -fplugin-arg-sched-arch a case compiles with: sm_80 for seeds
+    1 mod 4, sm_90a (wgmma where a block is one warpgroup, else the sm_80
+    paths) for 3 mod 4, none for even ones (GPU cases; VTA cases take
+    none)."""
     vta = any("target(vta)" in d for d in case.schedule)
-    return "sm_80" if case.seed % 2 and not vta else None
+    if vta or case.seed % 2 == 0:
+        return None
+    return "sm_90a" if case.seed % 4 == 3 else "sm_80"
 
 
 def compare(cases, results, keep, plain, sched):
