@@ -668,7 +668,7 @@ public:
     if (!CpAsyncHelpers.empty()) {
       OS << "\n// cp.async (sm_80+): a global -> shared copy that bypasses the registers,\n"
             "// in flight until the thread waits for its group (sched_cp_async_wait<g>: at\n"
-            "// most g groups left in flight; _wait_all: none). 4 and 8 bytes go through\n"
+            "// most g groups left in flight). 4 and 8 bytes go through\n"
             "// L1 (.ca), 16 around it (.cg). The emu backend (SCHED_CUDA_EMU) copies at once.\n"
             "#ifndef SCHED_CUDA_EMU\n";
       for (const std::string &Name : CpAsyncHelpers)
@@ -690,8 +690,6 @@ private:
   bool UsesHalf = false;
   std::set<std::string> CpAsyncHelpers; // the cp.async helpers the kernel calls
   bool UsesSwizzle = false;              // some access is to a swizzled shared array
-  bool PendingAsync = false; // cp.async copies emitted and not yet waited for
-  int SeqDepth = 0;          // sequences being emitted around the current statement
   WmmaScan Wmma;
   std::set<std::string> UsedHelpers; // of MmaSyncHelpers
   /// The variables that stand for elements of vector loads (emitVectorLoop),
@@ -1221,21 +1219,10 @@ private:
     if (!S)
       return;
     switch (S->Kind) {
-    case ir::StmtKind::Seq: {
-      // cp.async copies complete before the first statement after them that
-      // copies nothing itself (a barrier, the reads): one wait for a run of
-      // stage fills, exactly where the IR's copies have all happened.
-      ++SeqDepth;
-      for (const ir::Stmt &Child : ir::as<ir::SeqNode>(S)->Stmts) {
-        if (PendingAsync && !holdsAsyncCopy(Child))
-          waitForAsyncCopies(Indent);
+    case ir::StmtKind::Seq:
+      for (const ir::Stmt &Child : ir::as<ir::SeqNode>(S)->Stmts)
         emitStmt(Child, Indent);
-      }
-      if (PendingAsync)
-        waitForAsyncCopies(Indent);
-      --SeqDepth;
       return;
-    }
     case ir::StmtKind::For:
       return emitFor(ir::as<ir::ForNode>(S), Indent);
     case ir::StmtKind::Store: {
@@ -1330,18 +1317,6 @@ private:
     static const char Components[] = "xyzw";
     line(Indent) << "// vectorized loop '" << L->LoopVar->Name << "': " << Plan.Lanes
                  << " lanes\n";
-    if (Plan.CopyType && isAsyncCopy(Plan)) {
-      PendingAsync = true;
-      CpAsyncHelpers.insert("sched_cp_async_16");
-      for (const ir::StoreNode *St : Plan.Stores) {
-        const auto *Ld = ir::as<ir::LoadNode>(St->Value);
-        line(Indent) << "sched_cp_async_16(&" << access(St->Buf, {Plan.VectorStores.at(St)})
-                     << ", &" << access(Ld->Buf, {Plan.VectorLoads.at(Ld)}) << ");\n";
-      }
-      if (SeqDepth == 0)
-        waitForAsyncCopies(Indent);
-      return;
-    }
     if (Plan.CopyType) {
       for (const ir::StoreNode *St : Plan.Stores) {
         const auto *Ld = ir::as<ir::LoadNode>(St->Value);
@@ -1389,45 +1364,6 @@ private:
     }
   }
 
-  /// Whether a vectorized loop of copies runs as cp.async (sm_80 and newer):
-  /// 16 bytes at a time from global into shared memory.
-  bool isAsyncCopy(const ir::VectorLoop &Plan) const {
-    if (!Plan.CopyType || !K.Arch.isSet() || K.Arch.Number < 80)
-      return false;
-    for (const ir::StoreNode *St : Plan.Stores) {
-      const auto *Ld = ir::as<ir::LoadNode>(St->Value);
-      if (St->Buf->MemScope != ir::Scope::Shared || Ld->Buf->MemScope != ir::Scope::Global ||
-          Plan.Lanes * ir::dtypeBytes(St->Buf->Type) != 16)
-        return false;
-    }
-    return true;
-  }
-
-  /// Whether S holds a vectorized loop that runs as cp.async.
-  bool holdsAsyncCopy(const ir::Stmt &S) const {
-    struct Finder : ir::IRVisitor {
-      const CUDAEmitter &E;
-      bool Found = false;
-      explicit Finder(const CUDAEmitter &E) : E(E) {}
-      void visitFor(const ir::ForNode *N) override {
-        ir::VectorLoop Plan;
-        if (N->LoopKind == ir::ForKind::Vectorized && ir::planVectorLoop(N, Plan).empty() &&
-            E.isAsyncCopy(Plan))
-          Found = true;
-        else
-          ir::IRVisitor::visitFor(N);
-      }
-    } F(*this);
-    F.visit(S);
-    return F.Found;
-  }
-
-  void waitForAsyncCopies(int Indent) {
-    CpAsyncHelpers.insert("sched_cp_async_wait_all");
-    line(Indent) << "sched_cp_async_wait_all();\n";
-    PendingAsync = false;
-  }
-
   /// The device definition of one cp.async helper.
   static std::string cpAsyncHelperText(const std::string &Name) {
     const std::string Head = "static __device__ __forceinline__ void ";
@@ -1436,8 +1372,6 @@ private:
     if (Name == "sched_cp_async_wait")
       return "template <int Groups> " + Head + Name +
              "() {\n  asm volatile(\"cp.async.wait_group %0;\" :: \"n\"(Groups) : \"memory\");\n}\n";
-    if (Name == "sched_cp_async_wait_all")
-      return Head + Name + "() {\n  asm volatile(\"cp.async.wait_all;\" ::: \"memory\");\n}\n";
     std::string Bytes = Name.substr(std::string("sched_cp_async_").size());
     return Head + Name + "(void *Dst, const void *Src) {\n  asm volatile(\"cp.async." +
            (Bytes == "16" ? "cg" : "ca") + ".shared.global [%0], [%1], " + Bytes +

@@ -512,7 +512,6 @@ static inline void sched_cp_async_8(void *Dst, const void *Src) { std::memcpy(Ds
 static inline void sched_cp_async_16(void *Dst, const void *Src) { std::memcpy(Dst, Src, 16); }
 static inline void sched_cp_async_commit() {}
 template <int Groups> static inline void sched_cp_async_wait() {}
-static inline void sched_cp_async_wait_all() {}
 
 //===--- nvcuda::wmma (mma.h) -------------------------------------------------===//
 

@@ -47,6 +47,12 @@
 // (tensorcore(auto)'s ordinary copy for edge blocks: there, copy 0). A marked loop that does not qualify gets a -Wsched-ignored warning
 // saying why; an automatic one is left as it is.
 //
+// Fills outside a pipeline (sm_80 and newer): each run of statements of a
+// sequence that only copies 16-byte runs from global memory into shared
+// stages becomes cp.async copies, then `commit; wait_group(0)` before the
+// statement after the run (the barrier, the reads). The same copies as
+// the pipeline's, in the IR, so the simulator checks them too.
+//
 // Runs after InjectThreadSync and PrefetchDoubleBuffers (it keeps the
 // barrier thread sync placed after the fills and drops the one at the end
 // of the step), before LayoutSharedStages (which leaves intrinsic operands'
@@ -88,7 +94,9 @@ Stmt call(const std::string &Name, std::vector<Expr> Args) {
 /// the conditions around the loop state (ir::withDivisorFacts).
 class AsyncCopies : public ir::IRMutator {
 public:
-  explicit AsyncCopies(const ir::DivisorFacts &Facts) : Facts(Facts) {}
+  /// OnlyBytes: convert only copies of that many bytes (0: 4, 8 and 16).
+  explicit AsyncCopies(const ir::DivisorFacts &Facts, int64_t OnlyBytes = 0)
+      : Facts(Facts), OnlyBytes(OnlyBytes) {}
   int Converted = 0;
 
 protected:
@@ -102,7 +110,7 @@ protected:
       return ir::IRMutator::mutateFor(S, N);
     int64_t Bytes = V * ir::dtypeBytes(St->Buf->Type);
     const ir::VarNode *Lane = N->LoopVar.get();
-    if ((Bytes != 4 && Bytes != 8 && Bytes != 16) ||
+    if ((Bytes != 4 && Bytes != 8 && Bytes != 16) || (OnlyBytes && Bytes != OnlyBytes) ||
         !ir::isAlignedRun(St->Buf, St->Indices, Lane, V, Facts) ||
         !ir::isAlignedRun(Ld->Buf, Ld->Indices, Lane, V, Facts))
       return ir::IRMutator::mutateFor(S, N);
@@ -121,6 +129,69 @@ protected:
 
 private:
   const ir::DivisorFacts &Facts;
+  const int64_t OnlyBytes;
+};
+
+/// The fills outside a pipeline: a statement that, its 16-byte copies
+/// made cp.async, holds nothing but those calls and loops around them is a
+/// fill; a run of fills in a sequence is followed by commit and wait(0).
+class AsyncFills : public DivisorFactsMutator {
+protected:
+  Stmt mutateSeq(const Stmt &S, const ir::SeqNode *N) override {
+    std::vector<Stmt> Out;
+    bool Pending = false;
+    for (const Stmt &Child : N->Stmts) {
+      if (Stmt Fill = asFill(Child)) {
+        Out.push_back(Fill);
+        Pending = true;
+        continue;
+      }
+      if (Pending)
+        waitFor(Out);
+      Pending = false;
+      Out.push_back(mutate(Child));
+    }
+    if (Pending)
+      waitFor(Out);
+    return ir::makeSeq(Out);
+  }
+  Stmt mutateFor(const Stmt &S, const ir::ForNode *N) override {
+    // A fill that is no statement of a sequence waits right after itself.
+    if (Stmt Fill = asFill(S)) {
+      std::vector<Stmt> Out = {Fill};
+      waitFor(Out);
+      return ir::makeSeq(Out);
+    }
+    return DivisorFactsMutator::mutateFor(S, N);
+  }
+
+private:
+  Stmt asFill(const Stmt &S) {
+    if (!ir::as<ir::ForNode>(S))
+      return nullptr;
+    AsyncCopies Async(Facts, 16);
+    Stmt Out = Async.mutate(S);
+    if (Async.Converted == 0 || !onlyCopies(Out))
+      return nullptr;
+    return Out;
+  }
+  static bool onlyCopies(const Stmt &S) {
+    struct Finder : ir::IRVisitor {
+      bool Other = false;
+      void visitStore(const ir::StoreNode *) override { Other = true; }
+      void visitEvaluate(const ir::EvaluateNode *N) override {
+        const auto *C = ir::as<ir::CallNode>(N->Value);
+        Other |= !C || C->Name != "sched.cp_async";
+      }
+      void visitAllocate(const ir::AllocateNode *) override { Other = true; }
+    } F;
+    F.visit(S);
+    return !F.Other;
+  }
+  static void waitFor(std::vector<Stmt> &Out) {
+    Out.push_back(call("sched.cp_async_commit", {}));
+    Out.push_back(call("sched.cp_async_wait", {ir::makeInt(0)}));
+  }
 };
 
 /// S with every vectorized loop no vectorize directive names made an
@@ -462,7 +533,7 @@ ir::LoopNest pipelineStages(const ir::LoopNest &Nest, int ArchNumber, std::vecto
     if (Marked)
       Out.Body = unrollStageRuns(Out.Body, Nest);
   } else {
-    Out.Body = Pipeliner(Nest, Nest.TensorCoreAuto >= 0, Diags).run();
+    Out.Body = AsyncFills().mutate(Pipeliner(Nest, Nest.TensorCoreAuto >= 0, Diags).run());
   }
   std::vector<ir::LoopPragma> Kept;
   for (const ir::LoopPragma &P : Nest.Pragmas)
