@@ -207,10 +207,6 @@ bool isWmmaScope(ir::Scope S) {
          S == ir::Scope::WmmaAccumulator;
 }
 
-/// The shapes CUDA's wmma offers for half and 8-bit operands.
-bool isWmmaShape(int64_t M, int64_t N, int64_t K) {
-  return K == 16 && ((M == 16 && N == 16) || (M == 32 && N == 8) || (M == 8 && N == 32));
-}
 
 /// The element type of a fragment in CUDA, or null when wmma has none for
 /// the scope: half or 8-bit integers for matrix_a/b, float, int or half for
@@ -404,7 +400,7 @@ protected:
       return wgmma(N, W);
     bool Sync = W.Family == ir::TensorFamily::Mma;
     (Sync ? UsesMmaSync : UsesWmma) = true;
-    if (Sync ? !ir::isMmaSyncShape(W.M, W.N, W.K) : !isWmmaShape(W.M, W.N, W.K))
+    if (Sync ? !ir::isMmaSyncShape(W.M, W.N, W.K) : !ir::isWmmaShape(W.M, W.N, W.K))
       Errors.push_back(N->Name + " has shape m" + std::to_string(W.M) + "n" + std::to_string(W.N) +
                        "k" + std::to_string(W.K) +
                        (Sync ? ", which the mma.sync path does not offer (m16n8k16)"

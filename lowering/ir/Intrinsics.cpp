@@ -323,6 +323,12 @@ int64_t tileStrideAlignment(TensorFamily Family, WmmaOp Op, Scope FragScope, DTy
   return Lane > 16 ? Lane : 16;
 }
 
+bool isWmmaShape(int64_t M, int64_t N, int64_t K) {
+  return K == 16 && ((M == 16 && N == 16) || (M == 32 && N == 8) || (M == 8 && N == 32));
+}
+
+bool isAsyncCopyBytes(int64_t Bytes) { return Bytes == 4 || Bytes == 8 || Bytes == 16; }
+
 bool isMmaSyncShape(int64_t M, int64_t N, int64_t K) { return M == 16 && N == 8 && K == 16; }
 
 int64_t mmaLaneElements(Scope Sc) { return Sc == Scope::WmmaMatrixA ? 8 : 4; }

@@ -173,6 +173,13 @@ int64_t tileStartAlignment(TensorFamily Family, WmmaOp Op);
 int64_t tileStrideAlignment(TensorFamily Family, WmmaOp Op, Scope FragScope, DType T, int64_t Rows,
                             int64_t Cols);
 
+/// The shapes CUDA's wmma offers for half and 8-bit operands: m16n16k16,
+/// m32n8k16, m8n32k16.
+bool isWmmaShape(int64_t M, int64_t N, int64_t K);
+
+/// The sizes one sched.cp_async copies: 4, 8 or 16 bytes (PTX cp.async).
+bool isAsyncCopyBytes(int64_t Bytes);
+
 /// The mma.sync shapes: m16n8k16 with fp16 operands and fp32 accumulators.
 bool isMmaSyncShape(int64_t M, int64_t N, int64_t K);
 

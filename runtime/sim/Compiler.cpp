@@ -735,8 +735,7 @@ private:
       return;
     const BufferInfo &DI = P.Buffers[DstId], &SI = P.Buffers[SrcId];
     if (DI.MemScope != Scope::Shared || SI.MemScope != Scope::Global || DI.Type != SI.Type ||
-        !(N * dtypeBytes(DI.Type) == 4 || N * dtypeBytes(DI.Type) == 8 ||
-          N * dtypeBytes(DI.Type) == 16)) {
+        !isAsyncCopyBytes(N * dtypeBytes(DI.Type))) {
       fail("'sched.cp_async' copies 4, 8 or 16 bytes of one type from global to shared "
            "memory, not " + std::to_string(N) + " " + dtypeName(SI.Type) + " from " +
            scopeName(SI.MemScope) + " '" + SI.Name + "' to " + scopeName(DI.MemScope) + " '" +
@@ -813,10 +812,7 @@ private:
     if (W.Family == TensorFamily::Wgmma)
       return compileWgmma(C, W, S);
     bool Sync = W.Family == TensorFamily::Mma;
-    bool ShapeOk = Sync ? isMmaSyncShape(W.M, W.N, W.K)
-                        : (W.M == 16 && W.N == 16 && W.K == 16) ||
-                              (W.M == 32 && W.N == 8 && W.K == 16) ||
-                              (W.M == 8 && W.N == 32 && W.K == 16);
+    bool ShapeOk = Sync ? isMmaSyncShape(W.M, W.N, W.K) : isWmmaShape(W.M, W.N, W.K);
     if (!ShapeOk) {
       fail("'" + C->Name + "' has shape m" + std::to_string(W.M) + "n" + std::to_string(W.N) +
            "k" + std::to_string(W.K) +

@@ -110,7 +110,7 @@ protected:
       return ir::IRMutator::mutateFor(S, N);
     int64_t Bytes = V * ir::dtypeBytes(St->Buf->Type);
     const ir::VarNode *Lane = N->LoopVar.get();
-    if ((Bytes != 4 && Bytes != 8 && Bytes != 16) || (OnlyBytes && Bytes != OnlyBytes) ||
+    if (!ir::isAsyncCopyBytes(Bytes) || (OnlyBytes && Bytes != OnlyBytes) ||
         !ir::isAlignedRun(St->Buf, St->Indices, Lane, V, Facts) ||
         !ir::isAlignedRun(Ld->Buf, Ld->Indices, Lane, V, Facts))
       return ir::IRMutator::mutateFor(S, N);
