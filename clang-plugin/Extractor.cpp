@@ -515,7 +515,7 @@ protected:
     auto It = Targets.find(N->Buf.get());
     if (It == Targets.end())
       return ir::IRMutator::mutateStore(S, N);
-    return ir::makeStore(It->second.Final, rewrite(It->second, N->Indices), mutate(N->Value));
+    return ir::makeStoreLike(N, It->second.Final, rewrite(It->second, N->Indices), mutate(N->Value));
   }
 
 private:
@@ -596,6 +596,7 @@ private:
   ir::Stmt translateFor(const ForStmt *F);
   ir::Stmt translateIf(const IfStmt *If);
   ir::Stmt translateExprStmt(const Expr *E);
+  ir::Stmt translateExprStmtAt(const Expr *E);
   ir::Stmt translateAssign(const Expr *LHS, const Expr *Value, const Expr *Whole);
   ir::Stmt translateCompoundAssign(const CompoundAssignOperator *CA);
   ir::Stmt translateIncDec(const UnaryOperator *U);
@@ -816,9 +817,13 @@ ir::Stmt NestExtractor::translateLocalDecls(ArrayRef<const VarDecl *> Vars,
                                 : Modified   ? "is assigned after its declaration"
                                              : "is computed from memory (an indirect index)";
   std::vector<ir::Stmt> Body;
-  if (Init)
-    Body.push_back(ir::makeStore(Buf, {ir::makeInt(0)},
-                                 Init->Type == DT ? Init : ir::makeCast(DT, Init)));
+  if (Init) {
+    PresumedLoc PLoc = Ctx.getSourceManager().getPresumedLoc(
+        Ctx.getSourceManager().getExpansionLoc(VD->getLocation()));
+    Body.push_back(ir::withLine(ir::makeStore(Buf, {ir::makeInt(0)},
+                                              Init->Type == DT ? Init : ir::makeCast(DT, Init)),
+                                PLoc.isValid() ? static_cast<int>(PLoc.getLine()) : 0));
+  }
   Body.push_back(translateLocalDecls(Vars.drop_front(), Rest));
   if (Failed)
     return nullptr;
@@ -1354,6 +1359,14 @@ bool NestExtractor::finishCounters(ExtractedNest &Out) {
 //===----------------------------------------------------------------------===//
 
 ir::Stmt NestExtractor::translateExprStmt(const Expr *E) {
+  // The store keeps its statement's line (where a macro wrote it: where the
+  // macro was used).
+  PresumedLoc PLoc = Ctx.getSourceManager().getPresumedLoc(
+      Ctx.getSourceManager().getExpansionLoc(E->getBeginLoc()));
+  return ir::withLine(translateExprStmtAt(E), PLoc.isValid() ? static_cast<int>(PLoc.getLine()) : 0);
+}
+
+ir::Stmt NestExtractor::translateExprStmtAt(const Expr *E) {
   E = E->IgnoreParens();
   if (const auto *Cleanups = dyn_cast<ExprWithCleanups>(E))
     E = Cleanups->getSubExpr()->IgnoreParens();

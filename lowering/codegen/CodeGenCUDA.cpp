@@ -621,6 +621,13 @@ public:
   std::string emit(std::vector<std::string> &Errors) {
     Wmma.visit(K.Kernel.Body);
     std::string Signature = signature();
+    // The kernel, and what sched made in it, is the nest's line.
+    sourceLine(0);
+    std::string NestLine = Body.str();
+    Body.str("");
+    // The signature's line comes next, then the body's first line.
+    LastLine += 1;
+    LastPos = 0;
     emitStmt(K.Kernel.Body, 1);
     Errors = Wmma.Errors;
     std::ostringstream OS;
@@ -671,7 +678,7 @@ public:
         OS << cpAsyncHelperText(Name);
       OS << "#endif\n";
     }
-    OS << "\n" << Signature << " {\n";
+    OS << "\n" << NestLine << Signature << " {\n";
     for (const std::string &Decl : SharedDecls)
       OS << "  " << Decl << "\n";
     OS << Body.str() << "}\n";
@@ -1223,6 +1230,7 @@ private:
       return emitFor(ir::as<ir::ForNode>(S), Indent);
     case ir::StmtKind::Store: {
       const auto *N = ir::as<ir::StoreNode>(S);
+      sourceLine(N->Line);
       line(Indent) << access(N->Buf, N->Indices) << " = " << unwrap(storedValue(N->Value))
                    << ";\n";
       return;
@@ -1249,10 +1257,47 @@ private:
       return;
     }
     case ir::StmtKind::Evaluate:
+      sourceLine(0);
       line(Indent) << expr(ir::as<ir::EvaluateNode>(S)->Value) << ";\n";
       return;
     }
   }
+
+  /// A `#line` directive before a statement that comes from source line L
+  /// of the nest's file (0: sched made it, the nest's own line), where the
+  /// last one named another line: profilers, compute-sanitizer and NVRTC's
+  /// line info then point at the C++ line.
+  void sourceLine(int L) {
+    if (K.Kernel.SourceFile.empty())
+      return;
+    if (L <= 0) {
+      // What sched made stays with the nest's line: once there, the text
+      // after it is not moved again.
+      L = K.Kernel.SourceLine;
+      if (L <= 0 || LastDirective == L)
+        return;
+    } else if (LastLine > 0) {
+      // The line the text after the last directive is at now.
+      std::string Text = Body.str();
+      int Now = LastLine + static_cast<int>(std::count(Text.begin() + static_cast<std::ptrdiff_t>(
+                                                            std::min(LastPos, Text.size())),
+                                                        Text.end(), '\n'));
+      if (Now == L)
+        return;
+    }
+    std::string File;
+    for (char C : K.Kernel.SourceFile) {
+      if (C == '\\' || C == '"')
+        File += '\\';
+      File += C;
+    }
+    Body << "#line " << L << " \"" << File << "\"\n";
+    LastLine = LastDirective = L;
+    LastPos = Body.str().size();
+  }
+  int LastDirective = 0; // the line the last #line directive named
+  int LastLine = 0;   // of the last #line directive
+  size_t LastPos = 0; // where the text after it starts in Body
 
   void emitFor(const ir::ForNode *N, int Indent) {
     ScopedEntry<ir::VarRanges> Scope(Ranges, N->LoopVar.get(),

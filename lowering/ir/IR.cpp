@@ -168,6 +168,21 @@ Stmt makeStore(Buffer B, std::vector<Expr> Indices, Expr Value) {
   return std::make_shared<StoreNode>(std::move(B), std::move(Indices), std::move(Value));
 }
 
+Stmt makeStoreLike(const StoreNode *From, Buffer B, std::vector<Expr> Indices, Expr Value) {
+  auto S = std::make_shared<StoreNode>(std::move(B), std::move(Indices), std::move(Value));
+  S->Line = From ? From->Line : 0;
+  return S;
+}
+
+Stmt withLine(const Stmt &S, int Line) {
+  const auto *St = as<StoreNode>(S);
+  if (!St || St->Line == Line)
+    return S;
+  auto Out = std::make_shared<StoreNode>(*St);
+  Out->Line = Line;
+  return Out;
+}
+
 Stmt makeAllocate(Buffer B, Stmt Body) {
   return std::make_shared<AllocateNode>(std::move(B), std::move(Body));
 }

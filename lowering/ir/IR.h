@@ -235,6 +235,11 @@ struct StoreNode : StmtNode {
   Buffer Buf;
   std::vector<Expr> Indices;
   Expr Value;
+  /// The line of the user's statement it came from (in the nest's source
+  /// file), 0 for a store sched made (a stage's fill). Kept by every
+  /// rewrite of the store (makeStoreLike); the CUDA emitter writes it as a
+  /// `#line` directive, so profilers and compute-sanitizer name the C++ line.
+  int Line = 0;
   StoreNode(Buffer B, std::vector<Expr> I, Expr V)
       : StmtNode(StmtKind::Store), Buf(std::move(B)), Indices(std::move(I)), Value(std::move(V)) {}
 };
@@ -389,6 +394,10 @@ Buffer makeBuffer(const std::string &Name, DType T, std::vector<Expr> Shape,
 Stmt makeFor(Var V, Expr Min, Expr Extent, Stmt Body, ForKind K = ForKind::Serial,
              const std::string &Tag = "", bool IsReduction = false);
 Stmt makeStore(Buffer B, std::vector<Expr> Indices, Expr Value);
+/// A store rewritten from From: the same source line.
+Stmt makeStoreLike(const StoreNode *From, Buffer B, std::vector<Expr> Indices, Expr Value);
+/// S, when it is a store, with its source line set to Line.
+Stmt withLine(const Stmt &S, int Line);
 Stmt makeAllocate(Buffer B, Stmt Body);
 Stmt makeSeq(std::vector<Stmt> Stmts); // flattens nested Seqs; one element -> itself
 Stmt makeIf(Expr Cond, Stmt Then, Stmt Else = nullptr);

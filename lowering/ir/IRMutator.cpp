@@ -116,7 +116,7 @@ Stmt IRMutator::mutateStore(const Stmt &S, const StoreNode *N) {
   bool Changed = mutateAll(*this, N->Indices, Indices, Fn);
   if (!Changed && Value == N->Value)
     return S;
-  return makeStore(N->Buf, std::move(Indices), Value);
+  return makeStoreLike(N, N->Buf, std::move(Indices), Value);
 }
 
 Stmt IRMutator::mutateAllocate(const Stmt &S, const AllocateNode *N) {
@@ -255,7 +255,7 @@ protected:
     Stmt M = IRMutator::mutateStore(S, N);
     const auto *St = as<StoreNode>(M);
     const BufferRemap *R = St ? remapOf(St->Buf.get()) : nullptr;
-    return R ? makeStore(R->New, R->MapIndices(St->Indices), St->Value) : M;
+    return R ? makeStoreLike(St, R->New, R->MapIndices(St->Indices), St->Value) : M;
   }
   Stmt mutateAllocate(const Stmt &S, const AllocateNode *N) override {
     Stmt M = IRMutator::mutateAllocate(S, N);

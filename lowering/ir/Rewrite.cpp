@@ -67,7 +67,7 @@ protected:
   Stmt mutateStore(const Stmt &S, const StoreNode *N) override {
     if (Seen.insert(N).second)
       return S;
-    return makeStore(N->Buf, N->Indices, N->Value);
+    return makeStoreLike(N, N->Buf, N->Indices, N->Value);
   }
   Stmt mutateEvaluate(const Stmt &S, const EvaluateNode *N) override {
     if (Seen.insert(N).second)

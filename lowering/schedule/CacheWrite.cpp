@@ -86,7 +86,7 @@ protected:
     const auto *St = as<StoreNode>(Out);
     if (!St || St->Buf.get() != Acc)
       return Out;
-    return makeStore(Stage, Target(St->Indices), St->Value);
+    return makeStoreLike(St, Stage, Target(St->Indices), St->Value);
   }
   Stmt mutateFor(const Stmt &S, const ForNode *N) override {
     if (N == Copy)
@@ -123,7 +123,7 @@ protected:
     const auto *Narrow = St && St->Buf.get() == Stage ? as<CastNode>(St->Value) : nullptr;
     if (!Narrow || Narrow->Value->Type != DType::Int32 || !isInt(Narrow->Type))
       return Out;
-    return makeStore(St->Buf, St->Indices, Narrow->Value);
+    return makeStoreLike(St, St->Buf, St->Indices, Narrow->Value);
   }
 
 private:

@@ -350,7 +350,7 @@ protected:
   ir::Stmt mutateStore(const ir::Stmt &, const ir::StoreNode *N) override {
     std::vector<ir::Expr> Indices;
     ir::Buffer B = remap(N->Buf, N->Indices, Indices);
-    return ir::makeStore(B, std::move(Indices), mutate(N->Value));
+    return ir::makeStoreLike(N, B, std::move(Indices), mutate(N->Value));
   }
 
   ir::Stmt mutateAllocate(const ir::Stmt &, const ir::AllocateNode *N) override {

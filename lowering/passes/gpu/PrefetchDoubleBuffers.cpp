@@ -157,8 +157,8 @@ protected:
                          ir::Scope::Local);
     }
     if (P == Part::Load)
-      return ir::makeStore(R, {Flat}, N->Value);
-    return ir::makeStore(N->Buf, N->Indices, ir::makeLoad(R, {Flat}));
+      return ir::makeStoreLike(N, R, {Flat}, N->Value);
+    return ir::makeStoreLike(N, N->Buf, N->Indices, ir::makeLoad(R, {Flat}));
   }
 
 private:

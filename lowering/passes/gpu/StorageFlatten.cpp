@@ -72,9 +72,9 @@ protected:
     if (It == Replacement.end()) {
       if (Indices == N->Indices && Value == N->Value)
         return S;
-      return ir::makeStore(N->Buf, Indices, Value);
+      return ir::makeStoreLike(N, N->Buf, Indices, Value);
     }
-    return ir::makeStore(It->second, {flatIndex(N->Buf, Indices)}, Value);
+    return ir::makeStoreLike(N, It->second, {flatIndex(N->Buf, Indices)}, Value);
   }
 
   ir::Stmt mutateAllocate(const ir::Stmt &S, const ir::AllocateNode *N) override {
