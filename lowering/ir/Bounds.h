@@ -124,6 +124,17 @@ bool loadsFrom(const Expr &E, const std::set<const BufferNode *> &Bufs);
 /// The conjuncts of a condition (`a && b` gives a and b).
 std::vector<Expr> conjunctsOf(const Expr &Cond);
 
+/// A guard comparison as Lo < Hi (Strict) or Lo <= Hi.
+struct Ordering {
+  Expr Lo, Hi;
+  bool Strict;
+};
+
+/// The integer comparisons among the conjuncts of Guards that read no memory
+/// and are not == or !=, each as an Ordering: what bounds a variable or an
+/// index where an access happens.
+std::vector<Ordering> orderingsOf(const std::vector<Expr> &Guards);
+
 } // namespace ir
 } // namespace sched
 

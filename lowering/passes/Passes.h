@@ -172,9 +172,14 @@ bool verifyKernel(const ir::LoopNest &Nest, const KernelContext &Ctx, unsigned F
 // forms.
 //===----------------------------------------------------------------------===//
 
-extern const Pass TensorizeVtaGemmPass, InjectVtaAluPass, InjectVtaDmaPass, DropUnitLoopsPass,
+extern const Pass PadVtaStagesPass, TensorizeVtaGemmPass, InjectVtaAluPass, InjectVtaDmaPass, DropUnitLoopsPass,
     FoldUopLoopsPass, InjectCoprocSyncPass, InjectVtaContextsPass, VtaStorageFlattenPass,
     CombineUopSignaturesPass, VerifyVtaProgramPass;
+
+/// A guarded copy-in of a VTA stage under dma_copy holds zeros where its
+/// guard fails (`S[i] = select(g, G[j], 0)`, a padded LOAD); consumers'
+/// guards that those zeros make redundant are dropped.
+ir::LoopNest padVtaStages(const ir::LoopNest &Nest);
 
 /// tensorize(x, vta.gemm): the multiply-add under x (by meaning: an acc
 /// element of 16 lanes += inp element . wgt tile, whatever the order of the

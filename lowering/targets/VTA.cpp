@@ -23,6 +23,7 @@ namespace {
 const char *const VTAPasses[] = {
     "NormalizeLoops",
     "BoundInference",
+    "PadVtaStages",
     "TensorizeVtaGemm",
     "InjectVtaAlu",
     "InjectVtaDma",
