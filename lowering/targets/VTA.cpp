@@ -22,6 +22,7 @@ namespace {
 // clang-format off
 const char *const VTAPasses[] = {
     "NormalizeLoops",
+    "GuardedUpdatesAsSelects",
     "BoundInference",
     "PadVtaStages",
     "TensorizeVtaGemm",

@@ -6,10 +6,10 @@
 // a guard, `in_range ? D[..] : 0`), becomes `S[i] = select(g, G[j], 0)`: the
 // stage holds zeros where g fails, which InjectVtaDma makes the zero padding
 // of a 2-D LOAD (its pad fields). Then a consumer's read of such a stage
-// under its own guard c, `select(c, S[k], 0)` (through a conversion, too) or
-// `if (c) A = A + S[k]*W` (the guard written as a statement), becomes the
-// plain read or the plain update where g at k implies c: wherever c fails,
-// the element read is one of the zeros.
+// under its own guard c, `select(c, S[k], 0)` (through a conversion, or of
+// a product with such a factor: GuardedUpdatesAsSelects writes `if (c) A +=
+// S[k]*W` so), becomes the plain read where g at k implies c: wherever c
+// fails, the element read is one of the zeros.
 //
 // Why: VTA's GEMM has no guard. TVM's convolution tutorial pads in the LOAD
 // (topi.nn.pad and the DMA's pad fields); a C++ user pads with a guard.
@@ -134,32 +134,17 @@ protected:
     return IRMutator::mutateSelect(E, N);
   }
 
-  Stmt mutateIfThenElse(const Stmt &S, const IfThenElseNode *N) override {
-    // if (c) A = A + X*Y, X zero wherever c fails: the update adds 0 there.
-    const auto *St = as<StoreNode>(N->Then);
-    const auto *Sum = St ? as<BinaryNode>(St->Value) : nullptr;
-    if (!N->Else && Sum && Sum->Op == BinOp::Add && isInt(St->Value->Type)) {
-      for (bool SelfLeft : {true, false}) {
-        const auto *Self = as<LoadNode>(SelfLeft ? Sum->A : Sum->B);
-        const auto *Prod = as<BinaryNode>(SelfLeft ? Sum->B : Sum->A);
-        if (!Self || Self->Buf != St->Buf || !sameIndices(Self->Indices, St->Indices) || !Prod ||
-            Prod->Op != BinOp::Mul)
-          continue;
-        if (zeroWhereFails(Prod->A, N->Cond) || zeroWhereFails(Prod->B, N->Cond))
-          return mutate(N->Then);
-      }
-    }
-    return IRMutator::mutateIfThenElse(S, N);
-  }
-
 private:
   const std::map<const BufferNode *, PaddedStage> &Padded;
   VarRanges Ranges; // the loops around
 
-  /// Whether X, a read of a padded stage (through an integer conversion),
-  /// is 0 wherever Cond fails: its copy's guard at the index read implies
-  /// Cond.
+  /// Whether X, a read of a padded stage (through an integer conversion) or
+  /// an integer product with such a factor, is 0 wherever Cond fails: the
+  /// copy's guard at the index read implies Cond.
   bool zeroWhereFails(const Expr &X, const Expr &Cond) const {
+    if (const auto *M = as<BinaryNode>(X))
+      return M->Op == BinOp::Mul && isInt(M->Type) &&
+             (zeroWhereFails(M->A, Cond) || zeroWhereFails(M->B, Cond));
     Expr Value = X;
     while (const auto *C = as<CastNode>(Value)) {
       if (!isInt(C->Type) || !isInt(C->Value->Type))
@@ -180,15 +165,6 @@ private:
     for (const Ordering &O : orderingsOf({substitute(It->second.Guard, At)}))
       Facts.push_back(nonNegativeForm(O));
     return impliedBy(Cond, Facts, Ranges);
-  }
-
-  static bool sameIndices(const std::vector<Expr> &A, const std::vector<Expr> &B) {
-    if (A.size() != B.size())
-      return false;
-    for (size_t I = 0; I < A.size(); ++I)
-      if (!provablyEqual(A[I], B[I]))
-        return false;
-    return true;
   }
 };
 
