@@ -429,6 +429,14 @@ Interval boundsOf(const Expr &E, const VarRanges &Ranges, const NonNegativeFacts
   return {simplifiedOrNull(I.Min), simplifiedOrNull(I.Max)};
 }
 
+Expr Ordering::slack() const {
+  return simplify(Hi - Lo - makeInt(Strict ? 1 : 0, Hi->Type));
+}
+
+Interval loopRange(const ForNode *L) {
+  return {L->Min, simplify(L->Min + L->Extent - makeInt(1, L->Min->Type))};
+}
+
 std::vector<Ordering> orderingsOf(const std::vector<Expr> &Guards) {
   std::vector<Expr> Conds;
   for (const Expr &G : Guards)

@@ -41,6 +41,9 @@ using NonNegativeFacts = std::vector<Expr>;
 /// factor's sign. Results are simplified.
 Interval boundsOf(const Expr &E, const VarRanges &Ranges, const NonNegativeFacts &Facts = {});
 
+/// The values a loop's variable takes, [Min, Min + Extent - 1].
+Interval loopRange(const ForNode *L);
+
 /// Region of a buffer: one Interval per dimension.
 using Region = std::vector<Interval>;
 
@@ -128,6 +131,8 @@ std::vector<Expr> conjunctsOf(const Expr &Cond);
 struct Ordering {
   Expr Lo, Hi;
   bool Strict;
+  /// Hi - Lo, less 1 when strict: >= 0 exactly where the comparison holds.
+  Expr slack() const;
 };
 
 /// The integer comparisons among the conjuncts of Guards that read no memory

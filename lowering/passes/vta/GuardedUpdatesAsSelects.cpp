@@ -56,7 +56,7 @@ bool holdsForSomeFreeValue(const Expr &Cond, const std::set<const VarNode *> &Fr
     Highs[V].push_back(Ranges.at(V).Max);
   }
   for (const Ordering &O : Bounds) {
-    Expr E = simplify(O.Hi - O.Lo - makeInt(O.Strict ? 1 : 0, O.Hi->Type)); // E >= 0
+    Expr E = O.slack(); // E >= 0
     LinearIndex LI;
     if (!linearIn(E, Free, LI))
       return false;
@@ -86,7 +86,7 @@ bool holdsForSomeFreeValue(const Expr &Cond, const std::set<const VarNode *> &Fr
 class GuardedUpdateRewriter : public IRMutator {
 protected:
   Stmt mutateFor(const Stmt &S, const ForNode *N) override {
-    Ranges[N->LoopVar.get()] = {N->Min, simplify(N->Min + N->Extent - makeInt(1))};
+    Ranges[N->LoopVar.get()] = loopRange(N);
     Stmt Out = IRMutator::mutateFor(S, N);
     Ranges.erase(N->LoopVar.get());
     return Out;

@@ -126,7 +126,7 @@ protected:
       bool Unit = getConstInt(N->Extent, Extent) && Extent == 1;
       if (Unit)
         UnitVars[N->LoopVar.get()] = N->Min;
-      Ranges[N->LoopVar.get()] = {N->Min, simplify(N->Min + N->Extent - makeInt(1))};
+      Ranges[N->LoopVar.get()] = loopRange(N);
       Stmt Out = IRMutator::mutateFor(S, N);
       UnitVars.erase(N->LoopVar.get());
       Ranges.erase(N->LoopVar.get());
@@ -413,7 +413,7 @@ private:
     std::vector<Expr> Highs[2];
     for (const Ordering &O : Bounds) {
       // O as E >= 0, E = c*v + Rest.
-      Expr E = simplify(O.Hi - O.Lo - makeInt(O.Strict ? 1 : 0, O.Hi->Type));
+      Expr E = O.slack();
       std::string Cond = "`" + print(O.Lo) + (O.Strict ? " < " : " <= ") + print(O.Hi) + "`";
       LinearIndex LI;
       if (!linearIn(E, Vars, LI))

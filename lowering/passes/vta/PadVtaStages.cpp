@@ -50,11 +50,6 @@ struct PaddedStage {
   std::vector<const VarNode *> Vars;
 };
 
-/// `e >= 0` of an ordering Lo < Hi (e = Hi - Lo - 1) or Lo <= Hi.
-Expr nonNegativeForm(const Ordering &O) {
-  return simplify(O.Hi - O.Lo - makeInt(O.Strict ? 1 : 0, O.Hi->Type));
-}
-
 /// Whether every conjunct of Cond is implied by one of Facts (each `e >= 0`)
 /// or holds over Ranges (the loops around it).
 bool impliedBy(const Expr &Cond, const std::vector<Expr> &Facts, const VarRanges &Ranges) {
@@ -62,7 +57,7 @@ bool impliedBy(const Expr &Cond, const std::vector<Expr> &Facts, const VarRanges
   if (Conds.size() != conjunctsOf(Cond).size())
     return false; // a conjunct that is no integer comparison
   for (const Ordering &O : Conds) {
-    Expr E = nonNegativeForm(O);
+    Expr E = O.slack();
     bool Implied = provablyLessEq(makeInt(0, E->Type), E, Ranges);
     for (const Expr &F : Facts)
       Implied = Implied || provablyLessOrEqual(F, E);
@@ -121,7 +116,7 @@ public:
 
 protected:
   Stmt mutateFor(const Stmt &S, const ForNode *N) override {
-    Ranges[N->LoopVar.get()] = {N->Min, simplify(N->Min + N->Extent - makeInt(1))};
+    Ranges[N->LoopVar.get()] = loopRange(N);
     Stmt Out = IRMutator::mutateFor(S, N);
     Ranges.erase(N->LoopVar.get());
     return Out;
@@ -163,7 +158,7 @@ private:
     }
     std::vector<Expr> Facts;
     for (const Ordering &O : orderingsOf({substitute(It->second.Guard, At)}))
-      Facts.push_back(nonNegativeForm(O));
+      Facts.push_back(O.slack());
     return impliedBy(Cond, Facts, Ranges);
   }
 };
