@@ -429,17 +429,14 @@ Interval boundsOf(const Expr &E, const VarRanges &Ranges, const NonNegativeFacts
   return {simplifiedOrNull(I.Min), simplifiedOrNull(I.Max)};
 }
 
-namespace {
+Expr Ordering::slack() const {
+  return simplify(Hi - Lo - makeInt(Strict ? 1 : 0, Hi->Type));
+}
 
-/// A guard comparison as Lo < Hi (Strict) or Lo <= Hi.
-struct Ordering {
-  Expr Lo, Hi;
-  bool Strict;
-};
+Interval loopRange(const ForNode *L) {
+  return {L->Min, simplify(L->Min + L->Extent - makeInt(1, L->Min->Type))};
+}
 
-/// The integer comparisons among the conjuncts of Guards that read no memory
-/// and are not == or !=, each as an Ordering: what bounds a variable or an
-/// index where an access happens.
 std::vector<Ordering> orderingsOf(const std::vector<Expr> &Guards) {
   std::vector<Expr> Conds;
   for (const Expr &G : Guards)
@@ -456,6 +453,8 @@ std::vector<Ordering> orderingsOf(const std::vector<Expr> &Guards) {
   }
   return Out;
 }
+
+namespace {
 
 /// Ranges narrowed by the guards that bound one ranged variable by what
 /// does not vary over the ranges (`lo < 4` around the body of a thread loop

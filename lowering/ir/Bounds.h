@@ -41,6 +41,9 @@ using NonNegativeFacts = std::vector<Expr>;
 /// factor's sign. Results are simplified.
 Interval boundsOf(const Expr &E, const VarRanges &Ranges, const NonNegativeFacts &Facts = {});
 
+/// The values a loop's variable takes, [Min, Min + Extent - 1].
+Interval loopRange(const ForNode *L);
+
 /// Region of a buffer: one Interval per dimension.
 using Region = std::vector<Interval>;
 
@@ -123,6 +126,19 @@ bool loadsFrom(const Expr &E, const std::set<const BufferNode *> &Bufs);
 
 /// The conjuncts of a condition (`a && b` gives a and b).
 std::vector<Expr> conjunctsOf(const Expr &Cond);
+
+/// A guard comparison as Lo < Hi (Strict) or Lo <= Hi.
+struct Ordering {
+  Expr Lo, Hi;
+  bool Strict;
+  /// Hi - Lo, less 1 when strict: >= 0 exactly where the comparison holds.
+  Expr slack() const;
+};
+
+/// The integer comparisons among the conjuncts of Guards that read no memory
+/// and are not == or !=, each as an Ordering: what bounds a variable or an
+/// index where an access happens.
+std::vector<Ordering> orderingsOf(const std::vector<Expr> &Guards);
 
 } // namespace ir
 } // namespace sched

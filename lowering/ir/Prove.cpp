@@ -45,6 +45,15 @@ bool provablyLessOrEqual(const Expr &A, const Expr &B) {
   return getConstInt(simplify(B - A), Diff) && Diff >= 0;
 }
 
+bool provablyEqualIndices(const std::vector<Expr> &A, const std::vector<Expr> &B) {
+  if (A.size() != B.size())
+    return false;
+  for (size_t I = 0; I < A.size(); ++I)
+    if (!provablyEqual(A[I], B[I]))
+      return false;
+  return true;
+}
+
 Expr divideExactly(const Expr &E, int64_t N) {
   AffineForm F;
   if (!toAffine(simplify(E), [](const VarNode *) { return true; }, F))

@@ -21,6 +21,9 @@ namespace ir {
 /// as the simplifier can tell (false means "not proven", not "different").
 bool provablyEqual(const Expr &A, const Expr &B);
 
+/// The same number of indices, each pair provablyEqual.
+bool provablyEqualIndices(const std::vector<Expr> &A, const std::vector<Expr> &B);
+
 /// True when A <= B for every value of their variables, as far as the
 /// simplifier can tell: B - A folds to a non-negative constant, or A is a
 /// min with one such operand (a max with both).

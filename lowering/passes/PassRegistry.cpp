@@ -28,7 +28,7 @@ const Pass *const BuiltinPasses[] = {
     &StorageFlattenPass, &ComputeBufferRegionsPass, &PartitionLoopsPass, &VectorizeLoopsPass,
     &UnrollSmallLoopsPass, &VerifyKernelPass,
     // vta/
-    &TensorizeVtaGemmPass, &InjectVtaAluPass, &InjectVtaDmaPass, &DropUnitLoopsPass,
+    &GuardedUpdatesAsSelectsPass, &PadVtaStagesPass, &TensorizeVtaGemmPass, &InjectVtaAluPass, &InjectVtaDmaPass, &DropUnitLoopsPass,
     &FoldUopLoopsPass, &InjectCoprocSyncPass, &InjectVtaContextsPass, &VtaStorageFlattenPass,
     &CombineUopSignaturesPass, &VerifyVtaProgramPass};
 

@@ -85,6 +85,18 @@ static void collectStoreNest(const ir::Stmt &S, StoreNest &N) {
   }
 }
 
+ir::Expr updateTerm(const ir::StoreNode *St) {
+  const auto *Sum = ir::as<ir::BinaryNode>(St->Value);
+  if (!Sum || Sum->Op != ir::BinOp::Add)
+    return nullptr;
+  for (bool SelfLeft : {true, false}) {
+    const auto *Self = ir::as<ir::LoadNode>(SelfLeft ? Sum->A : Sum->B);
+    if (Self && Self->Buf == St->Buf && ir::provablyEqualIndices(Self->Indices, St->Indices))
+      return SelfLeft ? Sum->B : Sum->A;
+  }
+  return nullptr;
+}
+
 StoreNest storeNestOf(const ir::Stmt &S) {
   StoreNest N;
   collectStoreNest(S, N);

@@ -106,6 +106,10 @@ struct StoreNest {
 };
 StoreNest storeNestOf(const ir::Stmt &S);
 
+/// P of a store that updates the element it stores, `A[i] = A[i] + P` (or
+/// `P + A[i]`, the indices provably equal), or null: an accumulation.
+ir::Expr updateTerm(const ir::StoreNode *St);
+
 /// The VTA element L's first scalar starts (ir/Vta.h: a uop operand is a
 /// Load of the first scalar of an element of a stage buffer): its flat
 /// index divided by the scope's lanes, simplified. False, with Why, when

@@ -172,9 +172,18 @@ bool verifyKernel(const ir::LoopNest &Nest, const KernelContext &Ctx, unsigned F
 // forms.
 //===----------------------------------------------------------------------===//
 
-extern const Pass TensorizeVtaGemmPass, InjectVtaAluPass, InjectVtaDmaPass, DropUnitLoopsPass,
+extern const Pass GuardedUpdatesAsSelectsPass, PadVtaStagesPass, TensorizeVtaGemmPass, InjectVtaAluPass, InjectVtaDmaPass, DropUnitLoopsPass,
     FoldUopLoopsPass, InjectCoprocSyncPass, InjectVtaContextsPass, VtaStorageFlattenPass,
     CombineUopSignaturesPass, VerifyVtaProgramPass;
+
+/// `if (c) A = A + X*Y` (integers) becomes `A = A + select(c, X*Y, 0)`, so
+/// that bound inference sizes the stages X and Y read by the whole window.
+ir::LoopNest guardedUpdatesAsSelects(const ir::LoopNest &Nest);
+
+/// A guarded copy-in of a VTA stage under dma_copy holds zeros where its
+/// guard fails (`S[i] = select(g, G[j], 0)`, a padded LOAD); consumers'
+/// guards that those zeros make redundant are dropped.
+ir::LoopNest padVtaStages(const ir::LoopNest &Nest);
 
 /// tensorize(x, vta.gemm): the multiply-add under x (by meaning: an acc
 /// element of 16 lanes += inp element . wgt tile, whatever the order of the

@@ -22,7 +22,9 @@ namespace {
 // clang-format off
 const char *const VTAPasses[] = {
     "NormalizeLoops",
+    "GuardedUpdatesAsSelects",
     "BoundInference",
+    "PadVtaStages",
     "TensorizeVtaGemm",
     "InjectVtaAlu",
     "InjectVtaDma",

@@ -75,10 +75,6 @@ Diag errorAt(const std::string &Message) {
   return D;
 }
 
-ir::Interval loopRange(const ir::ForNode *L) {
-  return {L->Min, ir::simplify(L->Min + L->Extent - ir::makeInt(1, L->Min->Type))};
-}
-
 bool isThreadLikeTag(const std::string &Tag) {
   return ir::isThreadIdxTag(Tag) || ir::isVirtualThreadTag(Tag);
 }

@@ -25,13 +25,25 @@
 // vta.pack_tiles fills on the host before the program (ir/Vta.h; one per W,
 // allocated around the whole body).
 //
+// Padding: a copy PadVtaStages made `S[..] = select(g, G[..], 0)` (the
+// stage's region reaches outside G: a convolution's padding written as a
+// guard) is a LOAD with pad fields when g clips the x loop and the y loop,
+// each alone, to a window of values that do not change in the copy (a
+// conjunction of bounds `v >= lo`, `v < hi`): x_size and y_size are the
+// windows, the pads what is around them (expressions over the loops outside
+// the copy: a tile at the top edge has a row of padding, the next none), and
+// G is read from the windows' start. Any other guard is an error at the
+// pragma saying which bound is not such a clip.
+//
 // Where: after BoundInference (the copies have their final regions and
 // constant extents) and TensorizeVtaGemm, before FoldUopLoops and
 // InjectCoprocSync (which need every instruction in place).
 //
 //===----------------------------------------------------------------------===//
+#include "ir/Bounds.h"
 #include "ir/IRMutator.h"
 #include "ir/Printer.h"
+#include "ir/Prove.h"
 #include "ir/Simplify.h"
 #include "ir/Vta.h"
 #include "passes/PassUtil.h"
@@ -54,6 +66,48 @@ struct Dim {
   int64_t Extent, StepS, StepG, StepR = 0, StepC = 0;
 };
 
+/// The zero padding of a LOAD whose copy is guarded (PadVtaStages): per DMA
+/// dimension (0: x, 1: y) the loop the guard clips (null: none), the window
+/// of its values the guard keeps, [max(Lows), Hi), and the pads around it,
+/// in elements.
+struct Pads {
+  const ForNode *Loop[2] = {nullptr, nullptr};
+  std::vector<Expr> Lows[2];
+  Expr Lo[2], Hi[2];
+  Expr Before[2] = {makeInt(0), makeInt(0)}, After[2] = {makeInt(0), makeInt(0)};
+
+  /// The LOAD's x (D = 0) or y size: the window, or Full without a clip.
+  Expr size(int D, int64_t Full) const {
+    return Loop[D] ? simplify(Hi[D] - Lo[D]) : makeInt(Full);
+  }
+
+  /// X, an index of the global array affine in the copy's loops, at the
+  /// first element the LOAD reads: each clipped loop at its window's start,
+  /// the other DMA loops at 0 (Zero). The start is a max of lower bounds,
+  /// and X moves one way with each loop, so X there is the max (or min) of
+  /// X at each bound: an expression whose bounds stay exact (`max(yo*7 - 1,
+  /// 0)`, never below 0, where `yo*7 - 1 + max(0, 1 - yo*7)` is not known
+  /// to be).
+  Expr startOf(const Expr &X, const std::map<const VarNode *, Expr> &Zero) const {
+    Expr E = X;
+    for (int D = 0; D < 2; ++D) {
+      if (!Loop[D])
+        continue;
+      const VarNode *V = Loop[D]->LoopVar.get();
+      LinearIndex LI;
+      if (!linearIn(X, {V}, LI) || LI.coef(V) == 0)
+        continue;
+      Expr Out;
+      for (const Expr &L : Lows[D]) {
+        Expr At = substitute(E, {{V, L}});
+        Out = Out ? makeBinary(LI.coef(V) > 0 ? BinOp::Max : BinOp::Min, Out, At) : At;
+      }
+      E = Out;
+    }
+    return simplify(substitute(E, Zero));
+  }
+};
+
 class DmaInjector : public IRMutator {
 public:
   DmaInjector(const LoopNest &Nest, std::vector<Diag> &Diags) : Diags(Diags) {
@@ -72,8 +126,10 @@ protected:
       bool Unit = getConstInt(N->Extent, Extent) && Extent == 1;
       if (Unit)
         UnitVars[N->LoopVar.get()] = N->Min;
+      Ranges[N->LoopVar.get()] = loopRange(N);
       Stmt Out = IRMutator::mutateFor(S, N);
       UnitVars.erase(N->LoopVar.get());
+      Ranges.erase(N->LoopVar.get());
       return Out;
     }
     Mark = It->second;
@@ -86,6 +142,7 @@ private:
   std::vector<Diag> &Diags;
   const LoopPragma *Mark = nullptr;
   std::map<const VarNode *, Expr> UnitVars; // enclosing loops of one iteration
+  VarRanges Ranges;                          // enclosing loops
 
   Stmt fail(const std::string &Message) {
     Diag D;
@@ -103,14 +160,24 @@ private:
     if (!C.Store)
       return fail("nothing is copied under '" + N->LoopVar->Name + "'");
     const StoreNode *St = C.Store;
+    // A padded copy (PadVtaStages): S[..] = select(g, G[..], 0).
+    Expr Value = St->Value, Guard;
+    int64_t Else;
+    if (const auto *Sel = as<SelectNode>(Value))
+      if (getConstInt(Sel->FalseValue, Else) && Else == 0) {
+        Guard = Sel->Cond;
+        Value = Sel->TrueValue;
+      }
     // S: the VTA buffer; G: the global array.
-    const LoadNode *Src = as<LoadNode>(St->Value);
-    const auto *Narrow = as<CastNode>(St->Value);
+    const LoadNode *Src = as<LoadNode>(Value);
+    const auto *Narrow = as<CastNode>(Value);
     if (!Src && Narrow)
       Src = as<LoadNode>(Narrow->Value);
     if (!Src)
       return fail("`" + stmtText(St) + "` is not a copy");
     bool IsLoad = vtaElementLanes(St->Buf->MemScope) > 0;
+    if (Guard && !IsLoad)
+      return fail("`" + stmtText(St) + "` is not a copy");
     Buffer S = IsLoad ? St->Buf : Src->Buf, G = IsLoad ? Src->Buf : St->Buf;
     std::vector<Expr> IdxS = IsLoad ? St->Indices : Src->Indices;
     std::vector<Expr> IdxG = IsLoad ? Src->Indices : St->Indices;
@@ -236,6 +303,7 @@ private:
       XSize *= Elem[E].Extent;
       ++E;
     }
+    const size_t XEnd = E; // Elem[0, XEnd) make up x, Elem[XEnd, E) y
     if (E < Elem.size()) {
       XStride = Elem[E].StepG;
       YSize = Elem[E].Extent;
@@ -259,18 +327,34 @@ private:
     if (SplitLoop)
       return fail("loop '" + SplitLoop->LoopVar->Name + "' is split between a DMA row and the "
                                                       "loops around it; split it in the schedule");
+    // A padded copy: the guard clips x and y to windows, the rest is the
+    // LOAD's zero padding.
+    Pads P;
+    if (Guard) {
+      Guard = simplify(substitute(Guard, UnitVars));
+      std::vector<const ForNode *> XLoops, YLoops;
+      for (size_t K = 0; K < E; ++K)
+        (K < XEnd ? XLoops : YLoops).push_back(Elem[K].Loop);
+      std::vector<const ForNode *> InElement;
+      for (size_t K = 0; K < I; ++K)
+        InElement.push_back(Dims[K].Loop);
+      if (!clipWindows(Guard, C.Loops, XLoops, YLoops, InElement, HostLoops, P))
+        return nullptr;
+    }
     // The start of the transfer: the copy's DMA loops at 0.
+    // A padded copy starts reading G at the windows' first row and column
+    // (S at 0: its padding comes first).
     std::map<const VarNode *, Expr> Zero;
     for (const ForNode *F : C.Loops)
       if (!HostLoops.count(F))
         Zero[F->LoopVar.get()] = makeInt(0);
-    auto Start = [&](const Buffer &B, const std::vector<Expr> &Idx) {
+    auto Start = [&](const Buffer &B, const std::vector<Expr> &Idx, const Pads *Clipped) {
       std::vector<Expr> Out;
       for (const Expr &X : Idx)
-        Out.push_back(simplify(substitute(X, Zero)));
+        Out.push_back(Clipped ? Clipped->startOf(X, Zero) : simplify(substitute(X, Zero)));
       return makeLoad(B, Out);
     };
-    Expr StartS = Start(S, IdxS), StartG = Start(G, IdxG);
+    Expr StartS = Start(S, IdxS, nullptr), StartG = Start(G, IdxG, Guard ? &P : nullptr);
     if (Packed) {
       // Tile (row / 16, col / 16) of G, at its first scalar.
       const auto *L = as<LoadNode>(StartG);
@@ -286,8 +370,8 @@ private:
     }
     Expr Call =
         IsLoad ? makeCall("vta.load_2d",
-                          {StartS, StartG, makeInt(XSize), makeInt(YSize), makeInt(XStride),
-                           makeInt(0), makeInt(0), makeInt(0), makeInt(0)},
+                          {StartS, StartG, P.size(0, XSize), P.size(1, YSize), makeInt(XStride),
+                           P.Before[0], P.Before[1], P.After[0], P.After[1]},
                           DType::Int32)
                : makeCall("vta.store_2d",
                           {StartG, StartS, makeInt(XSize), makeInt(YSize), makeInt(XStride)},
@@ -297,6 +381,95 @@ private:
       if (HostLoops.count(C.Loops[K]))
         Out = makeFor(C.Loops[K]->LoopVar, C.Loops[K]->Min, C.Loops[K]->Extent, Out);
     return Out;
+  }
+
+  /// The windows of a padded copy's guard (PadVtaStages made it `S[..] =
+  /// select(Guard, G[..], 0)`): every conjunct must bound one loop of the
+  /// copy, the DMA's x loop or its y loop alone, by what does not vary in
+  /// the copy; the LOAD copies the window and pads the rest with zeros.
+  /// False (and an error) otherwise.
+  bool clipWindows(const Expr &Guard, const std::vector<const ForNode *> &Loops,
+                   const std::vector<const ForNode *> &XLoops,
+                   const std::vector<const ForNode *> &YLoops,
+                   const std::vector<const ForNode *> &InElement,
+                   const std::set<const ForNode *> &HostLoops, Pads &P) {
+    const std::string Rule =
+        ": VTA pads a 2-D load with whole columns (x) and rows (y), so the guard of a padded "
+        "copy must bound its x loop and its y loop, each alone, by values that do not change "
+        "in the copy";
+    auto Fail = [&](const std::string &Why) {
+      fail("the guard `" + print(Guard) + "` of the copy is not a rectangular clip: " + Why + Rule);
+      return false;
+    };
+    std::vector<Ordering> Bounds = orderingsOf({Guard});
+    if (Bounds.size() != conjunctsOf(Guard).size())
+      return Fail("it is not a conjunction of integer comparisons (<, <=, >, >=)");
+    std::set<const VarNode *> Vars;
+    for (const ForNode *F : Loops)
+      Vars.insert(F->LoopVar.get());
+    auto Has = [](const std::vector<const ForNode *> &List, const ForNode *F) {
+      return std::find(List.begin(), List.end(), F) != List.end();
+    };
+    std::vector<Expr> Highs[2];
+    for (const Ordering &O : Bounds) {
+      // O as E >= 0, E = c*v + Rest.
+      Expr E = O.slack();
+      std::string Cond = "`" + print(O.Lo) + (O.Strict ? " < " : " <= ") + print(O.Hi) + "`";
+      LinearIndex LI;
+      if (!linearIn(E, Vars, LI))
+        return Fail(Cond + " is not affine in the copy's loops");
+      if (LI.Coef.size() != 1)
+        return Fail(Cond + (LI.Coef.empty() ? " bounds none of the copy's loops"
+                                            : " bounds several of the copy's loops together"));
+      const auto &[V, Coef] = *LI.Coef.begin();
+      const ForNode *L = nullptr;
+      for (const ForNode *F : Loops)
+        if (F->LoopVar.get() == V)
+          L = F;
+      const std::string Loop = "loop '" + V->Name + "'";
+      if (Coef != 1 && Coef != -1)
+        return Fail(Cond + " bounds " + std::to_string(Coef) + " times " + Loop);
+      if (Has(InElement, L))
+        return Fail(Cond + " clips " + Loop + " inside a VTA element");
+      if (HostLoops.count(L))
+        return Fail(Cond + " clips " + Loop + ", which stays a loop around the DMA");
+      int D = Has(XLoops, L) ? 0 : Has(YLoops, L) ? 1 : -1;
+      if (D < 0)
+        return Fail(Cond + " clips " + Loop + ", which is no dimension of the DMA");
+      if ((D == 0 ? XLoops : YLoops).size() != 1)
+        return Fail(Cond + " clips " + Loop + ", one of the loops that make up the DMA's " +
+                    (D == 0 ? "x" : "y"));
+      P.Loop[D] = L;
+      // v >= -Rest, or v <= Rest.
+      (Coef > 0 ? P.Lows[D] : Highs[D]).push_back(simplify(Coef > 0 ? makeInt(0) - LI.Rest
+                                                                       : LI.Rest));
+    }
+    for (int D = 0; D < 2; ++D) {
+      const ForNode *L = P.Loop[D];
+      if (!L)
+        continue;
+      Expr End = simplify(L->Min + L->Extent); // one past the loop's last value
+      P.Lows[D].insert(P.Lows[D].begin(), L->Min);
+      Expr Lo = P.Lows[D][0], Hi = End;
+      for (size_t K = 1; K < P.Lows[D].size(); ++K)
+        Lo = makeBinary(BinOp::Max, Lo, P.Lows[D][K]);
+      for (const Expr &H : Highs[D])
+        Hi = makeBinary(BinOp::Min, Hi, H + makeInt(1, H->Type));
+      P.Lo[D] = simplify(Lo);
+      P.Hi[D] = simplify(Hi);
+      P.Before[D] = simplify(P.Lo[D] - L->Min);
+      P.After[D] = simplify(End - P.Hi[D]);
+      // A LOAD of no element is a no-op that leaves its padding unwritten.
+      Interval Size = boundsOf(P.Hi[D] - P.Lo[D], Ranges);
+      int64_t Min;
+      if (!Size.Min || !getConstInt(Size.Min, Min) || Min < 1) {
+        fail("the guard `" + print(Guard) + "` of the copy may keep no value of loop '" +
+             L->LoopVar->Name + "' (" + print(P.Lo[D]) + " to " + print(P.Hi[D]) +
+             "); VTA pads only a load that copies something");
+        return false;
+      }
+    }
+    return true;
   }
 
   /// G's tile-by-tile copy for a weight copy whose element (a 16x16 tile,

@@ -65,18 +65,8 @@ public:
       return fail(Where + "the region under '" + L->LoopVar->Name + "' stores nothing");
     const StoreNode *St = R.Store;
     // D = D + int32(X) * int32(Y), in either order of the sum and product.
-    const auto *Sum = as<BinaryNode>(St->Value);
-    const BinaryNode *Prod = nullptr;
-    if (Sum && Sum->Op == BinOp::Add) {
-      const auto *Self = as<LoadNode>(Sum->A);
-      Prod = as<BinaryNode>(Sum->B);
-      if (!Self || Self->Buf != St->Buf) {
-        Self = as<LoadNode>(Sum->B);
-        Prod = as<BinaryNode>(Sum->A);
-      }
-      if (!Self || Self->Buf != St->Buf || !sameIndices(Self->Indices, St->Indices))
-        Prod = nullptr;
-    }
+    Expr Term = updateTerm(St);
+    const auto *Prod = Term ? as<BinaryNode>(Term) : nullptr;
     const LoadNode *X = Prod && Prod->Op == BinOp::Mul ? operandLoad(Prod->A) : nullptr;
     const LoadNode *Y = Prod && Prod->Op == BinOp::Mul ? operandLoad(Prod->B) : nullptr;
     if (!X || !Y)
@@ -173,15 +163,6 @@ private:
     D.Message = Message;
     Diags.push_back(D);
     return nullptr;
-  }
-
-  static bool sameIndices(const std::vector<Expr> &A, const std::vector<Expr> &B) {
-    if (A.size() != B.size())
-      return false;
-    for (size_t I = 0; I < A.size(); ++I)
-      if (!provablyEqual(A[I], B[I]))
-        return false;
-    return true;
   }
 
   bool linearOf(const Buffer &Buf, const std::vector<Expr> &Indices,

@@ -411,16 +411,27 @@ private:
       return;
     }
     // The DRAM elements, where everything is constant.
-    int64_t OffMax, Total = 1;
+    int64_t Total = 1;
     bool ConstShape = true;
     for (const Expr &S : Buf->Shape) {
       int64_t D;
       ConstShape &= getConstInt(simplify(S), D);
       Total *= ConstShape ? D : 1;
     }
-    if (ConstShape && X > 0 && Y > 0 && Off.Max && getConstInt(Off.Max, OffMax)) {
+    // The end of the last row, bounded as one expression: a padded LOAD's
+    // offset and sizes move together with the loops around it (the window
+    // of the last tile starts lower and has fewer rows), which bounds of
+    // each alone do not see. Its max arms are bounded one by one.
+    int64_t End = 0;
+    bool Bounded = ConstShape && X > 0 && Y > 0;
+    Expr Last = simplify(Offset + (YSize - makeInt(1)) * XStride + XSize);
+    for (const Expr &Arm : minMaxArms(Last, BinOp::Max)) {
+      int64_t ArmEnd;
+      Bounded = Bounded && constantUpperBound(Arm, Ranges, ArmEnd);
+      End = Bounded ? std::max(End, ArmEnd) : End;
+    }
+    if (Bounded) {
       int64_t Capacity = Total * dtypeBytes(Buf->Type) / vtaDramElementBytes(Mem);
-      int64_t End = OffMax + (Y - 1) * Stride + X;
       if (End > Capacity)
         callError(std::string(IsLoad ? "reads " : "writes ") + memName(Mem) + " elements up to " +
                   std::to_string(End - 1) + " of '" + Buf->Name + "', which holds " +

@@ -18,6 +18,7 @@
 //===----------------------------------------------------------------------===//
 #include "ir/Access.h"
 #include "ir/Affine.h"
+#include "ir/Bounds.h"
 #include "ir/IRMutator.h"
 #include "ir/Printer.h"
 #include "ir/Simplify.h"
@@ -156,7 +157,25 @@ private:
   }
 
   Expr dramOffset(const LoadNode *G, int64_t Lanes) {
-    Expr Elem = divideExactly(flatIndex(G->Buf->Shape, G->Indices), Lanes);
+    Expr Flat = flatIndex(G->Buf->Shape, G->Indices);
+    Expr Elem = divideExactly(Flat, Lanes);
+    // A padded LOAD starts at a max (or min) of affine indices (InjectVtaDma):
+    // each arm divided.
+    for (BinOp Op : {BinOp::Max, BinOp::Min}) {
+      std::vector<Expr> Arms = minMaxArms(Flat, Op);
+      if (Elem || Arms.size() < 2)
+        continue;
+      Expr Out;
+      for (const Expr &Arm : Arms) {
+        Expr Part = divideExactly(Arm, Lanes);
+        if (!Part) {
+          Out = nullptr;
+          break;
+        }
+        Out = Out ? makeBinary(Op, Out, Part) : Part;
+      }
+      Elem = Out ? simplify(Out) : nullptr;
+    }
     if (!Elem)
       error("`" + print(makeLoad(G->Buf, G->Indices)) + "` does not start a VTA element");
     return Elem;
