@@ -347,7 +347,16 @@ private:
   /// tightest of parallel rows, and turns a pair a.x + c >= 0, -a.x - c >= 0
   /// into an equality. False when a constant row, or a pair, contradicts.
   bool normalizeInequalities() {
-    std::map<Row, int64_t> Tightest; // coefficients -> smallest constant
+    // Each row's coefficients (divided by their gcd) with the smallest
+    // constant among its parallel rows, sorted by coefficients: the order a
+    // map keyed by them would give (the next steps depend on it).
+    struct Parallel {
+      Row Coefs;
+      int64_t Const;
+      bool Done = false;
+    };
+    std::vector<Parallel> Tightest;
+    Tightest.reserve(Inequalities.size());
     for (Row &R : Inequalities) {
       int64_t G = coefGcd(R);
       if (G == 0) {
@@ -358,33 +367,45 @@ private:
       Row Coefs(R.begin() + 1, R.end());
       for (int64_t &C : Coefs)
         C /= G;
-      int64_t Const = floorDiv(R[0], G);
-      auto It = Tightest.find(Coefs);
-      if (It == Tightest.end() || Const < It->second)
-        Tightest[Coefs] = Const;
+      Tightest.push_back({std::move(Coefs), floorDiv(R[0], G)});
     }
+    std::sort(Tightest.begin(), Tightest.end(), [](const Parallel &X, const Parallel &Y) {
+      return X.Coefs < Y.Coefs || (X.Coefs == Y.Coefs && X.Const < Y.Const);
+    });
+    Tightest.erase(std::unique(Tightest.begin(), Tightest.end(),
+                               [](const Parallel &X, const Parallel &Y) { return X.Coefs == Y.Coefs; }),
+                   Tightest.end());
+    auto Find = [&Tightest](const Row &Coefs) -> Parallel * {
+      auto It = std::lower_bound(Tightest.begin(), Tightest.end(), Coefs,
+                                 [](const Parallel &X, const Row &C) { return X.Coefs < C; });
+      return It != Tightest.end() && It->Coefs == Coefs ? &*It : nullptr;
+    };
     Inequalities.clear();
-    std::set<Row> Done;
-    for (const auto &[Coefs, Const] : Tightest) {
-      Row Neg = Coefs;
+    Row Neg;
+    for (Parallel &P : Tightest) {
+      Neg = P.Coefs;
       for (int64_t &C : Neg)
         C = -C;
-      auto Opp = Tightest.find(Neg);
-      if (Opp != Tightest.end()) {
-        int64_t Sum = add(Const, Opp->second);
+      if (Parallel *Opp = Find(Neg)) {
+        int64_t Sum = add(P.Const, Opp->Const);
         if (Sum < 0)
           return false;
         if (Sum == 0) {
-          if (Done.insert(Neg).second && Done.insert(Coefs).second) {
-            Row Eq{Const};
-            Eq.insert(Eq.end(), Coefs.begin(), Coefs.end());
-            Equalities.push_back(Eq);
+          // The pair becomes one equality (the first of the two to come).
+          if (!Opp->Done) {
+            Opp->Done = true;
+            if (!P.Done) {
+              P.Done = true;
+              Row Eq{P.Const};
+              Eq.insert(Eq.end(), P.Coefs.begin(), P.Coefs.end());
+              Equalities.push_back(Eq);
+            }
           }
           continue;
         }
       }
-      Row R{Const};
-      R.insert(R.end(), Coefs.begin(), Coefs.end());
+      Row R{P.Const};
+      R.insert(R.end(), P.Coefs.begin(), P.Coefs.end());
       Inequalities.push_back(R);
     }
     return true;
