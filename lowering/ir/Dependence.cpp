@@ -1301,8 +1301,28 @@ bool rememberedAnswer(const std::string &Key, ComputeFn Compute) {
 
 namespace {
 
+/// The tags of a question across agents: Extent's, and those of the loops
+/// around A and B that Differs or Same names (extent unknown: -1).
+std::map<std::string, int64_t> questionTags(const Access &A, const Access &B,
+                                            const std::map<std::string, int64_t> &Extent,
+                                            bool (*Differs)(const std::string &),
+                                            bool (*Same)(const std::string &)) {
+  std::map<std::string, int64_t> Tags = Extent;
+  for (const Access *X : {&A, &B})
+    for (const ForNode *L : X->Loops)
+      if (L->LoopKind == ForKind::ThreadBound && (Differs(L->ThreadTag) || Same(L->ThreadTag)))
+        Tags.emplace(L->ThreadTag, -1);
+  return Tags;
+}
+
+/// Whether the coordinates of Tag can tell two agents apart.
+bool separatesAgents(const std::pair<const std::string, int64_t> &Tag,
+                     bool (*Differs)(const std::string &), const std::string &OneAgent) {
+  return Differs(Tag.first) && Tag.second != 1 && Tag.first != OneAgent;
+}
+
 bool conflictAcrossUncached(const Access &A, const Access &B,
-                            const std::map<std::string, int64_t> &Extent,
+                            const std::map<std::string, int64_t> &Tags,
                             bool (*Differs)(const std::string &), bool (*Same)(const std::string &),
                             const std::string &OneAgent, const NextIteration &Carried);
 
@@ -1313,6 +1333,17 @@ bool conflictAcross(const Access &A, const Access &B, const std::map<std::string
                     const std::string &OneAgent = "", const NextIteration &Carried = {}) {
   if (!mayConflict(A, B))
     return false;
+  std::map<std::string, int64_t> Tags = questionTags(A, B, Extent, Differs, Same);
+  // One agent only (a local buffer allocated inside the thread loops: every
+  // thread extent 1): nothing to tell apart, no system to build.
+  if (std::none_of(Tags.begin(), Tags.end(), [&](const auto &Tag) {
+        return separatesAgents(Tag, Differs, OneAgent);
+      })) {
+    if (checkFastDependence() &&
+        conflictAcrossUncached(A, B, Tags, Differs, Same, OneAgent, Carried))
+      fastDependenceMismatch("two accesses with no tag to tell agents apart may meet");
+    return false;
+  }
   QuestionKey Key;
   Key.access(A);
   Key.access(B);
@@ -1328,19 +1359,15 @@ bool conflictAcross(const Access &A, const Access &B, const std::map<std::string
   int64_t CarriedId = Carried.Loop ? Key.id(Carried.Loop, Fresh) : -1;
   Key.put(Fresh ? -1 : CarriedId); // a loop around neither access is none
   return rememberedAnswer(Key.Text, [&] {
-    return conflictAcrossUncached(A, B, Extent, Differs, Same, OneAgent, Carried);
+    return conflictAcrossUncached(A, B, Tags, Differs, Same, OneAgent, Carried);
   });
 }
 
+
 bool conflictAcrossUncached(const Access &A, const Access &B,
-                            const std::map<std::string, int64_t> &Extent,
+                            const std::map<std::string, int64_t> &Tags,
                             bool (*Differs)(const std::string &), bool (*Same)(const std::string &),
                             const std::string &OneAgent, const NextIteration &Carried) {
-  std::map<std::string, int64_t> Tags = Extent;
-  for (const Access *X : {&A, &B})
-    for (const ForNode *L : X->Loops)
-      if (L->LoopKind == ForKind::ThreadBound && (Differs(L->ThreadTag) || Same(L->ThreadTag)))
-        Tags.emplace(L->ThreadTag, -1);
   PairSystem P(A, B, /*UseTags=*/true, Tags);
   std::vector<std::tuple<int, int, Relation>> Base;
   auto Encloses = [&](const Access &X) {
@@ -1355,7 +1382,7 @@ bool conflictAcrossUncached(const Access &A, const Access &B,
   if (!P.feasible(Base))
     return false; // they never meet at all
   for (const auto &Entry : Tags) {
-    if (!Differs(Entry.first) || Entry.second == 1 || Entry.first == OneAgent)
+    if (!separatesAgents(Entry, Differs, OneAgent))
       continue;
     for (Relation R : {Relation::Less, Relation::Greater}) {
       std::vector<std::tuple<int, int, Relation>> Rel = Base;
