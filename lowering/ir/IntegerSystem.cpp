@@ -288,8 +288,10 @@ private:
     auto Apply = [&](Row &R) {
       if (R[K] == 0)
         return;
-      // R - (R[K] / Unit) * E has a zero in column K.
-      R = combine(R, 1, E, -R[K] * Unit);
+      // R - (R[K] / Unit) * E has a zero in column K (element-wise, in place).
+      int64_t B = -R[K] * Unit;
+      for (size_t I = 0; I < R.size(); ++I)
+        R[I] = add(R[I], mul(E[I], B));
     };
     for (Row &R : Equalities)
       Apply(R);
@@ -347,16 +349,12 @@ private:
   /// tightest of parallel rows, and turns a pair a.x + c >= 0, -a.x - c >= 0
   /// into an equality. False when a constant row, or a pair, contradicts.
   bool normalizeInequalities() {
-    // Each row's coefficients (divided by their gcd) with the smallest
-    // constant among its parallel rows, sorted by coefficients: the order a
-    // map keyed by them would give (the next steps depend on it).
-    struct Parallel {
-      Row Coefs;
-      int64_t Const;
-      bool Done = false;
-    };
-    std::vector<Parallel> Tightest;
-    Tightest.reserve(Inequalities.size());
+    // Each row divided by its coefficients' gcd, then sorted by coefficients
+    // with the smallest constant first: the first of each run of parallel
+    // rows is the tightest, in the order a map keyed by coefficients would
+    // give (the next steps depend on it).
+    std::vector<Row> Rows;
+    Rows.reserve(Inequalities.size());
     for (Row &R : Inequalities) {
       int64_t G = coefGcd(R);
       if (G == 0) {
@@ -364,49 +362,50 @@ private:
           return false;
         continue;
       }
-      Row Coefs(R.begin() + 1, R.end());
-      for (int64_t &C : Coefs)
-        C /= G;
-      Tightest.push_back({std::move(Coefs), floorDiv(R[0], G)});
+      for (size_t I = 1; I < R.size(); ++I)
+        R[I] /= G;
+      R[0] = floorDiv(R[0], G);
+      Rows.push_back(std::move(R));
     }
-    std::sort(Tightest.begin(), Tightest.end(), [](const Parallel &X, const Parallel &Y) {
-      return X.Coefs < Y.Coefs || (X.Coefs == Y.Coefs && X.Const < Y.Const);
-    });
-    Tightest.erase(std::unique(Tightest.begin(), Tightest.end(),
-                               [](const Parallel &X, const Parallel &Y) { return X.Coefs == Y.Coefs; }),
-                   Tightest.end());
-    auto Find = [&Tightest](const Row &Coefs) -> Parallel * {
-      auto It = std::lower_bound(Tightest.begin(), Tightest.end(), Coefs,
-                                 [](const Parallel &X, const Row &C) { return X.Coefs < C; });
-      return It != Tightest.end() && It->Coefs == Coefs ? &*It : nullptr;
+    // Three-way comparison of X's coefficients with Sign times Y's.
+    auto CompareCoefs = [](const Row &X, const Row &Y, int64_t Sign) {
+      for (size_t I = 1; I < X.size(); ++I)
+        if (X[I] != Sign * Y[I])
+          return X[I] < Sign * Y[I] ? -1 : 1;
+      return 0;
     };
+    std::sort(Rows.begin(), Rows.end(), [&](const Row &X, const Row &Y) {
+      int C = CompareCoefs(X, Y, 1);
+      return C < 0 || (C == 0 && X[0] < Y[0]);
+    });
+    Rows.erase(std::unique(Rows.begin(), Rows.end(),
+                           [&](const Row &X, const Row &Y) { return CompareCoefs(X, Y, 1) == 0; }),
+               Rows.end());
+    std::vector<char> Done(Rows.size(), 0);
     Inequalities.clear();
-    Row Neg;
-    for (Parallel &P : Tightest) {
-      Neg = P.Coefs;
-      for (int64_t &C : Neg)
-        C = -C;
-      if (Parallel *Opp = Find(Neg)) {
-        int64_t Sum = add(P.Const, Opp->Const);
+    for (size_t P = 0; P < Rows.size(); ++P) {
+      // The row with the opposite coefficients, if any.
+      auto It = std::lower_bound(Rows.begin(), Rows.end(), Rows[P], [&](const Row &X, const Row &Y) {
+        return CompareCoefs(X, Y, -1) < 0;
+      });
+      if (It != Rows.end() && CompareCoefs(*It, Rows[P], -1) == 0) {
+        size_t Opp = static_cast<size_t>(It - Rows.begin());
+        int64_t Sum = add(Rows[P][0], Rows[Opp][0]);
         if (Sum < 0)
           return false;
         if (Sum == 0) {
-          // The pair becomes one equality (the first of the two to come).
-          if (!Opp->Done) {
-            Opp->Done = true;
-            if (!P.Done) {
-              P.Done = true;
-              Row Eq{P.Const};
-              Eq.insert(Eq.end(), P.Coefs.begin(), P.Coefs.end());
-              Equalities.push_back(Eq);
+          // The pair becomes one equality (when the first of the two comes).
+          if (!Done[Opp]) {
+            Done[Opp] = 1;
+            if (!Done[P]) {
+              Done[P] = 1;
+              Equalities.push_back(Rows[P]);
             }
           }
           continue;
         }
       }
-      Row R{P.Const};
-      R.insert(R.end(), P.Coefs.begin(), P.Coefs.end());
-      Inequalities.push_back(R);
+      Inequalities.push_back(Rows[P]);
     }
     return true;
   }
