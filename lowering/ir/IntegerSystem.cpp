@@ -362,16 +362,22 @@ private:
           return false;
         continue;
       }
-      for (size_t I = 1; I < R.size(); ++I)
-        R[I] /= G;
-      R[0] = floorDiv(R[0], G);
+      if (G != 1) {
+        for (size_t I = 1; I < R.size(); ++I)
+          R[I] /= G;
+        R[0] = floorDiv(R[0], G);
+      }
       Rows.push_back(std::move(R));
     }
     // Three-way comparison of X's coefficients with Sign times Y's.
     auto CompareCoefs = [](const Row &X, const Row &Y, int64_t Sign) {
+      if (Sign == 1) {
+        auto [XI, YI] = std::mismatch(X.begin() + 1, X.end(), Y.begin() + 1);
+        return XI == X.end() ? 0 : *XI < *YI ? -1 : 1;
+      }
       for (size_t I = 1; I < X.size(); ++I)
-        if (X[I] != Sign * Y[I])
-          return X[I] < Sign * Y[I] ? -1 : 1;
+        if (X[I] != -Y[I])
+          return X[I] < -Y[I] ? -1 : 1;
       return 0;
     };
     std::sort(Rows.begin(), Rows.end(), [&](const Row &X, const Row &Y) {
