@@ -19,6 +19,17 @@
 // U == 0 and R == 0. What cannot be expressed is dropped, which only adds
 // points: the answers err towards "the accesses may meet".
 //
+// Compile time (issue 24): the questions across threads and blocks are
+// answered once per compile each, remembered by their exact structure
+// (QuestionKey: thread sync asks a pair again at every loop around it and
+// in every round of guard sinking, PromoteToShared and InjectThreadSync ask
+// the same hand-offs, a file of many nests the same questions per nest); a
+// question with no coordinate that can tell two agents apart is answered
+// without a system; IntegerSystem runs cheap exact tests before its solver.
+// None of these changes an answer: SCHED_CHECK_FAST_DEPENDENCE=1 recomputes
+// every fast answer on the exact path and aborts on a difference (ctest
+// lit-check-fast-dependence).
+//
 //===----------------------------------------------------------------------===//
 
 #include "Dependence.h"
