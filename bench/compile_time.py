@@ -104,6 +104,8 @@ def main():
     p.add_argument("--runs", type=int, default=5, help="runs of each compile (default 5)")
     p.add_argument("--callgrind", action="store_true", help="add callgrind instruction counts")
     p.add_argument("--no-nvrtc", action="store_true", help="leave out the +nvrtc column")
+    p.add_argument("--only", metavar="REGEX",
+                   help="only the files whose name matches (callgrind of a 20-nest file takes minutes)")
     args = p.parse_args()
     plugin = Path(args.build) / "lib" / "SchedPlugin.so"
     if not plugin.exists():
@@ -115,6 +117,8 @@ def main():
     files = [f for f in sorted((ROOT / "examples").glob("*.cpp"))
              if "target(gpu)" in f.read_text()]
     files += [generated_file(folder, e, n) for e in GENERATED for n in COPIES]
+    if args.only:
+        files = [f for f in files if re.search(args.only, f.name)]
     base = [CLANGXX, "-std=c++17", "-O2", "-c", "-o", str(folder / "out.o")]
     ways = {"plain": base + ["-Wno-unknown-pragmas"],
             "plugin": base + [f"-fplugin={plugin}", "-fplugin-arg-sched-embed=0"]}

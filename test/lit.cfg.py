@@ -51,6 +51,15 @@ config.environment["HOME"] = os.environ.get("HOME", "/tmp")
 # SCHED_BACKEND=emu compiles each kernel once into this cache (per source
 # hash), so the tests that run one kernel many times compile it once.
 config.environment["SCHED_EMU_CACHE"] = os.path.join(config.sched_obj_root, "test", "emu-cache")
+# SCHED_CHECK_FAST_DEPENDENCE (IntegerSystem.h): every answer the dependence
+# analysis's fast paths give (cheap pre-tests, remembered answers) is checked
+# against the exact path; a difference aborts the compile. Set it in the
+# environment or with `--param check_fast_dependence=1` (the ctest
+# lit-check-fast-dependence runs the dependence-heavy folders so).
+check_fast = lit_config.params.get("check_fast_dependence",
+                                   os.environ.get("SCHED_CHECK_FAST_DEPENDENCE", ""))
+if check_fast and check_fast != "0":
+    config.environment["SCHED_CHECK_FAST_DEPENDENCE"] = "1"
 for tool, feature in (("g++", "gxx"), ("pkg-config", "pkg-config")):
     if shutil.which(tool):
         config.available_features.add(feature)

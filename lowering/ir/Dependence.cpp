@@ -19,6 +19,17 @@
 // U == 0 and R == 0. What cannot be expressed is dropped, which only adds
 // points: the answers err towards "the accesses may meet".
 //
+// Compile time (issue 24): the questions across threads and blocks are
+// answered once per compile each, remembered by their exact structure
+// (QuestionKey: thread sync asks a pair again at every loop around it and
+// in every round of guard sinking, PromoteToShared and InjectThreadSync ask
+// the same hand-offs, a file of many nests the same questions per nest); a
+// question with no coordinate that can tell two agents apart is answered
+// without a system; IntegerSystem runs cheap exact tests before its solver.
+// None of these changes an answer: SCHED_CHECK_FAST_DEPENDENCE=1 recomputes
+// every fast answer on the exact path and aborts on a difference (ctest
+// lit-check-fast-dependence).
+//
 //===----------------------------------------------------------------------===//
 
 #include "Dependence.h"
@@ -31,8 +42,11 @@
 #include "Simplify.h"
 
 #include <algorithm>
+#include <cstring>
+#include <mutex>
 #include <numeric>
 #include <optional>
+#include <unordered_map>
 
 namespace sched {
 namespace ir {
@@ -1147,6 +1161,182 @@ bool distributionIsLegal(const ForNode *A, const SeqNode *Seq,
 
 namespace {
 
+/// A question about two accesses written down exactly as PairSystem reads
+/// it: every loop (its variable, bounds, kind and tag), guard and index of
+/// both, with variables, buffers and loops numbered in order of first
+/// appearance instead of by address. Two questions with one key build the
+/// same system and get the same answer, whichever nest, pass or enclosing
+/// level asks (the thread-sync planner asks a pair again at every loop
+/// around it and in every round of guard sinking; PromoteToShared and
+/// InjectThreadSync ask the same local hand-offs; a file of copies of one
+/// nest asks everything once per copy).
+class QuestionKey {
+public:
+  std::string Text;
+
+  void put(int64_t V) { Text.append(reinterpret_cast<const char *>(&V), sizeof V); }
+  void put(const std::string &S) {
+    put(static_cast<int64_t>(S.size()));
+    Text += S;
+  }
+  /// The number of the thing at P (a variable, buffer or loop), in order of
+  /// first appearance; Fresh tells whether this is the first.
+  int64_t id(const void *P, bool &Fresh) {
+    auto [It, Inserted] = Ids.emplace(P, static_cast<int64_t>(Ids.size()));
+    Fresh = Inserted;
+    return It->second;
+  }
+  int64_t id(const void *P) {
+    bool Fresh;
+    return id(P, Fresh);
+  }
+
+  void expr(const Expr &E) {
+    if (!E) {
+      put(-1);
+      return;
+    }
+    put(static_cast<int64_t>(E->Kind) << 8 | static_cast<int64_t>(E->Type));
+    switch (E->Kind) {
+    case ExprKind::IntImm:
+      put(as<IntImmNode>(E)->Value);
+      return;
+    case ExprKind::FloatImm: {
+      double V = as<FloatImmNode>(E)->Value;
+      int64_t Bits;
+      std::memcpy(&Bits, &V, sizeof Bits);
+      put(Bits);
+      return;
+    }
+    case ExprKind::Var:
+      put(id(E.get()));
+      return;
+    case ExprKind::Binary: {
+      const auto *B = as<BinaryNode>(E);
+      put(static_cast<int64_t>(B->Op));
+      expr(B->A);
+      expr(B->B);
+      return;
+    }
+    case ExprKind::Unary: {
+      const auto *U = as<UnaryNode>(E);
+      put(static_cast<int64_t>(U->Op));
+      expr(U->A);
+      return;
+    }
+    case ExprKind::Select: {
+      const auto *S = as<SelectNode>(E);
+      expr(S->Cond);
+      expr(S->TrueValue);
+      expr(S->FalseValue);
+      return;
+    }
+    case ExprKind::Cast:
+      expr(as<CastNode>(E)->Value);
+      return;
+    case ExprKind::Load: {
+      const auto *L = as<LoadNode>(E);
+      put(id(L->Buf.get()));
+      exprs(L->Indices);
+      return;
+    }
+    case ExprKind::Call: {
+      const auto *C = as<CallNode>(E);
+      put(C->Name);
+      exprs(C->Args);
+      return;
+    }
+    }
+  }
+
+  void exprs(const std::vector<Expr> &Es) {
+    put(static_cast<int64_t>(Es.size()));
+    for (const Expr &E : Es)
+      expr(E);
+  }
+
+  void access(const Access &A) {
+    put(id(A.Buf.get()));
+    put(static_cast<int64_t>(A.IsWrite) << 1 | static_cast<int64_t>(A.ByWarp));
+    put(static_cast<int64_t>(A.Loops.size()));
+    for (const ForNode *L : A.Loops) {
+      bool Fresh;
+      put(id(L, Fresh));
+      if (!Fresh)
+        continue;
+      put(id(L->LoopVar.get()));
+      expr(L->Min);
+      expr(L->Extent);
+      put(static_cast<int64_t>(L->LoopKind));
+      put(L->ThreadTag);
+    }
+    exprs(A.Guards);
+    exprs(A.Indices);
+  }
+
+private:
+  std::unordered_map<const void *, int64_t> Ids;
+};
+
+/// The answers to the questions of conflictAcross, remembered for the
+/// process (one compile) by QuestionKey; Compute answers a new one. Under
+/// SCHED_CHECK_FAST_DEPENDENCE a remembered answer is computed again and
+/// must agree.
+template <typename ComputeFn>
+bool rememberedAnswer(const std::string &Key, ComputeFn Compute) {
+  static std::mutex Lock;
+  static std::unordered_map<std::string, bool> Answers;
+  std::optional<bool> Known;
+  {
+    std::lock_guard<std::mutex> Guard(Lock);
+    auto It = Answers.find(Key);
+    if (It != Answers.end())
+      Known = It->second;
+  }
+  if (Known) {
+    if (checkFastDependence() && Compute() != *Known)
+      fastDependenceMismatch("a remembered answer to a question about two accesses is " +
+                             std::string(*Known ? "'may meet'" : "'never meet'") +
+                             ", the analysis now says otherwise");
+    return *Known;
+  }
+  bool Answer = Compute();
+  std::lock_guard<std::mutex> Guard(Lock);
+  if (Answers.size() > 100000)
+    Answers.clear(); // bound the memory of a very long compile
+  Answers.emplace(Key, Answer);
+  return Answer;
+}
+
+} // namespace
+
+namespace {
+
+/// The tags of a question across agents: Extent's, and those of the loops
+/// around A and B that Differs or Same names (extent unknown: -1).
+std::map<std::string, int64_t> questionTags(const Access &A, const Access &B,
+                                            const std::map<std::string, int64_t> &Extent,
+                                            bool (*Differs)(const std::string &),
+                                            bool (*Same)(const std::string &)) {
+  std::map<std::string, int64_t> Tags = Extent;
+  for (const Access *X : {&A, &B})
+    for (const ForNode *L : X->Loops)
+      if (L->LoopKind == ForKind::ThreadBound && (Differs(L->ThreadTag) || Same(L->ThreadTag)))
+        Tags.emplace(L->ThreadTag, -1);
+  return Tags;
+}
+
+/// Whether the coordinates of Tag can tell two agents apart.
+bool separatesAgents(const std::pair<const std::string, int64_t> &Tag,
+                     bool (*Differs)(const std::string &), const std::string &OneAgent) {
+  return Differs(Tag.first) && Tag.second != 1 && Tag.first != OneAgent;
+}
+
+bool conflictAcrossUncached(const Access &A, const Access &B,
+                            const std::map<std::string, int64_t> &Tags,
+                            bool (*Differs)(const std::string &), bool (*Same)(const std::string &),
+                            const std::string &OneAgent, const NextIteration &Carried);
+
 /// Whether A and B can meet with the coordinates of some tag among Differ
 /// different and those of every tag in Same equal.
 bool conflictAcross(const Access &A, const Access &B, const std::map<std::string, int64_t> &Extent,
@@ -1154,11 +1344,41 @@ bool conflictAcross(const Access &A, const Access &B, const std::map<std::string
                     const std::string &OneAgent = "", const NextIteration &Carried = {}) {
   if (!mayConflict(A, B))
     return false;
-  std::map<std::string, int64_t> Tags = Extent;
-  for (const Access *X : {&A, &B})
-    for (const ForNode *L : X->Loops)
-      if (L->LoopKind == ForKind::ThreadBound && (Differs(L->ThreadTag) || Same(L->ThreadTag)))
-        Tags.emplace(L->ThreadTag, -1);
+  std::map<std::string, int64_t> Tags = questionTags(A, B, Extent, Differs, Same);
+  // One agent only (a local buffer allocated inside the thread loops: every
+  // thread extent 1): nothing to tell apart, no system to build.
+  if (std::none_of(Tags.begin(), Tags.end(), [&](const auto &Tag) {
+        return separatesAgents(Tag, Differs, OneAgent);
+      })) {
+    if (checkFastDependence() &&
+        conflictAcrossUncached(A, B, Tags, Differs, Same, OneAgent, Carried))
+      fastDependenceMismatch("two accesses with no tag to tell agents apart may meet");
+    return false;
+  }
+  QuestionKey Key;
+  Key.access(A);
+  Key.access(B);
+  Key.put(static_cast<int64_t>(Extent.size()));
+  for (const auto &[Tag, N] : Extent) {
+    Key.put(Tag);
+    Key.put(N);
+  }
+  // Which tags differ and which stay the same (the two queries' functions).
+  Key.put(static_cast<int64_t>(Differs == isThreadIdxTag));
+  Key.put(OneAgent);
+  bool Fresh = false;
+  int64_t CarriedId = Carried.Loop ? Key.id(Carried.Loop, Fresh) : -1;
+  Key.put(Fresh ? -1 : CarriedId); // a loop around neither access is none
+  return rememberedAnswer(Key.Text, [&] {
+    return conflictAcrossUncached(A, B, Tags, Differs, Same, OneAgent, Carried);
+  });
+}
+
+
+bool conflictAcrossUncached(const Access &A, const Access &B,
+                            const std::map<std::string, int64_t> &Tags,
+                            bool (*Differs)(const std::string &), bool (*Same)(const std::string &),
+                            const std::string &OneAgent, const NextIteration &Carried) {
   PairSystem P(A, B, /*UseTags=*/true, Tags);
   std::vector<std::tuple<int, int, Relation>> Base;
   auto Encloses = [&](const Access &X) {
@@ -1173,7 +1393,7 @@ bool conflictAcross(const Access &A, const Access &B, const std::map<std::string
   if (!P.feasible(Base))
     return false; // they never meet at all
   for (const auto &Entry : Tags) {
-    if (!Differs(Entry.first) || Entry.second == 1 || Entry.first == OneAgent)
+    if (!separatesAgents(Entry, Differs, OneAgent))
       continue;
     for (Relation R : {Relation::Less, Relation::Greater}) {
       std::vector<std::tuple<int, int, Relation>> Rel = Base;

@@ -13,7 +13,9 @@
 #include <mutex>
 #include <string>
 #include <unordered_map>
+#include <cstdio>
 #include <cstdlib>
+#include <limits>
 #include <numeric>
 #include <set>
 
@@ -286,8 +288,10 @@ private:
     auto Apply = [&](Row &R) {
       if (R[K] == 0)
         return;
-      // R - (R[K] / Unit) * E has a zero in column K.
-      R = combine(R, 1, E, -R[K] * Unit);
+      // R - (R[K] / Unit) * E has a zero in column K (element-wise, in place).
+      int64_t B = -R[K] * Unit;
+      for (size_t I = 0; I < R.size(); ++I)
+        R[I] = add(R[I], mul(E[I], B));
     };
     for (Row &R : Equalities)
       Apply(R);
@@ -345,7 +349,12 @@ private:
   /// tightest of parallel rows, and turns a pair a.x + c >= 0, -a.x - c >= 0
   /// into an equality. False when a constant row, or a pair, contradicts.
   bool normalizeInequalities() {
-    std::map<Row, int64_t> Tightest; // coefficients -> smallest constant
+    // Each row divided by its coefficients' gcd, then sorted by coefficients
+    // with the smallest constant first: the first of each run of parallel
+    // rows is the tightest, in the order a map keyed by coefficients would
+    // give (the next steps depend on it).
+    std::vector<Row> Rows;
+    Rows.reserve(Inequalities.size());
     for (Row &R : Inequalities) {
       int64_t G = coefGcd(R);
       if (G == 0) {
@@ -353,37 +362,56 @@ private:
           return false;
         continue;
       }
-      Row Coefs(R.begin() + 1, R.end());
-      for (int64_t &C : Coefs)
-        C /= G;
-      int64_t Const = floorDiv(R[0], G);
-      auto It = Tightest.find(Coefs);
-      if (It == Tightest.end() || Const < It->second)
-        Tightest[Coefs] = Const;
+      if (G != 1) {
+        for (size_t I = 1; I < R.size(); ++I)
+          R[I] /= G;
+        R[0] = floorDiv(R[0], G);
+      }
+      Rows.push_back(std::move(R));
     }
+    // Three-way comparison of X's coefficients with Sign times Y's.
+    auto CompareCoefs = [](const Row &X, const Row &Y, int64_t Sign) {
+      if (Sign == 1) {
+        auto [XI, YI] = std::mismatch(X.begin() + 1, X.end(), Y.begin() + 1);
+        return XI == X.end() ? 0 : *XI < *YI ? -1 : 1;
+      }
+      for (size_t I = 1; I < X.size(); ++I)
+        if (X[I] != -Y[I])
+          return X[I] < -Y[I] ? -1 : 1;
+      return 0;
+    };
+    std::sort(Rows.begin(), Rows.end(), [&](const Row &X, const Row &Y) {
+      int C = CompareCoefs(X, Y, 1);
+      return C < 0 || (C == 0 && X[0] < Y[0]);
+    });
+    Rows.erase(std::unique(Rows.begin(), Rows.end(),
+                           [&](const Row &X, const Row &Y) { return CompareCoefs(X, Y, 1) == 0; }),
+               Rows.end());
+    std::vector<char> Done(Rows.size(), 0);
     Inequalities.clear();
-    std::set<Row> Done;
-    for (const auto &[Coefs, Const] : Tightest) {
-      Row Neg = Coefs;
-      for (int64_t &C : Neg)
-        C = -C;
-      auto Opp = Tightest.find(Neg);
-      if (Opp != Tightest.end()) {
-        int64_t Sum = add(Const, Opp->second);
+    for (size_t P = 0; P < Rows.size(); ++P) {
+      // The row with the opposite coefficients, if any.
+      auto It = std::lower_bound(Rows.begin(), Rows.end(), Rows[P], [&](const Row &X, const Row &Y) {
+        return CompareCoefs(X, Y, -1) < 0;
+      });
+      if (It != Rows.end() && CompareCoefs(*It, Rows[P], -1) == 0) {
+        size_t Opp = static_cast<size_t>(It - Rows.begin());
+        int64_t Sum = add(Rows[P][0], Rows[Opp][0]);
         if (Sum < 0)
           return false;
         if (Sum == 0) {
-          if (Done.insert(Neg).second && Done.insert(Coefs).second) {
-            Row Eq{Const};
-            Eq.insert(Eq.end(), Coefs.begin(), Coefs.end());
-            Equalities.push_back(Eq);
+          // The pair becomes one equality (when the first of the two comes).
+          if (!Done[Opp]) {
+            Done[Opp] = 1;
+            if (!Done[P]) {
+              Done[P] = 1;
+              Equalities.push_back(Rows[P]);
+            }
           }
           continue;
         }
       }
-      Row R{Const};
-      R.insert(R.end(), Coefs.begin(), Coefs.end());
-      Inequalities.push_back(R);
+      Inequalities.push_back(Rows[P]);
     }
     return true;
   }
@@ -472,6 +500,248 @@ std::string systemKey(int NumVars, const std::vector<LinearExpr> &Equalities,
 
 } // namespace
 
+//===----------------------------------------------------------------------===//
+// Cheap exact tests (before the solver)
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// A constraint over the alias classes' representatives: Constant +
+/// sum(Terms) >= 0, or == 0 for an equality.
+struct QuickRow {
+  int64_t Constant = 0;
+  std::vector<std::pair<int, int64_t>> Terms; // sorted by variable, non-zero
+  bool Equality = false;
+};
+
+bool gcdRefutes(const std::vector<std::pair<int, int64_t>> &Terms, int64_t Constant) {
+  int64_t G = 0;
+  for (const auto &Term : Terms)
+    G = std::gcd(G, Term.second < 0 ? -Term.second : Term.second);
+  return G > 1 && Constant % G != 0;
+}
+
+/// The tests of quickProof() over one system. Arithmetic is checked: a
+/// constraint whose rewriting overflows is dropped and a bound that would
+/// overflow is not derived, which only ever loses a proof.
+class QuickTests {
+public:
+  QuickTests(int NumVars, const std::vector<LinearExpr> &Eqs, const std::vector<LinearExpr> &Ineqs)
+      : Parent(NumVars), Offset(NumVars, 0), Eqs(Eqs), Ineqs(Ineqs) {
+    std::iota(Parent.begin(), Parent.end(), 0);
+  }
+
+  QuickProof run() {
+    for (const LinearExpr &E : Eqs) {
+      std::vector<std::pair<int, int64_t>> Terms(E.Coefs.begin(), E.Coefs.end());
+      if (gcdRefutes(Terms, E.Constant))
+        return QuickProof::Gcd;
+    }
+    if (!mergeAliases() || !rewrite())
+      return QuickProof::Aliases;
+    for (const QuickRow &R : Rows)
+      if (R.Equality && gcdRefutes(R.Terms, R.Constant))
+        return QuickProof::Gcd;
+    return propagateBounds() ? QuickProof::None : QuickProof::Bounds;
+  }
+
+private:
+  /// x_v == x_Parent[v] + Offset[v]; a representative is its own parent.
+  std::vector<int> Parent;
+  std::vector<int64_t> Offset;
+  const std::vector<LinearExpr> &Eqs, &Ineqs;
+  std::vector<const LinearExpr *> Aliasing; // the equalities merged
+  std::vector<QuickRow> Rows;
+  /// Each representative's constant range; INT64_MIN / INT64_MAX: unbounded.
+  std::vector<int64_t> Lo, Hi;
+
+  /// V's representative R, and Off with x_V == x_R + Off (false on overflow).
+  bool find(int V, int &R, int64_t &Off) const {
+    Off = 0;
+    while (Parent[V] != V) {
+      if (!addChecked(Off, Offset[V], Off))
+        return false;
+      V = Parent[V];
+    }
+    R = V;
+    return true;
+  }
+
+  /// Merges the classes of the equalities x_b - x_a + c == 0 (unit
+  /// coefficients of opposite signs). False when two of them contradict.
+  bool mergeAliases() {
+    for (const LinearExpr &E : Eqs) {
+      if (E.Coefs.size() != 2)
+        continue;
+      auto [VA, CA] = *E.Coefs.begin();
+      auto [VB, CB] = *std::next(E.Coefs.begin());
+      if (!((CA == 1 && CB == -1) || (CA == -1 && CB == 1)))
+        continue;
+      // CA*xa + CB*xb + c == 0 with CA == -CB: xb == xa + D, D = -c*CB.
+      int64_t D, OA, OB, Link;
+      int RA, RB;
+      if (!mulChecked(-CB, E.Constant, D) || !find(VA, RA, OA) || !find(VB, RB, OB))
+        continue;
+      // x_RB + OB == x_RA + OA + D.
+      if (!addChecked(OA, D, Link) || !addChecked(Link, -OB, Link))
+        continue;
+      if (RA == RB) {
+        if (Link != 0)
+          return false;
+      } else {
+        Parent[RB] = RA;
+        Offset[RB] = Link;
+      }
+      Aliasing.push_back(&E);
+    }
+    return true;
+  }
+
+  /// Rows: every other constraint over the representatives. False when one
+  /// becomes a false constant.
+  bool rewrite() {
+    auto Add = [&](const LinearExpr &E, bool Equality) {
+      QuickRow R;
+      R.Equality = Equality;
+      R.Constant = E.Constant;
+      for (const auto &[V, C] : E.Coefs) {
+        int Rep;
+        int64_t Off, Shift;
+        if (!find(V, Rep, Off) || !mulChecked(C, Off, Shift) ||
+            !addChecked(R.Constant, Shift, R.Constant))
+          return true; // dropped
+        R.Terms.push_back({Rep, C});
+      }
+      // Terms of one class added up, zeros left out.
+      std::sort(R.Terms.begin(), R.Terms.end());
+      size_t Kept = 0;
+      for (size_t I = 0; I < R.Terms.size(); ++I) {
+        if (Kept > 0 && R.Terms[Kept - 1].first == R.Terms[I].first) {
+          if (!addChecked(R.Terms[Kept - 1].second, R.Terms[I].second, R.Terms[Kept - 1].second))
+            return true; // dropped
+        } else {
+          R.Terms[Kept++] = R.Terms[I];
+        }
+        if (R.Terms[Kept - 1].second == 0)
+          --Kept;
+      }
+      R.Terms.resize(Kept);
+      if (R.Terms.empty())
+        return Equality ? R.Constant == 0 : R.Constant >= 0;
+      Rows.push_back(std::move(R));
+      return true;
+    };
+    for (const LinearExpr &E : Eqs)
+      if (std::find(Aliasing.begin(), Aliasing.end(), &E) == Aliasing.end() && !Add(E, true))
+        return false;
+    for (const LinearExpr &E : Ineqs)
+      if (!Add(E, false))
+        return false;
+    return true;
+  }
+
+  /// Bounds consistency: each constraint, with every other term at its
+  /// extreme, bounds each variable; rounds until nothing tightens (at most
+  /// a few: a chain x < y < z ... moves one step per round). False when a
+  /// constraint cannot hold within the ranges.
+  bool propagateBounds() {
+    constexpr int64_t Inf = std::numeric_limits<int64_t>::max();
+    constexpr int64_t NegInf = std::numeric_limits<int64_t>::min();
+    // A term beyond this magnitude counts as unbounded: no sum overflows.
+    const __int128 Huge = __int128(1) << 100;
+    Lo.assign(Parent.size(), NegInf);
+    Hi.assign(Parent.size(), Inf);
+    for (int Round = 0; Round < 16; ++Round) {
+      bool Changed = false;
+      for (const QuickRow &R : Rows)
+        for (int Sign : {1, -1}) {
+          if (Sign < 0 && !R.Equality)
+            break;
+          // Max: the largest value of Sign*(row) over the ranges, from the
+          // bounded terms; Open: the unbounded ones (their variable in Last).
+          __int128 Max = __int128(R.Constant) * Sign;
+          int Open = 0, Last = -1;
+          for (const auto &[V, C] : R.Terms) {
+            __int128 A = __int128(C) * Sign;
+            int64_t Best = A > 0 ? Hi[V] : Lo[V];
+            __int128 Term = A * Best;
+            if (Best == Inf || Best == NegInf || Term > Huge || Term < -Huge) {
+              ++Open;
+              Last = V;
+            } else {
+              Max += Term;
+            }
+          }
+          if (Open == 0 && Max < 0)
+            return false;
+          if (Open > 1)
+            continue;
+          for (const auto &[V, C] : R.Terms) {
+            if (Open == 1 && V != Last)
+              continue;
+            __int128 A = __int128(C) * Sign;
+            // A*x + Rest >= 0, Rest the others at their largest.
+            __int128 Rest = Open ? Max : Max - A * (A > 0 ? Hi[V] : Lo[V]);
+            __int128 Bound = A > 0 ? -floorDiv128(Rest, A) : floorDiv128(Rest, -A);
+            if (Bound >= Inf || Bound <= NegInf)
+              continue;
+            if (A > 0 && Bound > Lo[V]) {
+              Lo[V] = static_cast<int64_t>(Bound);
+              Changed = true;
+            } else if (A < 0 && Bound < Hi[V]) {
+              Hi[V] = static_cast<int64_t>(Bound);
+              Changed = true;
+            }
+            if (Lo[V] > Hi[V])
+              return false;
+          }
+        }
+      if (!Changed)
+        break;
+    }
+    return true;
+  }
+
+  static __int128 floorDiv128(__int128 A, __int128 B) {
+    __int128 Q = A / B;
+    if ((A % B != 0) && ((A < 0) != (B < 0)))
+      --Q;
+    return Q;
+  }
+};
+
+} // namespace
+
+const char *quickProofName(QuickProof P) {
+  switch (P) {
+  case QuickProof::None: return "none";
+  case QuickProof::Gcd: return "gcd";
+  case QuickProof::Aliases: return "aliases";
+  case QuickProof::Bounds: return "bounds";
+  }
+  return "?";
+}
+
+QuickProof IntegerSystem::quickProof() const {
+  if (Contradiction)
+    return QuickProof::None; // provablyEmpty() knows it without a test
+  return QuickTests(NumVars, Equalities, Inequalities).run();
+}
+
+bool checkFastDependence() {
+  static const bool On = [] {
+    const char *V = std::getenv("SCHED_CHECK_FAST_DEPENDENCE");
+    return V && *V && std::string(V) != "0";
+  }();
+  return On;
+}
+
+void fastDependenceMismatch(const std::string &What) {
+  std::fprintf(stderr, "sched: SCHED_CHECK_FAST_DEPENDENCE: a fast path's answer differs from "
+                       "the exact one: %s\n", What.c_str());
+  std::abort();
+}
+
 bool IntegerSystem::provablyEmpty() const {
   if (Contradiction)
     return true;
@@ -487,8 +757,17 @@ bool IntegerSystem::provablyEmpty() const {
     if (It != Answers.end())
       return It->second;
   }
-  int Budget = MaxSteps;
-  bool Empty = Solver(NumVars, Equalities, Inequalities, Budget).empty();
+  auto Solve = [&] {
+    int Budget = MaxSteps;
+    return Solver(NumVars, Equalities, Inequalities, Budget).empty();
+  };
+  bool Empty = true;
+  QuickProof Quick = quickProof();
+  if (Quick == QuickProof::None)
+    Empty = Solve();
+  else if (checkFastDependence() && !Solve())
+    fastDependenceMismatch(std::string("the ") + quickProofName(Quick) +
+                           " test proves this system empty, the solver does not:\n" + str());
   std::lock_guard<std::mutex> Guard(Lock);
   if (Answers.size() > 200000)
     Answers.clear(); // bound the memory of a very long compile

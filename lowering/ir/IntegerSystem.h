@@ -14,6 +14,13 @@
 // coefficients would overflow, are given up on). Every client asks "can two
 // accesses touch the same element?", for which "maybe" is the safe answer.
 //
+// Most questions the dependence analysis asks are settled long before the
+// solver would need its elimination steps: cheap exact tests (quickProof)
+// run first and answer "empty" only with a proof; everything else goes to
+// the solver. With SCHED_CHECK_FAST_DEPENDENCE=1 in the environment the
+// solver answers every question a fast path answered too, and a difference
+// aborts the compile with both answers (the lit suite runs in that mode).
+//
 //===----------------------------------------------------------------------===//
 #ifndef SCHED_IR_INTEGERSYSTEM_H
 #define SCHED_IR_INTEGERSYSTEM_H
@@ -46,6 +53,23 @@ LinearExpr operator+(LinearExpr A, const LinearExpr &B);
 LinearExpr operator-(LinearExpr A, const LinearExpr &B);
 LinearExpr operator*(LinearExpr A, int64_t K);
 
+/// The cheap tests provablyEmpty() tries before the solver, in this order;
+/// each proves some empty systems and leaves every other to the next.
+enum class QuickProof {
+  None,     // no cheap proof: only the solver can tell
+  Gcd,      // an equality whose coefficients' gcd does not divide its constant
+  Aliases,  // x == y + c equalities substituted: a constraint became false
+  Bounds,   // the variables' constant ranges (propagated through every
+            // constraint, Banerjee-style) leave some constraint unsatisfiable
+};
+const char *quickProofName(QuickProof P);
+
+/// Whether SCHED_CHECK_FAST_DEPENDENCE is set (to anything but "" or "0"):
+/// every fast answer is then checked against the exact path's.
+bool checkFastDependence();
+/// Aborts the compile: a fast path's answer differs from the exact one.
+[[noreturn]] void fastDependenceMismatch(const std::string &What);
+
 class IntegerSystem {
 public:
   /// A new unknown; returns its index.
@@ -61,6 +85,11 @@ public:
 
   /// True when the system provably has no integer solution.
   bool provablyEmpty() const;
+
+  /// Which cheap test proves the system empty without the solver (None
+  /// when none does; then only the solver can answer). Never a proof for a
+  /// system with an integer point.
+  QuickProof quickProof() const;
 
   std::string str() const;
 

@@ -1,0 +1,190 @@
+//===- IRQuickProofTest.cpp - The cheap tests in front of the solver ------===//
+//
+// Each of IntegerSystem's cheap exact tests (IntegerSystem::quickProof) on a
+// system it proves empty and on one it must leave to the solver, and all of
+// them against brute force on small random systems: a quick proof is never
+// given for a system with an integer point, and provablyEmpty() agrees with
+// the solver: a system with a point is never called empty.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ir/IntegerSystem.h"
+
+#include <gtest/gtest.h>
+
+#include <random>
+
+using namespace sched::ir;
+
+namespace {
+
+LinearExpr var(int V, int64_t C = 1) { return LinearExpr::variable(V, C); }
+LinearExpr lit(int64_t C) { return LinearExpr::constant(C); }
+
+TEST(QuickProofTest, GcdRefutesAnEquality) {
+  // C[2*i] against C[2*j + 1].
+  IntegerSystem S;
+  int I = S.addVariable(), J = S.addVariable();
+  S.addEquality(var(I, 2) - var(J, 2) - lit(1));
+  EXPECT_EQ(S.quickProof(), QuickProof::Gcd);
+  EXPECT_TRUE(S.provablyEmpty());
+}
+
+TEST(QuickProofTest, GcdLeavesASolvableEqualityToTheSolver) {
+  // 2i == 3j + 1: the gcd 1 divides everything; (i, j) = (2, 1) is a point.
+  IntegerSystem S;
+  int I = S.addVariable(), J = S.addVariable();
+  S.addEquality(var(I, 2) - var(J, 3) - lit(1));
+  EXPECT_EQ(S.quickProof(), QuickProof::None);
+  EXPECT_FALSE(S.provablyEmpty());
+}
+
+TEST(QuickProofTest, AliasesRefuteDifferentConstantOffsets) {
+  // Two copies of one loop forced equal (i == i'), the accesses C[i + 16]
+  // and C[i']: after i' -> i the index equation is 16 == 0.
+  IntegerSystem S;
+  int I = S.addVariable(), I2 = S.addVariable();
+  S.addEquality(var(I) - var(I2));
+  S.addEquality(var(I) + lit(16) - var(I2));
+  EXPECT_EQ(S.quickProof(), QuickProof::Aliases);
+  EXPECT_TRUE(S.provablyEmpty());
+}
+
+TEST(QuickProofTest, AliasesRefuteAnOrderOfEqualVariables) {
+  // tx == tx' and tx < tx' (the same thread asked to be two).
+  IntegerSystem S;
+  int T = S.addVariable(), T2 = S.addVariable();
+  S.addEquality(var(T2) - var(T));
+  S.addInequality(var(T2) - var(T) - lit(1));
+  EXPECT_EQ(S.quickProof(), QuickProof::Aliases);
+  EXPECT_TRUE(S.provablyEmpty());
+}
+
+TEST(QuickProofTest, AliasesLeaveAConsistentSystemToTheSolver) {
+  // x == y and x > z: (1, 1, 0) is a point.
+  IntegerSystem S;
+  int X = S.addVariable(), Y = S.addVariable(), Z = S.addVariable();
+  S.addEquality(var(X) - var(Y));
+  S.addInequality(var(X) - var(Z) - lit(1));
+  EXPECT_EQ(S.quickProof(), QuickProof::None);
+  EXPECT_FALSE(S.provablyEmpty());
+}
+
+TEST(QuickProofTest, BoundsRefuteIndicesThatNeverOverlap) {
+  // Banerjee: 2x - y + 40 with x, y in [0, 15] is at least 25, never 0.
+  IntegerSystem S;
+  int X = S.addVariable(), Y = S.addVariable();
+  S.addRange(var(X), 0, 15);
+  S.addRange(var(Y), 0, 15);
+  S.addEquality(var(X, 2) - var(Y) + lit(40));
+  EXPECT_EQ(S.quickProof(), QuickProof::Bounds);
+  EXPECT_TRUE(S.provablyEmpty());
+}
+
+TEST(QuickProofTest, BoundsPropagateThroughAChain) {
+  // 0 <= x < y < z <= 1: each bound moves the next one.
+  IntegerSystem S;
+  int X = S.addVariable(), Y = S.addVariable(), Z = S.addVariable();
+  S.addInequality(var(X));
+  S.addInequality(var(Y) - var(X) - lit(1));
+  S.addInequality(var(Z) - var(Y) - lit(1));
+  S.addInequality(lit(1) - var(Z));
+  EXPECT_EQ(S.quickProof(), QuickProof::Bounds);
+  EXPECT_TRUE(S.provablyEmpty());
+}
+
+TEST(QuickProofTest, BoundsLeaveAnIntegerGapToTheSolver) {
+  // 3v + t == 3v' + t' with t < t' (t, t' in [0, 2], v, v' in [0, 1]): the
+  // ranges overlap everywhere, only integer reasoning refutes it.
+  IntegerSystem S;
+  int V = S.addVariable(), T = S.addVariable(), V2 = S.addVariable(), T2 = S.addVariable();
+  for (int X : {V, V2})
+    S.addRange(var(X), 0, 1);
+  for (int X : {T, T2})
+    S.addRange(var(X), 0, 2);
+  S.addEquality(var(V, 3) + var(T) - var(V2, 3) - var(T2));
+  S.addInequality(var(T2) - var(T) - lit(1));
+  EXPECT_EQ(S.quickProof(), QuickProof::None);
+  EXPECT_TRUE(S.provablyEmpty());
+}
+
+TEST(QuickProofTest, HugeCoefficientsGiveNoProof) {
+  // Overflowing arithmetic loses a proof, never makes one.
+  IntegerSystem S;
+  int X = S.addVariable(), Y = S.addVariable();
+  int64_t Big = int64_t(1) << 62;
+  S.addRange(var(X), 0, Big);
+  S.addRange(var(Y), 0, Big);
+  S.addEquality(var(X, Big) - var(Y, Big - 1));
+  S.addInequality(var(X) - lit(1));
+  EXPECT_EQ(S.quickProof(), QuickProof::None);
+  EXPECT_FALSE(S.provablyEmpty());
+}
+
+/// Whether S (over N variables, each in [-R, R] by its own constraints)
+/// has an integer point, by enumeration.
+bool hasPoint(const std::vector<LinearExpr> &Eqs, const std::vector<LinearExpr> &Ineqs, int N,
+              int R) {
+  std::vector<int64_t> X(N, -R);
+  auto Value = [&](const LinearExpr &E) {
+    int64_t V = E.Constant;
+    for (const auto &[I, C] : E.Coefs)
+      V += C * X[I];
+    return V;
+  };
+  while (true) {
+    bool Ok = true;
+    for (const LinearExpr &E : Eqs)
+      Ok &= Value(E) == 0;
+    for (const LinearExpr &E : Ineqs)
+      Ok &= Value(E) >= 0;
+    if (Ok)
+      return true;
+    int I = 0;
+    while (I < N && X[I] == R)
+      X[I++] = -R;
+    if (I == N)
+      return false;
+    ++X[I];
+  }
+}
+
+TEST(QuickProofTest, NeverAProofForASystemWithAPoint) {
+  // Small random systems in the shapes the dependence analysis makes:
+  // ranges, index equations with strides, orders between copies.
+  std::mt19937 Rng(24);
+  auto Coef = [&](int Max) { return static_cast<int64_t>(Rng() % (2 * Max + 1)) - Max; };
+  int Proofs = 0, Empty = 0;
+  for (int Case = 0; Case < 400; ++Case) {
+    const int N = 2 + static_cast<int>(Rng() % 3), R = 3;
+    IntegerSystem S;
+    std::vector<LinearExpr> Eqs, Ineqs;
+    for (int V = 0; V < N; ++V) {
+      S.addVariable();
+      Ineqs.push_back(var(V) + lit(R - Coef(1) * (Rng() % 2)));
+      Ineqs.push_back(lit(R - Coef(1) * (Rng() % 2)) - var(V));
+    }
+    for (int K = 0, M = static_cast<int>(Rng() % 3); K < M; ++K) {
+      LinearExpr E = lit(Coef(6));
+      for (int V = 0; V < N; ++V)
+        if (Rng() % 2)
+          E += var(V, Coef(Rng() % 3 ? 1 : 4));
+      (Rng() % 2 ? Eqs : Ineqs).push_back(E);
+    }
+    for (const LinearExpr &E : Eqs)
+      S.addEquality(E);
+    for (const LinearExpr &E : Ineqs)
+      S.addInequality(E);
+    bool Point = hasPoint(Eqs, Ineqs, N, R + 1);
+    QuickProof P = S.quickProof();
+    EXPECT_FALSE(Point && P != QuickProof::None)
+        << "a " << quickProofName(P) << " proof for a system with a point:\n" << S.str();
+    Proofs += P != QuickProof::None;
+    Empty += !Point;
+  }
+  // The cases exercise the tests: many proofs, some empty systems left over.
+  EXPECT_GT(Proofs, 40);
+  EXPECT_GT(Empty, Proofs);
+}
+
+} // namespace
