@@ -258,6 +258,13 @@ int64_t ldmatrixPitch(int64_t Row) {
   return (Pitch / 8) % 2 ? Pitch : Pitch + 8;
 }
 
+ir::Stmt LoopRangeMutator::mutateFor(const ir::Stmt &S, const ir::ForNode *N) {
+  Ranges[N->LoopVar.get()] = ir::loopRange(N);
+  ir::Stmt Out = ir::IRMutator::mutateFor(S, N);
+  Ranges.erase(N->LoopVar.get());
+  return Out;
+}
+
 ir::Stmt DivisorFactsMutator::mutateIfThenElse(const ir::Stmt &S, const ir::IfThenElseNode *N) {
   ir::DivisorFacts Outer = Facts;
   ir::addDivisorFacts(N->Cond, Facts);

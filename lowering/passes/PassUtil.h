@@ -13,6 +13,7 @@
 
 #include "Pipeline.h"
 #include "ir/Access.h"
+#include "ir/Bounds.h"
 #include "ir/IR.h"
 #include "ir/IRVisitor.h"
 #include "ir/IRMutator.h"
@@ -45,6 +46,15 @@ void flattenBody(const ir::Stmt &S, std::vector<const ir::AllocateNode *> &Alloc
 /// branch; ir::addDivisorFacts), in Facts: the passes that write or prove
 /// flat indices under tensorcore(auto)'s full-tile condition
 /// (StorageFlatten, PipelineStages) see the same facts.
+/// A mutator that knows the range of every loop around the statement it is
+/// at (Ranges, as ir::loopRange gives them), for the provers.
+class LoopRangeMutator : public ir::IRMutator {
+protected:
+  ir::VarRanges Ranges;
+
+  ir::Stmt mutateFor(const ir::Stmt &S, const ir::ForNode *N) override;
+};
+
 class DivisorFactsMutator : public ir::IRMutator {
 protected:
   ir::DivisorFacts Facts;

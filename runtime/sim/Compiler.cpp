@@ -782,6 +782,18 @@ private:
     return T == DType::Float16 || T == DType::Int8 || T == DType::UInt8;
   }
 
+  /// The site of a tensor-core call: its operation, family, shape, layout.
+  static CollectiveSite siteOf(const WmmaCall &W) {
+    CollectiveSite Site;
+    Site.Op = W.Op;
+    Site.Family = W.Family;
+    Site.M = W.M;
+    Site.N = W.N;
+    Site.K = W.K;
+    Site.Layout = W.Layout;
+    return Site;
+  }
+
   void compileCollective(const CallNode *C, const Stmt &S) {
     WmmaCall W;
     using Control = CollectiveSite::Control;
@@ -819,13 +831,7 @@ private:
            (Sync ? "; mma supports m16n8k16" : "; wmma supports m16n16k16, m32n8k16 and m8n32k16"));
       return;
     }
-    CollectiveSite Site;
-    Site.Op = W.Op;
-    Site.Family = W.Family;
-    Site.M = W.M;
-    Site.N = W.N;
-    Site.K = W.K;
-    Site.Layout = W.Layout;
+    CollectiveSite Site = siteOf(W);
     std::vector<int32_t> Args;
     int32_t Index = 0;
     auto TypeError = [&](const std::string &What) {
@@ -904,13 +910,7 @@ private:
            std::to_string(W.K) + "; wgmma supports m64nNk16, N a multiple of 8 up to 256");
       return;
     }
-    CollectiveSite Site;
-    Site.Op = W.Op;
-    Site.Family = W.Family;
-    Site.M = W.M;
-    Site.N = W.N;
-    Site.K = W.K;
-    Site.Layout = W.Layout;
+    CollectiveSite Site = siteOf(W);
     Site.Threads = 128;
     std::vector<int32_t> Args;
     int32_t Index = 0;

@@ -83,15 +83,8 @@ bool holdsForSomeFreeValue(const Expr &Cond, const std::set<const VarNode *> &Fr
   return true;
 }
 
-class GuardedUpdateRewriter : public IRMutator {
+class GuardedUpdateRewriter : public LoopRangeMutator {
 protected:
-  Stmt mutateFor(const Stmt &S, const ForNode *N) override {
-    Ranges[N->LoopVar.get()] = loopRange(N);
-    Stmt Out = IRMutator::mutateFor(S, N);
-    Ranges.erase(N->LoopVar.get());
-    return Out;
-  }
-
   Stmt mutateAllocate(const Stmt &S, const AllocateNode *N) override {
     std::set<const VarNode *> &Outside = LoopsOutside[N->Buf.get()];
     for (const auto &Entry : Ranges)
@@ -125,7 +118,6 @@ protected:
   }
 
 private:
-  VarRanges Ranges; // the loops around
   std::map<const BufferNode *, std::set<const VarNode *>> LoopsOutside; // of each allocation
 };
 

@@ -109,19 +109,12 @@ private:
 };
 
 /// Drops the consumers' guards that a padded stage makes redundant.
-class GuardDropper : public IRMutator {
+class GuardDropper : public LoopRangeMutator {
 public:
   explicit GuardDropper(const std::map<const BufferNode *, PaddedStage> &Padded)
       : Padded(Padded) {}
 
 protected:
-  Stmt mutateFor(const Stmt &S, const ForNode *N) override {
-    Ranges[N->LoopVar.get()] = loopRange(N);
-    Stmt Out = IRMutator::mutateFor(S, N);
-    Ranges.erase(N->LoopVar.get());
-    return Out;
-  }
-
   Expr mutateSelect(const Expr &E, const SelectNode *N) override {
     int64_t Zero;
     if (getConstInt(N->FalseValue, Zero) && Zero == 0 && zeroWhereFails(N->TrueValue, N->Cond))
@@ -131,7 +124,6 @@ protected:
 
 private:
   const std::map<const BufferNode *, PaddedStage> &Padded;
-  VarRanges Ranges; // the loops around
 
   /// Whether X, a read of a padded stage (through an integer conversion) or
   /// an integer product with such a factor, is 0 wherever Cond fails: the
