@@ -81,7 +81,8 @@ LoadedDriver loadDriverOnce() {
             resolve(Lib, "cuDeviceGetAttribute", A.cuDeviceGetAttribute) &&
             resolve(Lib, "cuDevicePrimaryCtxRetain", A.cuDevicePrimaryCtxRetain) &&
             resolve(Lib, "cuCtxSetCurrent", A.cuCtxSetCurrent) &&
-            resolve(Lib, "cuCtxSynchronize", A.cuCtxSynchronize) &&
+            resolve(Lib, "cuStreamCreate", A.cuStreamCreate) &&
+            resolve(Lib, "cuStreamSynchronize", A.cuStreamSynchronize) &&
             resolve(Lib, "cuModuleLoadData", A.cuModuleLoadData) &&
             resolve(Lib, "cuModuleGetFunction", A.cuModuleGetFunction) &&
             resolve(Lib, "cuMemAlloc_v2", A.cuMemAlloc) &&

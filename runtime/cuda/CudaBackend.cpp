@@ -32,6 +32,12 @@ namespace {
 struct Device {
   CUdevice Handle = 0;
   CUcontext Context = nullptr;
+  /// The runtime's own stream: every kernel is launched on it, and the
+  /// launcher waits for it (not for the whole context) when the host needs
+  /// a kernel's results. A blocking stream (flags 0), so the synchronous
+  /// copies (cuMemcpyHtoD/DtoH, on the legacy default stream) stay ordered
+  /// after the kernels before them and before the ones after them.
+  CUstream Stream = nullptr;
   int Major = 0, Minor = 0;
   std::string Error;
 };
@@ -61,8 +67,13 @@ const Device &device() {
       Dev.Error = driverError("cuDeviceGet", R);
       return Dev;
     }
-    if ((R = A->cuDevicePrimaryCtxRetain(&Dev.Context, Dev.Handle)) != CUDA_SUCCESS)
+    if ((R = A->cuDevicePrimaryCtxRetain(&Dev.Context, Dev.Handle)) != CUDA_SUCCESS) {
       Dev.Error = driverError("cuDevicePrimaryCtxRetain", R);
+      return Dev;
+    }
+    if ((R = A->cuCtxSetCurrent(Dev.Context)) != CUDA_SUCCESS ||
+        (R = A->cuStreamCreate(&Dev.Stream, 0)) != CUDA_SUCCESS)
+      Dev.Error = driverError("cuStreamCreate", R);
     return Dev;
   }();
   return D;
@@ -173,7 +184,7 @@ private:
 /// events; destroyed on every path out.
 class LaunchTimer {
 public:
-  LaunchTimer(const DriverApi &A, bool Wanted) : A(A) {
+  LaunchTimer(const DriverApi &A, CUstream Stream, bool Wanted) : A(A), Stream(Stream) {
     Active = Wanted && A.cuEventCreate && A.cuEventRecord && A.cuEventSynchronize &&
              A.cuEventElapsedTime && A.cuEventDestroy &&
              A.cuEventCreate(&Start, 0) == CUDA_SUCCESS &&
@@ -185,8 +196,8 @@ public:
     if (Stop)
       A.cuEventDestroy(Stop);
   }
-  void start() { Active = Active && A.cuEventRecord(Start, nullptr) == CUDA_SUCCESS; }
-  void stop() { Active = Active && A.cuEventRecord(Stop, nullptr) == CUDA_SUCCESS; }
+  void start() { Active = Active && A.cuEventRecord(Start, Stream) == CUDA_SUCCESS; }
+  void stop() { Active = Active && A.cuEventRecord(Stop, Stream) == CUDA_SUCCESS; }
   /// Milliseconds between start and stop once the stop event completed; -1
   /// when not timed.
   double milliseconds() {
@@ -199,6 +210,7 @@ public:
 
 private:
   const DriverApi &A;
+  CUstream Stream;
   CUevent Start = nullptr, Stop = nullptr;
   bool Active = false;
 };
@@ -417,10 +429,11 @@ bool launch(const LaunchPlan &D, KernelCache &Cache, const std::vector<void *> &
     Error = Problem;
     return false;
   }
-  LaunchTimer Timer(*A, St.Time);
+  CUstream Stream = device().Stream;
+  LaunchTimer Timer(*A, Stream, St.Time);
   Timer.start();
   R = A->cuLaunchKernel(K->Function, unsigned(Grid[0]), unsigned(Grid[1]), unsigned(Grid[2]),
-                        unsigned(Block[0]), unsigned(Block[1]), unsigned(Block[2]), 0, nullptr,
+                        unsigned(Block[0]), unsigned(Block[1]), unsigned(Block[2]), 0, Stream,
                         KernelArgs.data(), nullptr);
   if (R != CUDA_SUCCESS) {
     Error = driverError("cuLaunchKernel", R);
@@ -439,8 +452,8 @@ bool launch(const LaunchPlan &D, KernelCache &Cache, const std::vector<void *> &
     setPending(D.Kernel);
     return true;
   }
-  if ((R = A->cuCtxSynchronize()) != CUDA_SUCCESS) {
-    Error = driverError("cuCtxSynchronize", R) + " (the kernel failed while running" +
+  if ((R = A->cuStreamSynchronize(Stream)) != CUDA_SUCCESS) {
+    Error = driverError("cuStreamSynchronize", R) + " (the kernel failed while running" +
             pendingNote() + ")";
     return false;
   }

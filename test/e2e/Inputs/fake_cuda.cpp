@@ -5,7 +5,7 @@
 // FAKE_CUDA_FAIL names the call that fails, with the error a real driver
 // gives there:
 //   launch  cuLaunchKernel: CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES (701)
-//   sync    cuCtxSynchronize: CUDA_ERROR_ILLEGAL_ADDRESS (700), a kernel that faulted
+//   sync    cuStreamSynchronize: CUDA_ERROR_ILLEGAL_ADDRESS (700), a kernel that faulted
 //   dtoh    cuMemcpyDtoH: CUDA_ERROR_ILLEGAL_ADDRESS (700), after writing a
 //           byte of the host buffer, as a copy cut short does
 //   ptx-version  cuModuleLoadData of real PTX (one with a .version line, as
@@ -16,7 +16,8 @@
 // FAKE_CUDA_IN_PLACE=1 makes every pointer device memory (cuPointerGetAttribute;
 // managed memory, which the host can read too, with FAKE_CUDA_MANAGED=1),
 // so the runtime passes buffers to the kernel in place. FAKE_CUDA_TRACE=1
-// prints each cuCtxSynchronize on stderr. Events (SCHED_TIME=1)
+// prints each cuStreamSynchronize on stderr, and whether it was on a stream of
+// the runtime's own or the default one; cuLaunchKernel likewise. Events (SCHED_TIME=1)
 // say every kernel took 1.25 ms, and only between two recorded events.
 #include <cstdio>
 #include <cstdlib>
@@ -52,10 +53,17 @@ CUresult cuDevicePrimaryCtxRetain(void **Context, int) {
   return 0;
 }
 CUresult cuCtxSetCurrent(void *) { return 0; }
-CUresult cuCtxSynchronize() {
+CUresult cuStreamCreate(void **Stream, unsigned) {
+  static int The;
+  *Stream = &The;
+  return 0;
+}
+CUresult cuStreamSynchronize(void *Stream) {
   const char *Trace = std::getenv("FAKE_CUDA_TRACE");
   if (Trace && !std::strcmp(Trace, "1"))
-    std::fputs("fake cuda: cuCtxSynchronize\n", stderr);
+    std::fputs(Stream ? "fake cuda: cuStreamSynchronize (own stream)\n"
+                      : "fake cuda: cuStreamSynchronize (default stream)\n",
+               stderr);
   return failsAt("sync") ? 700 : 0;
 }
 CUresult cuModuleLoadData(void **Module, const void *Image) {
@@ -91,7 +99,12 @@ CUresult cuMemcpyDtoH_v2(void *To, Ptr From, size_t Bytes) {
   return 0;
 }
 CUresult cuLaunchKernel(void *, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
-                        unsigned, void *, void **, void **) {
+                        unsigned, void *Stream, void **, void **) {
+  const char *Trace = std::getenv("FAKE_CUDA_TRACE");
+  if (Trace && !std::strcmp(Trace, "1"))
+    std::fputs(Stream ? "fake cuda: cuLaunchKernel (own stream)\n"
+                      : "fake cuda: cuLaunchKernel (default stream)\n",
+               stderr);
   return failsAt("launch") ? 701 : 0;
 }
 CUresult cuPointerGetAttribute(void *Value, int Attribute, Ptr) {
