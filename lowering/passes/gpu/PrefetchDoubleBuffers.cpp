@@ -131,7 +131,12 @@ private:
 class FillSplitter : public ir::IRMutator {
 public:
   enum class Part { Load, Store };
-  FillSplitter(Part P, std::map<const ir::StoreNode *, ir::Buffer> &Regs) : P(P), Regs(Regs) {}
+  /// Regs: each store site's register array; Created: the arrays in the
+  /// order the fill first stores them (the output's order: never the map's,
+  /// which is by address and changes from run to run).
+  FillSplitter(Part P, std::map<const ir::StoreNode *, ir::Buffer> &Regs,
+               std::vector<ir::Buffer> &Created)
+      : P(P), Regs(Regs), Created(Created) {}
 
 protected:
   Stmt mutateFor(const Stmt &S, const ir::ForNode *N) override {
@@ -155,6 +160,7 @@ protected:
         Size = Size * E;
       R = ir::makeBuffer(N->Buf->Name + ".next", N->Buf->Type, {ir::simplify(Size)},
                          ir::Scope::Local);
+      Created.push_back(R);
     }
     if (P == Part::Load)
       return ir::makeStoreLike(N, R, {Flat}, N->Value);
@@ -164,6 +170,7 @@ protected:
 private:
   Part P;
   std::map<const ir::StoreNode *, ir::Buffer> &Regs;
+  std::vector<ir::Buffer> &Created;
   std::vector<const ir::ForNode *> Loops;
 };
 
@@ -221,11 +228,12 @@ Stmt pipelined(const ir::ForNode *N) {
     return nullptr;
 
   std::map<const ir::StoreNode *, ir::Buffer> Regs;
-  Stmt LoadPart = FillSplitter(FillSplitter::Part::Load, Regs).mutate(Fill);
-  Stmt StorePart = FillSplitter(FillSplitter::Part::Store, Regs).mutate(Fill);
+  std::vector<ir::Buffer> Created;
+  Stmt LoadPart = FillSplitter(FillSplitter::Part::Load, Regs, Created).mutate(Fill);
+  Stmt StorePart = FillSplitter(FillSplitter::Part::Store, Regs, Created).mutate(Fill);
   int64_t Registers = 0;
-  for (const auto &Entry : Regs) {
-    int64_t Size = ir::constantElements(*Entry.second);
+  for (const ir::Buffer &R : Created) {
+    int64_t Size = ir::constantElements(*R);
     if (Size < 0)
       return nullptr;
     Registers += Size;
@@ -248,8 +256,8 @@ Stmt pipelined(const ir::ForNode *N) {
        After,
        ir::makeIf(HasNext, ir::cloneDeclarations(ir::simplify(ir::substitute(StorePart, AtNext))))});
   Stmt Out = ir::makeSeq({Prologue, ir::withBody(N, Step)});
-  for (const auto &Entry : Regs)
-    Out = ir::makeAllocate(Entry.second, Out);
+  for (auto It = Created.rbegin(); It != Created.rend(); ++It)
+    Out = ir::makeAllocate(*It, Out);
   for (auto It = Allocs.rbegin(); It != Allocs.rend(); ++It)
     Out = ir::makeAllocate((*It)->Buf, Out);
   return Out;
