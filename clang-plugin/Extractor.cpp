@@ -597,6 +597,7 @@ private:
   ir::Stmt translateIf(const IfStmt *If);
   ir::Stmt translateExprStmt(const Expr *E);
   ir::Stmt translateExprStmtAt(const Expr *E);
+  int lineOf(SourceLocation Loc) const;
   ir::Stmt translateAssign(const Expr *LHS, const Expr *Value, const Expr *Whole);
   ir::Stmt translateCompoundAssign(const CompoundAssignOperator *CA);
   ir::Stmt translateIncDec(const UnaryOperator *U);
@@ -817,13 +818,10 @@ ir::Stmt NestExtractor::translateLocalDecls(ArrayRef<const VarDecl *> Vars,
                                 : Modified   ? "is assigned after its declaration"
                                              : "is computed from memory (an indirect index)";
   std::vector<ir::Stmt> Body;
-  if (Init) {
-    PresumedLoc PLoc = Ctx.getSourceManager().getPresumedLoc(
-        Ctx.getSourceManager().getExpansionLoc(VD->getLocation()));
+  if (Init)
     Body.push_back(ir::withLine(ir::makeStore(Buf, {ir::makeInt(0)},
                                               Init->Type == DT ? Init : ir::makeCast(DT, Init)),
-                                PLoc.isValid() ? static_cast<int>(PLoc.getLine()) : 0));
-  }
+                                lineOf(VD->getLocation())));
   Body.push_back(translateLocalDecls(Vars.drop_front(), Rest));
   if (Failed)
     return nullptr;
@@ -1359,11 +1357,15 @@ bool NestExtractor::finishCounters(ExtractedNest &Out) {
 //===----------------------------------------------------------------------===//
 
 ir::Stmt NestExtractor::translateExprStmt(const Expr *E) {
-  // The store keeps its statement's line (where a macro wrote it: where the
-  // macro was used).
-  PresumedLoc PLoc = Ctx.getSourceManager().getPresumedLoc(
-      Ctx.getSourceManager().getExpansionLoc(E->getBeginLoc()));
-  return ir::withLine(translateExprStmtAt(E), PLoc.isValid() ? static_cast<int>(PLoc.getLine()) : 0);
+  return ir::withLine(translateExprStmtAt(E), lineOf(E->getBeginLoc()));
+}
+
+/// The source line a store made at Loc keeps (where a macro wrote it: where
+/// the macro was used), 0 when unknown.
+int NestExtractor::lineOf(SourceLocation Loc) const {
+  const SourceManager &SM = Ctx.getSourceManager();
+  PresumedLoc PLoc = SM.getPresumedLoc(SM.getExpansionLoc(Loc));
+  return PLoc.isValid() ? static_cast<int>(PLoc.getLine()) : 0;
 }
 
 ir::Stmt NestExtractor::translateExprStmtAt(const Expr *E) {

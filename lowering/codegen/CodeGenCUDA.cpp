@@ -386,7 +386,7 @@ public:
 protected:
   void visitCall(const ir::CallNode *N) override {
     ir::WmmaCall W;
-    if (N->Name == "wgmma.fence" || N->Name == "wgmma.commit" || N->Name == "wgmma.wait") {
+    if (ir::wgmmaControlOf(N->Name) != ir::WgmmaControl::None) {
       UsesWgmma = true;
       return;
     }
@@ -478,11 +478,8 @@ private:
       for (const ir::Expr &I : Tile->Indices)
         visit(I);
       int64_t Ld;
-      ir::Swizzle Want;
       if (Tile->Buf->MemScope != ir::Scope::Shared || Tile->Buf->Type != ir::DType::Float16 ||
-          !ir::getConstInt(Stride, Ld) || !ir::wgmmaSwizzle(Ld, Want) ||
-          Tile->Buf->Swizzle.Base != Want.Base || Tile->Buf->Swizzle.Bits != Want.Bits ||
-          Tile->Buf->Swizzle.Shift != Want.Shift)
+          !ir::getConstInt(Stride, Ld) || !ir::hasWgmmaLayout(Tile->Buf->Swizzle, Ld))
         Errors.push_back(N->Name + " reads '" + Tile->Buf->Name +
                          "', which is not a float16 shared stage in PTX's canonical K-major "
                          "layout (rows of 16, 32 or 64 halves with the swizzle of that width)");
@@ -897,14 +894,18 @@ private:
     const ir::IntrinsicInfo *Info = ir::lookupIntrinsic(N->Name);
     if (N->Name == "sched.syncthreads" || (Info && Info->IsBarrier))
       return Wmma.UsesWgmma ? "sched_wgmma_syncthreads()" : "__syncthreads()";
-    if (N->Name == "wgmma.fence")
+    switch (ir::wgmmaControlOf(N->Name)) {
+    case ir::WgmmaControl::Fence:
       return "sched_ptx_wgmma_fence()";
-    if (N->Name == "wgmma.commit")
+    case ir::WgmmaControl::Commit:
       return "sched_ptx_wgmma_commit()";
-    if (N->Name == "wgmma.wait") {
+    case ir::WgmmaControl::Wait: {
       int64_t Pending = 0;
       ir::getConstInt(N->Args.at(0), Pending);
       return "sched_ptx_wgmma_wait<" + std::to_string(Pending) + ">()";
+    }
+    case ir::WgmmaControl::None:
+      break;
     }
     if (N->Name == "sched.cp_async" || N->Name == "sched.cp_async_commit" ||
         N->Name == "sched.cp_async_wait")
@@ -1293,7 +1294,7 @@ private:
     }
     Body << "#line " << L << " \"" << File << "\"\n";
     LastLine = LastDirective = L;
-    LastPos = Body.str().size();
+    LastPos = static_cast<size_t>(Body.tellp());
   }
   int LastDirective = 0; // the line the last #line directive named
   int LastLine = 0;   // of the last #line directive

@@ -33,6 +33,9 @@ const char *const WmmaNames[] = {"wmma.fill", "wmma.load_a", "wmma.load_b",
                                  "wmma.load_c", "wmma.store", "wmma.mma"};
 const char *const MmaNames[] = {"mma.fill", "mma.load_a", "mma.load_b",
                                 "mma.load_c", "mma.store", "mma.mma"};
+/// The wgmma control instructions, by WgmmaControl.
+const char *const WgmmaControlNames[] = {"", "wgmma.fence", "wgmma.commit", "wgmma.wait"};
+
 /// wgmma has no fragment loads: A and B come from shared memory.
 const char *const WgmmaNames[] = {"wgmma.fill", "", "", "", "wgmma.store", "wgmma.mma"};
 constexpr WmmaOp AllOps[] = {WmmaOp::Fill, WmmaOp::LoadA, WmmaOp::LoadB,
@@ -120,11 +123,11 @@ std::vector<IntrinsicInfo> wgmmaIntrinsics() {
   Mma.Tiles = {Tile(5, 6, -1, true), Tile(5, 7, 2, false), None, Tile(6, 7, 4, false), None,
                None, None, None};
   Out.push_back(Mma);
-  for (const char *Name : {"wgmma.fence", "wgmma.commit", "wgmma.wait"}) {
+  for (WgmmaControl C : {WgmmaControl::Fence, WgmmaControl::Commit, WgmmaControl::Wait}) {
     IntrinsicInfo Control;
-    Control.Name = Name;
+    Control.Name = WgmmaControlNames[static_cast<int>(C)];
     Control.IsWarpCollective = true;
-    if (std::string(Name) == "wgmma.wait")
+    if (C == WgmmaControl::Wait)
       Control.Operands = {R::Value};
     Out.push_back(Control);
   }
@@ -395,9 +398,25 @@ bool wgmmaSwizzle(int64_t RowElems, Swizzle &Out) {
   return true;
 }
 
-Expr makeWgmmaFence() { return makeCall("wgmma.fence", {}, DType::Int32); }
-Expr makeWgmmaCommit() { return makeCall("wgmma.commit", {}, DType::Int32); }
-Expr makeWgmmaWait(int64_t Pending) { return makeCall("wgmma.wait", {makeInt(Pending)}, DType::Int32); }
+bool hasWgmmaLayout(const Swizzle &Have, int64_t RowElems) {
+  Swizzle Want;
+  return wgmmaSwizzle(RowElems, Want) && Have.Base == Want.Base && Have.Bits == Want.Bits &&
+         Have.Shift == Want.Shift;
+}
+
+WgmmaControl wgmmaControlOf(const std::string &Name) {
+  for (WgmmaControl C : {WgmmaControl::Fence, WgmmaControl::Commit, WgmmaControl::Wait})
+    if (Name == WgmmaControlNames[static_cast<int>(C)])
+      return C;
+  return WgmmaControl::None;
+}
+
+static Expr wgmmaControl(WgmmaControl C, std::vector<Expr> Args) {
+  return makeCall(WgmmaControlNames[static_cast<int>(C)], std::move(Args), DType::Int32);
+}
+Expr makeWgmmaFence() { return wgmmaControl(WgmmaControl::Fence, {}); }
+Expr makeWgmmaCommit() { return wgmmaControl(WgmmaControl::Commit, {}); }
+Expr makeWgmmaWait(int64_t Pending) { return wgmmaControl(WgmmaControl::Wait, {makeInt(Pending)}); }
 
 int collectiveThreads(const Expr &E) {
   const auto *Call = as<CallNode>(E);

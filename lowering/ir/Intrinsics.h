@@ -229,8 +229,15 @@ void wgmmaLaneElement(int64_t T, int64_t I, int64_t &Row, int64_t &Col);
 /// The repeating pattern is 8 rows, so the stage starts on 8 * row bytes.
 bool wgmmaSwizzle(int64_t RowElems, Swizzle &Out);
 
+/// Whether a stage whose rows are RowElems halves and whose swizzle is Have
+/// is in PTX's canonical K-major layout for wgmma (Have is wgmmaSwizzle's).
+bool hasWgmmaLayout(const Swizzle &Have, int64_t RowElems);
+
 /// The wgmma control instructions (warpgroup collectives without operands
 /// but wait's count): "wgmma.fence", "wgmma.commit", "wgmma.wait".
+enum class WgmmaControl : unsigned char { None, Fence, Commit, Wait };
+/// Which one a call named Name is (None for any other call).
+WgmmaControl wgmmaControlOf(const std::string &Name);
 Expr makeWgmmaFence();
 Expr makeWgmmaCommit();
 Expr makeWgmmaWait(int64_t Pending);

@@ -131,7 +131,7 @@ struct CollectiveSite {
   /// the wgmma family).
   int Threads = 32;
   /// wgmma's control instructions (no fragment, no shape).
-  enum class Control : uint8_t { None, WgmmaFence, WgmmaCommit, WgmmaWait } Ctl = Control::None;
+  ir::WgmmaControl Ctl = ir::WgmmaControl::None;
 };
 
 /// The tags a ThreadLoop binds (Aux), in preset-slot order.

@@ -782,9 +782,11 @@ private:
     return T == DType::Float16 || T == DType::Int8 || T == DType::UInt8;
   }
 
-  /// The site of a tensor-core call: its operation, family, shape, layout.
-  static CollectiveSite siteOf(const WmmaCall &W) {
+  /// The site of a tensor-core call: its operation, family, shape, layout,
+  /// and how many threads run it together (the intrinsic's declaration).
+  static CollectiveSite siteOf(const CallNode *C, const WmmaCall &W) {
     CollectiveSite Site;
+    Site.Threads = lookupIntrinsic(C->Name)->CollectiveThreads;
     Site.Op = W.Op;
     Site.Family = W.Family;
     Site.M = W.M;
@@ -796,17 +798,13 @@ private:
 
   void compileCollective(const CallNode *C, const Stmt &S) {
     WmmaCall W;
-    using Control = CollectiveSite::Control;
-    Control Ctl = C->Name == "wgmma.fence"    ? Control::WgmmaFence
-                  : C->Name == "wgmma.commit" ? Control::WgmmaCommit
-                  : C->Name == "wgmma.wait"   ? Control::WgmmaWait
-                                              : Control::None;
-    if (Ctl != Control::None) {
+    WgmmaControl Ctl = wgmmaControlOf(C->Name);
+    if (Ctl != WgmmaControl::None) {
       CollectiveSite Site;
       Site.Ctl = Ctl;
-      Site.Threads = 128;
+      Site.Threads = lookupIntrinsic(C->Name)->CollectiveThreads;
       std::vector<int32_t> Args;
-      if (Ctl == Control::WgmmaWait) {
+      if (Ctl == WgmmaControl::Wait) {
         int64_t N;
         if (C->Args.size() != 1 || !getConstInt(C->Args[0], N) || N < 0 || N > 7) {
           fail("'wgmma.wait' takes one constant count from 0 to 7");
@@ -831,7 +829,7 @@ private:
            (Sync ? "; mma supports m16n8k16" : "; wmma supports m16n16k16, m32n8k16 and m8n32k16"));
       return;
     }
-    CollectiveSite Site = siteOf(W);
+    CollectiveSite Site = siteOf(C, W);
     std::vector<int32_t> Args;
     int32_t Index = 0;
     auto TypeError = [&](const std::string &What) {
@@ -910,8 +908,7 @@ private:
            std::to_string(W.K) + "; wgmma supports m64nNk16, N a multiple of 8 up to 256");
       return;
     }
-    CollectiveSite Site = siteOf(W);
-    Site.Threads = 128;
+    CollectiveSite Site = siteOf(C, W);
     std::vector<int32_t> Args;
     int32_t Index = 0;
     Site.Frag[0] = fragmentOperand(C, W.Op == WmmaOp::Mma ? W.D : W.Frag, Scope::WmmaAccumulator, Index);

@@ -588,7 +588,7 @@ private:
   static std::string collectiveArgName(const CollectiveSite &S, int A) {
     static const char *Fill[] = {"fragment index", "fill value"};
     static const char *Wgmma[] = {"D fragment index", "A index", "lda", "B index", "ldb"};
-    if (S.Ctl != CollectiveSite::Control::None)
+    if (S.Ctl != WgmmaControl::None)
       return "count";
     if (S.Family == TensorFamily::Wgmma && S.Op == WmmaOp::Mma)
       return Wgmma[A];
@@ -975,16 +975,16 @@ private:
                               const std::string &Where) {
     WarpgroupState &G = Warpgroups[static_cast<size_t>(W * WarpSize / 128)];
     switch (S.Ctl) {
-    case CollectiveSite::Control::WgmmaFence:
+    case WgmmaControl::Fence:
       G.NeedsFence = false;
       return true;
-    case CollectiveSite::Control::WgmmaCommit:
+    case WgmmaControl::Commit:
       for (InFlightMma &M : G.Mmas)
         if (M.Group < 0)
           M.Group = G.NextGroup;
       ++G.NextGroup;
       return true;
-    case CollectiveSite::Control::WgmmaWait: {
+    case WgmmaControl::Wait: {
       // Complete the oldest committed groups until at most Args[0] remain.
       std::vector<int64_t> Groups;
       for (const InFlightMma &M : G.Mmas)
@@ -1000,7 +1000,7 @@ private:
       }
       return true;
     }
-    case CollectiveSite::Control::None:
+    case WgmmaControl::None:
       break;
     }
     int32_t Frag = S.Frag[0];
@@ -1058,10 +1058,8 @@ private:
       int32_t Buf = Op == 0 ? S.Memory : S.MemoryB;
       const BufferInfo &Info = P.Buffers[Buf];
       int64_t Ptr = Args[1 + 2 * Op].I, Ld = Args[2 + 2 * Op].I, TileRows = Op == 0 ? S.M : S.N;
-      Swizzle Want;
       const char *Name = Op == 0 ? "A" : "B";
-      if (!wgmmaSwizzle(Ld, Want) || Want.Base != Info.Swizzle.Base || Want.Bits != Info.Swizzle.Bits ||
-          Want.Shift != Info.Swizzle.Shift)
+      if (!hasWgmmaLayout(Info.Swizzle, Ld))
         return fail(std::string("wgmma operand ") + Name + " ('" + Info.Name + "', rows " +
                     std::to_string(Ld) + " elements apart) is not in PTX's canonical K-major " +
                     "layout: rows of 16, 32 or 64 halves with the swizzle of that width" + Where);
