@@ -1899,6 +1899,11 @@ ir::Expr NestExtractor::translateMathCall(const CallExpr *Call, const std::strin
     return nullptr;
   if (!TranslateArgs(DT))
     return nullptr;
+  // fmin/fmax are the IR's Min/Max on floating point (NaN operands and all),
+  // which reductions and their reorders recognise.
+  if ((Family == "fmin" || Family == "fmax") &&
+      (DT == ir::DType::Float32 || DT == ir::DType::Float64))
+    return ir::makeBinary(Family == "fmin" ? ir::BinOp::Min : ir::BinOp::Max, Args[0], Args[1]);
   // At -O1 and above LLVM rewrites pow(x, 2) to x*x and pow(x, -1) to 1/x
   // (libm's pow differs from them for subnormal results): do the same.
   const LangOptions &LO = Ctx.getLangOpts();

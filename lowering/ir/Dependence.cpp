@@ -875,9 +875,30 @@ bool mayConflict(const Access &A, const Access &B) {
   return A.Buf.get() == B.Buf.get() && (A.IsWrite || B.IsWrite);
 }
 
-/// `X[I] = X[I] op e` with op commutative and associative (+, *, min, max;
-/// also `X[I] = X[I] - e`) and e not reading X: instances of such updates
-/// may run in any order.
+/// Both accesses belong to commutative updates of their buffer with the
+/// same operation: the order of their instances does not matter.
+bool bothCommutativeUpdates(const Access &A, const Access &B) {
+  BinOp OpA, OpB;
+  return isCommutativeUpdate(A.Statement, A.Buf.get(), OpA) &&
+         isCommutativeUpdate(B.Statement, B.Buf.get(), OpB) && OpA == OpB;
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Queries
+//===----------------------------------------------------------------------===//
+
+bool isReductionOp(BinOp Op) {
+  switch (Op) {
+  case BinOp::Add: case BinOp::Mul: case BinOp::Min: case BinOp::Max:
+  case BinOp::BitAnd: case BinOp::BitOr: case BinOp::BitXor: case BinOp::And: case BinOp::Or:
+    return true;
+  default:
+    return false;
+  }
+}
+
 bool isCommutativeUpdate(const StmtNode *S, const BufferNode *Buf, BinOp &Op) {
   if (!S || S->Kind != StmtKind::Store)
     return false;
@@ -901,8 +922,7 @@ bool isCommutativeUpdate(const StmtNode *S, const BufferNode *Buf, BinOp &Op) {
     return false;
   };
   Op = V->Op == BinOp::Sub ? BinOp::Add : V->Op;
-  bool Commutative = V->Op == BinOp::Add || V->Op == BinOp::Mul || V->Op == BinOp::Min ||
-                     V->Op == BinOp::Max;
+  bool Commutative = isReductionOp(V->Op);
   if (IsSelf(V->A) && (Commutative || V->Op == BinOp::Sub))
     return !ReadsBuf(V->B);
   if (IsSelf(V->B) && Commutative)
@@ -910,19 +930,6 @@ bool isCommutativeUpdate(const StmtNode *S, const BufferNode *Buf, BinOp &Op) {
   return false;
 }
 
-/// Both accesses belong to commutative updates of their buffer with the
-/// same operation: the order of their instances does not matter.
-bool bothCommutativeUpdates(const Access &A, const Access &B) {
-  BinOp OpA, OpB;
-  return isCommutativeUpdate(A.Statement, A.Buf.get(), OpA) &&
-         isCommutativeUpdate(B.Statement, B.Buf.get(), OpB) && OpA == OpB;
-}
-
-} // namespace
-
-//===----------------------------------------------------------------------===//
-// Queries
-//===----------------------------------------------------------------------===//
 
 bool loopCarriesDependence(const ForNode *L, DependenceWitness *Why,
                            const std::set<const BufferNode *> *Only, const Stmt &Context) {

@@ -71,6 +71,16 @@ bool isParallelLoop(const ForNode *L, std::string *Why = nullptr, const Stmt &Co
 bool isParallelLoopOver(const ForNode *L, const std::set<const BufferNode *> &Only,
                         std::string *Why = nullptr);
 
+/// Whether Op combines partial results in any order and grouping: + * min
+/// max & | ^ && ||.
+bool isReductionOp(BinOp Op);
+
+/// `X[I] = X[I] op e` (or `e op X[I]`) with op a reduction operation
+/// (isReductionOp), or `X[I] = X[I] - e`, and e not reading X: instances of
+/// such updates may run in any order. Op receives the operation that
+/// combines two partial results (+ for -).
+bool isCommutativeUpdate(const StmtNode *S, const BufferNode *Buf, BinOp &Op);
+
 /// Whether the perfectly nested band Band (outermost first; only guards may
 /// lie between its loops) can be permuted so that Band[NewOrder[p]] ends up at
 /// position p without reversing any dependence. Dependences between two

@@ -78,6 +78,12 @@ const ForNode *findLoop(const Stmt &Root, const VarNode *V,
 
 /// Root with the loop Old (by identity) replaced by New.
 Stmt replaceLoop(const Stmt &Root, const ForNode *Old, const Stmt &New);
+/// Root with the statement Old (by identity) replaced by New.
+Stmt replaceStmt(const Stmt &Root, const StmtNode *Old, const Stmt &New);
+
+/// The statements enclosing Target inside Root, outermost first (Target
+/// itself excluded). Returns false when Target is not in Root.
+bool enclosingStmts(const Stmt &Root, const StmtNode *Target, std::vector<const StmtNode *> &Out);
 
 /// A non-owning handle to a node the caller holds (IR nodes live in
 /// shared_ptrs, visitors and the printer take them), for printing or

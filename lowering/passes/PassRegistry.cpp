@@ -22,7 +22,7 @@ const Pass *const BuiltinPasses[] = {
     // shared/
     &NormalizeLoopsPass, &BoundInferencePass, &SimplifyPass,
     // gpu/
-    &AutoTensorCorePass, &TensorizeWmmaPass, &VerifyThreadBindingsPass, &InjectVirtualThreadPass,
+    &LowerThreadReductionsPass, &AutoTensorCorePass, &TensorizeWmmaPass, &VerifyThreadBindingsPass, &InjectVirtualThreadPass,
     &ComputeLaunchGeometryPass, &WidenThreadLoopsPass, &PromoteToSharedPass,
     &DistributeOverThreadsPass, &InjectThreadSyncPass, &PrefetchDoubleBuffersPass, &PipelineStagesPass, &LayoutSharedStagesPass,
     &StorageFlattenPass, &ComputeBufferRegionsPass, &PartitionLoopsPass, &VectorizeLoopsPass,

@@ -48,7 +48,7 @@ ir::LoopNest simplifyNest(const ir::LoopNest &Nest);
 // gpu/: target(gpu), a CUDA kernel.
 //===----------------------------------------------------------------------===//
 
-extern const Pass AutoTensorCorePass, TensorizeWmmaPass, VerifyThreadBindingsPass,
+extern const Pass LowerThreadReductionsPass, AutoTensorCorePass, TensorizeWmmaPass, VerifyThreadBindingsPass,
     InjectVirtualThreadPass, ComputeLaunchGeometryPass, WidenThreadLoopsPass, PromoteToSharedPass,
     DistributeOverThreadsPass, InjectThreadSyncPass, PrefetchDoubleBuffersPass, PipelineStagesPass,
     LayoutSharedStagesPass, StorageFlattenPass,

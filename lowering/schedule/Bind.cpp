@@ -1,10 +1,13 @@
 //===- Bind.cpp - bind(x, blockIdx.x | threadIdx.y | vthread | cthread) ---===//
 //
 // Binding makes a loop's iterations run on different blocks or threads, so
-// the loop must not carry a dependence (ir/Dependence.h): a reduction loop,
-// or any loop the dependence analysis cannot prove parallel, is refused. That
-// holds for virtual threads too, whose copies InjectVirtualThread
-// interleaves. A hardware tag names one launch dimension, so it appears at
+// the loop must not carry a dependence (ir/Dependence.h): a loop the
+// dependence analysis cannot prove parallel is refused. That holds for
+// virtual threads too, whose copies InjectVirtualThread interleaves. The
+// exception is a reduction loop bound to threadIdx: a cross-thread reduction
+// (TVM's meaning), whose partial results the block combines
+// (passes/gpu/LowerThreadReductions.cpp), legal when ir/Reduction.h says
+// what it reduces into; bound to anything else, a reduction is refused. A hardware tag names one launch dimension, so it appears at
 // most once on a nesting path (except a threadIdx loop nested in one of its
 // tag that does not depend on it: the same threads, see
 // DistributeOverThreads), and block loops must enclose thread loops. A loop
@@ -15,6 +18,8 @@
 #include "ir/Access.h"
 #include "ir/Dependence.h"
 #include "ir/IRVisitor.h"
+#include "ir/Printer.h"
+#include "ir/Reduction.h"
 #include "ir/Rewrite.h"
 #include "schedule/ScheduleImpl.h"
 
@@ -117,9 +122,29 @@ bool checkBindable(ScheduleState &S, const ForNode *L, const DirectiveArg &LoopA
   const std::string &Name = L->LoopVar->Name;
   if (L->LoopKind != ForKind::Serial)
     return S.error(LoopArg.Loc, "cannot bind '" + Name + "': it is already " + describeLoopKind(L));
-  if (L->IsReduction)
-    return S.error(LoopArg.Loc, "cannot bind reduction loop '" + Name + "' to " + Tag +
-                                    ": it carries a reduction into '" + reductionTarget(L) + "'");
+  if (L->IsReduction) {
+    // Bound to threads, a reduction loop is a cross-thread reduction
+    // (passes/gpu/LowerThreadReductions.cpp): exact when all it writes
+    // outside itself are commutative updates of elements it does not move.
+    if (!isThreadIdxTag(Tag))
+      return S.error(LoopArg.Loc, "cannot bind reduction loop '" + Name + "' to " + Tag +
+                                      ": it carries a reduction into '" + reductionTarget(L) +
+                                      "' (a reduction can be bound to threadIdx only)");
+    const std::string Refused = "cannot bind reduction loop '" + Name + "' to " + Tag +
+                                " as a cross-thread reduction into '" + reductionTarget(L) + "': ";
+    std::vector<ReductionUpdate> Updates;
+    std::string Why;
+    if (!reductionUpdatesOf(L, Updates, &Why))
+      return S.error(LoopArg.Loc, Refused + Why);
+    int64_t Extent = 0, Min = -1;
+    if (!getConstInt(L->Extent, Extent) || !getConstInt(L->Min, Min) || Min != 0)
+      return S.error(LoopArg.Loc, Refused + "its extent " + print(L->Extent) +
+                                      " is not a constant (the block combines one partial "
+                                      "result per thread; split it first: split(" + Name + ", " +
+                                      Name + "o, " + Name + "i, 128) bind(" + Name + "i, " + Tag +
+                                      "))");
+    return checkNesting(S, L, LoopArg, Tag);
+  }
   // Independence is the computation's: a write-back inside L, its region
   // still symbolic, would look like one element written by every iteration.
   std::string Why;

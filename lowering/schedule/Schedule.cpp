@@ -47,78 +47,6 @@ protected:
   }
 };
 
-/// Finds the chain of statements enclosing a target statement.
-class PathFinder : public IRVisitor {
-public:
-  explicit PathFinder(const StmtNode *Target) : Target(Target) {}
-  std::vector<const StmtNode *> Stack, Found;
-  bool Done = false;
-
-  void walk(const Stmt &S) {
-    if (Done || !S)
-      return;
-    if (S.get() == Target) {
-      Found = Stack;
-      Done = true;
-      return;
-    }
-    Stack.push_back(S.get());
-    visit(S);
-    Stack.pop_back();
-  }
-
-protected:
-  // Statement children go through walk() so the stack tracks them;
-  // expressions cannot contain statements and are skipped.
-  void visitFor(const ForNode *N) override { walk(N->Body); }
-  void visitAllocate(const AllocateNode *N) override { walk(N->Body); }
-  void visitSeq(const SeqNode *N) override {
-    for (const Stmt &S : N->Stmts)
-      walk(S);
-  }
-  void visitIfThenElse(const IfThenElseNode *N) override {
-    walk(N->Then);
-    walk(N->Else);
-  }
-  void visitLetStmt(const LetStmtNode *N) override { walk(N->Body); }
-  void visitStore(const StoreNode *) override {}
-  void visitEvaluate(const EvaluateNode *) override {}
-
-private:
-  const StmtNode *Target;
-};
-
-class StmtReplacer : public IRMutator {
-public:
-  StmtReplacer(const StmtNode *Old, Stmt New) : Old(Old), New(std::move(New)) {}
-
-protected:
-  Stmt mutateFor(const Stmt &S, const ForNode *N) override {
-    return S.get() == Old ? New : IRMutator::mutateFor(S, N);
-  }
-  Stmt mutateStore(const Stmt &S, const StoreNode *N) override {
-    return S.get() == Old ? New : IRMutator::mutateStore(S, N);
-  }
-  Stmt mutateAllocate(const Stmt &S, const AllocateNode *N) override {
-    return S.get() == Old ? New : IRMutator::mutateAllocate(S, N);
-  }
-  Stmt mutateSeq(const Stmt &S, const SeqNode *N) override {
-    return S.get() == Old ? New : IRMutator::mutateSeq(S, N);
-  }
-  Stmt mutateIfThenElse(const Stmt &S, const IfThenElseNode *N) override {
-    return S.get() == Old ? New : IRMutator::mutateIfThenElse(S, N);
-  }
-  Stmt mutateLetStmt(const Stmt &S, const LetStmtNode *N) override {
-    return S.get() == Old ? New : IRMutator::mutateLetStmt(S, N);
-  }
-  Stmt mutateEvaluate(const Stmt &S, const EvaluateNode *N) override {
-    return S.get() == Old ? New : IRMutator::mutateEvaluate(S, N);
-  }
-
-private:
-  const StmtNode *Old;
-  Stmt New;
-};
 
 class AllocateFinder : public IRVisitor {
 public:
@@ -313,18 +241,6 @@ bool checkFreshName(ScheduleState &S, const DirectiveArg &Arg) {
   if (!isFreshName(S, Arg.Text))
     return S.error(Arg.Loc, "loop name '" + Arg.Text + "' already exists");
   return true;
-}
-
-bool enclosingStmts(const Stmt &Root, const StmtNode *Target, std::vector<const StmtNode *> &Out) {
-  PathFinder F(Target);
-  F.walk(Root);
-  Out = F.Found;
-  return F.Done;
-}
-
-Stmt replaceStmt(const Stmt &Root, const StmtNode *Old, const Stmt &New) {
-  StmtReplacer R(Old, New);
-  return R.mutate(Root);
 }
 
 Stmt replaceBuffer(const Stmt &S, const BufferNode *Old, const Buffer &New,

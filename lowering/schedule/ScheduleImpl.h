@@ -12,6 +12,7 @@
 #define SCHED_SCHEDULE_SCHEDULEIMPL_H
 
 #include "ir/IR.h"
+#include "ir/Rewrite.h"
 #include "schedule/Schedule.h"
 #include <map>
 #include <set>
@@ -104,14 +105,6 @@ const ir::ForNode *findLoopByVar(const ir::Stmt &Root, const ir::VarNode *V);
 /// allocated buffer of the nest already has that name.
 bool checkFreshName(ScheduleState &S, const DirectiveArg &Arg);
 bool isFreshName(const ScheduleState &S, const std::string &Name);
-
-/// The statements enclosing Target inside Root, outermost first (Target
-/// itself excluded). Returns false when Target is not in Root.
-bool enclosingStmts(const ir::Stmt &Root, const ir::StmtNode *Target,
-                    std::vector<const ir::StmtNode *> &Out);
-
-/// Root with the statement Old (by identity) replaced by New.
-ir::Stmt replaceStmt(const ir::Stmt &Root, const ir::StmtNode *Old, const ir::Stmt &New);
 
 /// S with every access to Old (by identity), and its Allocate, rewritten to
 /// New; indices are shifted by -Offset[d] when Offset is not empty.

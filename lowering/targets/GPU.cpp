@@ -29,6 +29,7 @@ namespace {
 const char *const GPUPasses[] = {
     "NormalizeLoops",
     "BoundInference",
+    "LowerThreadReductions",
     "AutoTensorCore",
     "TensorizeWmma",
     "VerifyThreadBindings",

@@ -1,0 +1,168 @@
+//===- Reduction.cpp - What a reduction loop reduces into ----------------===//
+#include "ir/Reduction.h"
+#include "ir/Access.h"
+#include "ir/Dependence.h"
+#include "ir/IRVisitor.h"
+#include "ir/Printer.h"
+#include "ir/Rewrite.h"
+#include "ir/Simplify.h"
+
+#include <cmath>
+#include <limits>
+#include <set>
+
+namespace sched {
+namespace ir {
+
+namespace {
+
+/// The buffers allocated inside S.
+class Allocations : public IRVisitor {
+public:
+  std::set<const BufferNode *> Bufs;
+
+protected:
+  void visitAllocate(const AllocateNode *N) override {
+    Bufs.insert(N->Buf.get());
+    IRVisitor::visitAllocate(N);
+  }
+};
+
+bool sameIndices(const std::vector<Expr> &A, const std::vector<Expr> &B) {
+  if (A.size() != B.size())
+    return false;
+  for (size_t D = 0; D < A.size(); ++D)
+    if (!structurallyEqual(A[D], B[D]))
+      return false;
+  return true;
+}
+
+/// `t[i]`: an access as the source writes it.
+std::string elementText(const Access &A) {
+  std::string Out = A.Buf->Name + "[";
+  for (size_t D = 0; D < A.Indices.size(); ++D)
+    Out += (D ? ", " : "") + print(A.Indices[D]);
+  return Out + "]";
+}
+
+bool fail(std::string *Why, const std::string &Message) {
+  if (Why)
+    *Why = Message;
+  return false;
+}
+
+} // namespace
+
+bool reductionUpdatesOf(const ForNode *L, std::vector<ReductionUpdate> &Out,
+                        std::string *Why) {
+  Out.clear();
+  Allocations Private;
+  Private.visit(L->Body);
+  std::vector<Access> Accesses = collectAccesses(L->Body);
+  // The writes: each an update of one element no loop from L inward moves.
+  for (const Access &A : Accesses) {
+    if (!A.IsWrite || Private.Bufs.count(A.Buf.get()))
+      continue;
+    const std::string Name = A.Buf->Name;
+    if (A.ByWarp)
+      return fail(Why, "'" + Name + "' is written by a warp collective");
+    BinOp Op;
+    if (!isCommutativeUpdate(A.Statement, A.Buf.get(), Op))
+      return fail(Why, "'" + stmtText(A.Statement) +
+                           "' is not an update of '" + Name +
+                           "' by +, -, *, min, max, &, |, ^, && or ||");
+    std::vector<const VarNode *> Moving{L->LoopVar.get()};
+    for (const ForNode *Inner : A.Loops)
+      Moving.push_back(Inner->LoopVar.get());
+    for (const Expr &I : A.Indices)
+      for (const VarNode *V : Moving)
+        if (usesVar(I, V))
+          return fail(Why, "it writes '" + elementText(A) + "', an element that moves with '" +
+                               V->Name + "'");
+    const auto *St = static_cast<const StoreNode *>(A.Statement);
+    ReductionUpdate *U = nullptr;
+    for (ReductionUpdate &Known : Out)
+      if (Known.Buf.get() == A.Buf.get())
+        U = &Known;
+    if (!U) {
+      Out.push_back({A.Buf, A.Indices, Op, {}});
+      U = &Out.back();
+    } else if (!sameIndices(U->Indices, A.Indices) || U->Combine != Op) {
+      return fail(Why, "'" + Name + "' is updated at two elements or with two operations");
+    }
+    U->Stores.push_back(St);
+  }
+  if (Out.empty())
+    return fail(Why, "it writes nothing outside itself");
+  // The reads of a reduced element: only its own updates' self-reads.
+  for (const Access &A : Accesses) {
+    if (A.IsWrite)
+      continue;
+    for (const ReductionUpdate &U : Out) {
+      if (A.Buf.get() != U.Buf.get())
+        continue;
+      bool OwnUpdate = false;
+      for (const StoreNode *St : U.Stores)
+        OwnUpdate |= A.Statement == St && sameIndices(A.Indices, U.Indices);
+      if (!OwnUpdate)
+        return fail(Why, "it reads '" + elementText(A) + "' besides updating '" + U.Buf->Name +
+                             "'");
+    }
+  }
+  return true;
+}
+
+Expr reductionIdentity(BinOp Combine, DType T) {
+  const bool Float = isFloat(T);
+  const int Bits = dtypeBytes(T) * 8;
+  const bool Unsigned = isUnsigned(T);
+  auto largest = [&]() -> Expr {
+    if (Float)
+      return makeFloat(std::numeric_limits<double>::infinity(), T);
+    if (T == DType::Bool)
+      return makeBool(true);
+    if (Unsigned)
+      return makeInt(Bits == 64 ? -1 : int64_t((uint64_t(1) << Bits) - 1), T);
+    return makeInt(Bits == 64 ? std::numeric_limits<int64_t>::max()
+                              : (int64_t(1) << (Bits - 1)) - 1,
+                   T);
+  };
+  auto smallest = [&]() -> Expr {
+    if (Float)
+      return makeFloat(-std::numeric_limits<double>::infinity(), T);
+    if (T == DType::Bool)
+      return makeBool(false);
+    if (Unsigned)
+      return makeInt(0, T);
+    return makeInt(Bits == 64 ? std::numeric_limits<int64_t>::min() : -(int64_t(1) << (Bits - 1)),
+                   T);
+  };
+  auto number = [&](int64_t V) -> Expr {
+    if (T == DType::Bool)
+      return makeBool(V != 0);
+    return Float ? makeFloat(double(V), T) : makeInt(V, T);
+  };
+  switch (Combine) {
+  case BinOp::Add:
+  case BinOp::BitOr:
+  case BinOp::BitXor:
+    return number(0);
+  case BinOp::Mul:
+    return number(1);
+  case BinOp::Min:
+    return largest();
+  case BinOp::Max:
+    return smallest();
+  case BinOp::BitAnd:
+    return Float ? nullptr : makeInt(-1, T);
+  case BinOp::And:
+    return makeBool(true);
+  case BinOp::Or:
+    return makeBool(false);
+  default:
+    return nullptr;
+  }
+}
+
+} // namespace ir
+} // namespace sched

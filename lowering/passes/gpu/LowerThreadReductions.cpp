@@ -1,0 +1,318 @@
+//===- LowerThreadReductions.cpp - Reduction loops bound to threadIdx ----===//
+//
+// `split(j, jo, ji, 64) bind(ji, threadIdx.x)` on a reduction loop (TVM's
+// cross-thread reduction) means: each thread reduces its iterations of the
+// reduction into a partial result, the block combines the partials, and the
+// result is updated once with the total. This pass writes that out in the
+// nest's own terms, so every later pass treats it as ordinary code (thread
+// distribution, barriers, the race detector, the emitter):
+//
+//   for (jo) reduce { for (ji) bind(threadIdx.x) reduce { y[i] = y[i] + e } }
+// becomes
+//   allocate y.red: T[64] local {
+//     for (ji, 0, 64) bind(threadIdx.x) {
+//       allocate y.part: T[1] local {
+//         y.part[0] = 0 ; for (jo) { y.part[0] = y.part[0] + e } ; y.red[ji] = y.part[0] } }
+//     for (t, 0, 64) bind(threadIdx.x) { if (t < 32) y.red[t] = y.red[t] + y.red[t + 32] }
+//     ... strides 16, 8, 4, 2, 1 ...
+//     y[i] = y[i] + y.red[0] }
+//
+// The region reduced at once starts at the outermost loop around the bound
+// one that only carries the same reduction (its loops do not move the
+// element, and nothing else in them touches it). When the loops from there
+// to the bound loop are a perfect band (only guards and lets between), the
+// thread loop is moved to the band's top (reductions commute), so each
+// thread accumulates in a register (`y.part`, local inside the thread
+// loop); otherwise (a stage filled between them) each thread accumulates in
+// its own element of `y.red`. `y.red` is local in the nest's terms and
+// exchanged between threads, so PromoteToShared makes it a shared array (one
+// per thread of the dimensions around it), InjectThreadSync puts the barriers
+// between the tree's steps, and DistributeOverThreads gives the final update
+// to one thread (every thread, when `y` is a local temporary: each then
+// holds the total, as softmax's max and sum need). The tree combines in a
+// fixed order, so a result is the same on every run (floating-point sums
+// differ from the sequential loop's by reassociation only).
+//
+// The schedule checked the reduction (ir/Reduction.h) when it bound the loop;
+// this pass reads the same description. Runs after BoundInference (stages
+// are in place) and before every pass that reads thread bindings; a
+// thread-bound loop that still carries a reduction after it is a bug.
+//
+//===----------------------------------------------------------------------===//
+#include "ir/Access.h"
+#include "ir/IRMutator.h"
+#include "ir/IRVisitor.h"
+#include "ir/Printer.h"
+#include "ir/Reduction.h"
+#include "ir/Rewrite.h"
+#include "passes/Passes.h"
+
+#include <map>
+
+namespace sched {
+namespace passes {
+
+namespace {
+
+using namespace ir;
+
+/// The innermost thread-bound loop that carries a reduction, if any.
+class BoundReductionFinder : public IRVisitor {
+public:
+  const ForNode *Found = nullptr;
+
+protected:
+  void visitFor(const ForNode *N) override {
+    IRVisitor::visitFor(N);
+    if (!Found && N->LoopKind == ForKind::ThreadBound && N->IsReduction)
+      Found = N;
+  }
+};
+
+/// The reduced element's buffers for one bound loop: the block's exchange
+/// array (one element per thread of the loop) and the thread's partial.
+struct Reduced {
+  ReductionUpdate Update;
+  Buffer Red, Part;
+  Expr Identity;
+};
+
+/// Rewrites the updates of each reduced element into updates of its partial
+/// (`Part[0]`, or `Red[Lane]` when each thread accumulates in the array).
+class UpdateRedirector : public IRMutator {
+public:
+  UpdateRedirector(const std::vector<Reduced> &Reductions, bool IntoArray, Expr Lane)
+      : Reductions(Reductions), IntoArray(IntoArray), Lane(std::move(Lane)) {}
+
+protected:
+  Stmt mutateStore(const Stmt &S, const StoreNode *N) override {
+    for (const Reduced &R : Reductions)
+      for (const StoreNode *St : R.Update.Stores)
+        if (St == N)
+          return redirect(N, R);
+    return IRMutator::mutateStore(S, N);
+  }
+
+private:
+  const std::vector<Reduced> &Reductions;
+  bool IntoArray;
+  Expr Lane;
+
+  Stmt redirect(const StoreNode *N, const Reduced &R) {
+    const Buffer &To = IntoArray ? R.Red : R.Part;
+    std::vector<Expr> At{IntoArray ? Lane : makeInt(0)};
+    const auto *V = as<BinaryNode>(N->Value);
+    auto IsSelf = [&](const Expr &E) {
+      const auto *L = as<LoadNode>(E);
+      return L && L->Buf.get() == N->Buf.get();
+    };
+    Expr A = IsSelf(V->A) ? makeLoad(To, At) : V->A;
+    Expr B = IsSelf(V->A) ? V->B : makeLoad(To, At);
+    return makeStoreLike(N, To, At, makeBinary(V->Op, A, B));
+  }
+};
+
+int64_t powerOfTwoAtLeast(int64_t N) {
+  int64_t P = 1;
+  while (P < N)
+    P *= 2;
+  return P;
+}
+
+class ThreadReductionLowering {
+public:
+  explicit ThreadReductionLowering(LoweringState &S) : S(S) {}
+
+  /// Lowers every thread-bound reduction loop, innermost first.
+  bool run() {
+    for (;;) {
+      BoundReductionFinder F;
+      F.visit(S.Nest.Body);
+      if (!F.Found)
+        return true;
+      if (!lower(F.Found))
+        return false;
+    }
+  }
+
+private:
+  LoweringState &S;
+
+  bool lower(const ForNode *L) {
+    const std::string Where = "the reduction loop '" + L->LoopVar->Name + "' bound to " +
+                              L->ThreadTag;
+    std::vector<ReductionUpdate> Updates;
+    std::string Why;
+    if (!reductionUpdatesOf(L, Updates, &Why))
+      return S.error(Where + " is no cross-thread reduction: " + Why);
+    int64_t Lanes = 0, Min = -1;
+    if (!getConstInt(L->Extent, Lanes) || Lanes < 1 || !getConstInt(L->Min, Min) || Min != 0)
+      return S.error(Where + " has no constant extent from 0 (" + print(L->Extent) +
+                     "): its partial results need an array of known size");
+    std::vector<const StmtNode *> Path;
+    enclosingStmts(S.Nest.Body, L, Path);
+    size_t Top = regionTop(L, Updates, Path);
+
+    std::vector<Reduced> Reductions;
+    for (const ReductionUpdate &U : Updates) {
+      Reduced R;
+      R.Update = U;
+      R.Red = makeBuffer(U.Buf->Name + ".red", U.Buf->Type, {makeInt(Lanes)}, Scope::Local);
+      R.Part = makeBuffer(U.Buf->Name + ".part", U.Buf->Type, {makeInt(1)}, Scope::Local);
+      R.Identity = reductionIdentity(U.Combine, U.Buf->Type);
+      if (!R.Identity)
+        return S.error(Where + ": no identity for " + binOpSymbol(U.Combine) + " on " +
+                       dtypeName(U.Buf->Type));
+      Reductions.push_back(R);
+    }
+
+    const StmtNode *TopNode = Top < Path.size() ? Path[Top] : L;
+    Stmt Region = isPerfectBand(Path, Top)
+                      ? accumulateInRegisters(L, Path, Top, Reductions)
+                      : accumulateInArray(L, TopNode, Reductions);
+    std::vector<Stmt> Seq{Region};
+    for (const Reduced &R : Reductions)
+      combine(L, Lanes, R, Seq);
+    for (const Reduced &R : Reductions) {
+      const StoreNode *First = R.Update.Stores.front();
+      Expr Old = makeLoad(R.Update.Buf, R.Update.Indices);
+      Seq.push_back(makeStoreLike(First, R.Update.Buf, R.Update.Indices,
+                                  makeBinary(R.Update.Combine, Old,
+                                             makeLoad(R.Red, {makeInt(0)}))));
+    }
+    Stmt New = makeSeq(Seq);
+    for (auto It = Reductions.rbegin(); It != Reductions.rend(); ++It)
+      New = makeAllocate(It->Red, New);
+    S.Nest.Body = replaceStmt(S.Nest.Body, TopNode, New);
+    return true;
+  }
+
+  /// The index in Path of the outermost loop the reduction can start at
+  /// (Path.size(): the bound loop itself): loops that carry only this
+  /// reduction, through guards, lets, sequences and allocations.
+  static size_t regionTop(const ForNode *L, const std::vector<ReductionUpdate> &Updates,
+                          const std::vector<const StmtNode *> &Path) {
+    size_t Top = Path.size();
+    for (size_t K = Path.size(); K-- > 0;) {
+      const StmtNode *P = Path[K];
+      if (P->Kind != StmtKind::For)
+        continue;
+      const auto *F = static_cast<const ForNode *>(P);
+      if ((F->LoopKind != ForKind::Serial && F->LoopKind != ForKind::Unrolled) ||
+          !F->IsReduction || !onlyUpdates(F, L, Updates))
+        break;
+      Top = K;
+    }
+    return Top;
+  }
+
+  /// Whether F's loop variable leaves every reduced element where it is and
+  /// nothing in F but the updates touches one.
+  static bool onlyUpdates(const ForNode *F, const ForNode *L,
+                          const std::vector<ReductionUpdate> &Updates) {
+    (void)L;
+    for (const ReductionUpdate &U : Updates)
+      for (const Expr &I : U.Indices)
+        if (usesVar(I, F->LoopVar.get()))
+          return false;
+    for (const Access &A : collectAccesses(F->Body))
+      for (const ReductionUpdate &U : Updates) {
+        if (A.Buf.get() != U.Buf.get())
+          continue;
+        bool Own = false;
+        for (const StoreNode *St : U.Stores)
+          Own |= A.Statement == St;
+        if (!Own)
+          return false;
+      }
+    return true;
+  }
+
+  /// Whether the statements from Path[Top] down to the bound loop each hold
+  /// only the next one (loops, guards without else, lets).
+  static bool isPerfectBand(const std::vector<const StmtNode *> &Path, size_t Top) {
+    for (size_t K = Top; K < Path.size(); ++K) {
+      const StmtNode *P = Path[K];
+      const StmtNode *Next = K + 1 < Path.size() ? Path[K + 1] : nullptr;
+      const StmtNode *Child = nullptr;
+      if (const auto *F = as<ForNode>(borrow(P)))
+        Child = F->Body.get();
+      else if (const auto *I = as<IfThenElseNode>(borrow(P)))
+        Child = I->Else ? nullptr : I->Then.get();
+      else if (const auto *Let = as<LetStmtNode>(borrow(P)))
+        Child = Let->Body.get();
+      if (!Child || (Next && Child != Next))
+        return false;
+    }
+    return true;
+  }
+
+  /// The bound loop moved to the top of the band, each thread reducing its
+  /// iterations into registers and storing its partial into `Red[lane]`.
+  Stmt accumulateInRegisters(const ForNode *L, const std::vector<const StmtNode *> &Path,
+                             size_t Top, const std::vector<Reduced> &Reductions) {
+    Stmt Body = UpdateRedirector(Reductions, false, nullptr).mutate(L->Body);
+    for (size_t K = Path.size(); K-- > Top;) {
+      const StmtNode *P = Path[K];
+      if (const auto *F = as<ForNode>(borrow(P)))
+        Body = withBody(F, Body);
+      else if (const auto *I = as<IfThenElseNode>(borrow(P)))
+        Body = makeIf(I->Cond, Body);
+      else if (const auto *Let = as<LetStmtNode>(borrow(P)))
+        Body = makeLet(Let->LetVar, Let->Value, Body);
+    }
+    std::vector<Stmt> Thread;
+    for (const Reduced &R : Reductions)
+      Thread.push_back(makeStore(R.Part, {makeInt(0)}, R.Identity));
+    Thread.push_back(Body);
+    for (const Reduced &R : Reductions)
+      Thread.push_back(makeStore(R.Red, {L->LoopVar}, makeLoad(R.Part, {makeInt(0)})));
+    Stmt Inner = makeSeq(Thread);
+    for (auto It = Reductions.rbegin(); It != Reductions.rend(); ++It)
+      Inner = makeAllocate(It->Part, Inner);
+    return makeFor(L->LoopVar, L->Min, L->Extent, Inner, ForKind::ThreadBound, L->ThreadTag);
+  }
+
+  /// The region as it is, the bound loop accumulating into `Red[lane]`,
+  /// which starts at the identity.
+  Stmt accumulateInArray(const ForNode *L, const StmtNode *TopNode,
+                         const std::vector<Reduced> &Reductions) {
+    std::vector<Stmt> Init;
+    Var T = makeVar(L->LoopVar->Name);
+    for (const Reduced &R : Reductions)
+      Init.push_back(makeStore(R.Red, {T}, R.Identity));
+    Stmt Bound = makeFor(L->LoopVar, L->Min, L->Extent,
+                         UpdateRedirector(Reductions, true, L->LoopVar).mutate(L->Body),
+                         ForKind::ThreadBound, L->ThreadTag);
+    Stmt Region = TopNode == L ? Bound : replaceStmt(borrow(TopNode), L, Bound);
+    return makeSeq({makeFor(T, makeInt(0), L->Extent, makeSeq(Init), ForKind::ThreadBound,
+                            L->ThreadTag),
+                    Region});
+  }
+
+  /// The tree that leaves the combination of `Red[0, Lanes)` in `Red[0]`:
+  /// at each step the lower half of the live elements takes in the upper.
+  static void combine(const ForNode *L, int64_t Lanes, const Reduced &R,
+                      std::vector<Stmt> &Out) {
+    for (int64_t Half = powerOfTwoAtLeast(Lanes) / 2; Half >= 1; Half /= 2) {
+      Var T = makeVar(L->LoopVar->Name);
+      const int64_t Live = std::min(Half, Lanes - Half);
+      Expr Sum = makeBinary(R.Update.Combine, makeLoad(R.Red, {T}),
+                            makeLoad(R.Red, {T + makeInt(Half)}));
+      Stmt Step = makeStore(R.Red, {T}, Sum);
+      if (Live < Lanes)
+        Step = makeIf(T < makeInt(Live), Step);
+      Out.push_back(makeFor(T, makeInt(0), makeInt(Lanes), Step, ForKind::ThreadBound,
+                            L->ThreadTag));
+    }
+  }
+};
+
+} // namespace
+
+const Pass LowerThreadReductionsPass = {
+    "LowerThreadReductions", /*Requires=*/FormAny, /*Establishes=*/FormAny,
+    [](LoweringState &S) { return ThreadReductionLowering(S).run(); }};
+
+} // namespace passes
+} // namespace sched

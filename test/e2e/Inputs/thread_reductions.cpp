@@ -1,0 +1,132 @@
+// Reductions bound to threads (issue 23): each nest binds a reduction loop,
+// or its inner part after split, to threadIdx.x, so the block combines its
+// threads' partial results. Data are small integers, so every float sum is
+// exact and the plugin build prints what the plain build prints. Sizes run
+// over dividing and non-dividing ones, 1 and 0.
+#include <cmath>
+#include <cstdio>
+#include <vector>
+
+// Row sums: one block per row, 64 threads across the columns.
+void row_sums(int n, int m, const float *A, float *y) {
+#pragma sched target(gpu) split(j, jo, ji, 64) bind(i, blockIdx.x) bind(ji, threadIdx.x)
+  for (int i = 0; i < n; i++) {
+    y[i] = 0;
+    for (int j = 0; j < m; j++)
+      y[i] += A[i * m + j];
+  }
+}
+
+// A dot product into one element, by one block of 128 threads.
+void dot(int n, const float *x, const float *w, float *out) {
+#pragma sched target(gpu) split(k, ko, ki, 128) bind(ki, threadIdx.x)
+  for (int k = 0; k < n; k++)
+    out[0] += x[k] * w[k];
+}
+
+// An L2 norm: the sum of squares into a scalar temporary, then its root.
+void l2_norm(int rows, int n, const float *x, float *norm) {
+#pragma sched target(gpu) split(k, ko, ki, 96) bind(r, blockIdx.x) bind(ki, threadIdx.x)
+  for (int r = 0; r < rows; r++) {
+    float s = 0;
+    for (int k = 0; k < n; k++)
+      s += x[r * n + k] * x[r * n + k];
+    norm[r] = std::sqrt(s);
+  }
+}
+
+// A row-wise softmax: the max and the sum of exponentials are reduced across
+// the block's threads, and every thread uses them (they are local
+// temporaries: each thread holds the total).
+void softmax(int n, int m, const float *x, float *y) {
+#pragma sched target(gpu) bind(i, blockIdx.x) split(j, jo, ji, 32) bind(ji, threadIdx.x) split(j_1, jo_1, ji_1, 32) bind(ji_1, threadIdx.x) split(j_2, jo_2, ji_2, 32) bind(ji_2, threadIdx.x)
+  for (int i = 0; i < n; i++) {
+    float mx = -INFINITY;
+    for (int j = 0; j < m; j++)
+      mx = std::fmax(mx, x[i * m + j]);
+    float sum = 0;
+    for (int j = 0; j < m; j++)
+      sum += std::exp(x[i * m + j] - mx);
+    for (int j = 0; j < m; j++)
+      y[i * m + j] = std::exp(x[i * m + j] - mx) / sum;
+  }
+}
+
+// A layer norm's statistics: the mean and the variance of each row, two
+// reductions in one loop.
+void layer_norm(int n, int m, const float *x, float *y) {
+#pragma sched target(gpu) bind(i, blockIdx.x) split(j, jo, ji, 48) bind(ji, threadIdx.x) split(j_1, jo_1, ji_1, 48) bind(ji_1, threadIdx.x)
+  for (int i = 0; i < n; i++) {
+    float s = 0, sq = 0;
+    for (int j = 0; j < m; j++) {
+      s += x[i * m + j];
+      sq += x[i * m + j] * x[i * m + j];
+    }
+    float mean = m > 0 ? s / m : 0;
+    float var = m > 0 ? sq / m - mean * mean : 0;
+    for (int j = 0; j < m; j++)
+      y[i * m + j] = (x[i * m + j] - mean) * (var + 1);
+  }
+}
+
+// Integer reductions with min, max and xor.
+void int_stats(int n, const int *v, int *lo, int *hi, unsigned *x) {
+#pragma sched target(gpu) split(k, ko, ki, 32) bind(ki, threadIdx.x)
+  for (int k = 0; k < n; k++) {
+    lo[0] = std::min(lo[0], v[k]);
+    hi[0] = std::max(hi[0], v[k]);
+    x[0] ^= (unsigned)v[k] * 2654435761u;
+  }
+}
+
+static double check(const std::vector<float> &v) {
+  double s = 0;
+  for (size_t i = 0; i < v.size(); ++i)
+    s += v[i] * double(i % 7 + 1);
+  return s;
+}
+
+int main() {
+  const int Sizes[][2] = {{3, 200}, {2, 64}, {1, 1}, {4, 0}, {0, 5}, {5, 129}};
+  for (auto &S : Sizes) {
+    int n = S[0], m = S[1];
+    std::vector<float> A(size_t(n) * m), y(n, -1.0f);
+    for (size_t k = 0; k < A.size(); ++k)
+      A[k] = float(int(k * 37 % 11) - 5);
+    row_sums(n, m, A.data(), y.data());
+    std::printf("row_sums %d %d: %.1f\n", n, m, check(y));
+
+    std::vector<float> x(m), w(m), out(1, 3.0f);
+    for (int k = 0; k < m; ++k) {
+      x[k] = float(k % 5 - 2);
+      w[k] = float(k % 3);
+    }
+    dot(m, x.data(), w.data(), out.data());
+    std::printf("dot %d: %.1f\n", m, out[0]);
+
+    std::vector<float> norm(n, -1.0f);
+    l2_norm(n, m, A.data(), norm.data());
+    std::printf("l2_norm %d %d: %.4f\n", n, m, check(norm));
+
+    std::vector<float> sm(size_t(n) * m, -1.0f), ln(size_t(n) * m, -1.0f);
+    std::vector<float> xs(A.size());
+    for (size_t k = 0; k < xs.size(); ++k)
+      xs[k] = A[k] / 4;
+    softmax(n, m, xs.data(), sm.data());
+    double smsum = 0;
+    for (float v : sm)
+      smsum += v;
+    std::printf("softmax %d %d: %.3f\n", n, m, smsum);
+    layer_norm(n, m, A.data(), ln.data());
+    std::printf("layer_norm %d %d: %.3f\n", n, m, check(ln));
+
+    std::vector<int> v(m);
+    for (int k = 0; k < m; ++k)
+      v[k] = int(k * 7919 % 1001) - 500;
+    int lo = 1000, hi = -1000;
+    unsigned xr = 17;
+    int_stats(m, v.data(), &lo, &hi, &xr);
+    std::printf("int_stats %d: %d %d %u\n", m, lo, hi, xr);
+  }
+  return 0;
+}
