@@ -79,6 +79,37 @@ void int_stats(int n, const int *v, int *lo, int *hi, unsigned *x) {
   }
 }
 
+// A matrix-vector product whose x is staged in shared memory at each step of
+// jo: the stage's fill stands between jo and ji, so each thread accumulates
+// in its element of the block's exchange array instead of a register.
+void staged_rowdot(int n, int m, const float *A, const float *x, float *y) {
+#pragma sched target(gpu) split(j, jo, ji, 32) bind(i, blockIdx.x) bind(ji, threadIdx.x) cache_read(x, shared, xs) compute_at(xs, jo)
+  for (int i = 0; i < n; i++) {
+    float s = 0;
+    for (int j = 0; j < m; j++)
+      s += A[i * m + j] * x[j];
+    y[i] = s;
+  }
+}
+
+// Every other update form in one loop: -=, a guarded *=, fmaxf, |, &, &&
+// and ||, beside a temporary private to each iteration.
+void mixed_updates(int n, float *s, float *p, float *mx, unsigned *bor, unsigned *band, bool *all,
+                   bool *any, const float *x, const int *v) {
+#pragma sched target(gpu) split(k, ko, ki, 40) bind(ki, threadIdx.x)
+  for (int k = 0; k < n; k++) {
+    float t = x[k] * 2;
+    s[0] -= t;
+    if (v[k] % 3 == 0)
+      p[0] *= x[k] > 0 ? 2.0f : 0.5f;
+    mx[0] = fmaxf(mx[0], x[k]);
+    bor[0] |= unsigned(v[k]) & 0xF0u;
+    band[0] &= unsigned(v[k]) | 0x1u;
+    all[0] = all[0] && v[k] > -490;
+    any[0] = any[0] || v[k] > 495;
+  }
+}
+
 static double check(const std::vector<float> &v) {
   double s = 0;
   for (size_t i = 0; i < v.size(); ++i)
@@ -127,6 +158,16 @@ int main() {
     unsigned xr = 17;
     int_stats(m, v.data(), &lo, &hi, &xr);
     std::printf("int_stats %d: %d %d %u\n", m, lo, hi, xr);
+
+    float ms = 1, mp = 1, mm = -1000;
+    unsigned mo = 0, ma = ~0u;
+    bool all = true, any = false;
+    mixed_updates(m, &ms, &mp, &mm, &mo, &ma, &all, &any, x.data(), v.data());
+    std::printf("mixed_updates %d: %.1f %.6g %.1f %x %x %d %d\n", m, ms, mp, mm, mo, ma, all, any);
+
+    std::vector<float> yd(n, -1.0f);
+    staged_rowdot(n, m, A.data(), x.data(), yd.data());
+    std::printf("staged_rowdot %d %d: %.1f\n", n, m, check(yd));
   }
   return 0;
 }
