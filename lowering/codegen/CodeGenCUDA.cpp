@@ -910,6 +910,8 @@ private:
     if (N->Name == "sched.cp_async" || N->Name == "sched.cp_async_commit" ||
         N->Name == "sched.cp_async_wait")
       return asyncCopyCall(N);
+    if (N->Name == ir::WarpShflXor)
+      return shuffleCall(N);
     // A math function: its CUDA device function, on arguments of its type.
     if (const ir::MathFunction *M = ir::lookupMathFunction(N->Name)) {
       std::string S = M->CudaName + "(";
@@ -924,6 +926,20 @@ private:
     for (size_t I = 0; I < N->Args.size(); ++I)
       S += (I ? ", " : "") + expr(N->Args[I]);
     return S + ")";
+  }
+
+  /// warp.shfl_xor(D, S, m) as the assignment `D = __shfl_xor_sync(full
+  /// mask, S, m)`; types narrower than int (and bool) travel as int, which
+  /// __shfl_xor_sync takes.
+  std::string shuffleCall(const ir::CallNode *N) {
+    ir::DType T = N->Args.at(0)->Type;
+    bool ViaInt = ir::dtypeBytes(T) < 4 && T != ir::DType::Float16;
+    std::string Value = expr(N->Args.at(1));
+    std::string Shuffled = "__shfl_xor_sync(0xffffffffu, " + (ViaInt ? "(int)" + Value : Value) +
+                           ", " + expr(N->Args.at(2)) + ")";
+    if (ViaInt)
+      Shuffled = std::string("(") + ir::cudaTypeName(T) + ")" + Shuffled;
+    return expr(N->Args.at(0)) + " = " + Shuffled;
   }
 
   /// The cp.async intrinsics (ir/Intrinsics.cpp): `sched_cp_async_16(&D[..],

@@ -163,8 +163,19 @@ std::vector<IntrinsicInfo> asyncCopyIntrinsics() {
   return {Copy, Commit, Wait};
 }
 
+IntrinsicInfo warpShuffleIntrinsic() {
+  using R = OperandRole;
+  IntrinsicInfo Shfl;
+  Shfl.Name = WarpShflXor;
+  Shfl.Operands = {R::WriteBuffer, R::ReadBuffer, R::Value};
+  Shfl.IsWarpCollective = true;
+  Shfl.LanesAreThreadIdxX = false;
+  return Shfl;
+}
+
 std::map<std::string, IntrinsicInfo> builtinIntrinsics() {
   std::map<std::string, IntrinsicInfo> Table;
+  Table[WarpShflXor] = warpShuffleIntrinsic();
   IntrinsicInfo Barrier;
   Barrier.Name = "sched.syncthreads";
   Barrier.IsBarrier = true;
@@ -196,6 +207,15 @@ std::mutex &tableMutex() {
 }
 
 } // namespace
+
+const char *const WarpShflXor = "warp.shfl_xor";
+
+Stmt makeWarpShflXor(const Buffer &D, const Buffer &S, int64_t LaneMask) {
+  return makeEvaluate(makeCall(WarpShflXor,
+                               {makeLoad(D, {makeInt(0)}), makeLoad(S, {makeInt(0)}),
+                                makeInt(LaneMask)},
+                               DType::Int32));
+}
 
 const IntrinsicInfo *lookupIntrinsic(const std::string &Name) {
   std::lock_guard<std::mutex> Lock(tableMutex());

@@ -63,6 +63,11 @@ struct IntrinsicInfo {
   /// multiple of 4). Warpgroup collectives are warp collectives too
   /// (IsWarpCollective), so every rule for those holds for them.
   int CollectiveThreads = 32;
+  /// A collective whose lanes are threadIdx.x 0..31 (the tensor-core calls:
+  /// fragment layouts and warp indices assume it, so threadIdx.x has launch
+  /// extent 32); false: any 32 consecutive threads of the block form a warp
+  /// (a shuffle), which needs only whole warps.
+  bool LanesAreThreadIdxX = true;
   DType ResultType = DType::Int32; // the type of a call (Int32 for "void")
 
   TileDecl tile(size_t Operand) const { return Operand < Tiles.size() ? Tiles[Operand] : TileDecl(); }
@@ -241,6 +246,17 @@ WgmmaControl wgmmaControlOf(const std::string &Name);
 Expr makeWgmmaFence();
 Expr makeWgmmaCommit();
 Expr makeWgmmaWait(int64_t Pending);
+
+/// The warp shuffle `warp.shfl_xor(D, S, lane_mask)`: every lane L of the
+/// warp sets its local element D to the value of local element S of lane
+/// L ^ lane_mask (CUDA's __shfl_xor_sync over the full warp, 0 < lane_mask
+/// < 32). A warp collective like the tensor-core calls: the 32 lanes call it
+/// together with the same operands (the same local elements, each lane its
+/// own copy), never under a condition that tells lanes apart; only the
+/// values differ. Cross-thread reductions combine partial results with it
+/// (passes/gpu/LowerThreadReductions.cpp).
+extern const char *const WarpShflXor;
+Stmt makeWarpShflXor(const Buffer &D, const Buffer &S, int64_t LaneMask);
 
 /// Whether E is a call to an intrinsic declared warp-collective.
 bool isWarpCollectiveCall(const Expr &E);

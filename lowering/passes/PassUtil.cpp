@@ -103,18 +103,20 @@ StoreNest storeNestOf(const ir::Stmt &S) {
   return N;
 }
 
-bool hasWarpCollective(const ir::Stmt &S) {
+bool hasWarpCollective(const ir::Stmt &S, bool LanesOnX) {
   class Finder : public ir::IRVisitor {
   public:
+    bool LanesOnX = false;
     bool Found = false;
 
   protected:
     void visitCall(const ir::CallNode *N) override {
       const ir::IntrinsicInfo *Info = ir::lookupIntrinsic(N->Name);
-      Found |= Info && Info->IsWarpCollective;
+      Found |= Info && Info->IsWarpCollective && (!LanesOnX || Info->LanesAreThreadIdxX);
       ir::IRVisitor::visitCall(N);
     }
   } F;
+  F.LanesOnX = LanesOnX;
   F.visit(S);
   return F.Found;
 }

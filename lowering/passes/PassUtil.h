@@ -127,8 +127,10 @@ ir::Expr updateTerm(const ir::StoreNode *St);
 /// provably an exact multiple of the lanes.
 bool vtaElementIndex(const ir::LoadNode *L, ir::Expr &Out, std::string &Why);
 
-/// Whether S calls an intrinsic declared warp-collective.
-bool hasWarpCollective(const ir::Stmt &S);
+/// Whether S calls an intrinsic declared warp-collective; with LanesOnX,
+/// only one whose lanes are threadIdx.x (IntrinsicInfo::LanesAreThreadIdxX:
+/// the tensor-core calls, not a shuffle).
+bool hasWarpCollective(const ir::Stmt &S, bool LanesOnX = false);
 
 /// A loop bound to threadIdx.{x,y,z}.
 bool isThreadIdxLoop(const ir::ForNode *N);

@@ -132,6 +132,9 @@ struct CollectiveSite {
   int Threads = 32;
   /// wgmma's control instructions (no fragment, no shape).
   ir::WgmmaControl Ctl = ir::WgmmaControl::None;
+  /// warp.shfl_xor(D, S, lane_mask): Frag[0] is D's local buffer id, Frag[1]
+  /// S's; the arguments are D's index, S's index and the lane mask.
+  bool Shuffle = false;
 };
 
 /// The tags a ThreadLoop binds (Aux), in preset-slot order.

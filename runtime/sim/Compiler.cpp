@@ -797,6 +797,8 @@ private:
   }
 
   void compileCollective(const CallNode *C, const Stmt &S) {
+    if (C->Name == WarpShflXor)
+      return compileShuffle(C, S);
     WmmaCall W;
     WgmmaControl Ctl = wgmmaControlOf(C->Name);
     if (Ctl != WgmmaControl::None) {
@@ -961,6 +963,30 @@ private:
     if (!Memory(W.A, W.StrideA, Scope::Shared, DType::Float16, Site.Memory) ||
         !Memory(W.B, W.StrideB, Scope::Shared, DType::Float16, Site.MemoryB))
       return;
+    emitCollective(Site, Args, S);
+  }
+
+  /// warp.shfl_xor(D, S, lane_mask): D and S local elements, the mask a
+  /// constant lane bit pattern below 32.
+  void compileShuffle(const CallNode *C, const Stmt &S) {
+    CollectiveSite Site;
+    Site.Shuffle = true;
+    std::vector<int32_t> Args;
+    for (int I = 0; I < 2; ++I) {
+      const auto *L = C->Args.size() == 3 ? as<LoadNode>(C->Args[I]) : nullptr;
+      int32_t Id = -1;
+      if (!L || !L->Buf || !lookupBuffer(L->Buf.get(), Id))
+        return (void)fail("malformed '" + C->Name + "': it takes two local elements and a mask");
+      if (P.Buffers[Id].MemScope != Scope::Local)
+        return (void)fail("'" + C->Name + "' exchanges local elements, but '" +
+                          P.Buffers[Id].Name + "' is " + scopeName(P.Buffers[Id].MemScope));
+      Site.Frag[I] = Id;
+      Args.push_back(compileIndex(L->Buf, L->Indices));
+    }
+    int64_t Mask;
+    if (!getConstInt(C->Args[2], Mask) || Mask <= 0 || Mask >= 32)
+      return (void)fail("'" + C->Name + "' takes a constant lane mask from 1 to 31");
+    Args.push_back(compileAs(C->Args[2], DType::Int64));
     emitCollective(Site, Args, S);
   }
 

@@ -654,10 +654,44 @@ private:
     }
   }
 
+  /// warp.shfl_xor for warp W (the whole warp takes part: the caller checked
+  /// that every lane waits here): lane L's local element D takes the value
+  /// of lane L ^ mask's element S, read before any lane's D is written (D
+  /// may be S), each read checked for initialization like the lane's own.
+  bool runShuffle(const CollectiveSite &S, const Slot *Args, int64_t W, int32_t Pc,
+                  const std::string &Where) {
+    const RtBuffer &D = Bufs[S.Frag[0]], &Src = Bufs[S.Frag[1]];
+    const DType DT = P.Buffers[S.Frag[0]].Type, ST = P.Buffers[S.Frag[1]].Type;
+    int64_t DIndex = Args[0].I, SIndex = Args[1].I, Mask = Args[2].I;
+    if (DT != ST)
+      return fail("'warp.shfl_xor' moves " + std::string(dtypeName(ST)) + " into " +
+                  dtypeName(DT) + Where);
+    if (static_cast<uint64_t>(DIndex) >= static_cast<uint64_t>(D.Extent) ||
+        static_cast<uint64_t>(SIndex) >= static_cast<uint64_t>(Src.Extent))
+      return fail("out-of-bounds local element in 'warp.shfl_xor'" + Where);
+    const int64_t First = W * WarpSize;
+    Slot Values[WarpSize];
+    for (int64_t Lane = 0; Lane < WarpSize; ++Lane) {
+      const int64_t From = First + (Lane ^ Mask);
+      const char *Mem = Local.data() + From * LocalBytes;
+      if (!Mem[Src.FlagOffset + SIndex] && Src.Check == AccessCheck::Local)
+        return reportUninitialized(S.Frag[1], SIndex, static_cast<int32_t>(From), Pc);
+      Values[Lane] = loadElement(Mem + Src.LocalOffset, SIndex, ST);
+    }
+    for (int64_t Lane = 0; Lane < WarpSize; ++Lane) {
+      char *Mem = Local.data() + (First + Lane) * LocalBytes;
+      Mem[D.FlagOffset + DIndex] = 1;
+      storeElement(Mem + D.LocalOffset, DIndex, DT, Values[Lane]);
+    }
+    return true;
+  }
+
   /// Runs one collective for warp W with the lanes' common arguments.
   bool runCollective(const CollectiveSite &S, const Slot *Args, int64_t W, int32_t Pc) {
     std::string Where =
         " in block " + blockText() + ", warp " + std::to_string(W) + ": " + siteText(Pc);
+    if (S.Shuffle)
+      return runShuffle(S, Args, W, Pc, Where);
     // A fill sets every cell, in either family's arrangement of them.
     if (S.Family == TensorFamily::Mma && S.Op != WmmaOp::Fill)
       return runMmaSync(S, Args, W, Pc, Where);

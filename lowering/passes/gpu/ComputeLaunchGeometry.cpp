@@ -166,9 +166,9 @@ bool computeLaunchGeometry(const ir::LoopNest &Nest, KernelContext &Out,
   std::set<const ir::VarNode *> Params = scalarParams(Nest);
   GeometryCollector Collector(Params, Out, Diags);
   Collector.visit(Nest.Body);
-  // A warp collective needs whole warps: threadIdx.x is the lane, 32 of
-  // them (one warp when nothing binds threadIdx.x).
-  if (hasWarpCollective(Nest.Body)) {
+  // A tensor-core collective needs whole warps: threadIdx.x is the lane, 32
+  // of them (one warp when nothing binds threadIdx.x).
+  if (hasWarpCollective(Nest.Body, /*LanesOnX=*/true)) {
     int64_t X;
     if (!Out.Geometry.Block[0]) {
       Out.Geometry.Block[0] = ir::makeInt(32);
@@ -182,6 +182,20 @@ bool computeLaunchGeometry(const ir::LoopNest &Nest, KernelContext &Out,
       Diags.push_back(D);
       Collector.Failed = true;
     }
+  }
+  // A shuffle needs whole warps that each lie in one row of x: an x extent
+  // that is a multiple of 32 (LowerThreadReductions uses shuffles only then).
+  int64_t X;
+  if (!Collector.Failed && hasWarpCollective(Nest.Body) &&
+      !hasWarpCollective(Nest.Body, /*LanesOnX=*/true) &&
+      (!Out.Geometry.Block[0] || !ir::getConstInt(Out.Geometry.Block[0], X) || X % 32 != 0)) {
+    Diag D;
+    D.Message = "the kernel exchanges values between the lanes of a warp, but threadIdx.x has "
+                "launch extent " +
+                (Out.Geometry.Block[0] ? ir::print(Out.Geometry.Block[0]) : std::string("1")) +
+                ", not a multiple of 32";
+    Diags.push_back(D);
+    Collector.Failed = true;
   }
   for (int D = 0; D < 3; ++D) {
     if (!Out.Geometry.Grid[D])

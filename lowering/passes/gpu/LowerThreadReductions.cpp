@@ -42,6 +42,7 @@
 #include "ir/Access.h"
 #include "ir/IRMutator.h"
 #include "ir/IRVisitor.h"
+#include "ir/Intrinsics.h"
 #include "ir/Printer.h"
 #include "ir/Reduction.h"
 #include "ir/Rewrite.h"
@@ -74,6 +75,7 @@ protected:
 struct Reduced {
   ReductionUpdate Update;
   Buffer Red, Part;
+  Buffer Shfl; // the value a warp shuffle brings from another lane
   Expr Identity;
 };
 
@@ -153,12 +155,23 @@ private:
     enclosingStmts(S.Nest.Body, L, Path);
     size_t Top = regionTop(L, Updates, Path);
 
+    const bool Perfect = isPerfectBand(Path, Top);
+    // Warp shuffles need whole warps along the reduced dimension: x, in
+    // multiples of 32 lanes, in a block whose x extent is a multiple of 32
+    // (so a warp never spans two rows of x).
+    const bool Shuffles = Perfect && L->ThreadTag == "threadIdx.x" && Lanes % 32 == 0 &&
+                          xExtentIsWarpMultiple(S.Nest.Body);
+    const int64_t Warps = Lanes / 32;
+    const int64_t ResultAt = Shuffles && Warps > 1 ? Warps : 0;
+
     std::vector<Reduced> Reductions;
     for (const ReductionUpdate &U : Updates) {
       Reduced R;
       R.Update = U;
-      R.Red = makeBuffer(U.Buf->Name + ".red", U.Buf->Type, {makeInt(Lanes)}, Scope::Local);
+      int64_t RedSize = Shuffles ? ResultAt + 1 : Lanes;
+      R.Red = makeBuffer(U.Buf->Name + ".red", U.Buf->Type, {makeInt(RedSize)}, Scope::Local);
       R.Part = makeBuffer(U.Buf->Name + ".part", U.Buf->Type, {makeInt(1)}, Scope::Local);
+      R.Shfl = makeBuffer(U.Buf->Name + ".shfl", U.Buf->Type, {makeInt(1)}, Scope::Local);
       R.Identity = reductionIdentity(U.Combine, U.Buf->Type);
       if (!R.Identity)
         return S.error(Where + ": no identity for " + binOpSymbol(U.Combine) + " on " +
@@ -167,18 +180,23 @@ private:
     }
 
     const StmtNode *TopNode = Top < Path.size() ? Path[Top] : L;
-    Stmt Region = isPerfectBand(Path, Top)
-                      ? accumulateInRegisters(L, Path, Top, Reductions)
-                      : accumulateInArray(L, TopNode, Reductions);
-    std::vector<Stmt> Seq{Region};
-    for (const Reduced &R : Reductions)
-      combine(L, Lanes, R, Seq);
+    std::vector<Stmt> Seq;
+    if (Shuffles) {
+      Seq.push_back(accumulateInRegisters(L, Path, Top, Reductions, true));
+      if (Warps > 1)
+        combineWarpTotals(L, Warps, Reductions, Seq);
+    } else {
+      Seq.push_back(Perfect ? accumulateInRegisters(L, Path, Top, Reductions, false)
+                            : accumulateInArray(L, TopNode, Reductions));
+      for (const Reduced &R : Reductions)
+        combine(L, Lanes, R, Seq);
+    }
     for (const Reduced &R : Reductions) {
       const StoreNode *First = R.Update.Stores.front();
       Expr Old = makeLoad(R.Update.Buf, R.Update.Indices);
       Seq.push_back(makeStoreLike(First, R.Update.Buf, R.Update.Indices,
                                   makeBinary(R.Update.Combine, Old,
-                                             makeLoad(R.Red, {makeInt(0)}))));
+                                             makeLoad(R.Red, {makeInt(ResultAt)}))));
     }
     Stmt New = makeSeq(Seq);
     for (auto It = Reductions.rbegin(); It != Reductions.rend(); ++It)
@@ -250,7 +268,7 @@ private:
   /// The bound loop moved to the top of the band, each thread reducing its
   /// iterations into registers and storing its partial into `Red[lane]`.
   Stmt accumulateInRegisters(const ForNode *L, const std::vector<const StmtNode *> &Path,
-                             size_t Top, const std::vector<Reduced> &Reductions) {
+                             size_t Top, const std::vector<Reduced> &Reductions, bool Shuffles) {
     Stmt Body = UpdateRedirector(Reductions, false, nullptr).mutate(L->Body);
     for (size_t K = Path.size(); K-- > Top;) {
       const StmtNode *P = Path[K];
@@ -265,11 +283,26 @@ private:
     for (const Reduced &R : Reductions)
       Thread.push_back(makeStore(R.Part, {makeInt(0)}, R.Identity));
     Thread.push_back(Body);
-    for (const Reduced &R : Reductions)
-      Thread.push_back(makeStore(R.Red, {L->LoopVar}, makeLoad(R.Part, {makeInt(0)})));
+    if (Shuffles) {
+      // The warp's 32 partials combined in registers; its first lane leaves
+      // the warp's total in Red[warp].
+      Expr Lane = L->LoopVar;
+      for (const Reduced &R : Reductions) {
+        warpButterfly(R, R.Part, R.Shfl, 32, Thread);
+        Thread.push_back(makeIf(makeBinary(BinOp::EQ, Lane % makeInt(32), makeInt(0)),
+                                makeStore(R.Red, {Lane / makeInt(32)},
+                                          makeLoad(R.Part, {makeInt(0)}))));
+      }
+    } else {
+      for (const Reduced &R : Reductions)
+        Thread.push_back(makeStore(R.Red, {L->LoopVar}, makeLoad(R.Part, {makeInt(0)})));
+    }
     Stmt Inner = makeSeq(Thread);
-    for (auto It = Reductions.rbegin(); It != Reductions.rend(); ++It)
+    for (auto It = Reductions.rbegin(); It != Reductions.rend(); ++It) {
+      if (Shuffles)
+        Inner = makeAllocate(It->Shfl, Inner);
       Inner = makeAllocate(It->Part, Inner);
+    }
     return makeFor(L->LoopVar, L->Min, L->Extent, Inner, ForKind::ThreadBound, L->ThreadTag);
   }
 
@@ -288,6 +321,67 @@ private:
     return makeSeq({makeFor(T, makeInt(0), L->Extent, makeSeq(Init), ForKind::ThreadBound,
                             L->ThreadTag),
                     Region});
+  }
+
+  /// V (each lane's local value) combined over aligned groups of Width
+  /// lanes, Width a power of two up to 32: XOR shuffles with lane masks
+  /// Width/2 down to 1, each lane combining its value with its partner's
+  /// (`v = v op other`, in the same order on every lane, so all lanes of a
+  /// group end with the same bits).
+  static void warpButterfly(const Reduced &R, const Buffer &V, const Buffer &Other,
+                            int64_t Width, std::vector<Stmt> &Out) {
+    for (int64_t Mask = Width / 2; Mask >= 1; Mask /= 2) {
+      Out.push_back(makeWarpShflXor(Other, V, Mask));
+      Out.push_back(makeStore(V, {makeInt(0)},
+                              makeBinary(R.Update.Combine, makeLoad(V, {makeInt(0)}),
+                                         makeLoad(Other, {makeInt(0)}))));
+    }
+  }
+
+  /// The warps' totals `Red[0, Warps)` combined by every warp at once (lane
+  /// l takes Red[l], the identity past the last warp), so no thread waits for
+  /// another warp's result; thread 0 leaves the total in `Red[Warps]`.
+  static void combineWarpTotals(const ForNode *L, int64_t Warps,
+                                const std::vector<Reduced> &Reductions, std::vector<Stmt> &Out) {
+    Var T = makeVar(L->LoopVar->Name);
+    Expr Lane = T % makeInt(32);
+    std::vector<Stmt> Body;
+    for (const Reduced &R : Reductions) {
+      Buffer V = makeBuffer(R.Update.Buf->Name + ".warps", R.Update.Buf->Type, {makeInt(1)},
+                            Scope::Local);
+      Buffer Other = makeBuffer(R.Update.Buf->Name + ".shfl", R.Update.Buf->Type, {makeInt(1)},
+                                Scope::Local);
+      std::vector<Stmt> Steps{
+          makeIf(Lane < makeInt(Warps), makeStore(V, {makeInt(0)}, makeLoad(R.Red, {Lane})),
+                 makeStore(V, {makeInt(0)}, R.Identity))};
+      warpButterfly(R, V, Other, powerOfTwoAtLeast(Warps), Steps);
+      Steps.push_back(makeIf(makeBinary(BinOp::EQ, T, makeInt(0)),
+                             makeStore(R.Red, {makeInt(Warps)}, makeLoad(V, {makeInt(0)}))));
+      Body.push_back(makeAllocate(V, makeAllocate(Other, makeSeq(Steps))));
+    }
+    Out.push_back(makeFor(T, makeInt(0), L->Extent, makeSeq(Body), ForKind::ThreadBound,
+                          L->ThreadTag));
+  }
+
+  /// Whether every loop bound to threadIdx.x has a constant extent and the
+  /// largest (the block's x extent, WidenThreadLoops) is a multiple of 32.
+  static bool xExtentIsWarpMultiple(const Stmt &Body) {
+    struct XLoops : IRVisitor {
+      int64_t Max = 0;
+      bool Constant = true;
+      void visitFor(const ForNode *N) override {
+        int64_t E;
+        if (N->LoopKind == ForKind::ThreadBound && N->ThreadTag == "threadIdx.x") {
+          if (getConstInt(N->Extent, E))
+            Max = std::max(Max, E);
+          else
+            Constant = false;
+        }
+        IRVisitor::visitFor(N);
+      }
+    } X;
+    X.visit(Body);
+    return X.Constant && X.Max % 32 == 0;
   }
 
   /// The tree that leaves the combination of `Red[0, Lanes)` in `Red[0]`:

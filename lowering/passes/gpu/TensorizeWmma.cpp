@@ -102,7 +102,7 @@ protected:
   Stmt mutateFor(const Stmt &S, const ir::ForNode *N) override {
     int64_t Min, Extent;
     if (N->LoopKind == ir::ForKind::Serial && ir::getConstInt(N->Min, Min) &&
-        ir::getConstInt(N->Extent, Extent) && Extent == 1 && hasWarpCollective(N->Body)) {
+        ir::getConstInt(N->Extent, Extent) && Extent == 1 && hasWarpCollective(N->Body, /*LanesOnX=*/true)) {
       std::map<const ir::VarNode *, Expr> Map{{N->LoopVar.get(), N->Min}};
       return mutate(ir::simplify(ir::substitute(N->Body, Map)));
     }
