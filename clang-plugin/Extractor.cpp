@@ -583,6 +583,9 @@ private:
   // Free variables.
   std::vector<FreeBuffer> Buffers;
   std::map<std::string, size_t> BufferIndex; // by freeKey
+  /// Scalars declared outside the nest that it updates (a reduction into
+  /// `float s` of the function): one-element buffers, by declaration.
+  std::map<const VarDecl *, ir::Buffer> ScalarOutputs;
   std::vector<FreeScalar> Scalars;
   std::map<std::string, size_t> ScalarIndex; // by freeKey
 
@@ -633,6 +636,7 @@ private:
   };
   bool translatePlace(const Expr *LValue, bool IsWrite, Place &Out);
   bool translateSubscript(const ArraySubscriptExpr *ASE, Place &Out);
+  bool scalarOutput(const VarDecl *VD, const Expr *Use, Place &Out);
   FreeBuffer *freeBuffer(const ValueDecl *D, const Expr *Use, bool RefersToCapture,
                          const MemberSteps &Members);
   ir::Expr translateIndex(const Expr *Index);
@@ -1420,6 +1424,10 @@ bool NestExtractor::translatePlace(const Expr *LValue, bool IsWrite, Place &Out)
     if (ConstLocals.count(VD))
       return fail(E->getBeginLoc(), "assignment to constant '" + VD->getNameAsString() + "'");
   }
+  if (const auto *VD = dyn_cast_or_null<VarDecl>(D))
+    if (ScalarOutputs.count(VD) ||
+        (IsWrite && !D->getType()->isArrayType() && !D->getType()->isPointerType()))
+      return scalarOutput(VD, E, Out);
   if (D && IsWrite && !D->getType()->isArrayType() && !D->getType()->isPointerType())
     return fail(E->getBeginLoc(),
                 "nest writes scalar '" + D->getNameAsString() + "' declared outside it");
@@ -1698,6 +1706,11 @@ ir::Expr NestExtractor::translateDeclRef(const Expr *Use, const ValueDecl *D,
   if (!VD && !isa<FieldDecl>(D))
     return fail(Use->getBeginLoc(), "unsupported reference to '" + D->getNameAsString() + "'"),
            nullptr;
+  if (VD) {
+    auto Output = ScalarOutputs.find(VD);
+    if (Output != ScalarOutputs.end())
+      return ir::makeLoad(Output->second, {ir::makeInt(0)});
+  }
   ir::Var V = freeScalar(D, Use, RefersToCapture);
   return V;
 }
@@ -2076,6 +2089,55 @@ ir::Expr NestExtractor::translateIndex(const Expr *Index) {
            nullptr;
   }
   return I;
+}
+
+/// A scalar declared outside the nest that the nest writes (`float s = 0;
+/// for (...) s += x[i]*y[i];`): a one-element buffer, passed by its address
+/// like an array (the launcher copies it in and back), so every backend
+/// leaves in it what the loop leaves. Every use in the nest is then an
+/// element of it; a read the nest made before its first write was already
+/// taken as a value passed in, so that is refused, as are scalars the
+/// launcher cannot address (statics, captures, members, references).
+bool NestExtractor::scalarOutput(const VarDecl *VD, const Expr *Use, Place &Out) {
+  auto Known = ScalarOutputs.find(VD);
+  if (Known != ScalarOutputs.end()) {
+    Out.Buf = Known->second;
+    Out.Indices = {ir::makeInt(0)};
+    return true;
+  }
+  const std::string Name = VD->getNameAsString();
+  const std::string Refused = "nest writes scalar '" + Name + "' declared outside it";
+  const auto *Ref = dyn_cast<DeclRefExpr>(Use->IgnoreParens());
+  QualType T = VD->getType();
+  if (!Ref || Ref->refersToEnclosingVariableOrCapture() || VD->isStaticLocal() ||
+      T->isReferenceType() || !T->isScalarType() || T.isVolatileQualified())
+    return fail(Use->getBeginLoc(), Refused), false;
+  if (ScalarIndex.count(freeKey(VD, {})))
+    return fail(Use->getBeginLoc(),
+                Refused + ", and reads it before this write (as the value it had before the "
+                          "nest)"),
+           false;
+  ir::DType DT;
+  if (!dtypeOf(T, Ctx, DT))
+    return fail(Use->getBeginLoc(), Refused + ", of unsupported type '" + T.getAsString() + "'"),
+           false;
+  FreeBuffer FB;
+  FB.Decl = VD;
+  FB.FirstUse = Use->getBeginLoc();
+  FB.Name = freeName(VD, {});
+  FB.Kind = LaunchDescriptor::ArgKind::Array;
+  FB.DeclaredShape = {ir::makeInt(1)};
+  FB.FirstDimKnown = true;
+  FB.Type = DT;
+  FB.Placeholder = ir::makeBuffer(FB.Name, FB.Type, {});
+  FB.Order = Buffers.size();
+  FB.FlatIndices.push_back(ir::makeInt(0));
+  BufferIndex[freeKey(VD, {})] = Buffers.size();
+  Buffers.push_back(FB);
+  ScalarOutputs[VD] = FB.Placeholder;
+  Out.Buf = FB.Placeholder;
+  Out.Indices = {ir::makeInt(0)};
+  return true;
 }
 
 FreeBuffer *NestExtractor::freeBuffer(const ValueDecl *D, const Expr *Use, bool Capture,

@@ -40,7 +40,8 @@ TEST(LoweringPipelineTest, CallsAfterPassForEachPassInOrder) {
   std::vector<Diag> Diags;
   ASSERT_TRUE(lower(Nest, Opts, K, Diags));
   std::vector<std::string> Expected = {"NormalizeLoops",        "BoundInference",
-                                       "AutoTensorCore",        "TensorizeWmma",
+                                       "LowerThreadReductions", "AutoTensorCore",
+                                       "TensorizeWmma",
                                        "VerifyThreadBindings",  "InjectVirtualThread",
                                        "ComputeLaunchGeometry", "WidenThreadLoops",
                                        "PromoteToShared",       "DistributeOverThreads",
@@ -133,7 +134,7 @@ TEST(LoweringPipelineTest, VerifyEachAcceptsWhatEveryPassProduces) {
   LoweredKernel K;
   std::vector<Diag> Diags;
   EXPECT_TRUE(lower(Nest, Opts, K, Diags)) << (Diags.empty() ? "" : Diags[0].Message);
-  EXPECT_EQ(Passes, 21u);
+  EXPECT_EQ(Passes, 22u);
 }
 
 } // namespace
