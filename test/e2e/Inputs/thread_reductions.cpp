@@ -110,6 +110,24 @@ void mixed_updates(int n, float *s, float *p, float *mx, unsigned *bor, unsigned
   }
 }
 
+// A dot product into a scalar of the function, and the L2 norm of a whole
+// vector from one: the scalar holds the total after the nest.
+float dot_into_scalar(int n, const float *x, const float *w) {
+  float s = 0;
+#pragma sched target(gpu) split(k, ko, ki, 256) bind(ki, threadIdx.x)
+  for (int k = 0; k < n; k++)
+    s += x[k] * w[k];
+  return s;
+}
+
+double norm_of_vector(int n, const float *x) {
+  double sq = 0;
+#pragma sched target(gpu) split(k, ko, ki, 64) bind(ki, threadIdx.x)
+  for (int k = 0; k < n; k++)
+    sq += double(x[k]) * x[k];
+  return std::sqrt(sq);
+}
+
 static double check(const std::vector<float> &v) {
   double s = 0;
   for (size_t i = 0; i < v.size(); ++i)
@@ -164,6 +182,9 @@ int main() {
     bool all = true, any = false;
     mixed_updates(m, &ms, &mp, &mm, &mo, &ma, &all, &any, x.data(), v.data());
     std::printf("mixed_updates %d: %.1f %.6g %.1f %x %x %d %d\n", m, ms, mp, mm, mo, ma, all, any);
+
+    std::printf("dot_into_scalar %d: %.1f\n", m, dot_into_scalar(m, x.data(), w.data()));
+    std::printf("norm_of_vector %d: %.6f\n", m, norm_of_vector(m, x.data()));
 
     std::vector<float> yd(n, -1.0f);
     staged_rowdot(n, m, A.data(), x.data(), yd.data());
