@@ -505,10 +505,40 @@ class BindModelTest(unittest.TestCase):
                                              "reorder(k, i)"))
         self.assertEqual(sorted(L.name for L in m.loops()), ["a", "b", "i", "i_1", "j", "k"])
 
-    def test_reduction_loop_is_bindable_to_no_tag(self):
+    def test_reduction_loop_is_bindable_to_no_block_tag(self):
         # C[i] = C[i] + ... makes k a reduction loop even with one iteration
-        why = self_update_once().check(S("bind(k, threadIdx.x)"))
+        why = self_update_once().check(S("bind(k, blockIdx.x)"))
         self.assertEqual(why, "model: bind of a reduction loop")
+
+    def test_reduction_loop_bound_to_threads_is_a_cross_thread_reduction(self):
+        # issue 23: the block combines the threads' partial results
+        o = self_update_once()
+        dirs = S("bind(k, threadIdx.x)")
+        self.assertIsNone(o.check(dirs))
+        self.assertTrue(self.model(o, dirs).find("k")[0].combine)
+
+    def test_reduction_loop_that_also_writes_elements_it_moves_is_not_bindable(self):
+        # for k < 4: { s[0] += A[k]; D[k] = A[k] }: D[k] is no update of one
+        # element (ir/Reduction.h refuses it)
+        b = Builder()
+        s_, A, D = arr("s", [1]), arr("A", [4], True), arr("D", [4])
+        body = [N.Loop("k", 0, 4, [
+            b.st(N.Access(s_, [Poly.const(0)]), "+=", load(A, V("k"))),
+            b.st(N.Access(D, [V("k")]), "=", load(A, V("k")))])]
+        why = make(body, [], [s_, A, D], [{}]).check(S("bind(k, threadIdx.x)"))
+        self.assertEqual(why, "model: bind of a reduction loop: the element of D moves with the "
+                              "loop")
+
+    def test_reduction_loop_reading_its_result_is_not_bindable(self):
+        # for k < 4: { s[0] += A[k]; t[0] += s[0] }
+        b = Builder()
+        s_, t, A = arr("s", [1]), arr("t", [1]), arr("A", [4], True)
+        zero = Poly.const(0)
+        body = [N.Loop("k", 0, 4, [
+            b.st(N.Access(s_, [zero]), "+=", load(A, V("k"))),
+            b.st(N.Access(t, [zero]), "+=", load(s_, zero))])]
+        why = make(body, [], [s_, t, A], [{}]).check(S("bind(k, threadIdx.x)"))
+        self.assertEqual(why, "model: bind of a reduction loop: s is read besides its update")
 
     def test_shared_array_in_a_copy_bound_through_its_original_is_illegal(self):
         o = array_in_distributed_loop()

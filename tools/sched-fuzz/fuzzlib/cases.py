@@ -62,6 +62,37 @@ def triangular_bounds(seed, nest):
         prepare(nest)
 
 
+def reduction_bind(seed, nest, oracle, dirs):
+    """Binds a reduction loop of case `seed` (or the inner part of a split
+    of it) to threadIdx.x, a cross-thread reduction, in about half of the
+    cases where the oracle finds one legal; drawn from a stream of its own,
+    after the rest of the schedule, so every other case stays what it
+    was."""
+    rng = random.Random(seed * 15485863 + 0x23D)
+    if rng.random() >= 0.5:
+        return dirs
+    try:
+        m = replay(nest, dirs)
+    except Exception:
+        return dirs
+    cands = [L for L in m.loops() if L.red and L.kind == "serial" and L.stage is None]
+    rng.shuffle(cands)
+    taken = set(m.names) | set(x for d in dirs for x in d[1:] if isinstance(x, str))
+    for L in cands[:3]:
+        tries = []
+        if L.ext.is_const() and L.ext.value() <= 256:
+            tries.append([("bind", L.name, "threadIdx.x")])
+        for f in rng.sample([8, 32, 48, 64, 96], 2):
+            o, i = L.name + "_ro", L.name + "_ri"
+            if o in taken or i in taken:
+                continue
+            tries.append([("split", L.name, o, i, str(f)), ("bind", i, "threadIdx.x")])
+        for extra in tries:
+            if oracle.check(dirs + extra) is None:
+                return dirs + extra
+    return dirs
+
+
 def make_case(seed, family=None):
     if family == "vta":  # its own seed space: fuzzlib/vta.py
         from .vta import make_vta_case
@@ -72,10 +103,13 @@ def make_case(seed, family=None):
     triangular_bounds(seed, nest)
     oracle = Oracle(nest)
     dirs, _ = SchedGen(rng, nest, oracle).generate()
+    dirs = reduction_bind(seed, nest, oracle, dirs)
     case = Case(seed, nest, [fmt(d) for d in dirs])
     case.directives = dirs
     case.oracle = oracle
-    case.partial_reorder = replay(nest, dirs).partial_reorder
+    m = replay(nest, dirs)
+    case.partial_reorder = m.partial_reorder
+    case.cross_thread = any(L.combine for L in m.loops())
     return case
 
 

@@ -134,6 +134,9 @@ class MLoop:
         self.kind = "serial"  # serial | bound | unroll | vector
         self.tag = None
         self.red = red  # the plugin's reduction flag (inherited by splits)
+        # A reduction loop bound to threadIdx: its iterations' commuting
+        # updates are combined across the block (issue 23), not raced.
+        self.combine = False
         self.stage = None  # name of the stage whose copy loop this is
         # The loops reorder's distribution made of this one (and of those):
         # bind binds them with it.
@@ -221,6 +224,29 @@ def predicted_rank(nest, arr):
     return len(arr.dims)
 
 
+def _is_self(e, lhs):
+    """Whether expression e reads exactly the element lhs writes."""
+    if isinstance(lhs, str):
+        return isinstance(e, N.ScalarRd) and e.name == lhs
+    return (isinstance(e, N.Load) and e.acc.arr is lhs.arr and
+            [str(p) for p in e.acc.idx] == [str(p) for p in lhs.idx])
+
+
+def _reads_name(e, name):
+    """Whether expression or condition e reads scalar or array `name`."""
+    if e is None:
+        return False
+    if isinstance(e, N.ScalarRd):
+        return e.name == name
+    if isinstance(e, N.Load):
+        return e.acc.arr.name == name
+    for attr in ("a", "b", "cond"):
+        sub = getattr(e, attr, None)
+        if sub is not None and not isinstance(sub, (str, int, float)) and _reads_name(sub, name):
+            return True
+    return False
+
+
 def _reads_scalar(e, name):
     if isinstance(e, N.ScalarRd):
         return e.name == name
@@ -268,6 +294,7 @@ class Model:
                 out[-1].tri = tri is not None and bool(tri.names())
             elif isinstance(n, N.If):
                 out.append(MGroup("if", self._build(n.body, loops)))
+                out[-1].cond = n.cond
             elif isinstance(n, (N.DeclScalar, N.DeclArray)):
                 # A declaration scopes the rest of its block, like the
                 # plugin's allocate node.
@@ -316,6 +343,90 @@ class Model:
             return False
 
         return visit(loop.body)
+
+    def _cross_thread_reduction(self, M):
+        """None when reduction loop M may be bound to threads as a
+        cross-thread reduction (ir/Reduction.h, reductionUpdatesOf), else
+        why not: a constant extent from 0; everything M writes outside itself
+        is `X op= e` / `X = X op e` (op + - or *, e not reading X) of one
+        element per array, whose index uses no loop from M inward; X read
+        nowhere else in M (conditions included); no stage inside M."""
+        if not M.ext.is_const():
+            return "run-time extent"
+        if M.val.kind == "var" and M.val.args[1]:
+            return "does not start at 0"
+        inner_vars = set(M.val.orig_vars())
+        private, stmts, conds = set(), [], []
+
+        def walk(nodes):
+            for n in nodes:
+                if isinstance(n, MLoop):
+                    if n.stage is not None:
+                        return False
+                    inner_vars.update(n.val.orig_vars())
+                elif isinstance(n, MGroup):
+                    if n.kind == "alloc":
+                        private.add(n.name)
+                    if n.kind == "if":
+                        conds.append(n.cond)
+                elif isinstance(n, MStmt):
+                    if n.sid is None:
+                        return False
+                    stmts.append(self.sid_info[n.sid][0])
+                if not walk(n.children):
+                    return False
+            return True
+
+        if not walk(M.children):
+            return "a stage inside it"
+        targets = {}  # name -> (index key, op class)
+        for n in stmts:
+            if not isinstance(n, N.Assign):
+                continue
+            name = n.lhs if isinstance(n.lhs, str) else n.lhs.arr.name
+            if name in private:
+                continue
+            idx = () if isinstance(n.lhs, str) else tuple(str(p) for p in n.lhs.idx)
+            used = set() if isinstance(n.lhs, str) else set().union(
+                *[set(p.names()) for p in n.lhs.idx])
+            if used & inner_vars:
+                return "the element of %s moves with the loop" % name
+            op = {"+=": "+", "-=": "+", "*=": "*"}.get(n.op)
+            rest = n.rhs
+            if n.op == "=":
+                b = n.rhs
+                if isinstance(b, N.Bin) and b.op in ("+", "*") and _is_self(b.a, n.lhs):
+                    op, rest = b.op, b.b
+                elif isinstance(b, N.Bin) and b.op in ("+", "*") and _is_self(b.b, n.lhs):
+                    op, rest = b.op, b.a
+                elif isinstance(b, N.Bin) and b.op == "-" and _is_self(b.a, n.lhs):
+                    op, rest = "+", b.b
+                else:
+                    return "%s is assigned, not updated" % name
+            if op is None or _reads_name(rest, name):
+                return "%s is not a commutative update" % name
+            if targets.setdefault(name, (idx, op)) != (idx, op):
+                return "%s is updated at two elements or with two operations" % name
+        if not targets:
+            return "it writes nothing outside itself"
+        for n in stmts:
+            reads, own = [], None
+            if isinstance(n, N.Assign):
+                reads = [n.rhs]
+                own = n.lhs if isinstance(n.lhs, str) else n.lhs.arr.name
+            elif isinstance(n, N.DeclScalar):
+                reads = [n.init] if n.init is not None else []
+            for e in reads:
+                for name in targets:
+                    # an update's own self-read is its update (the rest of
+                    # it was checked above)
+                    if name != own and _reads_name(e, name):
+                        return "%s is read besides its update" % name
+        for c in conds:
+            for name in targets:
+                if _reads_name(c, name):
+                    return "%s is read besides its update" % name
+        return None
 
     # ---- tree helpers
     def iter_nodes(self, nodes=None, path=()):
@@ -438,9 +549,14 @@ class Model:
             if M.kind != "serial":
                 raise ModelError("bind of a non-serial loop")
             if M.red:
-                raise ModelError("bind of a reduction loop")
+                if tag not in THREAD_TAGS or len(loops) > 1:
+                    raise ModelError("bind of a reduction loop")
+                why = self._cross_thread_reduction(M)
+                if why:
+                    raise ModelError("bind of a reduction loop: " + why)
         for M in loops:
             M.kind, M.tag = "bound", tag
+            M.combine = M.red
 
     def d_unroll(self, x):
         L, _ = self.find(x)
@@ -857,7 +973,7 @@ class Model:
                     if any(L.stage is None for L in inner[1:]):
                         raise ModelError("tag %s twice on a path" % t)
         for L in self.loops():
-            if L.kind == "bound" and L.tag in BLOCK_TAGS + THREAD_TAGS and L.red:
+            if L.kind == "bound" and L.tag in BLOCK_TAGS + THREAD_TAGS and L.red and not L.combine:
                 raise ModelError("bound reduction loop")
             if L.kind == "bound" and L.tag in VIRTUAL_TAGS and not L.ext.is_const():
                 raise ModelError("virtual thread of symbolic extent")
@@ -903,7 +1019,10 @@ class Model:
                 par.append(False)
                 if isinstance(node, MLoop):
                     parts.append(node.val.py(cfg))
-                    par.append(node.parallel())
+                    # "combine": parallel, but its commuting updates are
+                    # combined (a cross-thread reduction)
+                    par.append("combine" if node.combine and node.kind == "bound"
+                               else node.parallel())
                 parent = node.children
             src = "lambda %s: (%s,)" % (", ".join(loops), ", ".join(parts))
             out[leaf.sid] = (eval(src), par)
@@ -1040,7 +1159,8 @@ def check_legal(model, nest, traces, configs):
             ps = sorted((P[i], i) for i in g)
             for (pa, a), (pb, b) in zip(ps, ps[1:]):
                 k = _first_diff(pa, pb)
-                if k < len(pa) and k < len(pb) and pos[sids[a]][1][k]:
+                flag = pos[sids[a]][1][k] if k < len(pa) and k < len(pb) else False
+                if flag and flag != "combine":
                     raise Violation(_describe(model, trace, a, b,
                                               "updates in parallel with", cfg))
 

@@ -8,7 +8,7 @@ from .program import build_program
 from .runner import CLASSES
 
 DIRECTIVES = ["target", "split", "split-nparts", "tile", "reorder", "reorder-partial", "fuse",
-              "bind-block", "bind-thread", "bind-vthread", "unroll", "vectorize", "cache_read",
+              "bind-block", "bind-thread", "bind-reduction", "bind-vthread", "unroll", "vectorize", "cache_read",
               "cache_write", "compute_at", "scope-shared", "scope-local", "scope-global",
               "set_scope", "storage_align", "double_buffer", "pipeline",
               # target(vta) (--family vta)
@@ -36,6 +36,8 @@ def directive_keys(case):
             keys.add("pragma-" + d[2])
         if name == "reorder" and getattr(case, "partial_reorder", False):
             keys.add("reorder-partial")
+    if getattr(case, "cross_thread", False):
+        keys.add("bind-reduction")  # a reduction loop bound to threadIdx
     keys.discard("bind")
     return keys
 
