@@ -908,12 +908,7 @@ bool isCommutativeUpdate(const StmtNode *S, const BufferNode *Buf, BinOp &Op) {
     return false;
   auto IsSelf = [&](const Expr &E) {
     const auto *L = as<LoadNode>(E);
-    if (!L || L->Buf.get() != Buf || L->Indices.size() != St->Indices.size())
-      return false;
-    for (size_t D = 0; D < L->Indices.size(); ++D)
-      if (!structurallyEqual(L->Indices[D], St->Indices[D]))
-        return false;
-    return true;
+    return L && L->Buf.get() == Buf && structurallyEqual(L->Indices, St->Indices);
   };
   auto ReadsBuf = [&](const Expr &E) {
     for (const Access &A : collectAccesses(makeEvaluate(E)))

@@ -28,15 +28,6 @@ protected:
   }
 };
 
-bool sameIndices(const std::vector<Expr> &A, const std::vector<Expr> &B) {
-  if (A.size() != B.size())
-    return false;
-  for (size_t D = 0; D < A.size(); ++D)
-    if (!structurallyEqual(A[D], B[D]))
-      return false;
-  return true;
-}
-
 /// `t[i]`: an access as the source writes it.
 std::string elementText(const Access &A) {
   std::string Out = A.Buf->Name + "[";
@@ -87,7 +78,7 @@ bool reductionUpdatesOf(const ForNode *L, std::vector<ReductionUpdate> &Out,
     if (!U) {
       Out.push_back({A.Buf, A.Indices, Op, {}});
       U = &Out.back();
-    } else if (!sameIndices(U->Indices, A.Indices) || U->Combine != Op) {
+    } else if (!structurallyEqual(U->Indices, A.Indices) || U->Combine != Op) {
       return fail(Why, "'" + Name + "' is updated at two elements or with two operations");
     }
     U->Stores.push_back(St);
@@ -103,7 +94,7 @@ bool reductionUpdatesOf(const ForNode *L, std::vector<ReductionUpdate> &Out,
         continue;
       bool OwnUpdate = false;
       for (const StoreNode *St : U.Stores)
-        OwnUpdate |= A.Statement == St && sameIndices(A.Indices, U.Indices);
+        OwnUpdate |= A.Statement == St && structurallyEqual(A.Indices, U.Indices);
       if (!OwnUpdate)
         return fail(Why, "it reads '" + elementText(A) + "' besides updating '" + U.Buf->Name +
                              "'");

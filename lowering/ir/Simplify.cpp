@@ -24,8 +24,7 @@ namespace ir {
 // Structural equality
 //===----------------------------------------------------------------------===//
 
-namespace {
-bool allEqual(const std::vector<Expr> &A, const std::vector<Expr> &B) {
+bool structurallyEqual(const std::vector<Expr> &A, const std::vector<Expr> &B) {
   if (A.size() != B.size())
     return false;
   for (size_t I = 0; I < A.size(); ++I)
@@ -33,7 +32,6 @@ bool allEqual(const std::vector<Expr> &A, const std::vector<Expr> &B) {
       return false;
   return true;
 }
-} // namespace
 
 bool structurallyEqual(const Expr &A, const Expr &B) {
   if (A == B)
@@ -64,11 +62,11 @@ bool structurallyEqual(const Expr &A, const Expr &B) {
     return structurallyEqual(as<CastNode>(A)->Value, as<CastNode>(B)->Value);
   case ExprKind::Load: {
     const auto *X = as<LoadNode>(A), *Y = as<LoadNode>(B);
-    return X->Buf == Y->Buf && allEqual(X->Indices, Y->Indices);
+    return X->Buf == Y->Buf && structurallyEqual(X->Indices, Y->Indices);
   }
   case ExprKind::Call: {
     const auto *X = as<CallNode>(A), *Y = as<CallNode>(B);
-    return X->Name == Y->Name && allEqual(X->Args, Y->Args);
+    return X->Name == Y->Name && structurallyEqual(X->Args, Y->Args);
   }
   }
   return false;

@@ -30,6 +30,8 @@ Expr canonicalize(const Expr &E);
 /// True when A and B are the same expression tree (variables and buffers
 /// compared by identity, literals by type and value).
 bool structurallyEqual(const Expr &A, const Expr &B);
+/// Element by element, and as many elements.
+bool structurallyEqual(const std::vector<Expr> &A, const std::vector<Expr> &B);
 
 } // namespace ir
 } // namespace sched

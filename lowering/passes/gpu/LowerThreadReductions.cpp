@@ -8,14 +8,28 @@
 // distribution, barriers, the race detector, the emitter):
 //
 //   for (jo) reduce { for (ji) bind(threadIdx.x) reduce { y[i] = y[i] + e } }
-// becomes
-//   allocate y.red: T[64] local {
-//     for (ji, 0, 64) bind(threadIdx.x) {
+// becomes, with 48 lanes (a shared-memory tree),
+//   allocate y.red: T[48] local {
+//     for (ji, 0, 48) bind(threadIdx.x) {
 //       allocate y.part: T[1] local {
 //         y.part[0] = 0 ; for (jo) { y.part[0] = y.part[0] + e } ; y.red[ji] = y.part[0] } }
-//     for (t, 0, 64) bind(threadIdx.x) { if (t < 32) y.red[t] = y.red[t] + y.red[t + 32] }
-//     ... strides 16, 8, 4, 2, 1 ...
+//     for (t, 0, 48) bind(threadIdx.x) { if (t < 16) y.red[t] = y.red[t] + y.red[t + 32] }
+//     ... strides 16, 8, 4, 2, 1 (t < stride) ...
 //     y[i] = y[i] + y.red[0] }
+// and with 64 lanes along threadIdx.x in a block whose x extent is a
+// multiple of 32 (whole warps in each row of x), with warp shuffles:
+//   allocate y.red: T[3] local {
+//     for (ji, 0, 64) bind(threadIdx.x) {
+//       ... y.part as above, then per mask 16, 8, 4, 2, 1:
+//       warp.shfl_xor(y.shfl[0], y.part[0], mask) ; y.part[0] = y.part[0] + y.shfl[0]
+//       if (ji % 32 == 0) y.red[ji / 32] = y.part[0] }
+//     for (t, 0, 64) bind(threadIdx.x) {
+//       y.warps[0] = t % 32 < 2 ? y.red[t % 32] : 0 ; butterfly over masks 1 ;
+//       if (t == 0) y.red[2] = y.warps[0] }
+//     y[i] = y[i] + y.red[2] }
+// Every warp combines the warps' totals (no warp waits for another's), and
+// all lanes of a warp end with the same bits (each combines its value with
+// its partner's in the same order).
 //
 // The region reduced at once starts at the outermost loop around the bound
 // one that only carries the same reduction (its loops do not move the
@@ -100,19 +114,32 @@ private:
   bool IntoArray;
   Expr Lane;
 
+  /// The update with its element (read and written) replaced by the
+  /// partial's: the rest of the value does not read the element
+  /// (ir::isCommutativeUpdate), whatever conversions surround the operation.
   Stmt redirect(const StoreNode *N, const Reduced &R) {
     const Buffer &To = IntoArray ? R.Red : R.Part;
     std::vector<Expr> At{IntoArray ? Lane : makeInt(0)};
-    const auto *V = as<BinaryNode>(N->Value);
-    auto IsSelf = [&](const Expr &E) {
-      const auto *L = as<LoadNode>(E);
-      return L && L->Buf.get() == N->Buf.get();
-    };
-    Expr A = IsSelf(V->A) ? makeLoad(To, At) : V->A;
-    Expr B = IsSelf(V->A) ? V->B : makeLoad(To, At);
-    return makeStoreLike(N, To, At, makeBinary(V->Op, A, B));
+    struct SelfLoads : IRMutator {
+      const BufferNode *From = nullptr;
+      Expr With;
+      Expr mutateLoad(const Expr &E, const LoadNode *L) override {
+        return L->Buf.get() == From ? With : IRMutator::mutateLoad(E, L);
+      }
+    } Self;
+    Self.From = N->Buf.get();
+    Self.With = makeLoad(To, At);
+    return makeStoreLike(N, To, At, Self.mutate(N->Value));
   }
 };
+
+/// A Combine B, in the reduced element's type T (C's arithmetic may compute
+/// a narrow type in int: the value is converted back, as the store of the
+/// source's update does).
+Expr combined(BinOp Combine, DType T, Expr A, Expr B) {
+  Expr V = makeBinary(Combine, std::move(A), std::move(B));
+  return V->Type == T ? V : makeCast(T, V);
+}
 
 int64_t powerOfTwoAtLeast(int64_t N) {
   int64_t P = 1;
@@ -153,7 +180,7 @@ private:
                      "): its partial results need an array of known size");
     std::vector<const StmtNode *> Path;
     enclosingStmts(S.Nest.Body, L, Path);
-    size_t Top = regionTop(L, Updates, Path);
+    size_t Top = regionTop(Updates, Path);
 
     const bool Perfect = isPerfectBand(Path, Top);
     // Warp shuffles need whole warps along the reduced dimension: x, in
@@ -195,8 +222,8 @@ private:
       const StoreNode *First = R.Update.Stores.front();
       Expr Old = makeLoad(R.Update.Buf, R.Update.Indices);
       Seq.push_back(makeStoreLike(First, R.Update.Buf, R.Update.Indices,
-                                  makeBinary(R.Update.Combine, Old,
-                                             makeLoad(R.Red, {makeInt(ResultAt)}))));
+                                  combined(R.Update.Combine, R.Update.Buf->Type, Old,
+                                           makeLoad(R.Red, {makeInt(ResultAt)}))));
     }
     Stmt New = makeSeq(Seq);
     for (auto It = Reductions.rbegin(); It != Reductions.rend(); ++It)
@@ -208,7 +235,7 @@ private:
   /// The index in Path of the outermost loop the reduction can start at
   /// (Path.size(): the bound loop itself): loops that carry only this
   /// reduction, through guards, lets, sequences and allocations.
-  static size_t regionTop(const ForNode *L, const std::vector<ReductionUpdate> &Updates,
+  static size_t regionTop(const std::vector<ReductionUpdate> &Updates,
                           const std::vector<const StmtNode *> &Path) {
     size_t Top = Path.size();
     for (size_t K = Path.size(); K-- > 0;) {
@@ -217,7 +244,7 @@ private:
         continue;
       const auto *F = static_cast<const ForNode *>(P);
       if ((F->LoopKind != ForKind::Serial && F->LoopKind != ForKind::Unrolled) ||
-          !F->IsReduction || !onlyUpdates(F, L, Updates))
+          !F->IsReduction || !onlyUpdates(F, Updates))
         break;
       Top = K;
     }
@@ -226,9 +253,7 @@ private:
 
   /// Whether F's loop variable leaves every reduced element where it is and
   /// nothing in F but the updates touches one.
-  static bool onlyUpdates(const ForNode *F, const ForNode *L,
-                          const std::vector<ReductionUpdate> &Updates) {
-    (void)L;
+  static bool onlyUpdates(const ForNode *F, const std::vector<ReductionUpdate> &Updates) {
     for (const ReductionUpdate &U : Updates)
       for (const Expr &I : U.Indices)
         if (usesVar(I, F->LoopVar.get()))
@@ -333,8 +358,8 @@ private:
     for (int64_t Mask = Width / 2; Mask >= 1; Mask /= 2) {
       Out.push_back(makeWarpShflXor(Other, V, Mask));
       Out.push_back(makeStore(V, {makeInt(0)},
-                              makeBinary(R.Update.Combine, makeLoad(V, {makeInt(0)}),
-                                         makeLoad(Other, {makeInt(0)}))));
+                              combined(R.Update.Combine, V->Type, makeLoad(V, {makeInt(0)}),
+                                       makeLoad(Other, {makeInt(0)}))));
     }
   }
 
@@ -391,8 +416,8 @@ private:
     for (int64_t Half = powerOfTwoAtLeast(Lanes) / 2; Half >= 1; Half /= 2) {
       Var T = makeVar(L->LoopVar->Name);
       const int64_t Live = std::min(Half, Lanes - Half);
-      Expr Sum = makeBinary(R.Update.Combine, makeLoad(R.Red, {T}),
-                            makeLoad(R.Red, {T + makeInt(Half)}));
+      Expr Sum = combined(R.Update.Combine, R.Red->Type, makeLoad(R.Red, {T}),
+                          makeLoad(R.Red, {T + makeInt(Half)}));
       Stmt Step = makeStore(R.Red, {T}, Sum);
       if (Live < Lanes)
         Step = makeIf(T < makeInt(Live), Step);

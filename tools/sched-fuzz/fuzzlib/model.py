@@ -351,8 +351,8 @@ class Model:
         is `X op= e` / `X = X op e` (op + - or *, e not reading X) of one
         element per array, whose index uses no loop from M inward; X read
         nowhere else in M (conditions included); no stage inside M."""
-        if not M.ext.is_const():
-            return "run-time extent"
+        if not M.ext.is_const() or M.tri:
+            return "run-time extent"  # (a triangular loop's depends on another loop)
         if M.val.kind == "var" and M.val.args[1]:
             return "does not start at 0"
         inner_vars = set(M.val.orig_vars())
@@ -409,6 +409,12 @@ class Model:
                 return "%s is updated at two elements or with two operations" % name
         if not targets:
             return "it writes nothing outside itself"
+        # A local that distribution expanded is indexed by the distributed
+        # loop, which may lie inside M: the plugin then sees an element that
+        # moves (refused, not modelled further).
+        for g, _ in self.iter_nodes():
+            if isinstance(g, MGroup) and getattr(g, "expanded", False) and g.name in targets:
+                return "%s was expanded by a distributed loop" % g.name
         for n in stmts:
             reads, own = [], None
             if isinstance(n, N.Assign):
@@ -675,6 +681,7 @@ class Model:
         result = [L for L, _ in copies]
         for g in reversed(allocs):
             result = [MGroup("alloc", result, g.name)]
+            result[0].expanded = True  # one element per iteration of A now
         self.replace(A, result)
 
     # ---- cache stages
