@@ -61,8 +61,14 @@ bool applyStorageAlign(ScheduleState &S, const Directive &D) {
     return S.error(AxisArg.Loc, "storage_align supports only the second-innermost axis (" +
                                     NameArg.Text + ".ax" + std::to_string(Rank - 2) +
                                     "), whose stride is the padded row length");
+  // The parser checked literals; a factor named by a constant (or computed
+  // from constants) gets its value only at the nest.
   int64_t Factor = std::atoll(FactorArg.Text.c_str());
   int64_t Offset = std::atoll(OffsetArg.Text.c_str());
+  if (Factor <= 0)
+    return S.error(FactorArg.Loc, "storage_align factor must be a positive integer");
+  if (Offset < 0)
+    return S.error(OffsetArg.Loc, "storage_align offset must be a non-negative integer");
   if (Offset >= Factor)
     return S.error(OffsetArg.Loc, "offset must be smaller than factor (" +
                                       std::to_string(Factor) + ")");
