@@ -232,6 +232,8 @@ protected:
       TensorOperands.insert(N->Buf.get());
     if (Stmt Once = runOnceIfRedundant(S))
       return Once;
+    if (N->Buf->MemScope == ir::Scope::Local)
+      PerThread[N->Buf.get()] = enclosingDims();
     return ir::IRMutator::mutateAllocate(S, N);
   }
 
@@ -316,6 +318,24 @@ private:
     return Make();
   }
 
+  /// Local buffers allocated inside thread loops: each thread of those dims
+  /// has its own copy, whose value may differ from thread to thread.
+  std::map<const ir::BufferNode *, unsigned> PerThread;
+
+  /// The thread dims S's values may differ along: the variables it refers
+  /// to, and the per-thread local buffers it reads (a private scalar's value
+  /// stored after the nest's last iteration, `if (i == n - 1) t_final[0] =
+  /// t[0]`, is the value of one thread, not of all).
+  unsigned dependenceOf(const Stmt &S) const {
+    unsigned Mask = Dependence.of(S);
+    for (const ir::Access &A : ir::collectAccesses(S)) {
+      auto It = A.IsWrite ? PerThread.end() : PerThread.find(A.Buf.get());
+      if (It != PerThread.end())
+        Mask |= It->second;
+    }
+    return Mask;
+  }
+
   unsigned enclosingDims() const {
     unsigned Mask = 0;
     for (int D = 0; D < 3; ++D)
@@ -357,7 +377,7 @@ private:
     if (Written.empty())
       return nullptr;
     unsigned Enclosing = enclosingDims();
-    unsigned Redundant = BlockDims & ~(Enclosing & (Dependence.of(S) | Here.Pinned));
+    unsigned Redundant = BlockDims & ~(Enclosing & (dependenceOf(S) | Here.Pinned));
     if (!Redundant)
       return nullptr;
     // Giving it to one thread would deprive the others of the local values

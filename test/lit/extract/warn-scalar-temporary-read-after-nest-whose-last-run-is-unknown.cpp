@@ -1,47 +1,31 @@
-// A scalar temporary of the nest that is read after it would need the last
-// iteration's value, which the kernel does not give back: the nest stays as
-// written, and the warning says why, on the assignment.
+// A scalar temporary of the nest that is read after it holds the last
+// iteration's value there; where which iteration assigns it last is not known
+// (it is assigned under an `if`, or in a loop whose bounds depend on another,
+// whose last iteration may be empty), the nest stays as written, and the
+// warning says why, on the assignment.
 // RUN: %sched_cc -fsyntax-only -Xclang -verify %s
 
-double lastRow(const double *A, double *y, int n) {
-  int i, j;
+double underBranch(const double *x, double *y, int n) {
+  int i;
   double t = 0;
 #pragma sched target(gpu) bind(i, threadIdx.x)
   for (i = 0; i < n; i++) {
-    t = 0; // expected-warning {{cannot schedule this nest: scalar 't' is declared outside the nest and may be read after it; its value there would be the last iteration's, which the kernel does not give back; the loop stays as written}}
-    for (j = 0; j < n; j++)
-      t += A[i * n + j];
-    y[i] = t;
+    if (x[i] > 0) {
+      t = x[i]; // expected-warning {{cannot schedule this nest: scalar 't' is declared outside the nest and may be read after it, where it holds the last iteration's value, but it is assigned under an 'if' of the nest, so which iteration assigns it last is not known; the loop stays as written}}
+      y[i] = t * t;
+    }
   }
   return t;
 }
 
-// A later loop that reads t before assigning it, or a read after a later
-// block that may not run, sees the nest's value: refused.
-void readBeforeReassigned(const double *x, double *y, int m) {
-  int i;
-  double t = 1;
+double triangular(const double *A, double *y, int n) {
+  int i, j;
+  double t = 0;
 #pragma sched target(gpu) bind(i, threadIdx.x)
-  for (i = 0; i < m; i++) {
-    t = x[i]; // expected-warning {{cannot schedule this nest: scalar 't' is declared outside the nest and may be read after it}}
-    y[i] = t;
-  }
-  for (i = 0; i < m; i++) {
-    y[i] += t;
-    t = 0;
-  }
-}
-
-double readAfterBlockThatMayNotRun(const double *x, double *y, int m) {
-  int i;
-  double t = 1;
-#pragma sched target(gpu) bind(i, threadIdx.x)
-  for (i = 0; i < m; i++) {
-    t = x[i]; // expected-warning {{cannot schedule this nest: scalar 't' is declared outside the nest and may be read after it}}
-    y[i] = t;
-  }
-  if (m > 3) {
-    t = 0;
-  }
+  for (i = 0; i < n; i++)
+    for (j = i + 1; j < n; j++) {
+      t = A[i * n + j]; // expected-warning {{cannot schedule this nest: scalar 't' is declared outside the nest and may be read after it, where it holds the last iteration's value, but the bounds of loop 'j' depend on another loop, so its last iteration may not run}}
+      y[i * n + j] = t + 1;
+    }
   return t;
 }
