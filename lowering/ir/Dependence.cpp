@@ -877,15 +877,29 @@ bool mayConflict(const Access &A, const Access &B) {
 
 /// `X[I] = X[I] op e` with op commutative and associative (+, *, min, max;
 /// also `X[I] = X[I] - e`) and e not reading X: instances of such updates
-/// may run in any order.
+/// may run in any order. So may `X[I] = T(T'(X[I]) op e)` with op one of +,
+/// -, *, as C writes `acc -= x` for a narrow or mixed type (`short` promoted
+/// to int, `float` with a double e): for integers the truncation to T is a
+/// ring homomorphism (exact in any order); floating-point ones are
+/// reassociated like any reduction.
 bool isCommutativeUpdate(const StmtNode *S, const BufferNode *Buf, BinOp &Op) {
   if (!S || S->Kind != StmtKind::Store)
     return false;
   const auto *St = static_cast<const StoreNode *>(S);
-  const auto *V = as<BinaryNode>(St->Value);
+  const BinaryNode *V = as<BinaryNode>(St->Value);
+  bool Converted = false;
+  if (const auto *C = as<CastNode>(St->Value)) {
+    V = as<BinaryNode>(C->Value);
+    Converted = true;
+    if (V && V->Op != BinOp::Add && V->Op != BinOp::Sub && V->Op != BinOp::Mul)
+      return false;
+  }
   if (St->Buf.get() != Buf || !V)
     return false;
-  auto IsSelf = [&](const Expr &E) {
+  auto IsSelf = [&](const Expr &Operand) {
+    Expr E = Operand;
+    if (const auto *C = as<CastNode>(E); C && Converted)
+      E = C->Value;
     const auto *L = as<LoadNode>(E);
     if (!L || L->Buf.get() != Buf || L->Indices.size() != St->Indices.size())
       return false;
