@@ -71,6 +71,7 @@
 #include "passes/PassUtil.h"
 #include "passes/Passes.h"
 
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -323,13 +324,20 @@ private:
   std::map<const ir::BufferNode *, unsigned> PerThread;
 
   /// The thread dims S's values may differ along: the variables it refers
-  /// to, and the per-thread local buffers it reads (a private scalar's value
-  /// stored after the nest's last iteration, `if (i == n - 1) t_final[0] =
-  /// t[0]`, is the value of one thread, not of all).
+  /// to, and, for a store into global memory, the per-thread local buffers
+  /// it reads (a private scalar's value stored after the nest's last
+  /// iteration, `if (i == n - 1) t_final[0] = t[0]`, is the value of one
+  /// thread, not of all). A shared stage filled from a local one (`As = Al`)
+  /// is filled by the block's threads together, each from its own copy: its
+  /// own variables decide.
   unsigned dependenceOf(const Stmt &S) const {
     unsigned Mask = Dependence.of(S);
-    for (const ir::Access &A : ir::collectAccesses(S)) {
-      auto It = A.IsWrite ? PerThread.end() : PerThread.find(A.Buf.get());
+    std::vector<ir::Access> Accesses = ir::collectAccesses(S);
+    bool WritesGlobal = std::any_of(Accesses.begin(), Accesses.end(), [](const ir::Access &A) {
+      return A.IsWrite && A.Buf->MemScope == ir::Scope::Global;
+    });
+    for (const ir::Access &A : Accesses) {
+      auto It = A.IsWrite || !WritesGlobal ? PerThread.end() : PerThread.find(A.Buf.get());
       if (It != PerThread.end())
         Mask |= It->second;
     }
