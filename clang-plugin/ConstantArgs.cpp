@@ -16,6 +16,7 @@
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include <cctype>
+#include <functional>
 #include <optional>
 
 using namespace clang;
@@ -91,28 +92,19 @@ public:
   }
 
 private:
-  std::optional<int64_t> macroValue(const std::string &Name, std::string Text, std::string &Why,
-                                    int Depth) {
-    // `64`, `(64)`, `64u`, or the name of another constant.
-    while (Text.size() >= 2 && Text.front() == '(' && Text.back() == ')')
-      Text = Text.substr(1, Text.size() - 2);
-    auto Trim = [](std::string S) {
-      size_t B = S.find_first_not_of(' '), E = S.find_last_not_of(' ');
-      return B == std::string::npos ? std::string() : S.substr(B, E - B + 1);
-    };
-    Text = Trim(Text);
-    if (!Text.empty() && std::isdigit(static_cast<unsigned char>(Text[0]))) {
-      size_t End = 0;
-      while (End < Text.size() && std::isdigit(static_cast<unsigned char>(Text[End])))
-        ++End;
-      bool Suffix = Text.find_first_not_of("uUlL", End) == std::string::npos;
-      if (Suffix && End <= 18 && (Text[0] != '0' || End == 1))
-        return std::stoll(Text.substr(0, End));
-    } else if (!Text.empty() && Text.find_first_of(" ()+-*/") == std::string::npos) {
-      return value(Text, Why, Depth + 1);
-    }
-    Why = "macro '" + Name + "' expands to '" + Text +
-          "', which is neither a decimal integer literal nor the name of a constant";
+  std::optional<int64_t> macroValue(const std::string &Name, const std::string &Text,
+                                    std::string &Why, int Depth) {
+    // `64`, `(64)`, `64u`, `(2 * WARP)`: a factor expression over constants.
+    ExpressionError Err;
+    std::optional<int64_t> V = evaluateFactorExpression(
+        Text, [&](const std::string &Inner, std::string &InnerWhy) {
+          return value(Inner, InnerWhy, Depth + 1);
+        }, Err);
+    if (V)
+      return V;
+    Why = "macro '" + Name + "' expands to '" + Text + "', " +
+          (Err.Name.empty() ? "which is not an integer constant expression (" + Err.Why + ")"
+                            : "where '" + Err.Name + "' is not an integer constant: " + Err.Why);
     return std::nullopt;
   }
 
@@ -175,8 +167,10 @@ private:
 bool resolveConstantArgs(std::vector<Directive> &Directives,
                          const std::map<std::string, std::string> &Macros,
                          const FunctionDecl *Function, const Stmt *Loop, ASTContext &Ctx,
+                         const std::function<int(int, unsigned)> &LocAt,
                          std::vector<Diag> &Diags) {
   Resolver R(Macros, Function, Loop, Ctx);
+  NameValue Lookup = [&](const std::string &Name, std::string &Why) { return R.value(Name, Why); };
   bool Ok = true;
   for (Directive &D : Directives)
     for (size_t I = 0; I < D.Args.size(); ++I) {
@@ -184,21 +178,26 @@ bool resolveConstantArgs(std::vector<Directive> &Directives,
         continue;
       std::string &Text = D.Args[I].Text;
       size_t Eq = Text.find('=');
-      std::string Name = Eq == std::string::npos ? Text : Text.substr(Eq + 1);
-      if (Name.empty() || std::isdigit(static_cast<unsigned char>(Name[0])))
-        continue;
-      std::string Why;
-      std::optional<int64_t> V = R.value(Name, Why);
+      size_t ValueStart = Eq == std::string::npos ? 0 : Eq + 1;
+      std::string Value = Text.substr(ValueStart);
+      if (Value.find_first_not_of("0123456789") == std::string::npos)
+        continue; // a literal (the parser evaluated expressions of literals)
+      ExpressionError Err;
+      std::optional<int64_t> V = evaluateFactorExpression(Value, Lookup, Err);
       if (!V) {
-        Diag Err;
-        Err.Loc = D.Args[I].Loc;
-        Err.Message = "'" + Name + "' in '" + D.Name + "' is not an integer constant: " + Why;
-        Diags.push_back(Err);
+        Diag Error;
+        Error.Loc = LocAt(D.Args[I].Loc, static_cast<unsigned>(ValueStart + Err.Offset));
+        Error.Message = Err.Name.empty()
+                            ? "factor expression '" + Value + "' in '" + D.Name + "': " + Err.Why
+                            : "'" + Err.Name + "' in '" + D.Name +
+                                  "' is not an integer constant: " + Err.Why;
+        Diags.push_back(Error);
         Ok = false;
         continue;
       }
-      Text = (Eq == std::string::npos ? std::string() : Text.substr(0, Eq + 1)) +
-             std::to_string(*V);
+      std::string Key = Eq == std::string::npos ? std::string() : Text.substr(0, Eq);
+      Key.erase(Key.find_last_not_of(' ') + 1);
+      Text = (Key.empty() ? std::string() : Key + "=") + std::to_string(*V);
     }
   return Ok;
 }

@@ -842,6 +842,38 @@ bool someIndexIsNegative(const std::vector<Expr> &Indices, const VarRanges &Rang
   return false;
 }
 
+/// Whether rows of constant lengths would need an assumption that caps a
+/// size the row index ranges over: `L[i*5 + j - i + 2]` under a band guard is
+/// `4*i + j + 2`, rows of 4 with the column j + 2 for j < n, which needs n <=
+/// 2, but n is the number of rows too, so the assumption holds only for a
+/// matrix of at most 2 rows and fails at every real size (the kernel would
+/// never run). A leading dimension (`i*ld + j`: N <= ld) or a capacity
+/// (`A[i*64 + j]` with j < m: m <= 64) caps only the columns and is taken.
+bool FlatLayout::capsRows(const std::vector<Expr> &Outer,
+                          const std::vector<Expr> &Assumed) const {
+  for (const Polynomial &S : Strides) {
+    int64_t C;
+    if (!constantOf(S, C))
+      return false;
+  }
+  std::set<const VarNode *> RowSizes;
+  for (const Expr &Row : Outer)
+    for (const VarNode *V : varsOf(Row)) {
+      auto It = Ranges.find(V);
+      if (It == Ranges.end() || !It->second.isBounded())
+        continue;
+      for (const Expr &Bound : {It->second.Min, It->second.Max})
+        for (const VarNode *P : varsOf(Bound))
+          if (std::find(IndexVars.begin(), IndexVars.end(), P) == IndexVars.end())
+            RowSizes.insert(P);
+    }
+  for (const Expr &A : Assumed)
+    for (const VarNode *P : varsOf(A))
+      if (RowSizes.count(P))
+        return true;
+  return false;
+}
+
 bool FlatLayout::tryStrides(std::vector<Polynomial> Candidates,
                             const std::vector<Expr> &FlatIndices, const Expr &DeclaredSize,
                             bool MayAssume) {
@@ -899,7 +931,7 @@ bool FlatLayout::tryStrides(std::vector<Polynomial> Candidates,
       addAssumption(Assumed, Fits);
     }
   }
-  if ((!MayAssume || ParameterColumn) && !Assumed.empty())
+  if ((!MayAssume || ParameterColumn || capsRows(Outer, Assumed)) && !Assumed.empty())
     return false;
   this->Shape = Shape;
   Assumptions = Assumed;

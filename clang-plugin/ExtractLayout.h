@@ -66,6 +66,9 @@ private:
   /// assumptions only when MayAssume).
   bool tryStrides(std::vector<Polynomial> Candidates, const std::vector<ir::Expr> &FlatIndices,
                   const ir::Expr &DeclaredSize, bool MayAssume);
+  /// Whether constant strides would need an assumption Assumed that caps a
+  /// size the row indices Outer range over (it holds only for tiny arrays).
+  bool capsRows(const std::vector<ir::Expr> &Outer, const std::vector<ir::Expr> &Assumed) const;
   /// Splits Flat into one index per stride; false if some term does not fit.
   bool split(const ir::Expr &Flat, std::vector<ir::Expr> &Dims) const;
   /// Moves whole rows between the indices split gave for Flat so that each

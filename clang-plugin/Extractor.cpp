@@ -609,6 +609,17 @@ private:
   /// it uses it (see privateScalar): the assignment is its declaration.
   const VarDecl *privateScalar(ArrayRef<const Stmt *> Stmts, size_t I, const Expr *&Value);
   std::map<const VarDecl *, const Expr *> PrivateInit;
+  /// Private scalars the program reads after the nest: the run of their
+  /// block at the last iteration of every enclosing loop stores the value
+  /// into the variable itself (a one-element buffer at its address), when
+  /// LastRun holds.
+  std::map<const VarDecl *, ir::Expr> LastRun;
+  /// The loops around the statement being translated, outermost first, with
+  /// their last value; and how many `if`s of the nest enclose it.
+  std::vector<std::pair<ir::Var, ir::Expr>> LoopStack;
+  unsigned BranchDepth = 0;
+  bool lastRunOfBlock(ir::Expr &Cond, std::string &Why) const;
+  ir::Stmt storeLastValue(const VarDecl *VD, const ir::Buffer &Local, const ir::Expr &When);
   bool loopBounds(const ForStmt *F, const VarDecl *&IV, ir::Expr &Min, ir::Expr &Extent,
                   int64_t &Step);
   ir::Expr loopBound(const Expr *E, const VarDecl *IV);
@@ -637,6 +648,8 @@ private:
   bool translatePlace(const Expr *LValue, bool IsWrite, Place &Out);
   bool translateSubscript(const ArraySubscriptExpr *ASE, Place &Out);
   bool scalarOutput(const VarDecl *VD, const Expr *Use, Place &Out);
+  ir::Buffer scalarAtItsAddress(const VarDecl *VD, ir::DType T, const std::string &Name,
+                                SourceLocation FirstUse);
   FreeBuffer *freeBuffer(const ValueDecl *D, const Expr *Use, bool RefersToCapture,
                          const MemberSteps &Members);
   ir::Expr translateIndex(const Expr *Index);
@@ -827,9 +840,49 @@ ir::Stmt NestExtractor::translateLocalDecls(ArrayRef<const VarDecl *> Vars,
                                               Init->Type == DT ? Init : ir::makeCast(DT, Init)),
                                 lineOf(VD->getLocation())));
   Body.push_back(translateLocalDecls(Vars.drop_front(), Rest));
+  auto Last = LastRun.find(VD);
+  if (!Failed && Private != PrivateInit.end() && Last != LastRun.end())
+    Body.push_back(storeLastValue(VD, Buf, Last->second));
   if (Failed)
     return nullptr;
   return ir::makeAllocate(Buf, ir::makeSeq(Body));
+}
+
+/// Whether the block being translated runs exactly once in every iteration
+/// of the loops around it, so that its last run is the one at every loop's
+/// last value (Cond): it is under no `if` of the nest, and no loop around it
+/// has bounds that depend on another (the last iteration of a triangular
+/// loop may be empty, and an earlier one would run the block last).
+bool NestExtractor::lastRunOfBlock(ir::Expr &Cond, std::string &Why) const {
+  if (BranchDepth) {
+    Why = "it is assigned under an 'if' of the nest, so which iteration assigns it last is "
+          "not known";
+    return false;
+  }
+  Cond = nullptr;
+  for (const auto &[V, Last] : LoopStack) {
+    ir::Interval Range = LoopRanges.at(V.get());
+    for (const auto &[Other, Unused] : LoopStack)
+      if (mentionsVar(Range.Min, Other.get()) || mentionsVar(Range.Max, Other.get())) {
+        Why = "the bounds of loop '" + V->Name +
+              "' depend on another loop, so its last iteration may not run";
+        return false;
+      }
+    ir::Expr Is = ir::makeBinary(ir::BinOp::EQ, V, Last);
+    Cond = Cond ? ir::makeBinary(ir::BinOp::And, Cond, Is) : Is;
+  }
+  return true;
+}
+
+/// `if (Last) VD_final[0] = VD;`: a one-element buffer bound to the address
+/// of VD itself, so the launcher copies the value the last run left into the
+/// variable (and, where no iteration ran, the value it had).
+ir::Stmt NestExtractor::storeLastValue(const VarDecl *VD, const ir::Buffer &Local,
+                                       const ir::Expr &When) {
+  ir::Buffer Final =
+      scalarAtItsAddress(VD, Local->Type, VD->getNameAsString() + "_final", VD->getLocation());
+  ir::Stmt Store = ir::makeStore(Final, {ir::makeInt(0)}, ir::makeLoad(Local, {ir::makeInt(0)}));
+  return When ? ir::makeIf(When, Store, nullptr) : Store;
 }
 
 ir::Stmt NestExtractor::translateIf(const IfStmt *If) {
@@ -843,8 +896,10 @@ ir::Stmt NestExtractor::translateIf(const IfStmt *If) {
   if (Cond->Type != ir::DType::Bool)
     Cond = ir::makeBinary(ir::BinOp::NE, Cond, ir::makeInt(0, Cond->Type));
   std::map<const VarDecl *, CounterState> Before = Counters;
+  ++BranchDepth;
   ir::Stmt Then = translateStmt(If->getThen());
   ir::Stmt Else = translateStmt(If->getElse());
+  --BranchDepth;
   if (Failed)
     return nullptr;
   leaveBranch(Before);
@@ -1087,7 +1142,9 @@ ir::Stmt NestExtractor::translateFor(const ForStmt *F) {
     if (const auto *Ref = dyn_cast<DeclRefExpr>(Assign->getLHS()->IgnoreParenImpCasts()))
       CounterCapture[IV] = CounterCapture[IV] || Ref->refersToEnclosingVariableOrCapture();
   std::map<const VarDecl *, CounterState> Before = Counters;
+  LoopStack.push_back({V, Last});
   ir::Stmt Body = translateStmt(F->getBody());
+  LoopStack.pop_back();
   // After the loop the counter is no loop variable: it holds the first
   // value plus the trip count (the init runs even when the body does not).
   LoopVars.erase(IV);
@@ -1293,12 +1350,19 @@ const VarDecl *NestExtractor::privateScalar(ArrayRef<const Stmt *> Stmts, size_t
   OutsideRead Reads(VD, Root);
   if (FunctionBody)
     Reads.TraverseStmt(const_cast<Stmt *>(FunctionBody));
-  if (!FunctionBody || Reads.Found)
-    return fail(Assign->getBeginLoc(),
-                "scalar '" + VD->getNameAsString() +
-                    "' is declared outside the nest and may be read after it; its value there "
-                    "would be the last iteration's, which the kernel does not give back"),
-           nullptr;
+  if (!FunctionBody || Reads.Found) {
+    // Its value there is the last run's: the kernel gives it back where the
+    // last run is known.
+    ir::Expr Cond;
+    std::string Why = "the nest is not in a function body";
+    if (!FunctionBody || Ref->refersToEnclosingVariableOrCapture() || !lastRunOfBlock(Cond, Why))
+      return fail(Assign->getBeginLoc(),
+                  "scalar '" + VD->getNameAsString() +
+                      "' is declared outside the nest and may be read after it, where it holds "
+                      "the last iteration's value, but " + Why),
+             nullptr;
+    LastRun[VD] = Cond;
+  }
   Value = Assign->getRHS();
   return VD;
 }
@@ -2121,23 +2185,32 @@ bool NestExtractor::scalarOutput(const VarDecl *VD, const Expr *Use, Place &Out)
   if (!dtypeOf(T, Ctx, DT))
     return fail(Use->getBeginLoc(), Refused + ", of unsupported type '" + T.getAsString() + "'"),
            false;
+  ir::Buffer Buf = scalarAtItsAddress(VD, DT, freeName(VD, {}), Use->getBeginLoc());
+  ScalarOutputs[VD] = Buf;
+  Out.Buf = Buf;
+  Out.Indices = {ir::makeInt(0)};
+  return true;
+}
+
+/// A one-element buffer parameter at the address of scalar VD (the launcher
+/// passes `&VD` like an array's first element and copies it in and back):
+/// how a nest leaves a value in a scalar of the function.
+ir::Buffer NestExtractor::scalarAtItsAddress(const VarDecl *VD, ir::DType T,
+                                             const std::string &Name, SourceLocation FirstUse) {
   FreeBuffer FB;
   FB.Decl = VD;
-  FB.FirstUse = Use->getBeginLoc();
-  FB.Name = freeName(VD, {});
+  FB.FirstUse = FirstUse;
+  FB.Name = Name;
   FB.Kind = LaunchDescriptor::ArgKind::Array;
   FB.DeclaredShape = {ir::makeInt(1)};
   FB.FirstDimKnown = true;
-  FB.Type = DT;
+  FB.Type = T;
   FB.Placeholder = ir::makeBuffer(FB.Name, FB.Type, {});
   FB.Order = Buffers.size();
   FB.FlatIndices.push_back(ir::makeInt(0));
   BufferIndex[freeKey(VD, {})] = Buffers.size();
   Buffers.push_back(FB);
-  ScalarOutputs[VD] = FB.Placeholder;
-  Out.Buf = FB.Placeholder;
-  Out.Indices = {ir::makeInt(0)};
-  return true;
+  return FB.Placeholder;
 }
 
 FreeBuffer *NestExtractor::freeBuffer(const ValueDecl *D, const Expr *Use, bool Capture,

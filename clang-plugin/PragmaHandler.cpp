@@ -82,6 +82,22 @@ void PragmaRecords::regroup() {
 
 namespace {
 
+/// Records the replacement of the object-like macro Tok names as the pragma
+/// sees it, and of the macros that replacement names (`#define HALF (TS/2)`
+/// needs TS), for factors that name them.
+void recordMacro(Preprocessor &PP, const Token &Tok, PragmaLine &Line) {
+  const IdentifierInfo *II = Tok.getIdentifierInfo();
+  const MacroInfo *Macro = II ? PP.getMacroInfo(II) : nullptr;
+  if (!Macro || !Macro->isObjectLike() || Line.Macros.count(II->getName().str()))
+    return;
+  std::string Replacement;
+  for (const Token &T : Macro->tokens())
+    Replacement += (Replacement.empty() ? "" : " ") + PP.getSpelling(T);
+  Line.Macros[II->getName().str()] = Replacement;
+  for (const Token &T : Macro->tokens())
+    recordMacro(PP, T, Line);
+}
+
 /// Appends Tok's spelling to Line.Text at its original column (relative to
 /// the previous token) so parser offsets map back onto the source.
 void appendToken(Preprocessor &PP, const Token &Tok, SourceLocation PrevEnd,
@@ -96,14 +112,7 @@ void appendToken(Preprocessor &PP, const Token &Tok, SourceLocation PrevEnd,
   Line.Text.append(Gap, ' ');
   Line.TokenStarts.push_back({static_cast<unsigned>(Line.Text.size()), Tok.getLocation()});
   Line.Text += PP.getSpelling(Tok);
-  if (const IdentifierInfo *II = Tok.getIdentifierInfo())
-    if (const MacroInfo *Macro = PP.getMacroInfo(II))
-      if (Macro->isObjectLike()) {
-        std::string Replacement;
-        for (const Token &T : Macro->tokens())
-          Replacement += (Replacement.empty() ? "" : " ") + PP.getSpelling(T);
-        Line.Macros[II->getName().str()] = Replacement;
-      }
+  recordMacro(PP, Tok, Line);
 }
 
 /// Reports each parser diagnostic at the byte it names.

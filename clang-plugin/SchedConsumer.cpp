@@ -183,9 +183,9 @@ public:
   explicit LocationTable(const PragmaGroup &Group) : Fallback(Group.Lines.front()->TextStart) {
     for (const PragmaLine *Line : Group.Lines)
       for (Directive D : Line->Directives) {
-        D.Loc = intern(Line->locationOf(D.Loc));
+        D.Loc = intern(Line, D.Loc);
         for (DirectiveArg &Arg : D.Args)
-          Arg.Loc = intern(Line->locationOf(Arg.Loc));
+          Arg.Loc = intern(Line, Arg.Loc);
         Directives.push_back(std::move(D));
       }
   }
@@ -194,15 +194,25 @@ public:
     return Id >= 0 && static_cast<size_t>(Id) < Locs.size() ? Locs[Id] : Fallback;
   }
 
+  /// The location Offset bytes after the one of Id (a name inside a factor
+  /// expression), interned.
+  int offsetBy(int Id, unsigned Offset) {
+    if (Id < 0 || static_cast<size_t>(Id) >= Locs.size())
+      return Id;
+    return intern(Origins[Id].first, Origins[Id].second + static_cast<int>(Offset));
+  }
+
   std::vector<Directive> Directives;
 
 private:
-  int intern(SourceLocation Loc) {
-    Locs.push_back(Loc);
+  int intern(const PragmaLine *Line, int Offset) {
+    Locs.push_back(Line->locationOf(Offset));
+    Origins.push_back({Line, Offset});
     return static_cast<int>(Locs.size() - 1);
   }
 
   std::vector<SourceLocation> Locs;
+  std::vector<std::pair<const PragmaLine *, int>> Origins; // line and byte offset of each
   SourceLocation Fallback;
 };
 
@@ -398,7 +408,8 @@ void SchedConsumer::handleNest(Decl *Root, const FoundNest &Found) {
     for (const PragmaLine *Line : Group.Lines)
       Macros.insert(Line->Macros.begin(), Line->Macros.end());
     std::vector<Diag> Diags;
-    if (!resolveConstantArgs(Locs.Directives, Macros, Function, Found.Loop, Ctx, Diags)) {
+    auto LocAt = [&](int Id, unsigned Offset) { return Locs.offsetBy(Id, Offset); };
+    if (!resolveConstantArgs(Locs.Directives, Macros, Function, Found.Loop, Ctx, LocAt, Diags)) {
       report(Locs, Diags);
       return;
     }

@@ -903,10 +903,24 @@ bool isCommutativeUpdate(const StmtNode *S, const BufferNode *Buf, BinOp &Op) {
   if (!S || S->Kind != StmtKind::Store)
     return false;
   const auto *St = static_cast<const StoreNode *>(S);
-  const auto *V = as<BinaryNode>(St->Value);
+  const BinaryNode *V = as<BinaryNode>(St->Value);
+  // `X[I] = T(T'(X[I]) op e)`, as C writes `acc -= x` for a narrow or mixed
+  // type (`short` promoted to int, `float` with a double e), with op one of
+  // + - *: for integers the truncation to T is a ring homomorphism (exact in
+  // any order); floating-point ones are reassociated like any reduction.
+  bool Converted = false;
+  if (const auto *C = as<CastNode>(St->Value)) {
+    V = as<BinaryNode>(C->Value);
+    Converted = true;
+    if (V && V->Op != BinOp::Add && V->Op != BinOp::Sub && V->Op != BinOp::Mul)
+      return false;
+  }
   if (St->Buf.get() != Buf || !V)
     return false;
-  auto IsSelf = [&](const Expr &E) {
+  auto IsSelf = [&](const Expr &Operand) {
+    Expr E = Operand;
+    if (const auto *C = as<CastNode>(E); C && Converted)
+      E = C->Value;
     const auto *L = as<LoadNode>(E);
     return L && L->Buf.get() == Buf && structurallyEqual(L->Indices, St->Indices);
   };

@@ -103,7 +103,9 @@ Buffer makeStageBuffer(const StageInfo &Info, Scope Sc) {
     Shape.push_back(makeInt(2));
   for (const Var &E : Info.Extents)
     Shape.push_back(E);
-  if (Info.AlignFactor > 0) {
+  size_t Copies = Info.DoubleBufferApplied ? 1 : 0;
+  int Axis = Info.AlignAxis;
+  if (Info.AlignFactor > 0 && (Axis < 0 || Axis + 2 == static_cast<int>(Info.Extents.size()))) {
     // TVM's storage_align: the row stride becomes the smallest
     // k*Factor + Offset that holds a row, ((ext + F - O - 1)/F)*F + O (the
     // numerator is never negative: O < F and ext >= 1).
@@ -111,6 +113,13 @@ Buffer makeStageBuffer(const StageInfo &Info, Scope Sc) {
     Expr F = makeInt(Info.AlignFactor);
     Shape.back() = ((Row + makeInt(Info.AlignFactor - Info.AlignOffset - 1)) / F) * F +
                    makeInt(Info.AlignOffset);
+  } else if (Info.AlignFactor > 0) {
+    // An outer axis (offset 0, checked by storage_align): its stride is the
+    // product of the extents inside it, a multiple of F once the next
+    // axis's extent is one, ((ext + F - 1)/F)*F.
+    Expr &Next = Shape[Copies + Axis + 1];
+    Expr F = makeInt(Info.AlignFactor);
+    Next = ((Next + makeInt(Info.AlignFactor - 1)) / F) * F;
   }
   // VTA's accumulator holds int32 whatever it caches (its store truncates).
   return makeBuffer(Info.Name, Sc == Scope::VtaAcc ? DType::Int32 : Info.Cached->Type, Shape, Sc);

@@ -14,6 +14,8 @@
 #include "targets/Target.h"
 
 #include <cctype>
+#include <cerrno>
+#include <cstdlib>
 #include <cstdint>
 #include <cstring>
 
@@ -74,7 +76,7 @@ namespace {
 
 using schedule::DirectiveSpec;
 
-enum class TokKind { Ident, Integer, LParen, RParen, Comma, Dot, Equal, End, Bad };
+enum class TokKind { Ident, Integer, LParen, RParen, Comma, Dot, Equal, Operator, End, Bad };
 
 struct Token {
   TokKind Kind;
@@ -106,6 +108,8 @@ public:
     case ',': return {TokKind::Comma, ",", Start};
     case '.': return {TokKind::Dot, ".", Start};
     case '=': return {TokKind::Equal, "=", Start};
+    case '+': case '-': case '*': case '/': case '%':
+      return {TokKind::Operator, std::string(1, static_cast<char>(C)), Start};
     default: return {TokKind::Bad, std::string(1, static_cast<char>(C)), Start};
     }
   }
@@ -131,15 +135,18 @@ private:
 
 /// An argument as parsed, with its shape remembered for the kind checks.
 struct ParsedArg {
+  enum class Shape { Name, Integer, Expression, KeyValue };
   DirectiveArg Arg;
-  enum class Shape { Name, Integer, KeyValue } ArgShape = Shape::Name;
+  Shape ArgShape = Shape::Name;
+  std::string Key;                // before '=' (nparts=)
+  Shape ValueShape = Shape::Name; // of the value after '='
 };
 
 class DirectiveTextParser {
 public:
   DirectiveTextParser(const std::string &Text, std::vector<Directive> &Out,
                       std::vector<Diag> &Diags, bool ConstantNames)
-      : Lex(Text), Out(Out), Diags(Diags), ConstantNames(ConstantNames) {
+      : Source(Text), Lex(Text), Out(Out), Diags(Diags), ConstantNames(ConstantNames) {
     Tok = Lex.next();
   }
 
@@ -177,7 +184,7 @@ private:
 
   /// Reports the current token as unexpected (a Bad token names itself).
   bool errorAtToken(const std::string &Expected) {
-    if (Tok.Kind == TokKind::Bad)
+    if (Tok.Kind == TokKind::Bad || Tok.Kind == TokKind::Operator)
       return error(Tok.Loc, "unexpected character '" + Tok.Text + "' in directive");
     return error(Tok.Loc, Expected);
   }
@@ -196,7 +203,7 @@ private:
     if (Tok.Kind != TokKind::RParen) {
       for (;;) {
         ParsedArg A;
-        if (!parseArg(A))
+        if (!parseArg(A, kindOf(D.Name, Args.size())))
           return false;
         Args.push_back(A);
         // `split(i io, ...)`: an argument right after another is a missing
@@ -223,8 +230,18 @@ private:
     return true;
   }
 
-  bool parseArg(ParsedArg &A) {
+  /// The kind letter of argument I of directive Name (0 when unknown).
+  static char kindOf(const std::string &Name, size_t I) {
+    const DirectiveSpec *Spec = schedule::lookupDirectiveSpec(Name);
+    size_t Fixed = Spec ? std::strlen(Spec->ArgKinds) : 0;
+    return Fixed ? Spec->ArgKinds[I < Fixed ? I : Fixed - 1] : 0;
+  }
+
+  bool parseArg(ParsedArg &A, char Kind) {
     A.Arg.Loc = Tok.Loc;
+    bool Number = Kind == 'F' || Kind == 'I' || Kind == 'N';
+    if (Number && !(Tok.Kind == TokKind::Ident && nextIsEqual()))
+      return parseNumber(A);
     if (Tok.Kind == TokKind::Integer) {
       A.Arg.Text = Tok.Text;
       A.ArgShape = ParsedArg::Shape::Integer;
@@ -237,6 +254,21 @@ private:
     consume();
     if (Tok.Kind == TokKind::Equal) {
       consume();
+      if (Kind == 'F') {
+        // nparts=<expression>: the value keeps its source text after '='.
+        ParsedArg Value;
+        Value.Arg.Loc = Tok.Loc;
+        if (!parseNumber(Value))
+          return false;
+        A.Key = A.Arg.Text;
+        A.ValueShape = Value.ArgShape;
+        A.ArgShape = ParsedArg::Shape::KeyValue;
+        // A value left for the frontend keeps its source text (and offsets).
+        A.Arg.Text = Value.ArgShape == ParsedArg::Shape::Integer
+                         ? A.Key + "=" + Value.Arg.Text
+                         : Source.substr(A.Arg.Loc, Value.Arg.Loc - A.Arg.Loc) + Value.Arg.Text;
+        return true;
+      }
       if (Tok.Kind != TokKind::Ident && Tok.Kind != TokKind::Integer)
         return errorAtToken("expected a value after '='");
       A.Arg.Text += "=" + Tok.Text;
@@ -251,6 +283,66 @@ private:
       A.Arg.Text += "." + Tok.Text;
       consume();
     }
+    return true;
+  }
+
+  bool nextIsEqual() const {
+    Lexer Ahead = Lex;
+    return Ahead.next().Kind == TokKind::Equal;
+  }
+
+  /// A number argument: an integer, a name, or an expression over integers
+  /// and names with + - * / % and parentheses (`TS*2`, `(N+1)`). Its text is
+  /// the source text, so an offset in it is an offset from the argument. An
+  /// expression of integers only is evaluated here; one with names is left
+  /// for the frontend (resolveConstantArgs), or refused without ConstantNames.
+  bool parseNumber(ParsedArg &A) {
+    int Start = Tok.Loc, End = Start, Tokens = 0, Depth = 0;
+    bool Names = false;
+    bool Operand = true; // an operand (or unary sign, '(') is expected next
+    for (;; ++Tokens) {
+      bool Ok = false;
+      if (Operand) {
+        if (Tok.Kind == TokKind::Integer || Tok.Kind == TokKind::Ident) {
+          Names |= Tok.Kind == TokKind::Ident;
+          Operand = false;
+          Ok = true;
+        } else if (Tok.Kind == TokKind::LParen) {
+          ++Depth;
+          Ok = true;
+        } else if (Tok.Kind == TokKind::Operator && (Tok.Text == "-" || Tok.Text == "+")) {
+          Ok = true;
+        }
+        if (!Ok)
+          return errorAtToken(Tokens ? "expected an operand" : "expected an argument");
+      } else if (Tok.Kind == TokKind::Operator) {
+        Operand = true;
+      } else if (Tok.Kind == TokKind::RParen && Depth > 0) {
+        --Depth;
+      } else {
+        break;
+      }
+      End = Tok.Loc + static_cast<int>(Tok.Text.size());
+      consume();
+    }
+    if (Depth > 0)
+      return errorAtToken("expected ')'");
+    A.Arg.Loc = Start;
+    A.Arg.Text = Source.substr(Start, End - Start);
+    if (Tokens == 1) {
+      A.ArgShape = Names ? ParsedArg::Shape::Name : ParsedArg::Shape::Integer;
+      return true;
+    }
+    A.ArgShape = ParsedArg::Shape::Expression;
+    if (Names)
+      return true;
+    ExpressionError Err;
+    std::optional<int64_t> V = evaluateFactorExpression(A.Arg.Text, nullptr, Err);
+    if (!V)
+      return error(Start + static_cast<int>(Err.Offset), Err.Why);
+    // The value replaces the text; a negative one fails the kind check.
+    A.Arg.Text = std::to_string(*V);
+    A.ArgShape = ParsedArg::Shape::Integer;
     return true;
   }
 
@@ -290,7 +382,8 @@ private:
 
   /// A name where a number goes, left for the frontend to resolve.
   bool isConstantName(const ParsedArg &P) const {
-    return P.ArgShape == ParsedArg::Shape::Name && isConstantName(P.Arg.Text);
+    return (P.ArgShape == ParsedArg::Shape::Name && isConstantName(P.Arg.Text)) ||
+           (ConstantNames && P.ArgShape == ParsedArg::Shape::Expression);
   }
   bool isConstantName(const std::string &Text) const {
     return ConstantNames && !Text.empty() && !std::isdigit(static_cast<unsigned char>(Text[0])) &&
@@ -307,11 +400,11 @@ private:
       return IsName || error(A.Loc, "expected a name");
     case 'F':
       if (P.ArgShape == ParsedArg::Shape::KeyValue) {
-        const std::string Prefix = "nparts=";
-        if (A.Text.compare(0, Prefix.size(), Prefix) != 0)
+        if (P.Key != "nparts")
           return error(A.Loc, "expected a factor or nparts=<count>, got '" + A.Text + "'");
-        return parsePositive(A.Text.substr(Prefix.size()), false) ||
-               isConstantName(A.Text.substr(Prefix.size())) ||
+        return (P.ValueShape == ParsedArg::Shape::Integer &&
+                parsePositive(A.Text.substr(A.Text.find('=') + 1), false)) ||
+               (ConstantNames && P.ValueShape != ParsedArg::Shape::Integer) ||
                error(A.Loc, "split nparts must be a positive integer");
       }
       return (P.ArgShape == ParsedArg::Shape::Integer && parsePositive(A.Text, false)) ||
@@ -345,6 +438,7 @@ private:
     }
   }
 
+  const std::string &Source;
   Lexer Lex;
   Token Tok;
   std::vector<Directive> &Out;
@@ -354,6 +448,155 @@ private:
 };
 
 } // namespace
+
+namespace {
+
+/// Recursive descent over the text of a factor expression, evaluating as it
+/// goes: C's integer arithmetic on int64_t (division truncates), with
+/// overflow and division by zero reported rather than wrapped.
+class ExpressionEvaluator {
+public:
+  ExpressionEvaluator(const std::string &Text, const NameValue &Lookup, ExpressionError &Err)
+      : Text(Text), Lookup(Lookup), Err(Err) {}
+
+  std::optional<int64_t> run() {
+    std::optional<int64_t> V = sum();
+    if (V && (skipSpace(), Pos != Text.size()))
+      return fail(Pos, "unexpected '" + Text.substr(Pos, 1) + "' in a factor expression");
+    return V;
+  }
+
+private:
+  std::optional<int64_t> fail(size_t At, const std::string &Why) {
+    if (Err.Why.empty()) {
+      Err.Offset = At;
+      Err.Why = Why;
+    }
+    return std::nullopt;
+  }
+
+  void skipSpace() {
+    while (Pos < Text.size() && std::isspace(static_cast<unsigned char>(Text[Pos])))
+      ++Pos;
+  }
+
+  /// Consumes C if it is the next character.
+  bool take(char C) {
+    skipSpace();
+    if (Pos < Text.size() && Text[Pos] == C) {
+      ++Pos;
+      return true;
+    }
+    return false;
+  }
+
+  std::optional<int64_t> sum() {
+    std::optional<int64_t> L = product();
+    for (;;) {
+      size_t At = (skipSpace(), Pos);
+      bool Add = take('+');
+      if (!Add && !take('-'))
+        return L;
+      std::optional<int64_t> R = product();
+      if (!L || !R)
+        return std::nullopt;
+      int64_t V;
+      if (Add ? __builtin_add_overflow(*L, *R, &V) : __builtin_sub_overflow(*L, *R, &V))
+        return fail(At, "the factor expression overflows");
+      L = V;
+    }
+  }
+
+  std::optional<int64_t> product() {
+    std::optional<int64_t> L = unary();
+    for (;;) {
+      size_t At = (skipSpace(), Pos);
+      char Op = take('*') ? '*' : take('/') ? '/' : take('%') ? '%' : 0;
+      if (!Op)
+        return L;
+      std::optional<int64_t> R = unary();
+      if (!L || !R)
+        return std::nullopt;
+      int64_t V;
+      if (Op == '*') {
+        if (__builtin_mul_overflow(*L, *R, &V))
+          return fail(At, "the factor expression overflows");
+      } else {
+        if (*R == 0)
+          return fail(At, "division by zero in the factor expression");
+        if (*L == INT64_MIN && *R == -1)
+          return fail(At, "the factor expression overflows");
+        V = Op == '/' ? *L / *R : *L % *R;
+      }
+      L = V;
+    }
+  }
+
+  std::optional<int64_t> unary() {
+    size_t At = (skipSpace(), Pos);
+    if (take('+'))
+      return unary();
+    if (take('-')) {
+      std::optional<int64_t> V = unary();
+      if (V && *V == INT64_MIN)
+        return fail(At, "the factor expression overflows");
+      return V ? std::optional<int64_t>(-*V) : std::nullopt;
+    }
+    return primary();
+  }
+
+  static bool isIdentChar(unsigned char C) { return std::isalnum(C) || C == '_' || C >= 0x80; }
+
+  std::optional<int64_t> primary() {
+    size_t Start = (skipSpace(), Pos);
+    if (take('(')) {
+      std::optional<int64_t> V = sum();
+      if (V && !take(')'))
+        return fail(Pos, "expected ')' in the factor expression");
+      return V;
+    }
+    if (Pos >= Text.size())
+      return fail(Pos, "expected an operand in the factor expression");
+    unsigned char C = static_cast<unsigned char>(Text[Pos]);
+    if (std::isdigit(C)) {
+      // A C integer literal: decimal, 0x hexadecimal or 0 octal, with an
+      // optional u/l suffix (macro replacements are written that way).
+      while (Pos < Text.size() && std::isalnum(static_cast<unsigned char>(Text[Pos])))
+        ++Pos;
+      std::string Literal = Text.substr(Start, Pos - Start);
+      size_t Suffix = Literal.find_last_not_of("uUlL");
+      std::string Digits = Literal.substr(0, Suffix + 1);
+      errno = 0;
+      char *End = nullptr;
+      long long V = std::strtoll(Digits.c_str(), &End, 0);
+      if (errno || !End || *End)
+        return fail(Start, "'" + Literal + "' is not an integer literal");
+      return static_cast<int64_t>(V);
+    }
+    if (!isIdentChar(C))
+      return fail(Start, "unexpected '" + Text.substr(Start, 1) + "' in a factor expression");
+    while (Pos < Text.size() && isIdentChar(static_cast<unsigned char>(Text[Pos])))
+      ++Pos;
+    std::string Name = Text.substr(Start, Pos - Start);
+    std::string Why = "names are resolved only in the plugin";
+    std::optional<int64_t> V = Lookup ? Lookup(Name, Why) : std::nullopt;
+    if (!V && Err.Why.empty())
+      Err.Name = Name;
+    return V ? V : fail(Start, Why);
+  }
+
+  const std::string &Text;
+  const NameValue &Lookup;
+  ExpressionError &Err;
+  size_t Pos = 0;
+};
+
+} // namespace
+
+std::optional<int64_t> evaluateFactorExpression(const std::string &Text, const NameValue &Lookup,
+                                                ExpressionError &Err) {
+  return ExpressionEvaluator(Text, Lookup, Err).run();
+}
 
 bool parseDirectiveText(const std::string &Text, std::vector<Directive> &Out,
                         std::vector<Diag> &Diags, bool ConstantNames) {

@@ -5,12 +5,15 @@
 // b := min(b) + f % extent(b). Fusing is how two thread dimensions become one
 // (e.g. a cache stage's ax0 and ax1 bound to threadIdx.x together). Guards
 // between the two loops move into the fused body; extents that may be
-// negative at run time count as zero trips. Fusing never changes the order
+// negative at run time count as zero trips. An inner loop whose bounds use
+// the outer variable (a triangle `j <= i`, a band) runs over the hull of its
+// ranges, each pair under its own bounds. Fusing never changes the order
 // of the iterations, so it is always legal; the fused loop carries a
 // reduction when either loop did.
 //
 //===----------------------------------------------------------------------===//
 
+#include "ir/Bounds.h"
 #include "ir/IRVisitor.h"
 #include "ir/IRMutator.h"
 #include "ir/Simplify.h"
@@ -87,20 +90,41 @@ bool applyFuse(ScheduleState &S, const Directive &D) {
       return S.error(Arg->Loc, "cannot fuse '" + Arg->Text + "': it is already " +
                                    describeLoopKind(L));
   const VarNode *OuterVar = Outer->LoopVar.get();
-  if (usesVar(Inner->Min, OuterVar) || usesVar(Inner->Extent, OuterVar))
-    return S.error(InnerArg.Loc, "cannot fuse '" + OuterArg.Text + "' and '" + InnerArg.Text +
-                                     "': the bounds of '" + InnerArg.Text + "' depend on '" +
-                                     OuterArg.Text + "'");
+  Expr InnerMin = Inner->Min, InnerExtent = Inner->Extent;
+  Stmt Body = Inner->Body;
+  if (usesVar(Inner->Min, OuterVar) || usesVar(Inner->Extent, OuterVar)) {
+    // A triangular or banded inner loop: b runs over the hull of its ranges
+    // over a's, each (a, b) under b's own bounds, so the fused loop visits
+    // the same pairs in the same order (and as many more as the hull adds).
+    Expr One = makeInt(1, Outer->Extent->Type);
+    VarRanges OverOuter{{OuterVar, {Outer->Min, simplify(Outer->Min + Outer->Extent - One)}}};
+    Expr InnerLast = simplify(Inner->Min + Inner->Extent - makeInt(1, Inner->Extent->Type));
+    Expr Lo = boundsOf(Inner->Min, OverOuter).Min, Hi = boundsOf(InnerLast, OverOuter).Max;
+    if (!Lo || !Hi || usesVar(Lo, OuterVar) || usesVar(Hi, OuterVar))
+      return S.error(InnerArg.Loc, "cannot fuse '" + OuterArg.Text + "' and '" + InnerArg.Text +
+                                       "': the bounds of '" + InnerArg.Text + "' depend on '" +
+                                       OuterArg.Text + "', and no range of it over the range of '" +
+                                       OuterArg.Text + "' is known");
+    // The side of the hull a bound is (it does not use a) needs no test.
+    Expr B = Inner->LoopVar, Cond;
+    if (usesVar(Inner->Min, OuterVar))
+      Cond = makeBinary(BinOp::GE, B, Inner->Min);
+    if (usesVar(InnerLast, OuterVar)) {
+      Expr Below = makeBinary(BinOp::LE, B, InnerLast);
+      Cond = Cond ? makeBinary(BinOp::And, Cond, Below) : Below;
+    }
+    Body = makeIf(simplify(Cond), Body);
+    InnerMin = simplify(Lo);
+    InnerExtent = simplify(Hi - Lo + makeInt(1, Hi->Type));
+  }
 
   // Fusing keeps the order of the iterations (f runs through (a, b) in
   // lexicographic order), so it is always legal.
   DType T = Outer->LoopVar->Type;
   Var Fused = makeVar(FusedArg.Text, T);
-  Expr InnerExtent = Inner->Extent;
   std::map<const VarNode *, Expr> Map{
       {OuterVar, simplify(Outer->Min + Expr(Fused) / InnerExtent)},
-      {Inner->LoopVar.get(), simplify(Inner->Min + Expr(Fused) % InnerExtent)}};
-  Stmt Body = Inner->Body;
+      {Inner->LoopVar.get(), simplify(InnerMin + Expr(Fused) % InnerExtent)}};
   for (auto It = Guards.rbegin(); It != Guards.rend(); ++It)
     Body = makeIf(*It, Body);
   Stmt Loop = makeFor(Fused, makeInt(0, T),

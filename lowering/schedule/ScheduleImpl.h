@@ -65,6 +65,7 @@ struct StageInfo {
   int DoubleBufferLoc = -1;
   bool DoubleBufferApplied = false; // the leading copy dimension exists
   int64_t AlignFactor = 0, AlignOffset = 0; // storage_align (0: none)
+  int AlignAxis = -1; // the aligned axis (-1: the second-innermost)
   int Loc = -1; // the directive that placed it: cache_read/cache_write, then compute_at
 };
 

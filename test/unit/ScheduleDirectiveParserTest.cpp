@@ -233,3 +233,57 @@ TEST(ScheduleDirectiveParser, KnownDirectiveTable) {
 }
 
 } // namespace
+
+namespace {
+
+// Factor expressions: one of integers only is its value (sched-opt has no
+// names to resolve); one with names keeps its source text for the plugin,
+// whose offsets are the argument's.
+TEST(ScheduleDirectiveParser, FactorExpressionOfIntegersIsItsValue) {
+  ParseResult R = parse("split(i, io, ii, 2 * (3 + 1) - 10 / 4) split(io, a, b, nparts = 9 % 5)");
+  ASSERT_TRUE(R.Ok);
+  ASSERT_EQ(R.Dirs.size(), 2u);
+  EXPECT_EQ(R.Dirs[0].Args[3].Text, "6");
+  EXPECT_EQ(R.Dirs[0].Args[3].Loc, 17);
+  EXPECT_EQ(R.Dirs[1].Args[3].Text, "nparts=4");
+}
+
+TEST(ScheduleDirectiveParser, FactorExpressionWithNamesKeepsItsText) {
+  std::vector<Directive> Dirs;
+  std::vector<Diag> Diags;
+  ASSERT_TRUE(parseDirectiveText("split(i, io, ii, TS*2 - 1) split(io, a, b, nparts = (N+1))", Dirs,
+                                 Diags, /*ConstantNames=*/true));
+  EXPECT_EQ(Dirs[0].Args[3].Text, "TS*2 - 1");
+  EXPECT_EQ(Dirs[1].Args[3].Text, "nparts = (N+1)");
+  EXPECT_EQ(onlyError("split(i, io, ii, TS*2)").Message, "split factor must be a positive integer");
+}
+
+TEST(ScheduleDirectiveParser, FactorExpressionErrorsPointAtTheirToken) {
+  Diag D = onlyError("split(i, io, ii, 8 / (4 - 4))");
+  EXPECT_EQ(D.Message, "division by zero in the factor expression");
+  EXPECT_EQ(D.Loc, 19);
+  EXPECT_EQ(onlyError("split(i, io, ii, 4 - 8)").Message, "split factor must be a positive integer");
+  EXPECT_EQ(onlyError("split(i, io, ii, 4 *)").Loc, 20);
+  EXPECT_EQ(onlyError("bind(i + 1, threadIdx.x)").Message, "unexpected character '+' in directive");
+}
+
+TEST(ScheduleDirectiveParser, FactorExpressionEvaluatesNamesThroughLookup) {
+  ExpressionError Err;
+  NameValue Lookup = [](const std::string &Name, std::string &Why) -> std::optional<int64_t> {
+    if (Name == "TS")
+      return 64;
+    Why = "unknown";
+    return std::nullopt;
+  };
+  EXPECT_EQ(evaluateFactorExpression("2*TS-1", Lookup, Err), 127);
+  EXPECT_EQ(evaluateFactorExpression("-TS/3", Lookup, Err), -21); // C truncates
+  EXPECT_EQ(evaluateFactorExpression("0x10u + 010", Lookup, Err), 24);
+  EXPECT_FALSE(evaluateFactorExpression("TS + ts", Lookup, Err));
+  EXPECT_EQ(Err.Name, "ts");
+  EXPECT_EQ(Err.Offset, 5u);
+  ExpressionError Overflow;
+  EXPECT_FALSE(evaluateFactorExpression("9223372036854775807 + TS", Lookup, Overflow));
+  EXPECT_EQ(Overflow.Why, "the factor expression overflows");
+}
+
+} // namespace

@@ -71,6 +71,7 @@
 #include "passes/PassUtil.h"
 #include "passes/Passes.h"
 
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -232,6 +233,8 @@ protected:
       TensorOperands.insert(N->Buf.get());
     if (Stmt Once = runOnceIfRedundant(S))
       return Once;
+    if (N->Buf->MemScope == ir::Scope::Local)
+      PerThread[N->Buf.get()] = enclosingDims();
     return ir::IRMutator::mutateAllocate(S, N);
   }
 
@@ -316,6 +319,31 @@ private:
     return Make();
   }
 
+  /// Local buffers allocated inside thread loops: each thread of those dims
+  /// has its own copy, whose value may differ from thread to thread.
+  std::map<const ir::BufferNode *, unsigned> PerThread;
+
+  /// The thread dims S's values may differ along: the variables it refers
+  /// to, and, for a store into global memory, the per-thread local buffers
+  /// it reads (a private scalar's value stored after the nest's last
+  /// iteration, `if (i == n - 1) t_final[0] = t[0]`, is the value of one
+  /// thread, not of all). A shared stage filled from a local one (`As = Al`)
+  /// is filled by the block's threads together, each from its own copy: its
+  /// own variables decide.
+  unsigned dependenceOf(const Stmt &S) const {
+    unsigned Mask = Dependence.of(S);
+    std::vector<ir::Access> Accesses = ir::collectAccesses(S);
+    bool WritesGlobal = std::any_of(Accesses.begin(), Accesses.end(), [](const ir::Access &A) {
+      return A.IsWrite && A.Buf->MemScope == ir::Scope::Global;
+    });
+    for (const ir::Access &A : Accesses) {
+      auto It = A.IsWrite || !WritesGlobal ? PerThread.end() : PerThread.find(A.Buf.get());
+      if (It != PerThread.end())
+        Mask |= It->second;
+    }
+    return Mask;
+  }
+
   unsigned enclosingDims() const {
     unsigned Mask = 0;
     for (int D = 0; D < 3; ++D)
@@ -357,7 +385,7 @@ private:
     if (Written.empty())
       return nullptr;
     unsigned Enclosing = enclosingDims();
-    unsigned Redundant = BlockDims & ~(Enclosing & (Dependence.of(S) | Here.Pinned));
+    unsigned Redundant = BlockDims & ~(Enclosing & (dependenceOf(S) | Here.Pinned));
     if (!Redundant)
       return nullptr;
     // Giving it to one thread would deprive the others of the local values
