@@ -55,6 +55,7 @@
 #include "ir/IRMutator.h"
 #include "ir/IRVisitor.h"
 #include "ir/MathFunctions.h"
+#include "ir/Reduction.h"
 #include "ir/Simplify.h"
 #include "targets/Target.h"
 
@@ -327,58 +328,6 @@ bool mentionsVar(const ir::Expr &E, const ir::VarNode *V) {
   Scan.visit(E);
   return Scan.FirstLoopVar != nullptr;
 }
-
-/// Does Value read element Indices of Buf?
-class ReadsElement : public ir::IRVisitor {
-public:
-  ReadsElement(const ir::BufferNode *Buf, const std::vector<ir::Expr> &Indices)
-      : Buf(Buf), Indices(Indices) {}
-  bool Found = false;
-
-protected:
-  void visitLoad(const ir::LoadNode *N) override {
-    if (N->Buf.get() == Buf && N->Indices.size() == Indices.size()) {
-      bool Same = true;
-      for (size_t I = 0; I < Indices.size(); ++I)
-        Same = Same && ir::structurallyEqual(N->Indices[I], Indices[I]);
-      Found = Found || Same;
-    }
-    ir::IRVisitor::visitLoad(N);
-  }
-
-private:
-  const ir::BufferNode *Buf;
-  const std::vector<ir::Expr> &Indices;
-};
-
-/// A loop carries a reduction when its body updates an element whose index
-/// does not depend on the loop (`acc += ...`, `C[i][j] += ...`) in a buffer
-/// that is not private to one iteration (allocated inside the body).
-class ReductionFinder : public ir::IRVisitor {
-public:
-  explicit ReductionFinder(const ir::VarNode *LoopVar) : LoopVar(LoopVar) {}
-  bool Found = false;
-
-protected:
-  void visitAllocate(const ir::AllocateNode *N) override {
-    Private.insert(N->Buf.get());
-    ir::IRVisitor::visitAllocate(N);
-  }
-  void visitStore(const ir::StoreNode *N) override {
-    if (Found || Private.count(N->Buf.get()))
-      return;
-    for (const ir::Expr &Index : N->Indices)
-      if (mentionsVar(Index, LoopVar))
-        return;
-    ReadsElement Reads(N->Buf.get(), N->Indices);
-    Reads.visit(N->Value);
-    Found = Reads.Found;
-  }
-
-private:
-  const ir::VarNode *LoopVar;
-  std::set<const ir::BufferNode *> Private;
-};
 
 /// The first load in an expression of one of the given local buffers.
 class LocalReads : public ir::IRVisitor {
@@ -1179,9 +1128,8 @@ ir::Stmt NestExtractor::translateFor(const ForStmt *F) {
   Counters[IV] = After;
   if (!Body)
     Body = ir::makeSeq({});
-  ReductionFinder Reduction(V.get());
-  Reduction.visit(Body);
-  return ir::makeFor(V, Min, Extent, Body, ir::ForKind::Serial, "", Reduction.Found);
+  return ir::makeFor(V, Min, Extent, Body, ir::ForKind::Serial, "",
+                     ir::carriesReduction(Body, V.get()));
 }
 
 /// A branch of the nest may or may not run: a counter it assigned holds

@@ -2,6 +2,7 @@
 #include "ir/Reduction.h"
 #include "ir/Access.h"
 #include "ir/Dependence.h"
+#include "ir/IRMutator.h"
 #include "ir/IRVisitor.h"
 #include "ir/Printer.h"
 #include "ir/Rewrite.h"
@@ -101,6 +102,112 @@ bool reductionUpdatesOf(const ForNode *L, std::vector<ReductionUpdate> &Out,
     }
   }
   return true;
+}
+
+namespace {
+
+/// Whether a value reads element Indices of Buf.
+class ReadsElement : public IRVisitor {
+public:
+  ReadsElement(const BufferNode *Buf, const std::vector<Expr> &Indices)
+      : Buf(Buf), Indices(Indices) {}
+  bool Found = false;
+
+protected:
+  void visitLoad(const LoadNode *N) override {
+    Found |= N->Buf.get() == Buf && structurallyEqual(N->Indices, Indices);
+    IRVisitor::visitLoad(N);
+  }
+
+private:
+  const BufferNode *Buf;
+  const std::vector<Expr> &Indices;
+};
+
+class ReductionFinder : public IRVisitor {
+public:
+  explicit ReductionFinder(const VarNode *LoopVar) : LoopVar(LoopVar) {}
+  bool Found = false;
+
+protected:
+  void visitAllocate(const AllocateNode *N) override {
+    Private.insert(N->Buf.get());
+    IRVisitor::visitAllocate(N);
+  }
+  void visitStore(const StoreNode *N) override {
+    if (Found || Private.count(N->Buf.get()))
+      return;
+    for (const Expr &Index : N->Indices)
+      if (usesVar(Index, LoopVar))
+        return;
+    ReadsElement Reads(N->Buf.get(), N->Indices);
+    Reads.visit(N->Value);
+    Found = Reads.Found;
+  }
+
+private:
+  const VarNode *LoopVar;
+  std::set<const BufferNode *> Private;
+};
+
+class ReductionFlags : public IRMutator {
+protected:
+  Stmt mutateFor(const Stmt &S, const ForNode *N) override {
+    Stmt Body = mutate(N->Body);
+    bool Reduction = carriesReduction(Body, N->LoopVar.get());
+    if (Body == N->Body && Reduction == N->IsReduction)
+      return S;
+    return makeFor(N->LoopVar, N->Min, N->Extent, Body, N->LoopKind, N->ThreadTag, Reduction);
+  }
+};
+
+class UpdateRedirector : public IRMutator {
+public:
+  UpdateRedirector(const ReductionUpdate &U, const Buffer &To, const std::vector<Expr> &At)
+      : U(U), To(To), At(At) {}
+
+protected:
+  Stmt mutateStore(const Stmt &S, const StoreNode *N) override {
+    for (const StoreNode *St : U.Stores)
+      if (St == N) {
+        Redirecting = true;
+        Expr Value = mutate(N->Value);
+        Redirecting = false;
+        return makeStoreLike(N, To, At, Value);
+      }
+    return IRMutator::mutateStore(S, N);
+  }
+  Expr mutateLoad(const Expr &E, const LoadNode *L) override {
+    if (Redirecting && L->Buf.get() == U.Buf.get())
+      return makeLoad(To, At);
+    return IRMutator::mutateLoad(E, L);
+  }
+
+private:
+  const ReductionUpdate &U;
+  const Buffer &To;
+  const std::vector<Expr> &At;
+  bool Redirecting = false;
+};
+
+} // namespace
+
+bool carriesReduction(const Stmt &Body, const VarNode *LoopVar) {
+  ReductionFinder F(LoopVar);
+  F.visit(Body);
+  return F.Found;
+}
+
+Stmt refreshReductionFlags(const Stmt &S) { return ReductionFlags().mutate(S); }
+
+Stmt redirectUpdates(const Stmt &Body, const ReductionUpdate &U, const Buffer &To,
+                     const std::vector<Expr> &At) {
+  return UpdateRedirector(U, To, At).mutate(Body);
+}
+
+Expr combineIn(BinOp Combine, DType T, Expr A, Expr B) {
+  Expr V = makeBinary(Combine, std::move(A), std::move(B));
+  return V->Type == T ? V : makeCast(T, V);
 }
 
 Expr reductionIdentity(BinOp Combine, DType T) {

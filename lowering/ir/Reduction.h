@@ -36,6 +36,26 @@ struct ReductionUpdate {
 bool reductionUpdatesOf(const ForNode *L, std::vector<ReductionUpdate> &Out,
                         std::string *Why = nullptr);
 
+/// Whether a loop over LoopVar with this body carries a reduction: the body
+/// stores an element whose index does not use the loop (`acc += ...`,
+/// `C[i][j] += ...`), of a buffer not allocated inside the body, with a
+/// value that reads that element. The extractor sets ForNode::IsReduction
+/// from it, and rfactor refreshes it.
+bool carriesReduction(const Stmt &Body, const VarNode *LoopVar);
+
+/// S with every loop's IsReduction recomputed (carriesReduction).
+Stmt refreshReductionFlags(const Stmt &S);
+
+/// Body with U's updates made updates of element At of To instead (stored
+/// there, and read there where they read their own element, whatever
+/// conversions surround the operation): a partial result of the reduction.
+Stmt redirectUpdates(const Stmt &Body, const ReductionUpdate &U, const Buffer &To,
+                     const std::vector<Expr> &At);
+
+/// A Combine B, converted to T where C's arithmetic computes a narrow type
+/// in int (as the store of an update does).
+Expr combineIn(BinOp Combine, DType T, Expr A, Expr B);
+
 /// The value a partial result of Combine starts from (0 for +, 1 for *, the
 /// type's largest value or infinity for min, ...), of type T; null when
 /// Combine is no reduction operation.

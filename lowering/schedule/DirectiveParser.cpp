@@ -50,6 +50,7 @@ static const DirectiveSpec DirectiveSpecs[] = {
     {"tensorcore", "A", 1, false, true},
     {"pragma", "LA", 2, false, true},
     {"pipeline", "LS", 2, false, true},
+    {"rfactor", "LLA", 3, false, true},
 };
 
 const DirectiveSpec *lookupDirectiveSpec(const std::string &Name) {

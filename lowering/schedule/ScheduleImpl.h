@@ -217,6 +217,7 @@ bool applyTensorize(ScheduleState &S, const Directive &D);
 bool applyTensorCore(ScheduleState &S, const Directive &D);
 bool applyPragma(ScheduleState &S, const Directive &D);
 bool applyPipeline(ScheduleState &S, const Directive &D);
+bool applyRFactor(ScheduleState &S, const Directive &D);
 
 } // namespace schedule
 } // namespace sched

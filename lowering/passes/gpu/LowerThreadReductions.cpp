@@ -93,52 +93,16 @@ struct Reduced {
   Expr Identity;
 };
 
-/// Rewrites the updates of each reduced element into updates of its partial
-/// (`Part[0]`, or `Red[Lane]` when each thread accumulates in the array).
-class UpdateRedirector : public IRMutator {
-public:
-  UpdateRedirector(const std::vector<Reduced> &Reductions, bool IntoArray, Expr Lane)
-      : Reductions(Reductions), IntoArray(IntoArray), Lane(std::move(Lane)) {}
-
-protected:
-  Stmt mutateStore(const Stmt &S, const StoreNode *N) override {
-    for (const Reduced &R : Reductions)
-      for (const StoreNode *St : R.Update.Stores)
-        if (St == N)
-          return redirect(N, R);
-    return IRMutator::mutateStore(S, N);
-  }
-
-private:
-  const std::vector<Reduced> &Reductions;
-  bool IntoArray;
-  Expr Lane;
-
-  /// The update with its element (read and written) replaced by the
-  /// partial's: the rest of the value does not read the element
-  /// (ir::isCommutativeUpdate), whatever conversions surround the operation.
-  Stmt redirect(const StoreNode *N, const Reduced &R) {
-    const Buffer &To = IntoArray ? R.Red : R.Part;
-    std::vector<Expr> At{IntoArray ? Lane : makeInt(0)};
-    struct SelfLoads : IRMutator {
-      const BufferNode *From = nullptr;
-      Expr With;
-      Expr mutateLoad(const Expr &E, const LoadNode *L) override {
-        return L->Buf.get() == From ? With : IRMutator::mutateLoad(E, L);
-      }
-    } Self;
-    Self.From = N->Buf.get();
-    Self.With = makeLoad(To, At);
-    return makeStoreLike(N, To, At, Self.mutate(N->Value));
-  }
-};
-
-/// A Combine B, in the reduced element's type T (C's arithmetic may compute
-/// a narrow type in int: the value is converted back, as the store of the
-/// source's update does).
-Expr combined(BinOp Combine, DType T, Expr A, Expr B) {
-  Expr V = makeBinary(Combine, std::move(A), std::move(B));
-  return V->Type == T ? V : makeCast(T, V);
+/// The bound loop's body with each reduced element's updates made updates
+/// of its partial: `Part[0]`, or `Red[Lane]` when each thread accumulates in
+/// the exchange array.
+Stmt redirectAll(const Stmt &Body, const std::vector<Reduced> &Reductions, bool IntoArray,
+                 const Expr &Lane) {
+  Stmt Out = Body;
+  for (const Reduced &R : Reductions)
+    Out = redirectUpdates(Out, R.Update, IntoArray ? R.Red : R.Part,
+                          {IntoArray ? Lane : makeInt(0)});
+  return Out;
 }
 
 int64_t powerOfTwoAtLeast(int64_t N) {
@@ -222,7 +186,7 @@ private:
       const StoreNode *First = R.Update.Stores.front();
       Expr Old = makeLoad(R.Update.Buf, R.Update.Indices);
       Seq.push_back(makeStoreLike(First, R.Update.Buf, R.Update.Indices,
-                                  combined(R.Update.Combine, R.Update.Buf->Type, Old,
+                                  combineIn(R.Update.Combine, R.Update.Buf->Type, Old,
                                            makeLoad(R.Red, {makeInt(ResultAt)}))));
     }
     Stmt New = makeSeq(Seq);
@@ -294,7 +258,7 @@ private:
   /// iterations into registers and storing its partial into `Red[lane]`.
   Stmt accumulateInRegisters(const ForNode *L, const std::vector<const StmtNode *> &Path,
                              size_t Top, const std::vector<Reduced> &Reductions, bool Shuffles) {
-    Stmt Body = UpdateRedirector(Reductions, false, nullptr).mutate(L->Body);
+    Stmt Body = redirectAll(L->Body, Reductions, false, nullptr);
     for (size_t K = Path.size(); K-- > Top;) {
       const StmtNode *P = Path[K];
       if (const auto *F = as<ForNode>(borrow(P)))
@@ -340,7 +304,7 @@ private:
     for (const Reduced &R : Reductions)
       Init.push_back(makeStore(R.Red, {T}, R.Identity));
     Stmt Bound = makeFor(L->LoopVar, L->Min, L->Extent,
-                         UpdateRedirector(Reductions, true, L->LoopVar).mutate(L->Body),
+                         redirectAll(L->Body, Reductions, true, L->LoopVar),
                          ForKind::ThreadBound, L->ThreadTag);
     Stmt Region = TopNode == L ? Bound : replaceStmt(borrow(TopNode), L, Bound);
     return makeSeq({makeFor(T, makeInt(0), L->Extent, makeSeq(Init), ForKind::ThreadBound,
@@ -358,7 +322,7 @@ private:
     for (int64_t Mask = Width / 2; Mask >= 1; Mask /= 2) {
       Out.push_back(makeWarpShflXor(Other, V, Mask));
       Out.push_back(makeStore(V, {makeInt(0)},
-                              combined(R.Update.Combine, V->Type, makeLoad(V, {makeInt(0)}),
+                              combineIn(R.Update.Combine, V->Type, makeLoad(V, {makeInt(0)}),
                                        makeLoad(Other, {makeInt(0)}))));
     }
   }
@@ -416,7 +380,7 @@ private:
     for (int64_t Half = powerOfTwoAtLeast(Lanes) / 2; Half >= 1; Half /= 2) {
       Var T = makeVar(L->LoopVar->Name);
       const int64_t Live = std::min(Half, Lanes - Half);
-      Expr Sum = combined(R.Update.Combine, R.Red->Type, makeLoad(R.Red, {T}),
+      Expr Sum = combineIn(R.Update.Combine, R.Red->Type, makeLoad(R.Red, {T}),
                           makeLoad(R.Red, {T + makeInt(Half)}));
       Stmt Step = makeStore(R.Red, {T}, Sum);
       if (Live < Lanes)

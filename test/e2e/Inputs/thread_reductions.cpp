@@ -3,6 +3,7 @@
 // threads' partial results. Data are small integers, so every float sum is
 // exact and the plugin build prints what the plain build prints. Sizes run
 // over dividing and non-dividing ones, 1 and 0.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <vector>
@@ -128,6 +129,26 @@ double norm_of_vector(int n, const float *x) {
   return std::sqrt(sq);
 }
 
+// rfactor (TVM's): a long sum into a scalar factored into 32 partial sums,
+// each accumulated by one thread, then reduced across the threads; and a
+// max over rows factored by the columns' inner part.
+float rfactor_sum(int n, const float *x) {
+  float s = 0;
+#pragma sched target(gpu) split(k, ko, ki, 32) rfactor(ko, ki, part) bind(ki, threadIdx.x) bind(part.init, threadIdx.x) bind(part.r, threadIdx.x)
+  for (int k = 0; k < n; k++)
+    s += x[k];
+  return s;
+}
+
+void rfactor_row_max(int n, int m, const int *A, int *mx) {
+#pragma sched target(gpu) bind(i, blockIdx.x) split(j, jo, ji, 64) rfactor(jo, ji, pm) bind(ji, threadIdx.x) bind(pm.r, threadIdx.x)
+  for (int i = 0; i < n; i++) {
+    mx[i] = -1000000;
+    for (int j = 0; j < m; j++)
+      mx[i] = std::max(mx[i], A[i * m + j]);
+  }
+}
+
 static double check(const std::vector<float> &v) {
   double s = 0;
   for (size_t i = 0; i < v.size(); ++i)
@@ -185,6 +206,16 @@ int main() {
 
     std::printf("dot_into_scalar %d: %.1f\n", m, dot_into_scalar(m, x.data(), w.data()));
     std::printf("norm_of_vector %d: %.6f\n", m, norm_of_vector(m, x.data()));
+
+    std::printf("rfactor_sum %d: %.1f\n", m, rfactor_sum(m, x.data()));
+    std::vector<int> Ai(size_t(n) * m), rm(n, 7);
+    for (size_t k = 0; k < Ai.size(); ++k)
+      Ai[k] = int(k * 7919 % 2003) - 1000;
+    rfactor_row_max(n, m, Ai.data(), rm.data());
+    long rh = 0;
+    for (int v : rm)
+      rh = rh * 31 + v;
+    std::printf("rfactor_row_max %d %d: %ld\n", n, m, rh);
 
     std::vector<float> yd(n, -1.0f);
     staged_rowdot(n, m, A.data(), x.data(), yd.data());
