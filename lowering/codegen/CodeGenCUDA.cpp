@@ -675,6 +675,11 @@ public:
         OS << cpAsyncHelperText(Name);
       OS << "#endif\n";
     }
+    if (!AtomicHelpers.empty()) {
+      OS << "\n// Atomic floating-point min and max: a compare-and-swap loop.\n";
+      for (const std::string &Name : AtomicHelpers)
+        OS << atomicHelperText(Name);
+    }
     OS << "\n" << NestLine << Signature << " {\n";
     for (const std::string &Decl : SharedDecls)
       OS << "  " << Decl << "\n";
@@ -689,6 +694,7 @@ private:
   std::vector<std::string> SharedDecls;
   bool UsesHalf = false;
   std::set<std::string> CpAsyncHelpers; // the cp.async helpers the kernel calls
+  std::set<std::string> AtomicHelpers;  // the atomic min/max loops it calls
   bool UsesSwizzle = false;              // some access is to a swizzled shared array
   WmmaScan Wmma;
   std::set<std::string> UsedHelpers; // of MmaSyncHelpers
@@ -912,6 +918,9 @@ private:
       return asyncCopyCall(N);
     if (N->Name == ir::WarpShflXor)
       return shuffleCall(N);
+    ir::BinOp AtomicOp;
+    if (ir::atomicIntrinsicOp(N->Name, AtomicOp))
+      return atomicCall(N, AtomicOp);
     // A math function: its CUDA device function, on arguments of its type.
     if (const ir::MathFunction *M = ir::lookupMathFunction(N->Name)) {
       std::string S = M->CudaName + "(";
@@ -940,6 +949,54 @@ private:
     if (ViaInt)
       Shuffled = std::string("(") + ir::cudaTypeName(T) + ")" + Shuffled;
     return expr(N->Args.at(0)) + " = " + Shuffled;
+  }
+
+  /// sched.atomic_<op>(P, v) as CUDA's atomic function on &P: atomicAdd,
+  /// atomicMin, ... (64-bit integers through the unsigned long long or long
+  /// long overloads CUDA has; floating-point min and max through a
+  /// compare-and-swap loop of fminf/fmaxf, the IR's Min and Max).
+  std::string atomicCall(const ir::CallNode *N, ir::BinOp Op) {
+    ir::DType T = N->Args.at(0)->Type;
+    std::string Ptr = "&" + expr(N->Args.at(0));
+    std::string Value = unwrap(expr(N->Args.at(1)));
+    bool Float = ir::isFloat(T);
+    bool Min = Op == ir::BinOp::Min, Max = Op == ir::BinOp::Max;
+    if (Float && (Min || Max)) {
+      std::string Name = std::string("sched_atomic_") + (Min ? "min" : "max") +
+                         (T == ir::DType::Float64 ? "_f64" : "_f32");
+      AtomicHelpers.insert(Name);
+      return Name + "(" + Ptr + ", " + Value + ")";
+    }
+    const char *Fn = Op == ir::BinOp::Add      ? "atomicAdd"
+                     : Min                     ? "atomicMin"
+                     : Max                     ? "atomicMax"
+                     : Op == ir::BinOp::BitAnd ? "atomicAnd"
+                     : Op == ir::BinOp::BitOr  ? "atomicOr"
+                                               : "atomicXor";
+    bool Wide = T == ir::DType::Int64 || T == ir::DType::UInt64;
+    // CUDA has the signed 64-bit overloads for min and max only.
+    std::string As = !Wide ? "" : T == ir::DType::Int64 && (Min || Max) ? "long long"
+                                                                         : "unsigned long long";
+    if (!As.empty())
+      return std::string(Fn) + "((" + As + " *)" + Ptr + ", (" + As + ")(" + Value + "))";
+    return std::string(Fn) + "(" + Ptr + ", " + Value + ")";
+  }
+
+  /// A compare-and-swap loop for a floating-point atomic min or max.
+  static std::string atomicHelperText(const std::string &Name) {
+    bool F64 = Name.size() > 3 && Name.substr(Name.size() - 3) == "f64";
+    bool Min = Name.find("_min_") != std::string::npos;
+    std::string T = F64 ? "double" : "float", Bits = F64 ? "unsigned long long" : "unsigned";
+    std::string ToBits = F64 ? "__double_as_longlong" : "__float_as_uint";
+    std::string FromBits = F64 ? "__longlong_as_double" : "__uint_as_float";
+    std::string Fn = std::string(Min ? "fmin" : "fmax") + (F64 ? "" : "f");
+    std::string Cast = F64 ? "(unsigned long long)" : "";
+    return "static __device__ __forceinline__ void " + Name + "(" + T + " *P, " + T +
+           " V) {\n  " + Bits + " *Word = (" + Bits + " *)P;\n  " + Bits +
+           " Old = *Word, Assumed;\n  do {\n    Assumed = Old;\n    " + Bits + " New = " +
+           Cast + ToBits + "(" + Fn + "(" + FromBits + "(" + (F64 ? "(long long)" : "") +
+           "Assumed), V));\n    if (New == Assumed)\n      return;\n    Old = atomicCAS(Word, "
+           "Assumed, New);\n  } while (Old != Assumed);\n}\n";
   }
 
   /// The cp.async intrinsics (ir/Intrinsics.cpp): `sched_cp_async_16(&D[..],

@@ -42,11 +42,12 @@ protected:
       TileDecl Tile = Info->tile(I);
       ByWarp = Info->IsWarpCollective;
       ByWarpgroup = ByWarp && Info->CollectiveThreads == 128;
+      Atomic = Info->IsAtomic;
       if (Role == OperandRole::ReadBuffer || Role == OperandRole::ReadWriteBuffer)
         recordOperand(N, Tile, BufArg, false);
       if (Role == OperandRole::WriteBuffer || Role == OperandRole::ReadWriteBuffer)
         recordOperand(N, Tile, BufArg, true);
-      ByWarp = ByWarpgroup = false;
+      ByWarp = ByWarpgroup = Atomic = false;
     }
   }
 
@@ -136,6 +137,7 @@ private:
 
   bool ByWarp = false; // recording a warp-collective intrinsic's operand
   bool ByWarpgroup = false;
+  bool Atomic = false;
 
   void record(const Buffer &B, const std::vector<Expr> &Indices, bool IsWrite) {
     Access A;
@@ -147,6 +149,7 @@ private:
     A.Statement = Current;
     A.ByWarp = ByWarp;
     A.ByWarpgroup = ByWarpgroup;
+    A.Atomic = Atomic;
     Accesses.push_back(std::move(A));
   }
 };

@@ -39,6 +39,9 @@ struct Access {
   /// An operand of a warpgroup collective (wgmma): its 128 threads make it
   /// together (ByWarp is set too).
   bool ByWarpgroup = false;
+  /// An operand of an atomic update (IntrinsicInfo::IsAtomic): it commutes
+  /// with every other atomic access.
+  bool Atomic = false;
 };
 
 /// All accesses in S, in program order (for a store: its loads first, then

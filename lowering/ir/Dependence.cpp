@@ -1428,6 +1428,8 @@ bool neverTag(const std::string &) { return false; }
 bool mayConflictAcrossThreads(const Access &A, const Access &B,
                               const std::map<std::string, int64_t> &BlockExtent,
                               const NextIteration &Carried) {
+  if (A.Atomic && B.Atomic)
+    return false; // atomic updates commute
   std::map<std::string, int64_t> Extent;
   for (const auto &Entry : BlockExtent)
     if (isThreadIdxTag(Entry.first))
@@ -1449,6 +1451,8 @@ bool mayConflictAcrossThreads(const Access &A, const Access &B,
 
 bool mayConflictAcrossBlocks(const Access &A, const Access &B,
                              const std::map<std::string, int64_t> &GridExtent) {
+  if (A.Atomic && B.Atomic)
+    return false; // atomic updates commute
   std::map<std::string, int64_t> Extent;
   for (const auto &Entry : GridExtent)
     if (isBlockTag(Entry.first))

@@ -173,9 +173,25 @@ IntrinsicInfo warpShuffleIntrinsic() {
   return Shfl;
 }
 
+const struct {
+  BinOp Op;
+  const char *Name;
+} AtomicIntrinsics[] = {
+    {BinOp::Add, "sched.atomic_add"},    {BinOp::Min, "sched.atomic_min"},
+    {BinOp::Max, "sched.atomic_max"},    {BinOp::BitAnd, "sched.atomic_and"},
+    {BinOp::BitOr, "sched.atomic_or"},   {BinOp::BitXor, "sched.atomic_xor"},
+};
+
 std::map<std::string, IntrinsicInfo> builtinIntrinsics() {
   std::map<std::string, IntrinsicInfo> Table;
   Table[WarpShflXor] = warpShuffleIntrinsic();
+  for (const auto &A : AtomicIntrinsics) {
+    IntrinsicInfo Atomic;
+    Atomic.Name = A.Name;
+    Atomic.Operands = {OperandRole::ReadWriteBuffer, OperandRole::Value};
+    Atomic.IsAtomic = true;
+    Table[A.Name] = Atomic;
+  }
   IntrinsicInfo Barrier;
   Barrier.Name = "sched.syncthreads";
   Barrier.IsBarrier = true;
@@ -214,6 +230,27 @@ Stmt makeWarpShflXor(const Buffer &D, const Buffer &S, int64_t LaneMask) {
   return makeEvaluate(makeCall(WarpShflXor,
                                {makeLoad(D, {makeInt(0)}), makeLoad(S, {makeInt(0)}),
                                 makeInt(LaneMask)},
+                               DType::Int32));
+}
+
+const char *atomicIntrinsicName(BinOp Op) {
+  for (const auto &A : AtomicIntrinsics)
+    if (A.Op == Op)
+      return A.Name;
+  return nullptr;
+}
+
+bool atomicIntrinsicOp(const std::string &Name, BinOp &Op) {
+  for (const auto &A : AtomicIntrinsics)
+    if (Name == A.Name) {
+      Op = A.Op;
+      return true;
+    }
+  return false;
+}
+
+Stmt makeAtomicUpdate(BinOp Op, const Buffer &B, const std::vector<Expr> &Indices, Expr Value) {
+  return makeEvaluate(makeCall(atomicIntrinsicName(Op), {makeLoad(B, Indices), std::move(Value)},
                                DType::Int32));
 }
 

@@ -68,6 +68,10 @@ struct IntrinsicInfo {
   /// extent 32); false: any 32 consecutive threads of the block form a warp
   /// (a shuffle), which needs only whole warps.
   bool LanesAreThreadIdxX = true;
+  /// An atomic read-modify-write of its buffer operand: it commutes with
+  /// every other atomic update of the element (no two of them conflict), but
+  /// conflicts with plain accesses like a write.
+  bool IsAtomic = false;
   DType ResultType = DType::Int32; // the type of a call (Int32 for "void")
 
   TileDecl tile(size_t Operand) const { return Operand < Tiles.size() ? Tiles[Operand] : TileDecl(); }
@@ -256,6 +260,15 @@ Expr makeWgmmaWait(int64_t Pending);
 /// values differ. Cross-thread reductions combine partial results with it
 /// (passes/gpu/LowerThreadReductions.cpp).
 extern const char *const WarpShflXor;
+/// The atomic update `sched.atomic_<op>(P, v)`: element P of a global
+/// buffer becomes P op v, atomically (CUDA's atomicAdd, atomicMin, ...; a
+/// floating-point min or max is a compare-and-swap loop). Op is one of + min
+/// max & | ^; null for any other. Cross-block reductions end with it
+/// (passes/gpu/LowerThreadReductions.cpp).
+const char *atomicIntrinsicName(BinOp Op);
+/// The operation of an atomic update intrinsic; false for any other call.
+bool atomicIntrinsicOp(const std::string &Name, BinOp &Op);
+Stmt makeAtomicUpdate(BinOp Op, const Buffer &B, const std::vector<Expr> &Indices, Expr Value);
 Stmt makeWarpShflXor(const Buffer &D, const Buffer &S, int64_t LaneMask);
 
 /// Whether E is a call to an intrinsic declared warp-collective.

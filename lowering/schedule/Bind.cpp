@@ -114,6 +114,51 @@ bool checkNesting(ScheduleState &S, const ForNode *L, const DirectiveArg &LoopAr
   return true;
 }
 
+/// Whether the GPU has an atomic update of Op on T (CUDA's atomicAdd, Min,
+/// Max, And, Or, Xor; floating-point min and max as a compare-and-swap loop).
+bool hasAtomicForm(BinOp Op, DType T) {
+  const bool Int = T == DType::Int32 || T == DType::UInt32 || T == DType::Int64 ||
+                   T == DType::UInt64;
+  const bool Float = T == DType::Float32 || T == DType::Float64;
+  if (Op == BinOp::Add || Op == BinOp::Min || Op == BinOp::Max)
+    return Int || Float;
+  return (Op == BinOp::BitAnd || Op == BinOp::BitOr || Op == BinOp::BitXor) && Int;
+}
+
+/// A reduction loop bound to blockIdx: each block reduces its iterations,
+/// then adds its partial into the element with an atomic update
+/// (passes/gpu/LowerThreadReductions.cpp). Legal for the elements atomic(C)
+/// named, of global arrays, with an operation the GPU has atomically.
+bool checkAcrossBlocks(ScheduleState &S, const ForNode *L, const DirectiveArg &LoopArg,
+                       const std::string &Tag) {
+  const std::string &Name = L->LoopVar->Name;
+  const std::string Refused = "cannot bind reduction loop '" + Name + "' to " + Tag +
+                              " as a reduction across blocks into '" + reductionTarget(L) + "': ";
+  std::vector<ReductionUpdate> Updates;
+  std::string Why;
+  if (!reductionUpdatesOf(L, Updates, &Why))
+    return S.error(LoopArg.Loc, Refused + Why);
+  for (const ReductionUpdate &U : Updates) {
+    const std::string &Buf = U.Buf->Name;
+    bool Given = false;
+    for (const ir::Param &P : S.Nest.Params)
+      Given |= P.ParamKind == ir::Param::Kind::Buffer && P.Buf.get() == U.Buf.get();
+    if (!Given || U.Buf->MemScope != Scope::Global)
+      return S.error(LoopArg.Loc, Refused + "'" + Buf +
+                                      "' is a temporary of the nest, and blocks share only the "
+                                      "global arrays the nest is given");
+    if (!S.Atomic.count(Buf))
+      return S.error(LoopArg.Loc,
+                     Refused + "blocks combine their partial results with atomic updates of '" +
+                         Buf + "', which the schedule must ask for: atomic(" + Buf +
+                         ") before the bind (the order in which blocks add up is then not fixed)");
+    if (!hasAtomicForm(U.Combine, U.Buf->Type))
+      return S.error(LoopArg.Loc, Refused + "the GPU has no atomic " +
+                                      binOpSymbol(U.Combine) + " on " + dtypeName(U.Buf->Type));
+  }
+  return checkNesting(S, L, LoopArg, Tag);
+}
+
 /// Checks that L may be bound to Tag: a serial loop whose iterations are
 /// independent (for virtual threads too: their copies interleave), nested
 /// as a launch allows.
@@ -126,10 +171,13 @@ bool checkBindable(ScheduleState &S, const ForNode *L, const DirectiveArg &LoopA
     // Bound to threads, a reduction loop is a cross-thread reduction
     // (passes/gpu/LowerThreadReductions.cpp): exact when all it writes
     // outside itself are commutative updates of elements it does not move.
+    if (isBlockTag(Tag))
+      return checkAcrossBlocks(S, L, LoopArg, Tag);
     if (!isThreadIdxTag(Tag))
       return S.error(LoopArg.Loc, "cannot bind reduction loop '" + Name + "' to " + Tag +
                                       ": it carries a reduction into '" + reductionTarget(L) +
-                                      "' (a reduction can be bound to threadIdx only)");
+                                      "' (a reduction can be bound to threadIdx, or to blockIdx "
+                                      "with atomic updates)");
     const std::string Refused = "cannot bind reduction loop '" + Name + "' to " + Tag +
                                 " as a cross-thread reduction into '" + reductionTarget(L) + "': ";
     std::vector<ReductionUpdate> Updates;

@@ -51,6 +51,7 @@ static const DirectiveSpec DirectiveSpecs[] = {
     {"pragma", "LA", 2, false, true},
     {"pipeline", "LS", 2, false, true},
     {"rfactor", "LLA", 3, false, true},
+    {"atomic", "A", 1, false, true},
 };
 
 const DirectiveSpec *lookupDirectiveSpec(const std::string &Name) {

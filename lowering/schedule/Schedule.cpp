@@ -102,7 +102,7 @@ PrimitiveFn lookupPrimitive(const std::string &Name) {
       {"storage_align", applyStorageAlign}, {"double_buffer", applyDoubleBuffer},
       {"tensorize", applyTensorize}, {"tensorcore", applyTensorCore},
       {"pragma", applyPragma},       {"pipeline", applyPipeline},
-      {"rfactor", applyRFactor},
+      {"rfactor", applyRFactor},     {"atomic", applyAtomic},
   };
   for (const auto &P : Primitives)
     if (Name == P.Name)

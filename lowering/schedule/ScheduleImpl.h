@@ -86,6 +86,8 @@ struct ScheduleState {
     std::vector<ir::Var> Copies;
   };
   std::vector<Distributed> DistributedCopies = {};
+  /// Buffers atomic(C) named: a reduction into them may be bound to blocks.
+  std::set<std::string> Atomic = {};
 
   /// Reports an error at Loc; always returns false so callers can
   /// `return S.error(...)`.
@@ -218,6 +220,7 @@ bool applyTensorCore(ScheduleState &S, const Directive &D);
 bool applyPragma(ScheduleState &S, const Directive &D);
 bool applyPipeline(ScheduleState &S, const Directive &D);
 bool applyRFactor(ScheduleState &S, const Directive &D);
+bool applyAtomic(ScheduleState &S, const Directive &D);
 
 } // namespace schedule
 } // namespace sched

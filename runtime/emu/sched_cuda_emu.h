@@ -280,6 +280,46 @@ static inline float __uint_as_float(unsigned X) { return sched_emu::bitCast<floa
 static inline double __longlong_as_double(long long X) { return sched_emu::bitCast<double>(X); }
 static inline long long __double_as_longlong(double X) { return sched_emu::bitCast<long long>(X); }
 
+// Atomics: the block's threads are fibers of one OS thread that switch only
+// at barriers and collectives, so a read-modify-write is atomic as written.
+// Each returns the old value, as CUDA's do.
+template <class T, class U> static inline T atomicAdd(T *P, U V) {
+  T Old = *P;
+  *P = static_cast<T>(Old + static_cast<T>(V));
+  return Old;
+}
+template <class T, class U> static inline T atomicMin(T *P, U V) {
+  T Old = *P;
+  *P = static_cast<T>(V) < Old ? static_cast<T>(V) : Old;
+  return Old;
+}
+template <class T, class U> static inline T atomicMax(T *P, U V) {
+  T Old = *P;
+  *P = Old < static_cast<T>(V) ? static_cast<T>(V) : Old;
+  return Old;
+}
+template <class T, class U> static inline T atomicAnd(T *P, U V) {
+  T Old = *P;
+  *P = static_cast<T>(Old & static_cast<T>(V));
+  return Old;
+}
+template <class T, class U> static inline T atomicOr(T *P, U V) {
+  T Old = *P;
+  *P = static_cast<T>(Old | static_cast<T>(V));
+  return Old;
+}
+template <class T, class U> static inline T atomicXor(T *P, U V) {
+  T Old = *P;
+  *P = static_cast<T>(Old ^ static_cast<T>(V));
+  return Old;
+}
+template <class T> static inline T atomicCAS(T *P, T Compare, T V) {
+  T Old = *P;
+  if (Old == Compare)
+    *P = V;
+  return Old;
+}
+
 //===--- half (cuda_fp16.h) ---------------------------------------------------===//
 
 namespace sched_emu {

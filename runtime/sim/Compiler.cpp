@@ -15,6 +15,8 @@
 #include "Bytecode.h"
 #include "ir/Intrinsics.h"
 #include "ir/MathFunctions.h"
+#include "ir/Reduction.h"
+#include "ir/Scope.h"
 
 #include <cmath>
 #include <cstring>
@@ -497,6 +499,8 @@ private:
     DType BufType = P.Buffers[Id].Type;
     emit(P.Buffers[Id].MemScope == Scope::Local ? Op::LoadLocal : Op::Load, D, Index, 0, Id,
          static_cast<uint8_t>(BufType));
+    if (L == AtomicLoad)
+      P.Code.back().Target = 1; // the read of an atomic update
     P.Sites.back().Load = E;
     P.Sites.back().Statement = CurrentStore; // the statement the load is part of
     return convert(D, BufType, E->Type);
@@ -541,6 +545,7 @@ private:
   //===--------------------------------------------------------------------===//
 
   Stmt CurrentStore; // the Store being compiled, named in reports on its loads
+  const LoadNode *AtomicLoad = nullptr; // the element an atomic update reads
 
   void compileStmt(const Stmt &S) {
     if (Failed || !S)
@@ -703,6 +708,9 @@ private:
       }
       if (C->Name == "sched.cp_async")
         return compileAsyncCopy(C, S);
+      BinOp AtomicOp;
+      if (atomicIntrinsicOp(C->Name, AtomicOp))
+        return compileAtomic(C, AtomicOp, S);
       if (C->Name == "sched.cp_async_commit") {
         emit(Op::AsyncCommit);
         return;
@@ -718,6 +726,32 @@ private:
       }
     }
     compileExpr(E->Value); // pure: evaluated for its errors only
+  }
+
+  /// sched.atomic_<op>(P, v): P = P op v on a global element, as one load
+  /// and one store that the thread runs without a switch in between (so
+  /// atomically), both marked atomic (Inst::Target = 1) for the race
+  /// detector: atomic updates of one element never race with each other, but
+  /// do with plain accesses.
+  void compileAtomic(const CallNode *C, BinOp Op, const Stmt &S) {
+    const auto *L = C->Args.size() == 2 ? as<LoadNode>(C->Args[0]) : nullptr;
+    int32_t Id = 0;
+    if (!L || !L->Buf || !lookupBuffer(L->Buf.get(), Id))
+      return (void)fail("malformed '" + C->Name + "': it takes an element and a value");
+    const BufferInfo &Info = P.Buffers[Id];
+    if (Info.MemScope != Scope::Global || Info.isFragment() || !Info.Writable)
+      return (void)fail("'" + C->Name + "' updates a writable global element, not '" +
+                        Info.Name + "'");
+    ScopedValue<const LoadNode *> Marked(AtomicLoad, L);
+    ScopedValue<Stmt> Within(CurrentStore, S);
+    Expr Updated = combineIn(Op, Info.Type, C->Args[0], C->Args[1]);
+    int32_t Value = compileAs(Updated, Info.Type);
+    int32_t Index = swizzled(Id, compileIndex(L->Buf, L->Indices));
+    if (Failed)
+      return;
+    emit(Op::Store, 0, Index, Value, Id, static_cast<uint8_t>(Info.Type));
+    P.Code.back().Target = 1;
+    P.Sites.back().Statement = S;
   }
 
   /// sched.cp_async(D, S, 1, n): n elements from global S to shared D.

@@ -149,6 +149,7 @@ struct GlobalCell {
   GlobalAccess Write;
   GlobalAccess Read;
   GlobalAccess Read2; // of the current phase only, by another thread than Read
+  GlobalAccess Atomic; // the last atomic update (sched.atomic_*)
 };
 
 /// The shadow of one tracked global buffer: pages of cells, allocated when an
@@ -1375,9 +1376,35 @@ private:
   }
 
   /// Records a global access; false (with Error set) on a race.
+  /// An atomic update's read or write of a global element: it races with a
+  /// plain access another thread made unordered with it, never with another
+  /// atomic update.
+  bool checkGlobalAtomic(int32_t Buf, int64_t Index, int32_t T, int32_t Pc, bool IsWrite) {
+    GlobalCell &C = GlobalShadows[Bufs[Buf].ShadowBase].cell(Index - Bufs[Buf].Min);
+    if (unordered(C.Write, T)) {
+      reportRace(Buf, Index, C.Write.Epoch, C.Write.Thread, C.Write.Pc, true, T, Pc, true);
+      return false;
+    }
+    if (unordered(C.Read, T)) {
+      reportRace(Buf, Index, C.Read.Epoch, C.Read.Thread, C.Read.Pc, false, T, Pc, true);
+      return false;
+    }
+    if (C.Read2.Epoch == Epoch && C.Read2.Thread != T) {
+      reportRace(Buf, Index, Epoch, C.Read2.Thread, C.Read2.Pc, false, T, Pc, true);
+      return false;
+    }
+    if (IsWrite)
+      C.Atomic = {Epoch, T, Pc};
+    return true;
+  }
+
   bool checkGlobal(int32_t Buf, int64_t Index, int32_t T, int32_t Pc, bool IsWrite) {
     // One cell per element of the region, which starts at Min.
     GlobalCell &C = GlobalShadows[Bufs[Buf].ShadowBase].cell(Index - Bufs[Buf].Min);
+    if (unordered(C.Atomic, T)) {
+      reportRace(Buf, Index, C.Atomic.Epoch, C.Atomic.Thread, C.Atomic.Pc, true, T, Pc, IsWrite);
+      return false;
+    }
     // The common case of a thread updating its own element: after its own
     // write in this phase, nothing another access could conflict with is
     // missing from the write record.
@@ -1560,10 +1587,13 @@ private:
           return;
         }
         if (B.Check != AccessCheck::None) {
+          bool GlobalOk = B.Check == AccessCheck::Shared ? true
+                          : I.Target == 1 ? checkGlobalAtomic(I.Aux, Index, T, Pc, IsStore)
+                                          : checkGlobal(I.Aux, Index, T, Pc, IsStore);
           ThreadStatus Stop = B.Check == AccessCheck::Shared
                                   ? checkShared(I.Aux, Index, T, Pc, IsStore)
-                              : checkGlobal(I.Aux, Index, T, Pc, IsStore) ? ThreadStatus::Running
-                                                                          : ThreadStatus::Failed;
+                              : GlobalOk ? ThreadStatus::Running
+                                         : ThreadStatus::Failed;
           if (Stop != ThreadStatus::Running) {
             TS.Pc = Pc;
             TS.Status = Stop;

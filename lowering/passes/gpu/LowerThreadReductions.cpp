@@ -138,6 +138,8 @@ private:
     std::string Why;
     if (!reductionUpdatesOf(L, Updates, &Why))
       return S.error(Where + " is no cross-thread reduction: " + Why);
+    if (isBlockTag(L->ThreadTag))
+      return lowerAcrossBlocks(L, Updates);
     int64_t Lanes = 0, Min = -1;
     if (!getConstInt(L->Extent, Lanes) || Lanes < 1 || !getConstInt(L->Min, Min) || Min != 0)
       return S.error(Where + " has no constant extent from 0 (" + print(L->Extent) +
@@ -193,6 +195,40 @@ private:
     for (auto It = Reductions.rbegin(); It != Reductions.rend(); ++It)
       New = makeAllocate(It->Red, New);
     S.Nest.Body = replaceStmt(S.Nest.Body, TopNode, New);
+    return true;
+  }
+
+  /// A reduction loop bound to blockIdx (atomic(C), schedule/Bind.cpp): each
+  /// block reduces its iterations into `y.blk` (local: after the block's own
+  /// cross-thread reductions, lowered first, every thread holds the block's
+  /// total), which then goes into the element with one atomic update
+  /// (DistributeOverThreads gives it to one thread of the block).
+  bool lowerAcrossBlocks(const ForNode *L, const std::vector<ReductionUpdate> &Updates) {
+    Stmt Body = L->Body;
+    std::vector<Stmt> Seq;
+    std::vector<Buffer> Partials;
+    std::vector<Stmt> Atomics;
+    for (const ReductionUpdate &U : Updates) {
+      Expr Identity = reductionIdentity(U.Combine, U.Buf->Type);
+      if (!Identity || !atomicIntrinsicName(U.Combine))
+        return S.error("the reduction loop '" + L->LoopVar->Name + "' bound to " + L->ThreadTag +
+                       " has no atomic " + binOpSymbol(U.Combine) + " on " +
+                       dtypeName(U.Buf->Type));
+      Buffer Blk = makeBuffer(U.Buf->Name + ".blk", U.Buf->Type, {makeInt(1)}, Scope::Local);
+      Body = redirectUpdates(Body, U, Blk, {makeInt(0)});
+      Seq.push_back(makeStore(Blk, {makeInt(0)}, Identity));
+      Atomics.push_back(
+          makeAtomicUpdate(U.Combine, U.Buf, U.Indices, makeLoad(Blk, {makeInt(0)})));
+      Partials.push_back(Blk);
+    }
+    Seq.push_back(Body);
+    Seq.insert(Seq.end(), Atomics.begin(), Atomics.end());
+    Stmt New = makeSeq(Seq);
+    for (auto It = Partials.rbegin(); It != Partials.rend(); ++It)
+      New = makeAllocate(*It, New);
+    S.Nest.Body = replaceStmt(
+        S.Nest.Body, L,
+        makeFor(L->LoopVar, L->Min, L->Extent, New, ForKind::ThreadBound, L->ThreadTag));
     return true;
   }
 

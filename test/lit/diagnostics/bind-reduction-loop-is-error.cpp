@@ -1,4 +1,5 @@
-// Binding a loop that carries a reduction to a block index is illegal.
+// Binding a reduction into a temporary of the nest to a block index is illegal:
+// blocks share only the global arrays the nest is given (issue 23).
 // RUN: %sched_cc -fsyntax-only -Xclang -verify %s
 
 void rowsum(int n, float *a, const float *b) {
