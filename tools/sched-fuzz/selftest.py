@@ -505,9 +505,19 @@ class BindModelTest(unittest.TestCase):
                                              "reorder(k, i)"))
         self.assertEqual(sorted(L.name for L in m.loops()), ["a", "b", "i", "i_1", "j", "k"])
 
-    def test_reduction_loop_is_bindable_to_no_block_tag(self):
+    def test_reduction_loop_bound_to_blocks_needs_atomic(self):
         # C[i] = C[i] + ... makes k a reduction loop even with one iteration
         why = self_update_once().check(S("bind(k, blockIdx.x)"))
+        self.assertEqual(why, "model: bind of a reduction loop to blocks: no atomic(C)")
+
+    def test_reduction_loop_bound_to_blocks_with_atomic_is_legal(self):
+        o = self_update_once()
+        dirs = S("atomic(C)", "bind(i, blockIdx.y)", "bind(k, blockIdx.x)")
+        self.assertIsNone(o.check(dirs))
+        self.assertTrue(self.model(o, dirs).find("k")[0].combine)
+
+    def test_reduction_loop_is_bindable_to_no_virtual_thread(self):
+        why = self_update_once().check(S("bind(k, vthread)"))
         self.assertEqual(why, "model: bind of a reduction loop")
 
     def test_reduction_loop_bound_to_threads_is_a_cross_thread_reduction(self):

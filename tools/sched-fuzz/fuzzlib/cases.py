@@ -6,6 +6,7 @@ from . import nest as N
 from .gen import GenFailed, generate_nest, prepare
 from .poly import Poly
 from .program import Case
+from . import model as M
 from .schedgen import Oracle, SchedGen, fmt, replay
 
 
@@ -78,8 +79,35 @@ def reduction_bind(seed, nest, oracle, dirs):
     cands = [L for L in m.loops() if L.red and L.kind == "serial" and L.stage is None]
     rng.shuffle(cands)
     taken = set(m.names) | set(x for d in dirs for x in d[1:] if isinstance(x, str))
+    # Across blocks too (atomic(C)): a reduction loop on the root chain,
+    # below only block loops.
+    chain, cur = [], m.root
+    while len(cur) == 1 and isinstance(cur[0], M.MLoop):
+        chain.append(cur[0])
+        cur = cur[0].children
+    used = set(L.tag for L in chain if L.kind == "bound")
+    free = [t for t in ("blockIdx.x", "blockIdx.y", "blockIdx.z") if t not in used]
     for L in cands[:3]:
         tries = []
+        # the loops above L on the chain: bound to blocks already, or bound now
+        pre, tags, ok = [], list(free), L in chain
+        for P in chain[:chain.index(L)] if ok else []:
+            if P.kind == "bound" and P.tag in M.BLOCK_TAGS:
+                continue
+            if P.kind != "serial" or P.red or not tags:
+                ok = False
+                break
+            pre.append(("bind", P.name, tags.pop()))
+        if ok and tags and rng.random() < 0.5:
+            why, targets = m._reduction_targets(L)
+            atomics = [("atomic", t) for t in sorted(targets)]
+            tag = tags[0]
+            tries.append(atomics + pre + [("bind", L.name, tag)])
+            f = rng.choice([16, 32, 64])
+            o, i = L.name + "_bo", L.name + "_bi"
+            if o not in taken and i not in taken:
+                tries.append([("split", L.name, o, i, str(f))] + atomics + pre +
+                             [("bind", o, tag), ("bind", i, "threadIdx.x")])
         if L.ext.is_const() and L.ext.value() <= 256:
             tries.append([("bind", L.name, "threadIdx.x")])
         for f in rng.sample([8, 32, 48, 64, 96], 2):

@@ -270,6 +270,7 @@ class Model:
         self.thread_bound_later = set()
         self.any_bind = False
         self.partial_reorder = False
+        self.atomic = set()  # arrays atomic(C) named
         self.made_shared = set()  # arrays set_scope made shared
         self.pipelined = set()  # loops pipeline(x, stages=S) marked
         for d in directives:
@@ -345,16 +346,20 @@ class Model:
         return visit(loop.body)
 
     def _cross_thread_reduction(self, M):
-        """None when reduction loop M may be bound to threads as a
+        return self._reduction_targets(M)[0]
+
+    def _reduction_targets(self, M):
+        """(None, targets) when reduction loop M may be bound to threads as a
         cross-thread reduction (ir/Reduction.h, reductionUpdatesOf), else
         why not: a constant extent from 0; everything M writes outside itself
         is `X op= e` / `X = X op e` (op + - or *, e not reading X) of one
         element per array, whose index uses no loop from M inward; X read
         nowhere else in M (conditions included); no stage inside M."""
         if not M.ext.is_const() or M.tri:
-            return "run-time extent"  # (a triangular loop's depends on another loop)
+            # (a triangular loop's extent depends on another loop)
+            return "run-time extent", {}
         if M.val.kind == "var" and M.val.args[1]:
-            return "does not start at 0"
+            return ("does not start at 0"), {}
         inner_vars = set(M.val.orig_vars())
         private, stmts, conds = set(), [], []
 
@@ -378,7 +383,7 @@ class Model:
             return True
 
         if not walk(M.children):
-            return "a stage inside it"
+            return ("a stage inside it"), {}
         targets = {}  # name -> (index key, op class)
         for n in stmts:
             if not isinstance(n, N.Assign):
@@ -390,7 +395,7 @@ class Model:
             used = set() if isinstance(n.lhs, str) else set().union(
                 *[set(p.names()) for p in n.lhs.idx])
             if used & inner_vars:
-                return "the element of %s moves with the loop" % name
+                return ("the element of %s moves with the loop" % name), {}
             op = {"+=": "+", "-=": "+", "*=": "*"}.get(n.op)
             rest = n.rhs
             if n.op == "=":
@@ -402,19 +407,19 @@ class Model:
                 elif isinstance(b, N.Bin) and b.op == "-" and _is_self(b.a, n.lhs):
                     op, rest = "+", b.b
                 else:
-                    return "%s is assigned, not updated" % name
+                    return ("%s is assigned, not updated" % name), {}
             if op is None or _reads_name(rest, name):
-                return "%s is not a commutative update" % name
+                return ("%s is not a commutative update" % name), {}
             if targets.setdefault(name, (idx, op)) != (idx, op):
-                return "%s is updated at two elements or with two operations" % name
+                return ("%s is updated at two elements or with two operations" % name), {}
         if not targets:
-            return "it writes nothing outside itself"
+            return ("it writes nothing outside itself"), {}
         # A local that distribution expanded is indexed by the distributed
         # loop, which may lie inside M: the plugin then sees an element that
         # moves (refused, not modelled further).
         for g, _ in self.iter_nodes():
             if isinstance(g, MGroup) and getattr(g, "expanded", False) and g.name in targets:
-                return "%s was expanded by a distributed loop" % g.name
+                return ("%s was expanded by a distributed loop" % g.name), {}
         for n in stmts:
             reads, own = [], None
             if isinstance(n, N.Assign):
@@ -427,12 +432,12 @@ class Model:
                     # an update's own self-read is its update (the rest of
                     # it was checked above)
                     if name != own and _reads_name(e, name):
-                        return "%s is read besides its update" % name
+                        return ("%s is read besides its update" % name), {}
         for c in conds:
             for name in targets:
                 if _reads_name(c, name):
-                    return "%s is read besides its update" % name
-        return None
+                    return ("%s is read besides its update" % name), {}
+        return None, targets
 
     # ---- tree helpers
     def iter_nodes(self, nodes=None, path=()):
@@ -497,6 +502,13 @@ class Model:
     def d_target(self, t):
         pass
 
+    def d_atomic(self, c):
+        # schedule/Atomic.cpp: a parameter array of the nest (global)
+        arr = next((a for a in self.nest.arrays if a.name == c), None)
+        if arr is None or arr.kind == "local":
+            raise ModelError("atomic of no parameter array")
+        self.atomic.add(c)
+
     def d_tensorcore(self, mode):
         # tensorcore(auto) changes how the kernel computes, never what: the
         # plugin either tensorizes the same computation or keeps it.
@@ -555,11 +567,23 @@ class Model:
             if M.kind != "serial":
                 raise ModelError("bind of a non-serial loop")
             if M.red:
-                if tag not in THREAD_TAGS or len(loops) > 1:
+                if tag not in THREAD_TAGS + BLOCK_TAGS or len(loops) > 1:
                     raise ModelError("bind of a reduction loop")
-                why = self._cross_thread_reduction(M)
+                why, targets = self._reduction_targets(M)
                 if why:
                     raise ModelError("bind of a reduction loop: " + why)
+                if tag in BLOCK_TAGS:
+                    # schedule/Bind.cpp, checkAcrossBlocks: parameter arrays
+                    # atomic() named, updated with + (the fuzzer's only
+                    # operation with an atomic form)
+                    for name, (_, op) in targets.items():
+                        arr = next((a for a in self.nest.arrays if a.name == name), None)
+                        if arr is None or arr.kind == "local" or name not in self.atomic:
+                            raise ModelError("bind of a reduction loop to blocks: no atomic(%s)"
+                                             % name)
+                        if op != "+":
+                            raise ModelError("bind of a reduction loop to blocks: no atomic %s"
+                                             % op)
         for M in loops:
             M.kind, M.tag = "bound", tag
             M.combine = M.red
