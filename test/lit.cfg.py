@@ -14,7 +14,8 @@
 #   %sched_build    the build directory (what bench scripts take as BUILD_DIR)
 #   %cmake          the cmake that configured the build (test/package installs
 #                   the build with it and configures projects that use it);
-#                   features gxx and pkg-config when g++ and pkg-config exist
+#                   features gxx, pkg-config, clang14 and distcc when g++,
+#                   pkg-config, clang++-14 and distccd exist
 import glob
 import os
 import shutil
