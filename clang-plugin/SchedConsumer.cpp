@@ -50,6 +50,26 @@ using namespace clang;
 namespace sched {
 namespace {
 
+/// Path as the compile's prefix maps rewrite the paths it writes into the
+/// object: -fmacro-prefix-map (what __FILE__ shows; -ffile-prefix-map sets it
+/// and the debug map), the longest matching prefix first, as the
+/// preprocessor applies it, else -fdebug-prefix-map, the last matching one,
+/// as debug info applies it. The plugin writes the nest's source path into
+/// the launch descriptor (the runtime's messages) and the emitted CUDA's
+/// #line directives (profilers, compute-sanitizer): reproducible builds and
+/// build-directory-independent caches need it rewritten too.
+std::string remapSourcePath(const CompilerInstance &CI, StringRef Path) {
+  llvm::SmallString<256> P(Path);
+  for (const auto &[From, To] : CI.getLangOpts().MacroPrefixMap)
+    if (llvm::sys::path::replace_path_prefix(P, From, To))
+      return P.str().str();
+  const auto &DebugMap = CI.getCodeGenOpts().DebugPrefixMap;
+  for (auto It = DebugMap.rbegin(); It != DebugMap.rend(); ++It)
+    if (llvm::sys::path::replace_path_prefix(P, It->first, It->second))
+      return P.str().str();
+  return Path.str();
+}
+
 /// A `for` statement that follows a pragma group, where it was found.
 struct FoundNest {
   ForStmt *Loop;
@@ -418,6 +438,7 @@ void SchedConsumer::handleNest(Decl *Root, const FoundNest &Found) {
     Ex.Nest.SourceFile = P.getFilename();
     Ex.Nest.SourceLine = P.getLine();
   }
+  Ex.Nest.SourceFile = remapSourcePath(CI, Ex.Nest.SourceFile);
   if (Opts.DumpIR || Opts.PrintAfterAll) {
     // The values the launcher stores after a kernel ran, as comments.
     std::string Finals;
