@@ -304,7 +304,9 @@ private:
                  std::vector<LaunchDescriptor::ArgKind> &Kinds,
                  std::vector<ParamBinding> &Args);
   void emitFiles(const std::string &Name, const CompiledNest &C, const std::string &Text,
-                 SourceLocation Loc);
+                 SourceLocation Loc, const LocationTable &Locs, const std::string &Function);
+  std::string remarkRecord(const char *Kind, const char *RemarkName, SourceLocation Loc,
+                           const std::string &Function, const std::string &Message);
   void warnUnusedPragmas();
 
   CompilerInstance &CI;
@@ -384,8 +386,34 @@ bool SchedConsumer::buildArgs(const LoweredKernel &K, const ExtractedNest &Ex,
   return true;
 }
 
+/// One remark as a document of LLVM's optimization record (the YAML that
+/// -fsave-optimization-record writes and opt-viewer, llvm-opt-report and
+/// llvm-remarkutil read): kind (!Passed, !Analysis), pass `sched`, name,
+/// source position (the path as the prefix maps write it), function, text.
+std::string SchedConsumer::remarkRecord(const char *Kind, const char *RemarkName,
+                                        SourceLocation Loc, const std::string &Function,
+                                        const std::string &Message) {
+  auto Quoted = [](const std::string &Text) {
+    std::string Out = "'";
+    for (char C : Text)
+      Out += C == '\'' ? std::string("''") : std::string(1, C);
+    return Out + "'";
+  };
+  std::string Out = std::string("--- !") + Kind + "\nPass:            sched\nName:            " +
+                    RemarkName + "\n";
+  PresumedLoc P = CI.getSourceManager().getPresumedLoc(Loc);
+  if (P.isValid())
+    Out += "DebugLoc:        { File: " + Quoted(remapSourcePath(CI, P.getFilename())) +
+           ", Line: " + std::to_string(P.getLine()) +
+           ", Column: " + std::to_string(P.getColumn()) + " }\n";
+  Out += "Function:        " + Quoted(Function) + "\nArgs:\n  - String:          " +
+         Quoted(Message) + "\n...\n";
+  return Out;
+}
+
 void SchedConsumer::emitFiles(const std::string &Name, const CompiledNest &C,
-                              const std::string &Text, SourceLocation Loc) {
+                              const std::string &Text, SourceLocation Loc,
+                              const LocationTable &Locs, const std::string &Function) {
   auto Write = [&](const std::string &Ext, const std::string &Contents) {
     llvm::SmallString<256> Path(Opts.EmitDir);
     llvm::sys::path::append(Path, Name + Ext);
@@ -400,6 +428,18 @@ void SchedConsumer::emitFiles(const std::string &Name, const CompiledNest &C,
   };
   Write(C.Target->FileExtension, C.Source);
   Write(".desc", Text);
+  // The -Rpass=sched remarks of the nest as an optimization record: they are
+  // Clang diagnostics given while Sema runs, before CodeGen creates the
+  // LLVMContext whose remark streamer -fsave-optimization-record writes
+  // (only remarks of LLVM's passes reach that file), so they are written
+  // here instead, one record per nest, in the same format.
+  std::string Record;
+  for (const Diag &D : C.Notes)
+    if (D.Severity == Diag::Level::Remark)
+      Record += remarkRecord("Analysis", "Note", Locs.get(D.Loc), Function, D.Message);
+  if (!C.Summary.empty())
+    Record += remarkRecord("Passed", "NestBecameKernel", Loc, Function, C.Summary);
+  Write(".opt.yaml", Record);
 }
 
 void SchedConsumer::handleNest(Decl *Root, const FoundNest &Found) {
@@ -505,7 +545,8 @@ void SchedConsumer::handleNest(Decl *Root, const FoundNest &Found) {
     Diagnostics->warn(WarnGroup::Embed, ForLoc, "sched: " + EmbedError);
   std::string Text = serializeDescriptor(Desc);
   if (!Opts.EmitDir.empty())
-    emitFiles(Name, C, Text, ForLoc);
+    emitFiles(Name, C, Text, ForLoc, Locs,
+              Function ? Function->getNameAsString() : std::string());
 
   std::string Error;
   if (!replaceNestWithLaunch(*SemaRef, Root, Found.Loop, Found.Function, Text, Args, Error))
