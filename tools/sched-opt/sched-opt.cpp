@@ -78,9 +78,11 @@ namespace cl = llvm::cl;
 
 static cl::OptionCategory SchedOptCategory("sched-opt options");
 
-static cl::opt<std::string> InputFilename(cl::Positional, cl::desc("<input .ir file, or - for stdin>"),
+static cl::opt<std::string> InputFilename(cl::Positional,
+                                          cl::desc("<input .ir file, or - for stdin>"),
                                           cl::init("-"), cl::cat(SchedOptCategory));
-static cl::opt<std::string> OutputFilename("o", cl::desc("Write the output to <file> (default: stdout)"),
+static cl::opt<std::string> OutputFilename("o",
+                                           cl::desc("Write the output to <file> (default: stdout)"),
                                            cl::value_desc("file"), cl::init("-"),
                                            cl::cat(SchedOptCategory));
 static cl::opt<std::string>
