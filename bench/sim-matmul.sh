@@ -11,7 +11,7 @@ budget_s=${SCHED_BENCH_BUDGET_S:-5}
 out=$(mktemp -d)
 clang++-19 -std=c++17 -O2 -Wno-unknown-pragmas "$root/examples/matmul.cpp" -o "$out/reference"
 clang++-19 -std=c++17 -O2 -fplugin="$build/lib/SchedPlugin.so" "$root/examples/matmul.cpp" \
-  -L"$build/lib" -lsched_runtime -o "$out/scheduled"
+  -L"$build/lib" -Wl,-rpath,"$build/lib" -lsched_runtime -o "$out/scheduled"
 "$out/reference" "$size" "$size" "$size" > "$out/reference.txt"
 start=$(date +%s.%N)
 SCHED_BACKEND=sim "$out/scheduled" "$size" "$size" "$size" > "$out/scheduled.txt"

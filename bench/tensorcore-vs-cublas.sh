@@ -102,7 +102,7 @@ else
   cuda_libs=()
   cuda_why="no CUDA toolkit with cuBLAS under $cuda_home (set CUDA_HOME)"
 fi
-read -r -a runtime_link <<< "${SCHED_BENCH_LINK:--L$build/lib -lsched_runtime}"
+read -r -a runtime_link <<< "${SCHED_BENCH_LINK:--L$build/lib -Wl,-rpath,$build/lib -lsched_runtime}"
 plugin_args=(-fplugin="$build/lib/SchedPlugin.so")
 [ -n "$arch" ] && plugin_args+=(-fplugin-arg-sched-arch="$arch")
 

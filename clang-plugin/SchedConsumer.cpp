@@ -50,6 +50,26 @@ using namespace clang;
 namespace sched {
 namespace {
 
+/// Path as the compile's prefix maps rewrite the paths it writes into the
+/// object: -fmacro-prefix-map (what __FILE__ shows; -ffile-prefix-map sets it
+/// and the debug map), the longest matching prefix first, as the
+/// preprocessor applies it, else -fdebug-prefix-map, the last matching one,
+/// as debug info applies it. The plugin writes the nest's source path into
+/// the launch descriptor (the runtime's messages) and the emitted CUDA's
+/// #line directives (profilers, compute-sanitizer): reproducible builds and
+/// build-directory-independent caches need it rewritten too.
+std::string remapSourcePath(const CompilerInstance &CI, StringRef Path) {
+  llvm::SmallString<256> P(Path);
+  for (const auto &[From, To] : CI.getLangOpts().MacroPrefixMap)
+    if (llvm::sys::path::replace_path_prefix(P, From, To))
+      return P.str().str();
+  const auto &DebugMap = CI.getCodeGenOpts().DebugPrefixMap;
+  for (auto It = DebugMap.rbegin(); It != DebugMap.rend(); ++It)
+    if (llvm::sys::path::replace_path_prefix(P, It->first, It->second))
+      return P.str().str();
+  return Path.str();
+}
+
 /// A `for` statement that follows a pragma group, where it was found.
 struct FoundNest {
   ForStmt *Loop;
@@ -294,7 +314,9 @@ private:
                  std::vector<LaunchDescriptor::ArgKind> &Kinds,
                  std::vector<ParamBinding> &Args);
   void emitFiles(const std::string &Name, const CompiledNest &C, const std::string &Text,
-                 SourceLocation Loc);
+                 SourceLocation Loc, const LocationTable &Locs, const std::string &Function);
+  std::string remarkRecord(const char *Kind, const char *RemarkName, SourceLocation Loc,
+                           const std::string &Function, const std::string &Message);
   void warnUnusedPragmas();
 
   CompilerInstance &CI;
@@ -374,8 +396,34 @@ bool SchedConsumer::buildArgs(const LoweredKernel &K, const ExtractedNest &Ex,
   return true;
 }
 
+/// One remark as a document of LLVM's optimization record (the YAML that
+/// -fsave-optimization-record writes and opt-viewer, llvm-opt-report and
+/// llvm-remarkutil read): kind (!Passed, !Analysis), pass `sched`, name,
+/// source position (the path as the prefix maps write it), function, text.
+std::string SchedConsumer::remarkRecord(const char *Kind, const char *RemarkName,
+                                        SourceLocation Loc, const std::string &Function,
+                                        const std::string &Message) {
+  auto Quoted = [](const std::string &Text) {
+    std::string Out = "'";
+    for (char C : Text)
+      Out += C == '\'' ? std::string("''") : std::string(1, C);
+    return Out + "'";
+  };
+  std::string Out = std::string("--- !") + Kind + "\nPass:            sched\nName:            " +
+                    RemarkName + "\n";
+  PresumedLoc P = CI.getSourceManager().getPresumedLoc(Loc);
+  if (P.isValid())
+    Out += "DebugLoc:        { File: " + Quoted(remapSourcePath(CI, P.getFilename())) +
+           ", Line: " + std::to_string(P.getLine()) +
+           ", Column: " + std::to_string(P.getColumn()) + " }\n";
+  Out += "Function:        " + Quoted(Function) + "\nArgs:\n  - String:          " +
+         Quoted(Message) + "\n...\n";
+  return Out;
+}
+
 void SchedConsumer::emitFiles(const std::string &Name, const CompiledNest &C,
-                              const std::string &Text, SourceLocation Loc) {
+                              const std::string &Text, SourceLocation Loc,
+                              const LocationTable &Locs, const std::string &Function) {
   auto Write = [&](const std::string &Ext, const std::string &Contents) {
     llvm::SmallString<256> Path(Opts.EmitDir);
     llvm::sys::path::append(Path, Name + Ext);
@@ -390,6 +438,18 @@ void SchedConsumer::emitFiles(const std::string &Name, const CompiledNest &C,
   };
   Write(C.Target->FileExtension, C.Source);
   Write(".desc", Text);
+  // The -Rpass=sched remarks of the nest as an optimization record: they are
+  // Clang diagnostics given while Sema runs, before CodeGen creates the
+  // LLVMContext whose remark streamer -fsave-optimization-record writes
+  // (only remarks of LLVM's passes reach that file), so they are written
+  // here instead, one record per nest, in the same format.
+  std::string Record;
+  for (const Diag &D : C.Notes)
+    if (D.Severity == Diag::Level::Remark)
+      Record += remarkRecord("Analysis", "Note", Locs.get(D.Loc), Function, D.Message);
+  if (!C.Summary.empty())
+    Record += remarkRecord("Passed", "NestBecameKernel", Loc, Function, C.Summary);
+  Write(".opt.yaml", Record);
 }
 
 void SchedConsumer::handleNest(Decl *Root, const FoundNest &Found) {
@@ -429,6 +489,7 @@ void SchedConsumer::handleNest(Decl *Root, const FoundNest &Found) {
     Ex.Nest.SourceFile = P.getFilename();
     Ex.Nest.SourceLine = P.getLine();
   }
+  Ex.Nest.SourceFile = remapSourcePath(CI, Ex.Nest.SourceFile);
   if (Opts.DumpIR || Opts.PrintAfterAll) {
     // The values the launcher stores after a kernel ran, as comments.
     std::string Finals;
@@ -495,7 +556,8 @@ void SchedConsumer::handleNest(Decl *Root, const FoundNest &Found) {
     Diagnostics->warn(WarnGroup::Embed, ForLoc, "sched: " + EmbedError);
   std::string Text = serializeDescriptor(Desc);
   if (!Opts.EmitDir.empty())
-    emitFiles(Name, C, Text, ForLoc);
+    emitFiles(Name, C, Text, ForLoc, Locs,
+              Function ? Function->getNameAsString() : std::string());
 
   std::string Error;
   if (!replaceNestWithLaunch(*SemaRef, Root, Found.Loop, Found.Function, Text, Args, Error))

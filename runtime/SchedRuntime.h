@@ -52,6 +52,9 @@
 extern "C" {
 #endif
 
+/* The runtime's API: what libsched_runtime exports (it is built with
+   -fvisibility=hidden, runtime/CMakeLists.txt). */
+#pragma GCC visibility push(default)
 int __sched_launch(const char *Descriptor, ...);
 
 /* The data scope API. Its entry points are weak here, so a program built
@@ -62,6 +65,7 @@ int __sched_data_map(void *Host, size_t Bytes) __attribute__((weak));
 int __sched_data_update_host(void *Host) __attribute__((weak));
 int __sched_data_update_device(void *Host) __attribute__((weak));
 void __sched_data_end(void) __attribute__((weak));
+#pragma GCC visibility pop
 
 /* Opens a data scope (they nest). */
 static inline void sched_data_begin(void) {

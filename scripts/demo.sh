@@ -11,7 +11,7 @@ out=$(mktemp -d)
 example=${1:-$root/examples/matmul.cpp}
 clang++-19 -std=c++17 -O2 -Wno-unknown-pragmas "$example" -o "$out/reference"
 clang++-19 -std=c++17 -O2 -fplugin="$build/lib/SchedPlugin.so" "$example" \
-  -L"$build/lib" -lsched_runtime -o "$out/scheduled"
+  -L"$build/lib" -Wl,-rpath,"$build/lib" -lsched_runtime -o "$out/scheduled"
 "$out/reference" > "$out/reference.txt"
 SCHED_BACKEND=${SCHED_BACKEND:-sim} SCHED_VERBOSE=1 "$out/scheduled" > "$out/scheduled.txt"
 cat "$out/scheduled.txt"

@@ -4,7 +4,7 @@
 # Safe to run again: apt-get skips what is installed.
 set -euo pipefail
 need=(clang-19 libclang-19-dev llvm-19-dev llvm-19-tools libclang-cpp19-dev cmake make libgtest-dev python3
-      g++ pkg-config)  # g++, pkg-config: test/package (the package refuses g++; a pkg-config Makefile)
+      g++ pkg-config distcc)  # test/package: g++ (refused), a pkg-config Makefile, distcc through sched-clang++
 missing=()
 for p in "${need[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

@@ -2,7 +2,8 @@
 #   %clangxx        clang++-19
 #   %plugin         -fplugin=<build>/lib/SchedPlugin.so
 #   %sched_cc       %clangxx -std=c++17 %plugin   (compile with the plugin)
-#   %sched_link     -L<build>/lib -lsched_runtime (link a plugin-built program)
+#   %sched_link     -L<build>/lib -Wl,-rpath,<build>/lib -lsched_runtime (link a
+#                   plugin-built program with the shared runtime)
 #   %clang_c        clang-19, the C compiler beside %clangxx
 #   %sched_c        %clang_c %plugin                (compile C with the plugin)
 #   %sched-opt      the pipeline driver on textual IR
@@ -13,7 +14,8 @@
 #   %sched_build    the build directory (what bench scripts take as BUILD_DIR)
 #   %cmake          the cmake that configured the build (test/package installs
 #                   the build with it and configures projects that use it);
-#                   features gxx and pkg-config when g++ and pkg-config exist
+#                   features gxx, pkg-config, clang14 and distcc when g++,
+#                   pkg-config, clang++-14 and distccd exist
 import glob
 import os
 import shutil
@@ -30,7 +32,7 @@ lib = os.path.join(config.sched_obj_root, "lib")
 bindir = os.path.join(config.sched_obj_root, "bin")
 plugin = "-fplugin=" + os.path.join(lib, "SchedPlugin.so")
 config.substitutions.append(("%sched_cc", config.clangxx + " -std=c++17 " + plugin))
-config.substitutions.append(("%sched_link", "-L" + lib + " -lsched_runtime"))
+config.substitutions.append(("%sched_link", "-L" + lib + " -Wl,-rpath," + lib + " -lsched_runtime"))
 config.substitutions.append(("%plugin", plugin))
 config.substitutions.append(("%clangxx", config.clangxx))
 clang_c = os.path.join(os.path.dirname(config.clangxx),
@@ -60,7 +62,8 @@ check_fast = lit_config.params.get("check_fast_dependence",
                                    os.environ.get("SCHED_CHECK_FAST_DEPENDENCE", ""))
 if check_fast and check_fast != "0":
     config.environment["SCHED_CHECK_FAST_DEPENDENCE"] = "1"
-for tool, feature in (("g++", "gxx"), ("pkg-config", "pkg-config")):
+for tool, feature in (("g++", "gxx"), ("pkg-config", "pkg-config"), ("clang++-14", "clang14"),
+                      ("distccd", "distcc")):
     if shutil.which(tool):
         config.available_features.add(feature)
 if config.nvcc and os.path.exists(config.nvcc):

@@ -4,7 +4,8 @@
 # declares, check/check_reference.h) against a CPU GEMM, with what this
 # machine has (the drivers are in check/):
 #  1. nvcc: each compiles for sm_80 and sm_90 (`nvcc -cubin`);
-#  2. clang++-19 and a built runtime (BUILD_DIR/lib/libsched_runtime.a):
+#  2. clang++-19 and a built runtime (BUILD_DIR/lib/libsched_runtime.a, the archive: the
+#     driver calls the emu backend's internals, which the shared runtime does not export):
 #     each runs on the emu backend (the CUDA text as host C++, every thread
 #     of every block, real barriers) at the shapes of check_reference.h
 #     (full tiles, k remainders, nothing dividing, 1x1x1, K = 0, M = 0),
@@ -65,7 +66,7 @@ elif ! command -v clang++-19 > /dev/null; then
 elif [ ! -e "$BUILD/lib/libsched_runtime.a" ]; then
   echo "skip: the emu check needs the runtime: no $BUILD/lib/libsched_runtime.a (build the project, or --build DIR)"
 elif ! clang++-19 -std=c++17 -O1 -I"$ROOT/runtime" -I"$ROOT/lowering" "$HERE/check/check_reference_emu.cpp" \
-        -L"$BUILD/lib" -lsched_runtime -o "$OUT/check_reference_emu" 2> "$OUT/emu-build.log"; then
+        -L"$BUILD/lib" -l:libsched_runtime.a -o "$OUT/check_reference_emu" 2> "$OUT/emu-build.log"; then
   echo "emu: the driver does not build:"; cat "$OUT/emu-build.log"; status=1
 else
   SCHED_EMU_CACHE="${SCHED_EMU_CACHE:-$OUT/emu-cache}" "$OUT/check_reference_emu" "${REFS[@]}" || status=1

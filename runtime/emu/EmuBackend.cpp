@@ -55,7 +55,28 @@ std::string envOr(const char *Name, const std::string &Default) {
   return V && *V ? std::string(V) : Default;
 }
 
-std::string includeDir() { return envOr("SCHED_EMU_INCLUDE", SCHED_EMU_INCLUDE_DIR); }
+/// The emulation headers installed beside libsched_runtime.so
+/// (P/lib/libsched_runtime.so -> P/share/sched/emu), when this code runs
+/// from that shared library; "" in a program that linked the archive (whose
+/// installed copy names its prefix itself) and in the build tree.
+std::string headersBesideSharedRuntime() {
+  Dl_info Info;
+  if (!dladdr(reinterpret_cast<void *>(&headersBesideSharedRuntime), &Info) || !Info.dli_fname)
+    return "";
+  std::string Module = Info.dli_fname;
+  size_t Slash = Module.rfind('/');
+  if (Slash == std::string::npos ||
+      Module.compare(Slash + 1, std::strlen("libsched_runtime.so"), "libsched_runtime.so") != 0)
+    return "";
+  std::string Dir = Module.substr(0, Slash) + "/../share/sched/emu";
+  struct stat St;
+  return stat((Dir + "/sched_cuda_emu.h").c_str(), &St) == 0 ? Dir : "";
+}
+
+std::string includeDir() {
+  static const std::string Beside = headersBesideSharedRuntime();
+  return envOr("SCHED_EMU_INCLUDE", Beside.empty() ? std::string(SCHED_EMU_INCLUDE_DIR) : Beside);
+}
 
 std::string cacheDir() {
   std::string Tmp = envOr("TMPDIR", "/tmp");

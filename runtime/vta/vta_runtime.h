@@ -34,6 +34,10 @@
 extern "C" {
 #endif
 
+/* The API is what libsched_runtime exports; the runtime is built with
+   -fvisibility=hidden (runtime/CMakeLists.txt). */
+#pragma GCC visibility push(default)
+
 #define VTA_MEMCPY_H2D 1
 #define VTA_MEMCPY_D2H 2
 #define VTA_MEMCPY_D2D 3
@@ -121,6 +125,8 @@ const char *VTASchedLastError(void);
 void VTASchedClearError(void);
 void VTASchedGetStats(VTASchedStats *stats);
 void VTASchedResetStats(void);
+
+#pragma GCC visibility pop
 
 #ifdef __cplusplus
 } /* extern "C" */

@@ -1,9 +1,16 @@
 //===- sched-opt.cpp - Schedule and lower textual IR outside a compile ---===//
 //
-//   sched-opt FILE.ir [--schedule='split(i, io, ii, 4) bind(io, blockIdx.x)']
+//   sched-opt [options] [FILE.ir | -]
+//             [--schedule='split(i, io, ii, 4) bind(io, blockIdx.x)']
 //             [--print-scheduled] [--lower | --passes=PASS,PASS,...]
 //             [--print-after-all] [--print-after=PASS] [--verify-each]
 //             [--emit=ir|descriptor|cuda|vta] [--arch=sm_XY] [-split-input-file]
+//             [-o FILE]
+//
+// An LLVM tool: options are llvm::cl's (one or two dashes, `-help` on stdout,
+// `-version`), the input is FILE or, with `-` or no file, standard input;
+// what it prints (the IR, the emitted source, the descriptor, the dumps of
+// --print-after) goes to stdout or to `-o FILE`, diagnostics to stderr.
 //
 // Reads one nest in the textual IR (ir/IR.h), applies a schedule, and prints
 // the scheduled nest (the default), or compiles it by its target's
@@ -21,6 +28,8 @@
 // arch=: the target architecture the passes, the CUDA and the descriptor
 // see. --print-after-all says "(unchanged)" after a pass that returned the
 // nest it was given, and prints the nest only after those that changed it.
+// --print-after=PASS names a registered pass (else an error listing them)
+// that runs on the nest (else an error naming the passes that ran).
 //
 // -split-input-file: the file holds several cases separated by lines
 // `// -----` (MLIR's convention); each is read, scheduled and compiled on
@@ -35,7 +44,8 @@
 //
 // Diagnostics: `FILE:LINE:COL: error: msg` for a directive in the file,
 // `--schedule:OFFSET: error: msg` for one on the command line, `FILE: error:
-// msg` for the nest as a whole; the exit status is 1 on any error.
+// msg` for the nest as a whole (FILE is `<stdin>` for standard input); the
+// exit status is 1 on any error.
 //
 //===----------------------------------------------------------------------===//
 
@@ -49,18 +59,65 @@
 #include "schedule/Schedule.h"
 #include "targets/Target.h"
 
-#include <fstream>
+#include "llvm/Config/llvm-config.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
 #include <iostream>
 #include <sstream>
 #include <string>
 #include <vector>
 
 using namespace sched;
+namespace cl = llvm::cl;
+
+static cl::OptionCategory SchedOptCategory("sched-opt options");
+
+static cl::opt<std::string> InputFilename(cl::Positional,
+                                          cl::desc("<input .ir file, or - for stdin>"),
+                                          cl::init("-"), cl::cat(SchedOptCategory));
+static cl::opt<std::string> OutputFilename("o",
+                                           cl::desc("Write the output to <file> (default: stdout)"),
+                                           cl::value_desc("file"), cl::init("-"),
+                                           cl::cat(SchedOptCategory));
+static cl::opt<std::string>
+    ScheduleOpt("schedule",
+                cl::desc("Directives to apply, replacing the file's `// SCHEDULE:` lines"),
+                cl::value_desc("directives"), cl::cat(SchedOptCategory));
+static cl::opt<bool> PrintScheduledOpt("print-scheduled",
+                                       cl::desc("Print the scheduled nest before lowering it"),
+                                       cl::cat(SchedOptCategory));
+static cl::opt<bool> LowerOpt("lower", cl::desc("Lower the nest by its target's pipeline"),
+                              cl::cat(SchedOptCategory));
+// The descriptions naming registered passes, emit kinds and architectures are
+// set in main (the registries are filled by static initializers).
+static cl::opt<std::string> PassesOpt("passes", cl::value_desc("pass,pass,..."),
+                                      cl::cat(SchedOptCategory));
+static cl::opt<bool> PrintAfterAllOpt("print-after-all",
+                                      cl::desc("Print the nest after every pass ((unchanged) "
+                                               "and no IR after a pass that changed nothing)"),
+                                      cl::cat(SchedOptCategory));
+static cl::opt<std::string> PrintAfterOpt("print-after", cl::value_desc("pass"),
+                                          cl::cat(SchedOptCategory));
+static cl::opt<bool> VerifyEachOpt("verify-each",
+                                   cl::desc("Run the target's verifier after every pass"),
+                                   cl::cat(SchedOptCategory));
+static cl::opt<std::string> EmitOpt("emit", cl::value_desc("kind"), cl::cat(SchedOptCategory));
+static cl::opt<std::string> ArchOpt("arch", cl::value_desc("sm_XY"), cl::cat(SchedOptCategory));
+static cl::opt<bool> SplitInputFileOpt(
+    "split-input-file",
+    cl::desc("Process each `// -----` separated case of the file on its own"),
+    cl::cat(SchedOptCategory));
 
 namespace {
 
 struct Options {
-  std::string InputFile;
+  std::string InputFile; // as diagnostics name it: the path, or <stdin>
   std::string Schedule;
   bool HasSchedule = false;
   bool PrintScheduled = false;
@@ -73,6 +130,9 @@ struct Options {
   bool HasPasses = false;
   std::vector<std::string> Passes; // --passes=a,b,c
   bool SplitInputFile = false;
+  llvm::raw_ostream *Out = nullptr; // stdout or -o FILE
+  // The passes that ran, for an error when --print-after's never did.
+  std::vector<std::string> *PassesRun = nullptr;
 };
 
 /// The --emit kinds: ir, descriptor and every target's emit kind.
@@ -91,15 +151,6 @@ std::string passList() {
   return Out;
 }
 
-void printUsage() {
-  std::cerr << "usage: sched-opt FILE.ir [--schedule=DIRECTIVES] [--print-scheduled]\n"
-               "                 [--lower | --passes=PASS,PASS,...] [--print-after-all]\n"
-               "                 [--print-after=PASS] [--verify-each] [--emit="
-            << emitKinds() << "]\n"
-               "                 [--arch=" << targetArchNames() << "] [-split-input-file]\n"
-               "passes: " << passList() << "\n";
-}
-
 /// Splits "a,b,c" into names; false, with a message, for an unknown one.
 bool parsePasses(const std::string &List, std::vector<std::string> &Out) {
   std::string Name;
@@ -115,60 +166,41 @@ bool parsePasses(const std::string &List, std::vector<std::string> &Out) {
   return true;
 }
 
-bool startsWith(const std::string &S, const std::string &Prefix) {
-  return S.compare(0, Prefix.size(), Prefix) == 0;
-}
-
-bool parseOptions(int Argc, char **Argv, Options &Opts) {
-  for (int I = 1; I < Argc; ++I) {
-    std::string Arg = Argv[I];
-    if (startsWith(Arg, "--schedule=")) {
-      Opts.Schedule = Arg.substr(11);
-      Opts.HasSchedule = true;
-    } else if (Arg == "--schedule" && I + 1 < Argc) {
-      Opts.Schedule = Argv[++I];
-      Opts.HasSchedule = true;
-    } else if (Arg == "--print-scheduled") {
-      Opts.PrintScheduled = true;
-    } else if (Arg == "--lower") {
-      Opts.Lower = true;
-    } else if (Arg == "--print-after-all") {
-      Opts.PrintAfterAll = true;
-    } else if (startsWith(Arg, "--print-after=")) {
-      Opts.PrintAfter = Arg.substr(14);
-    } else if (Arg == "--verify-each") {
-      Opts.VerifyEach = true;
-    } else if (startsWith(Arg, "--emit=")) {
-      Opts.Emit = Arg.substr(7);
-      if (Opts.Emit != "ir" && Opts.Emit != "descriptor" && !targetWithEmitKind(Opts.Emit)) {
-        std::cerr << "sched-opt: error: unknown --emit kind '" << Opts.Emit << "'; valid: "
-                  << emitKinds() << "\n";
-        return false;
-      }
-    } else if (startsWith(Arg, "--passes=")) {
-      Opts.HasPasses = true;
-      if (!parsePasses(Arg.substr(9), Opts.Passes))
-        return false;
-    } else if (Arg == "-split-input-file" || Arg == "--split-input-file") {
-      Opts.SplitInputFile = true;
-    } else if (startsWith(Arg, "--arch=")) {
-      if (!parseTargetArch(Arg.substr(7), Opts.Arch)) {
-        std::cerr << "sched-opt: error: unknown --arch '" << Arg.substr(7)
-                  << "'; valid: " << targetArchNames() << "\n";
-        return false;
-      }
-    } else if (Arg == "-h" || Arg == "--help") {
-      printUsage();
-      return false;
-    } else if (!startsWith(Arg, "-") && Opts.InputFile.empty()) {
-      Opts.InputFile = Arg;
-    } else {
-      std::cerr << "sched-opt: error: unknown argument '" << Arg << "'\n";
+/// Options from the parsed command line; false, with a message, for a value
+/// no registry knows or options that do not combine.
+bool readOptions(Options &Opts) {
+  Opts.InputFile = InputFilename == "-" ? std::string("<stdin>") : std::string(InputFilename);
+  Opts.Schedule = ScheduleOpt;
+  Opts.HasSchedule = ScheduleOpt.getNumOccurrences() > 0;
+  Opts.PrintScheduled = PrintScheduledOpt;
+  Opts.Lower = LowerOpt;
+  Opts.PrintAfterAll = PrintAfterAllOpt;
+  Opts.VerifyEach = VerifyEachOpt;
+  Opts.SplitInputFile = SplitInputFileOpt;
+  if (PrintAfterOpt.getNumOccurrences()) {
+    Opts.PrintAfter = PrintAfterOpt;
+    if (!passes::findPass(Opts.PrintAfter)) {
+      std::cerr << "sched-opt: error: --print-after: unknown pass '" << Opts.PrintAfter
+                << "'; registered passes: " << passList() << "\n";
       return false;
     }
   }
-  if (Opts.InputFile.empty()) {
-    printUsage();
+  if (EmitOpt.getNumOccurrences()) {
+    Opts.Emit = EmitOpt;
+    if (Opts.Emit != "ir" && Opts.Emit != "descriptor" && !targetWithEmitKind(Opts.Emit)) {
+      std::cerr << "sched-opt: error: unknown --emit kind '" << Opts.Emit << "'; valid: "
+                << emitKinds() << "\n";
+      return false;
+    }
+  }
+  if (PassesOpt.getNumOccurrences()) {
+    Opts.HasPasses = true;
+    if (!parsePasses(PassesOpt, Opts.Passes))
+      return false;
+  }
+  if (ArchOpt.getNumOccurrences() && !parseTargetArch(ArchOpt, Opts.Arch)) {
+    std::cerr << "sched-opt: error: unknown --arch '" << ArchOpt
+              << "'; valid: " << targetArchNames() << "\n";
     return false;
   }
   if (Opts.HasPasses && (Opts.Lower || !Opts.Emit.empty())) {
@@ -274,13 +306,16 @@ std::string stripComments(const std::string &Text, ScheduleText &Schedule, bool 
   return Out;
 }
 
-bool readFile(const std::string &Path, std::string &Out) {
-  std::ifstream In(Path, std::ios::binary);
-  if (!In)
+/// The file, or standard input for "-"; false, with a message, when it
+/// cannot be read.
+bool readInput(const std::string &Path, const std::string &Name, std::string &Out) {
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> Buffer =
+      llvm::MemoryBuffer::getFileOrSTDIN(Path, /*IsText=*/true);
+  if (!Buffer) {
+    std::cerr << Name << ": error: cannot read file: " << Buffer.getError().message() << "\n";
     return false;
-  std::ostringstream SS;
-  SS << In.rdbuf();
-  Out = SS.str();
+  }
+  Out = (*Buffer)->getBuffer().str();
   return true;
 }
 
@@ -292,11 +327,14 @@ PipelineOptions pipelineOptions(const Options &Opts) {
   PO.Arch = Opts.Arch;
   if (Opts.PrintAfterAll || !Opts.PrintAfter.empty())
     PO.AfterPass = [&Opts](const std::string &Pass, const ir::LoopNest &N, bool Changed) {
+      if (Opts.PassesRun)
+        Opts.PassesRun->push_back(Pass);
       if (!Opts.PrintAfterAll && Pass != Opts.PrintAfter)
         return;
-      std::cout << "// *** IR after " << Pass << (Changed ? "" : " (unchanged)") << " ***\n";
+      llvm::raw_ostream &OS = *Opts.Out;
+      OS << "// *** IR after " << Pass << (Changed ? "" : " (unchanged)") << " ***\n";
       if (Changed || Pass == Opts.PrintAfter)
-        std::cout << ir::print(N) << "\n";
+        OS << ir::print(N) << "\n";
     };
   return PO;
 }
@@ -323,12 +361,12 @@ int runNamedPasses(const Options &Opts, const ir::LoopNest &Nest, const std::str
     return 1;
   if (Opts.PrintAfterAll)
     return 0;
-  std::cout << ir::print(Out.Kernel);
+  *Opts.Out << ir::print(Out.Kernel);
   if (Out.Geometry.Grid[0])
-    std::cout << "// launch: grid " << shapeText(Out.Geometry.Grid) << ", block "
+    *Opts.Out << "// launch: grid " << shapeText(Out.Geometry.Grid) << ", block "
               << shapeText(Out.Geometry.Block) << "\n";
   for (const BufferRegion &R : Out.Regions)
-    std::cout << "// region " << (R.Read ? "r" : "") << (R.Written ? "w" : "")
+    *Opts.Out << "// region " << (R.Read ? "r" : "") << (R.Written ? "w" : "")
               << (R.Read || R.Written ? "" : "-") << " " << R.Param << ": min "
               << (R.Min ? ir::print(R.Min) : std::string("0")) << ", extent "
               << ir::print(R.Extent) << "\n";
@@ -355,17 +393,17 @@ int emitLowered(const Options &Opts, const ir::LoopNest &Scheduled, const std::s
   if (!Ok)
     return 1;
   if (Wanted)
-    std::cout << C.Source;
+    *Opts.Out << C.Source;
   else if (Opts.Emit == "descriptor")
-    std::cout << serializeDescriptor(C.Descriptor) << "\n";
+    *Opts.Out << serializeDescriptor(C.Descriptor) << "\n";
   else if (!Opts.PrintAfterAll)
-    std::cout << ir::print(C.Descriptor.Kernel.Kernel);
+    *Opts.Out << ir::print(C.Descriptor.Kernel.Kernel);
   return 0;
 }
 
 /// Reads, schedules and compiles the nest in Text (the whole file, or one
 /// case of it with the others' lines blanked); 0 on success.
-int processCase(const Options &Opts, const std::string &File, const std::string &Text) {
+int lowerCase(const Options &Opts, const std::string &File, const std::string &Text) {
   ScheduleText Schedule;
   std::string IRText = stripComments(Text, Schedule, !Opts.HasSchedule);
   if (Opts.HasSchedule)
@@ -396,16 +434,34 @@ int processCase(const Options &Opts, const std::string &File, const std::string 
 
   if (Opts.HasPasses) {
     if (Opts.PrintScheduled)
-      std::cout << ir::print(Nest);
+      *Opts.Out << ir::print(Nest);
     return runNamedPasses(Opts, Nest, File, Schedule);
   }
   bool WantsLowering = Opts.Lower || Opts.PrintAfterAll || !Opts.PrintAfter.empty() ||
                        Opts.VerifyEach || !Opts.Emit.empty();
   if (Opts.PrintScheduled || !WantsLowering)
-    std::cout << ir::print(Nest);
+    *Opts.Out << ir::print(Nest);
   if (!WantsLowering)
     return 0;
   return emitLowered(Opts, Nest, File, Schedule);
+}
+
+/// lowerCase, and an error when --print-after names a pass that did not
+/// run on this nest (not in its target's pipeline, or not in --passes).
+int processCase(const Options &Opts, const std::string &File, const std::string &Text) {
+  Opts.PassesRun->clear();
+  int Status = lowerCase(Opts, File, Text);
+  if (Status || Opts.PrintAfter.empty() ||
+      std::find(Opts.PassesRun->begin(), Opts.PassesRun->end(), Opts.PrintAfter) !=
+          Opts.PassesRun->end())
+    return Status;
+  std::string Ran;
+  for (const std::string &Pass : *Opts.PassesRun)
+    Ran += (Ran.empty() ? "" : ", ") + Pass;
+  std::cerr << File << ": error: --print-after: pass '" << Opts.PrintAfter
+            << "' did not run on this nest; the passes that ran: " << (Ran.empty() ? "none" : Ran)
+            << "\n";
+  return 1;
 }
 
 /// The cases of a -split-input-file file: each the whole text with every
@@ -432,26 +488,65 @@ std::vector<std::string> splitCases(const std::string &Text) {
 
 } // namespace
 
+static void printVersion(llvm::raw_ostream &OS) {
+  OS << "sched-opt (sched " SCHED_VERSION ")\n  built with LLVM " LLVM_VERSION_STRING "\n";
+}
+
 int main(int Argc, char **Argv) {
+  llvm::InitLLVM X(Argc, Argv);
+  // Descriptions that name what the registries hold.
+  std::string PassesDesc = "Run exactly these registered passes, in order, and print the nest "
+                           "(passes: " + passList() + ")";
+  std::string PrintAfterDesc = "Print the nest after this registered pass";
+  std::string EmitDesc = "Print the lowered nest as " + emitKinds() + " (default: the lowered IR)";
+  std::string ArchDesc = "The target architecture (" + targetArchNames() + ")";
+  PassesOpt.setDescription(PassesDesc);
+  PrintAfterOpt.setDescription(PrintAfterDesc);
+  EmitOpt.setDescription(EmitDesc);
+  ArchOpt.setDescription(ArchDesc);
+  cl::HideUnrelatedOptions(SchedOptCategory);
+  cl::SetVersionPrinter(printVersion);
+  cl::ParseCommandLineOptions(
+      Argc, Argv,
+      "sched-opt: schedule and lower one loop nest in sched's textual IR\n\n"
+      "  Prints the scheduled nest, or with --lower, --emit, --passes or --print-after*\n"
+      "  what the target's pipeline (or the named passes) made of it. Schedules come\n"
+      "  from --schedule or from the file's `// SCHEDULE:` lines.\n");
+
   Options Opts;
-  if (!parseOptions(Argc, Argv, Opts))
+  if (!readOptions(Opts))
     return 1;
-  const std::string &File = Opts.InputFile;
   std::string Text;
-  if (!readFile(File, Text)) {
-    std::cerr << File << ": error: cannot read file\n";
+  if (!readInput(InputFilename, Opts.InputFile, Text))
+    return 1;
+  std::error_code EC;
+  llvm::ToolOutputFile Output(OutputFilename, EC, llvm::sys::fs::OF_Text);
+  if (EC) {
+    std::cerr << "sched-opt: error: cannot open '" << OutputFilename << "': " << EC.message()
+              << "\n";
     return 1;
   }
-  if (!Opts.SplitInputFile)
-    return processCase(Opts, File, Text);
+  std::vector<std::string> PassesRun;
+  Opts.Out = &Output.os();
+  Opts.PassesRun = &PassesRun;
+  const std::string &File = Opts.InputFile;
   int Status = 0;
-  std::vector<std::string> Cases = splitCases(Text);
-  for (size_t I = 0; I < Cases.size(); ++I) {
-    if (I)
-      std::cout << "// -----\n";
-    std::cout.flush();
-    Status |= processCase(Opts, File, Cases[I]);
-    std::cout.flush();
+  if (!Opts.SplitInputFile) {
+    Status = processCase(Opts, File, Text);
+  } else {
+    std::vector<std::string> Cases = splitCases(Text);
+    for (size_t I = 0; I < Cases.size(); ++I) {
+      if (I)
+        *Opts.Out << "// -----\n";
+      // Each case's diagnostics (stderr) after the output before them.
+      Opts.Out->flush();
+      Status |= processCase(Opts, File, Cases[I]);
+      Opts.Out->flush();
+    }
   }
+  // As LLVM's tools: -o FILE is kept when the run succeeded; the cases of a
+  // -split-input-file run are independent, so their output is kept too.
+  if (Status == 0 || Opts.SplitInputFile)
+    Output.keep();
   return Status;
 }

@@ -230,7 +230,7 @@ def write_repro(out_dir, case, res, runner, log_lines):
     lines, _, _ = case.nest.to_c([" ".join(case.schedule)])
     how = ["clang++-19 -std=c++17 -O1 -Wno-unknown-pragmas repro.cpp -o plain && ./plain > plain.out",
            "clang++-19 -std=c++17 -O1 -fplugin=<build>/lib/SchedPlugin.so repro.cpp "
-           "-L<build>/lib -lsched_runtime -o sched",
+           "-L<build>/lib -Wl,-rpath,<build>/lib -lsched_runtime -o sched",
            "SCHED_BACKEND=sim SCHED_VERBOSE=1 ./sched > sched.out; diff plain.out sched.out",
            "(./plain 0 1 and ./sched 0 1 print every element)"]
     after = []

@@ -86,7 +86,7 @@ class Runner:
     def compile(self, src_path, exe, plugin, arch=None):
         if plugin:
             cmd = [CLANG, "-std=c++17", "-O1", "-fplugin=" + self.plugin, src_path,
-                   "-L" + self.libdir, "-lsched_runtime", "-o", exe]
+                   "-L" + self.libdir, "-Wl,-rpath," + self.libdir, "-lsched_runtime", "-o", exe]
             if arch:
                 cmd.insert(3, "-fplugin-arg-sched-arch=" + arch)
         else:
