@@ -71,16 +71,26 @@ namespace {
 
 using namespace ir;
 
-/// The innermost thread-bound loop that carries a reduction, if any.
+/// The outermost loop bound to blockIdx or threadIdx that carries a
+/// reduction, if any. Outermost first: a reduction over threadIdx.y around
+/// one over threadIdx.x moves above the serial loops they share, so the
+/// inner one (then reducing into the outer's per-thread partial) combines
+/// once per row after all of them, not once per iteration; a reduction
+/// across blocks becomes the block's partial, which its thread loops then
+/// reduce into.
 class BoundReductionFinder : public IRVisitor {
 public:
   const ForNode *Found = nullptr;
 
 protected:
   void visitFor(const ForNode *N) override {
-    IRVisitor::visitFor(N);
-    if (!Found && N->LoopKind == ForKind::ThreadBound && N->IsReduction)
+    if (Found)
+      return;
+    if (N->LoopKind == ForKind::ThreadBound && N->IsReduction) {
       Found = N;
+      return;
+    }
+    IRVisitor::visitFor(N);
   }
 };
 
@@ -116,7 +126,7 @@ class ThreadReductionLowering {
 public:
   explicit ThreadReductionLowering(LoweringState &S) : S(S) {}
 
-  /// Lowers every thread-bound reduction loop, innermost first.
+  /// Lowers every thread-bound reduction loop, outermost first.
   bool run() {
     for (;;) {
       BoundReductionFinder F;

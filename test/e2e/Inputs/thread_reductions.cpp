@@ -149,6 +149,16 @@ void rfactor_row_max(int n, int m, const int *A, int *mx) {
   }
 }
 
+// A reduction over two thread dimensions at once: a block of 32 x 4 threads
+// sums a 2-D tile of the input, x fastest (warp shuffles), then y (a
+// shared-memory tree over the four rows' totals).
+void two_dim_sum(int n, const int *A, long long *out) {
+#pragma sched target(gpu) split(r, ro, ri, 4) split(c, co, ci, 32) reorder(ro, co, ri, ci) bind(ri, threadIdx.y) bind(ci, threadIdx.x)
+  for (int r = 0; r < n; r++)
+    for (int c = 0; c < 64; c++)
+      out[0] += A[r * 64 + c];
+}
+
 static double check(const std::vector<float> &v) {
   double s = 0;
   for (size_t i = 0; i < v.size(); ++i)
@@ -216,6 +226,13 @@ int main() {
     for (int v : rm)
       rh = rh * 31 + v;
     std::printf("rfactor_row_max %d %d: %ld\n", n, m, rh);
+
+    std::vector<int> A2(size_t(m) * 64);
+    for (size_t k = 0; k < A2.size(); ++k)
+      A2[k] = int(k * 37 % 201) - 100;
+    long long total = 3;
+    two_dim_sum(m, A2.data(), &total);
+    std::printf("two_dim_sum %d: %lld\n", m, total);
 
     std::vector<float> yd(n, -1.0f);
     staged_rowdot(n, m, A.data(), x.data(), yd.data());
