@@ -516,6 +516,20 @@ class BindModelTest(unittest.TestCase):
         self.assertIsNone(o.check(dirs))
         self.assertTrue(self.model(o, dirs).find("k")[0].combine)
 
+    def test_rfactor_makes_the_factor_loop_parallel_and_adds_the_partials_loops(self):
+        # for i < 8: for k < 1: C[i] += A[i][k], factored by k itself
+        o = self_update_once()
+        dirs = S("rfactor(k, k, P)", "bind(k, threadIdx.x)", "bind(P.r, threadIdx.x)")
+        self.assertIsNone(o.check(dirs))
+        m = self.model(o, dirs)
+        self.assertFalse(m.find("k")[0].red)
+        self.assertTrue(m.find("P.r")[0].combine)
+        self.assertEqual(m.find("P.init")[0].kind, "serial")
+
+    def test_rfactor_of_a_loop_that_carries_no_reduction_is_illegal(self):
+        why = self_update_once().check(S("rfactor(i, i, P)"))
+        self.assertEqual(why, "model: rfactor of a loop that carries no reduction")
+
     def test_reduction_loop_is_bindable_to_no_virtual_thread(self):
         why = self_update_once().check(S("bind(k, vthread)"))
         self.assertEqual(why, "model: bind of a reduction loop")

@@ -108,6 +108,16 @@ def reduction_bind(seed, nest, oracle, dirs):
             if o not in taken and i not in taken:
                 tries.append([("split", L.name, o, i, str(f))] + atomics + pre +
                              [("bind", o, tag), ("bind", i, "threadIdx.x")])
+        if rng.random() < 0.35:
+            # rfactor: the partials by the inner part of a split, each
+            # thread one; then the partials reduced across the threads
+            f = rng.choice([8, 32, 64])
+            o, i, r = L.name + "_fo", L.name + "_fi", L.name + "_rf"
+            if not taken & {o, i, r, r + ".init", r + ".r"}:
+                init = [("bind", r + ".init", "threadIdx.x")] if rng.random() < 0.5 else []
+                tries.insert(0, [("split", L.name, o, i, str(f)), ("rfactor", o, i, r),
+                                 ("bind", i, "threadIdx.x")] + init +
+                             [("bind", r + ".r", "threadIdx.x")])
         if L.ext.is_const() and L.ext.value() <= 256:
             tries.append([("bind", L.name, "threadIdx.x")])
         for f in rng.sample([8, 32, 48, 64, 96], 2):

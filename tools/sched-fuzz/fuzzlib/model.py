@@ -502,6 +502,34 @@ class Model:
     def d_target(self, t):
         pass
 
+    def d_rfactor(self, k, ki, r):
+        # schedule/RFactor.cpp: the reduction k carries into one element,
+        # factored by ki into partials R[ki] (loop R.init sets them, R.r
+        # reduces them afterwards). ki's updates then go to elements of
+        # their own, so its iterations' commuting updates are combined, not
+        # raced ("rfactored", like a cross-thread reduction's loop).
+        K, _ = self.find(k)
+        KI, _ = self.find(ki)
+        if K.kind != "serial" or not K.red:
+            raise ModelError("rfactor of a loop that carries no reduction")
+        if KI is not K and not any(n is KI for n, _ in self.iter_nodes(K.children)):
+            raise ModelError("rfactor by a loop outside the reduction loop")
+        if (KI.kind != "serial" or not KI.ext.is_const() or KI.tri or
+                (KI.val.kind == "var" and KI.val.args[1])):
+            raise ModelError("rfactor by a loop of no constant extent from 0")
+        why, targets = self._reduction_targets(K)
+        if why or len(targets) != 1:
+            raise ModelError("rfactor: %s" % (why or "not one reduced element"))
+        for name in (r, r + ".init", r + ".r"):
+            self.fresh(name)
+        KI.red = False
+        KI.rfactored = True
+        init = MLoop(r + ".init", Val("stage"), KI.ext, [MStmt(stage=r)])
+        final = MLoop(r + ".r", Val("stage"), KI.ext, [MStmt(stage=r)], red=True)
+        init.stage = final.stage = r
+        final.rfactor_final = True
+        self.replace(K, [MGroup("alloc", [init, K, final], r)])
+
     def d_atomic(self, c):
         # schedule/Atomic.cpp: a parameter array of the nest (global)
         arr = next((a for a in self.nest.arrays if a.name == c), None)
@@ -566,6 +594,12 @@ class Model:
         for M in loops:
             if M.kind != "serial":
                 raise ModelError("bind of a non-serial loop")
+            if M.red and getattr(M, "rfactor_final", False):
+                # R.r { y = y op R[R.r] }: a cross-thread reduction of one
+                # element, always legal on threads
+                if tag not in THREAD_TAGS:
+                    raise ModelError("bind of a reduction loop")
+                continue
             if M.red:
                 if tag not in THREAD_TAGS + BLOCK_TAGS or len(loops) > 1:
                     raise ModelError("bind of a reduction loop")
@@ -1052,7 +1086,8 @@ class Model:
                     parts.append(node.val.py(cfg))
                     # "combine": parallel, but its commuting updates are
                     # combined (a cross-thread reduction)
-                    par.append("combine" if node.combine and node.kind == "bound"
+                    combined = node.combine or getattr(node, "rfactored", False)
+                    par.append("combine" if combined and node.kind == "bound"
                                else node.parallel())
                 parent = node.children
             src = "lambda %s: (%s,)" % (", ".join(loops), ", ".join(parts))

@@ -8,7 +8,7 @@ from .program import build_program
 from .runner import CLASSES
 
 DIRECTIVES = ["target", "split", "split-nparts", "tile", "reorder", "reorder-partial", "fuse",
-              "bind-block", "bind-thread", "bind-reduction", "atomic", "bind-vthread", "unroll", "vectorize", "cache_read",
+              "bind-block", "bind-thread", "bind-reduction", "atomic", "rfactor", "bind-vthread", "unroll", "vectorize", "cache_read",
               "cache_write", "compute_at", "scope-shared", "scope-local", "scope-global",
               "set_scope", "storage_align", "double_buffer", "pipeline",
               # target(vta) (--family vta)
