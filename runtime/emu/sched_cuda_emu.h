@@ -283,35 +283,30 @@ static inline long long __double_as_longlong(double X) { return sched_emu::bitCa
 // Atomics: the block's threads are fibers of one OS thread that switch only
 // at barriers and collectives, so a read-modify-write is atomic as written.
 // Each returns the old value, as CUDA's do.
-template <class T, class U> static inline T atomicAdd(T *P, U V) {
+namespace sched_emu {
+template <class T, class U, class F> inline T atomicUpdate(T *P, U V, F Op) {
   T Old = *P;
-  *P = static_cast<T>(Old + static_cast<T>(V));
+  *P = static_cast<T>(Op(Old, static_cast<T>(V)));
   return Old;
+}
+} // namespace sched_emu
+template <class T, class U> static inline T atomicAdd(T *P, U V) {
+  return sched_emu::atomicUpdate(P, V, [](T A, T B) { return A + B; });
 }
 template <class T, class U> static inline T atomicMin(T *P, U V) {
-  T Old = *P;
-  *P = static_cast<T>(V) < Old ? static_cast<T>(V) : Old;
-  return Old;
+  return sched_emu::atomicUpdate(P, V, [](T A, T B) { return B < A ? B : A; });
 }
 template <class T, class U> static inline T atomicMax(T *P, U V) {
-  T Old = *P;
-  *P = Old < static_cast<T>(V) ? static_cast<T>(V) : Old;
-  return Old;
+  return sched_emu::atomicUpdate(P, V, [](T A, T B) { return A < B ? B : A; });
 }
 template <class T, class U> static inline T atomicAnd(T *P, U V) {
-  T Old = *P;
-  *P = static_cast<T>(Old & static_cast<T>(V));
-  return Old;
+  return sched_emu::atomicUpdate(P, V, [](T A, T B) { return A & B; });
 }
 template <class T, class U> static inline T atomicOr(T *P, U V) {
-  T Old = *P;
-  *P = static_cast<T>(Old | static_cast<T>(V));
-  return Old;
+  return sched_emu::atomicUpdate(P, V, [](T A, T B) { return A | B; });
 }
 template <class T, class U> static inline T atomicXor(T *P, U V) {
-  T Old = *P;
-  *P = static_cast<T>(Old ^ static_cast<T>(V));
-  return Old;
+  return sched_emu::atomicUpdate(P, V, [](T A, T B) { return A ^ B; });
 }
 template <class T> static inline T atomicCAS(T *P, T Compare, T V) {
   T Old = *P;

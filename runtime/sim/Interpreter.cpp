@@ -1375,29 +1375,41 @@ private:
     return A.Epoch < BlockEpoch || (A.Epoch == Epoch && A.Thread != T);
   }
 
-  /// Records a global access; false (with Error set) on a race.
-  /// An atomic update's read or write of a global element: it races with a
-  /// plain access another thread made unordered with it, never with another
-  /// atomic update.
-  bool checkGlobalAtomic(int32_t Buf, int64_t Index, int32_t T, int32_t Pc, bool IsWrite) {
-    GlobalCell &C = GlobalShadows[Bufs[Buf].ShadowBase].cell(Index - Bufs[Buf].Min);
+  /// Whether an access (a write, or one of an atomic update, when IsWrite)
+  /// by thread T races with the plain accesses recorded in C: a write
+  /// unordered with it, or, for a write, a read. Reports the race.
+  bool racesWithPlain(GlobalCell &C, int32_t Buf, int64_t Index, int32_t T, int32_t Pc,
+                      bool IsWrite) {
     if (unordered(C.Write, T)) {
-      reportRace(Buf, Index, C.Write.Epoch, C.Write.Thread, C.Write.Pc, true, T, Pc, true);
-      return false;
+      reportRace(Buf, Index, C.Write.Epoch, C.Write.Thread, C.Write.Pc, true, T, Pc, IsWrite);
+      return true;
     }
+    if (!IsWrite)
+      return false;
     if (unordered(C.Read, T)) {
       reportRace(Buf, Index, C.Read.Epoch, C.Read.Thread, C.Read.Pc, false, T, Pc, true);
-      return false;
+      return true;
     }
     if (C.Read2.Epoch == Epoch && C.Read2.Thread != T) {
       reportRace(Buf, Index, Epoch, C.Read2.Thread, C.Read2.Pc, false, T, Pc, true);
-      return false;
+      return true;
     }
+    return false;
+  }
+
+  /// An atomic update's read or write of a global element: it races with a
+  /// plain access another thread made unordered with it (both count as
+  /// writes), never with another atomic update.
+  bool checkGlobalAtomic(int32_t Buf, int64_t Index, int32_t T, int32_t Pc, bool IsWrite) {
+    GlobalCell &C = GlobalShadows[Bufs[Buf].ShadowBase].cell(Index - Bufs[Buf].Min);
+    if (racesWithPlain(C, Buf, Index, T, Pc, /*IsWrite=*/true))
+      return false;
     if (IsWrite)
       C.Atomic = {Epoch, T, Pc};
     return true;
   }
 
+  /// Records a global access; false (with Error set) on a race.
   bool checkGlobal(int32_t Buf, int64_t Index, int32_t T, int32_t Pc, bool IsWrite) {
     // One cell per element of the region, which starts at Min.
     GlobalCell &C = GlobalShadows[Bufs[Buf].ShadowBase].cell(Index - Bufs[Buf].Min);
@@ -1410,19 +1422,9 @@ private:
     // missing from the write record.
     if (C.Write.Epoch == Epoch && C.Write.Thread == T)
       return true;
-    if (unordered(C.Write, T)) {
-      reportRace(Buf, Index, C.Write.Epoch, C.Write.Thread, C.Write.Pc, true, T, Pc, IsWrite);
+    if (racesWithPlain(C, Buf, Index, T, Pc, IsWrite))
       return false;
-    }
     if (IsWrite) {
-      if (unordered(C.Read, T)) {
-        reportRace(Buf, Index, C.Read.Epoch, C.Read.Thread, C.Read.Pc, false, T, Pc, true);
-        return false;
-      }
-      if (C.Read2.Epoch == Epoch && C.Read2.Thread != T) {
-        reportRace(Buf, Index, Epoch, C.Read2.Thread, C.Read2.Pc, false, T, Pc, true);
-        return false;
-      }
       C.Write = {Epoch, T, Pc};
       return true;
     }
