@@ -134,7 +134,7 @@ double norm_of_vector(int n, const float *x) {
 // max over rows factored by the columns' inner part.
 float rfactor_sum(int n, const float *x) {
   float s = 0;
-#pragma sched target(gpu) split(k, ko, ki, 32) rfactor(ko, ki, part) bind(ki, threadIdx.x) bind(part.init, threadIdx.x) bind(part.r, threadIdx.x)
+#pragma sched target(gpu) split(k, ko, ki, 32) rfactor(ko, ki, part) set_scope(part, shared) bind(ki, threadIdx.x) bind(part.init, threadIdx.x) bind(part.r, threadIdx.x)
   for (int k = 0; k < n; k++)
     s += x[k];
   return s;
