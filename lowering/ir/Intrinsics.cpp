@@ -240,6 +240,15 @@ const char *atomicIntrinsicName(BinOp Op) {
   return nullptr;
 }
 
+bool hasAtomicUpdate(BinOp Op, DType T) {
+  const bool Int = T == DType::Int32 || T == DType::UInt32 || T == DType::Int64 ||
+                   T == DType::UInt64;
+  const bool Float = T == DType::Float32 || T == DType::Float64;
+  if (Op == BinOp::Add || Op == BinOp::Min || Op == BinOp::Max)
+    return Int || Float;
+  return (Op == BinOp::BitAnd || Op == BinOp::BitOr || Op == BinOp::BitXor) && Int;
+}
+
 bool atomicIntrinsicOp(const std::string &Name, BinOp &Op) {
   for (const auto &A : AtomicIntrinsics)
     if (Name == A.Name) {

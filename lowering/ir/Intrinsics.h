@@ -266,6 +266,11 @@ extern const char *const WarpShflXor;
 /// max & | ^; null for any other. Cross-block reductions end with it
 /// (passes/gpu/LowerThreadReductions.cpp).
 const char *atomicIntrinsicName(BinOp Op);
+/// Whether the GPU updates an element of type T atomically with Op (CUDA's
+/// atomicAdd, Min, Max on 32- and 64-bit integers and float/double, the
+/// last two as a compare-and-swap loop for floating point; And, Or, Xor on
+/// integers).
+bool hasAtomicUpdate(BinOp Op, DType T);
 /// The operation of an atomic update intrinsic; false for any other call.
 bool atomicIntrinsicOp(const std::string &Name, BinOp &Op);
 Stmt makeAtomicUpdate(BinOp Op, const Buffer &B, const std::vector<Expr> &Indices, Expr Value);

@@ -93,10 +93,7 @@ bool reductionUpdatesOf(const ForNode *L, std::vector<ReductionUpdate> &Out,
     for (const ReductionUpdate &U : Out) {
       if (A.Buf.get() != U.Buf.get())
         continue;
-      bool OwnUpdate = false;
-      for (const StoreNode *St : U.Stores)
-        OwnUpdate |= A.Statement == St && structurallyEqual(A.Indices, U.Indices);
-      if (!OwnUpdate)
+      if (!U.updatedBy(A.Statement) || !structurallyEqual(A.Indices, U.Indices))
         return fail(Why, "it reads '" + elementText(A) + "' besides updating '" + U.Buf->Name +
                              "'");
     }
@@ -129,11 +126,9 @@ public:
   explicit ReductionFinder(const VarNode *LoopVar) : LoopVar(LoopVar) {}
   bool Found = false;
 
+  std::set<const BufferNode *> Private; // allocated inside the body
+
 protected:
-  void visitAllocate(const AllocateNode *N) override {
-    Private.insert(N->Buf.get());
-    IRVisitor::visitAllocate(N);
-  }
   void visitStore(const StoreNode *N) override {
     if (Found || Private.count(N->Buf.get()))
       return;
@@ -147,7 +142,6 @@ protected:
 
 private:
   const VarNode *LoopVar;
-  std::set<const BufferNode *> Private;
 };
 
 class ReductionFlags : public IRMutator {
@@ -168,14 +162,12 @@ public:
 
 protected:
   Stmt mutateStore(const Stmt &S, const StoreNode *N) override {
-    for (const StoreNode *St : U.Stores)
-      if (St == N) {
-        Redirecting = true;
-        Expr Value = mutate(N->Value);
-        Redirecting = false;
-        return makeStoreLike(N, To, At, Value);
-      }
-    return IRMutator::mutateStore(S, N);
+    if (!U.updatedBy(N))
+      return IRMutator::mutateStore(S, N);
+    Redirecting = true;
+    Expr Value = mutate(N->Value);
+    Redirecting = false;
+    return makeStoreLike(N, To, At, Value);
   }
   Expr mutateLoad(const Expr &E, const LoadNode *L) override {
     if (Redirecting && L->Buf.get() == U.Buf.get())
@@ -193,7 +185,10 @@ private:
 } // namespace
 
 bool carriesReduction(const Stmt &Body, const VarNode *LoopVar) {
+  Allocations Private;
+  Private.visit(Body);
   ReductionFinder F(LoopVar);
+  F.Private = std::move(Private.Bufs);
   F.visit(Body);
   return F.Found;
 }

@@ -26,6 +26,14 @@ struct ReductionUpdate {
   std::vector<Expr> Indices;              // [i]: the same element in every update
   BinOp Combine = BinOp::Add;             // how two partial results combine (+ for -)
   std::vector<const StoreNode *> Stores;  // `y[i] = y[i] + e`, in program order
+
+  /// Whether S is one of the updates.
+  bool updatedBy(const StmtNode *S) const {
+    for (const StoreNode *St : Stores)
+      if (St == S)
+        return true;
+    return false;
+  }
 };
 
 /// The elements loop L reduces into, when everything L's body writes outside

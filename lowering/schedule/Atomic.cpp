@@ -18,13 +18,11 @@ using namespace ir;
 
 bool applyAtomic(ScheduleState &S, const Directive &D) {
   const DirectiveArg &Arg = D.Args[0];
-  for (const Param &P : S.Nest.Params)
-    if (P.ParamKind == Param::Kind::Buffer && P.Buf->Name == Arg.Text) {
-      if (P.Buf->MemScope != Scope::Global)
-        break;
-      S.Atomic.insert(Arg.Text);
-      return true;
-    }
+  Buffer Given = findParameterBuffer(S, Arg.Text);
+  if (Given && Given->MemScope == Scope::Global) {
+    S.Atomic.insert(Arg.Text);
+    return true;
+  }
   if (findBufferByName(S, Arg.Text))
     return S.error(Arg.Loc, "atomic(" + Arg.Text + "): '" + Arg.Text +
                                 "' is declared in the nest; atomic updates are of global arrays "

@@ -4,11 +4,13 @@
 // the loop must not carry a dependence (ir/Dependence.h): a loop the
 // dependence analysis cannot prove parallel is refused. That holds for
 // virtual threads too, whose copies InjectVirtualThread interleaves. The
-// exception is a reduction loop bound to threadIdx: a cross-thread reduction
-// (TVM's meaning), whose partial results the block combines
-// (passes/gpu/LowerThreadReductions.cpp), legal when ir/Reduction.h says
-// what it reduces into; bound to anything else, a reduction is refused. A hardware tag names one launch dimension, so it appears at
-// most once on a nesting path (except a threadIdx loop nested in one of its
+// exception is a reduction loop bound to threadIdx (a cross-thread reduction,
+// TVM's meaning: the block combines the threads' partial results) or, for
+// arrays atomic(C) named, to blockIdx (each block adds its partial with an
+// atomic update), both lowered by passes/gpu/LowerThreadReductions.cpp and
+// legal when ir/Reduction.h says what the loop reduces into; bound to a
+// virtual thread, a reduction is refused. A hardware tag names one launch
+// dimension, so it appears at most once on a nesting path (except a threadIdx loop nested in one of its
 // tag that does not depend on it: the same threads, see
 // DistributeOverThreads), and block loops must enclose thread loops. A loop
 // that reorder distributed over several statements is bound in every copy.
@@ -18,6 +20,7 @@
 #include "ir/Access.h"
 #include "ir/Dependence.h"
 #include "ir/IRVisitor.h"
+#include "ir/Intrinsics.h"
 #include "ir/Printer.h"
 #include "ir/Reduction.h"
 #include "ir/Rewrite.h"
@@ -114,17 +117,6 @@ bool checkNesting(ScheduleState &S, const ForNode *L, const DirectiveArg &LoopAr
   return true;
 }
 
-/// Whether the GPU has an atomic update of Op on T (CUDA's atomicAdd, Min,
-/// Max, And, Or, Xor; floating-point min and max as a compare-and-swap loop).
-bool hasAtomicForm(BinOp Op, DType T) {
-  const bool Int = T == DType::Int32 || T == DType::UInt32 || T == DType::Int64 ||
-                   T == DType::UInt64;
-  const bool Float = T == DType::Float32 || T == DType::Float64;
-  if (Op == BinOp::Add || Op == BinOp::Min || Op == BinOp::Max)
-    return Int || Float;
-  return (Op == BinOp::BitAnd || Op == BinOp::BitOr || Op == BinOp::BitXor) && Int;
-}
-
 /// A reduction loop bound to blockIdx: each block reduces its iterations,
 /// then adds its partial into the element with an atomic update
 /// (passes/gpu/LowerThreadReductions.cpp). Legal for the elements atomic(C)
@@ -140,10 +132,7 @@ bool checkAcrossBlocks(ScheduleState &S, const ForNode *L, const DirectiveArg &L
     return S.error(LoopArg.Loc, Refused + Why);
   for (const ReductionUpdate &U : Updates) {
     const std::string &Buf = U.Buf->Name;
-    bool Given = false;
-    for (const ir::Param &P : S.Nest.Params)
-      Given |= P.ParamKind == ir::Param::Kind::Buffer && P.Buf.get() == U.Buf.get();
-    if (!Given || U.Buf->MemScope != Scope::Global)
+    if (findParameterBuffer(S, Buf) != U.Buf || U.Buf->MemScope != Scope::Global)
       return S.error(LoopArg.Loc, Refused + "'" + Buf +
                                       "' is a temporary of the nest, and blocks share only the "
                                       "global arrays the nest is given");
@@ -152,7 +141,7 @@ bool checkAcrossBlocks(ScheduleState &S, const ForNode *L, const DirectiveArg &L
                      Refused + "blocks combine their partial results with atomic updates of '" +
                          Buf + "', which the schedule must ask for: atomic(" + Buf +
                          ") before the bind (the order in which blocks add up is then not fixed)");
-    if (!hasAtomicForm(U.Combine, U.Buf->Type))
+    if (!hasAtomicUpdate(U.Combine, U.Buf->Type))
       return S.error(LoopArg.Loc, Refused + "the GPU has no atomic " +
                                       binOpSymbol(U.Combine) + " on " + dtypeName(U.Buf->Type));
   }

@@ -260,10 +260,16 @@ const AllocateNode *findAllocate(const Stmt &Root, const BufferNode *Buf) {
   return F.Found;
 }
 
-Buffer findBufferByName(const ScheduleState &S, const std::string &Name) {
+Buffer findParameterBuffer(const ScheduleState &S, const std::string &Name) {
   for (const Param &P : S.Nest.Params)
     if (P.ParamKind == Param::Kind::Buffer && P.Buf->Name == Name)
       return P.Buf;
+  return nullptr;
+}
+
+Buffer findBufferByName(const ScheduleState &S, const std::string &Name) {
+  if (Buffer Given = findParameterBuffer(S, Name))
+    return Given;
   AllocateFinder F(nullptr);
   F.visit(S.Nest.Body);
   for (const Buffer &B : F.All)

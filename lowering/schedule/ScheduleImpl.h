@@ -117,6 +117,10 @@ ir::Stmt replaceBuffer(const ir::Stmt &S, const ir::BufferNode *Old, const ir::B
 /// The Allocate of the buffer Buf (by identity) in Root, or nullptr.
 const ir::AllocateNode *findAllocate(const ir::Stmt &Root, const ir::BufferNode *Buf);
 
+/// The buffer parameter of the nest (an array it is given) named Name, or
+/// nullptr.
+ir::Buffer findParameterBuffer(const ScheduleState &S, const std::string &Name);
+
 /// The buffer named Name: a buffer parameter or an allocation in the nest.
 ir::Buffer findBufferByName(const ScheduleState &S, const std::string &Name);
 

@@ -220,7 +220,7 @@ private:
     std::vector<Stmt> Atomics;
     for (const ReductionUpdate &U : Updates) {
       Expr Identity = reductionIdentity(U.Combine, U.Buf->Type);
-      if (!Identity || !atomicIntrinsicName(U.Combine))
+      if (!Identity || !hasAtomicUpdate(U.Combine, U.Buf->Type))
         return S.error("the reduction loop '" + L->LoopVar->Name + "' bound to " + L->ThreadTag +
                        " has no atomic " + binOpSymbol(U.Combine) + " on " +
                        dtypeName(U.Buf->Type));
@@ -269,15 +269,9 @@ private:
         if (usesVar(I, F->LoopVar.get()))
           return false;
     for (const Access &A : collectAccesses(F->Body))
-      for (const ReductionUpdate &U : Updates) {
-        if (A.Buf.get() != U.Buf.get())
-          continue;
-        bool Own = false;
-        for (const StoreNode *St : U.Stores)
-          Own |= A.Statement == St;
-        if (!Own)
+      for (const ReductionUpdate &U : Updates)
+        if (A.Buf.get() == U.Buf.get() && !U.updatedBy(A.Statement))
           return false;
-      }
     return true;
   }
 

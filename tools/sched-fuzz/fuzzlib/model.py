@@ -345,9 +345,6 @@ class Model:
 
         return visit(loop.body)
 
-    def _cross_thread_reduction(self, M):
-        return self._reduction_targets(M)[0]
-
     def _reduction_targets(self, M):
         """(None, targets) when reduction loop M may be bound to threads as a
         cross-thread reduction (ir/Reduction.h, reductionUpdatesOf), else
