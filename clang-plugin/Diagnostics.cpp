@@ -26,7 +26,7 @@ using namespace clang;
 namespace sched {
 
 static const char *const GroupFlags[] = {"sched-fallback", "sched-unbound", "sched-ignored",
-                                         "sched-embed"};
+                                         "sched-embed", "sched-report"};
 static constexpr unsigned NumGroups = sizeof(GroupFlags) / sizeof(GroupFlags[0]);
 static_assert(NumGroups == NumWarnGroups, "one flag per WarnGroup");
 
@@ -291,6 +291,11 @@ void SchedDiagnostics::warn(WarnGroup Group, SourceLocation Loc, llvm::StringRef
 void SchedDiagnostics::error(SourceLocation Loc, llvm::StringRef Message) {
   DiagnosticsEngine &DE = CI.getDiagnostics();
   DE.Report(Loc, DE.getCustomDiagID(DiagnosticsEngine::Error, "%0")) << Message;
+}
+
+void SchedDiagnostics::info(SourceLocation Loc, llvm::StringRef Message) {
+  DiagnosticsEngine &DE = CI.getDiagnostics();
+  DE.Report(Loc, DE.getCustomDiagID(DiagnosticsEngine::Remark, "%0")) << Message;
 }
 
 bool SchedDiagnostics::remarksEnabled() const {

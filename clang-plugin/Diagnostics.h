@@ -43,9 +43,10 @@ enum class WarnGroup {
   Unbound,  // sched-unbound: a GPU nest with no loop bound to blocks or threads
   Ignored,  // sched-ignored: a pragma or directive that has no effect
   Embed,    // sched-embed: a kernel NVRTC could not compile when the program was built
+  Report,   // sched-report: no kernel report (-fplugin-arg-sched-report) could be made
 };
 /// How many groups there are (Diagnostics.cpp checks it against its table).
-constexpr unsigned NumWarnGroups = 4;
+constexpr unsigned NumWarnGroups = 5;
 
 /// The flag of Group without `-W` (`sched-fallback`).
 const char *flagName(WarnGroup Group);
@@ -65,6 +66,9 @@ public:
   /// flags make it one, or not at all when they disable it.
   void warn(WarnGroup Group, clang::SourceLocation Loc, llvm::StringRef Message);
   void error(clang::SourceLocation Loc, llvm::StringRef Message);
+  /// A remark the user asked for with a plugin option (the kernel report),
+  /// always shown.
+  void info(clang::SourceLocation Loc, llvm::StringRef Message);
   /// An optimization remark of pass "sched", shown with -Rpass=sched.
   void remark(clang::SourceLocation Loc, llvm::StringRef Message);
   bool remarksEnabled() const;

@@ -14,22 +14,29 @@
 
 namespace sched {
 
-bool embedKernelImages(LaunchDescriptor &D, const PluginOptions &Opts, std::string &Error) {
-  if (!Opts.Embed || D.Runner != RunnerKind::Kernel || D.Payload.empty())
-    return true;
-  std::string NoNvrtc;
-  if (!cuda::nvrtc(NoNvrtc))
-    return true; // no toolkit here: the program compiles its kernels when they run
+std::vector<TargetArch> buildTimeArchs(const LaunchDescriptor &D, const PluginOptions &Opts) {
   std::vector<TargetArch> Archs = Opts.EmbedArchs;
   if (Archs.empty()) {
     TargetArch Oldest;
     Oldest.Number = std::max(75, D.MinCapability);
     Archs.push_back(D.Kernel.Arch.isSet() ? D.Kernel.Arch : Oldest);
   }
-  for (const TargetArch &Arch : Archs) {
-    if (Arch.Number < D.MinCapability)
-      continue; // the kernel cannot run there
-    std::string Virtual = "compute_" + Arch.name().substr(3);
+  Archs.erase(std::remove_if(Archs.begin(), Archs.end(),
+                             [&](const TargetArch &A) { return A.Number < D.MinCapability; }),
+              Archs.end()); // the kernel cannot run there
+  return Archs;
+}
+
+std::string virtualArch(const TargetArch &Arch) { return "compute_" + Arch.name().substr(3); }
+
+bool embedKernelImages(LaunchDescriptor &D, const PluginOptions &Opts, std::string &Error) {
+  if (!Opts.Embed || D.Runner != RunnerKind::Kernel || D.Payload.empty())
+    return true;
+  std::string NoNvrtc;
+  if (!cuda::nvrtc(NoNvrtc))
+    return true; // no toolkit here: the program compiles its kernels when they run
+  for (const TargetArch &Arch : buildTimeArchs(D, Opts)) {
+    std::string Virtual = virtualArch(Arch);
     cuda::CompiledImage Image;
     if (!cuda::compileForArch(D.Payload, D.Kernel.Kernel.Name, Virtual, Image, Error)) {
       Error = "cannot compile the kernel for " + Virtual + " now (it is compiled when it "

@@ -15,8 +15,16 @@
 #include "ir/LaunchDescriptor.h"
 
 #include <string>
+#include <vector>
 
 namespace sched {
+
+/// The architectures D's kernel is compiled for at build time under Opts
+/// (those it cannot run on left out).
+std::vector<TargetArch> buildTimeArchs(const LaunchDescriptor &D, const PluginOptions &Opts);
+
+/// The virtual architecture of Arch's PTX (sm_90a: compute_90a).
+std::string virtualArch(const TargetArch &Arch);
 
 /// Adds D's images for Opts. False with Error when NVRTC loaded but could
 /// not compile the kernel for one of them (the kernel is then compiled when

@@ -31,7 +31,7 @@ std::string validOptions() {
     if (!T->EmitKind.empty())
       Stages += "|" + T->EmitKind;
   return "dump=" + Stages + ", print-after-all, verify-each, emit-dir=DIR, arch=" +
-         targetArchNames() + ", embed=0|1, embed-archs=ARCH,ARCH...";
+         targetArchNames() + ", embed=0|1, embed-archs=ARCH,ARCH..., report";
 }
 
 /// Applies one `dump=` stage; false for an unknown stage.
@@ -57,6 +57,10 @@ bool applyOption(llvm::StringRef Arg, PluginOptions &Opts) {
   }
   if (Arg == "verify-each") {
     Opts.VerifyEach = true;
+    return true;
+  }
+  if (Arg == "report") {
+    Opts.Report = true;
     return true;
   }
   if (Arg.consume_front("dump="))

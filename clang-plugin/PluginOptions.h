@@ -32,6 +32,9 @@ struct PluginOptions {
   bool Embed = true;
   /// embed-archs=sm_80,sm_90a: the architectures of the embedded PTX.
   std::vector<TargetArch> EmbedArchs;
+  /// report: each kernel's registers, spills, stack and shared memory on
+  /// those architectures, by ptxas (KernelReport.h).
+  bool Report = false;
 };
 
 } // namespace sched

@@ -22,6 +22,7 @@
 #include "Diagnostics.h"
 #include "EmbedKernels.h"
 #include "Extractor.h"
+#include "KernelReport.h"
 #include "NestReplacer.h"
 
 #include "Compile.h"
@@ -313,8 +314,11 @@ private:
   bool buildArgs(const LoweredKernel &K, const ExtractedNest &Ex, SourceLocation Loc,
                  std::vector<LaunchDescriptor::ArgKind> &Kinds,
                  std::vector<ParamBinding> &Args);
+  std::vector<std::string> reportKernels(const std::string &Name, const LaunchDescriptor &D,
+                                         SourceLocation Loc);
   void emitFiles(const std::string &Name, const CompiledNest &C, const std::string &Text,
-                 SourceLocation Loc, const LocationTable &Locs, const std::string &Function);
+                 SourceLocation Loc, const LocationTable &Locs, const std::string &Function,
+                 const std::vector<std::string> &Report);
   std::string remarkRecord(const char *Kind, const char *RemarkName, SourceLocation Loc,
                            const std::string &Function, const std::string &Message);
   void warnUnusedPragmas();
@@ -421,9 +425,32 @@ std::string SchedConsumer::remarkRecord(const char *Kind, const char *RemarkName
   return Out;
 }
 
+/// -fplugin-arg-sched-report: D's kernel as ptxas compiles it, a remark per
+/// kernel and architecture at Loc; the same lines for the optimization record.
+std::vector<std::string> SchedConsumer::reportKernels(const std::string &Name,
+                                                      const LaunchDescriptor &D,
+                                                      SourceLocation Loc) {
+  std::vector<std::string> Lines;
+  std::vector<KernelResources> Kernels;
+  std::string Error;
+  if (!measureKernelResources(D, Opts, Kernels, Error)) {
+    Diagnostics->warn(WarnGroup::Report, Loc,
+                      "sched: no kernel report for nest '" + Name + "': " + Error);
+    return Lines;
+  }
+  if (Kernels.empty())
+    Lines.push_back("nest '" + Name + "' makes no CUDA kernel: nothing for ptxas to report");
+  for (const KernelResources &K : Kernels)
+    Lines.push_back(describe(K));
+  for (const std::string &Line : Lines)
+    Diagnostics->info(Loc, "sched: " + Line);
+  return Lines;
+}
+
 void SchedConsumer::emitFiles(const std::string &Name, const CompiledNest &C,
                               const std::string &Text, SourceLocation Loc,
-                              const LocationTable &Locs, const std::string &Function) {
+                              const LocationTable &Locs, const std::string &Function,
+                              const std::vector<std::string> &Report) {
   auto Write = [&](const std::string &Ext, const std::string &Contents) {
     llvm::SmallString<256> Path(Opts.EmitDir);
     llvm::sys::path::append(Path, Name + Ext);
@@ -449,6 +476,8 @@ void SchedConsumer::emitFiles(const std::string &Name, const CompiledNest &C,
       Record += remarkRecord("Analysis", "Note", Locs.get(D.Loc), Function, D.Message);
   if (!C.Summary.empty())
     Record += remarkRecord("Passed", "NestBecameKernel", Loc, Function, C.Summary);
+  for (const std::string &Line : Report)
+    Record += remarkRecord("Analysis", "KernelResources", Loc, Function, Line);
   Write(".opt.yaml", Record);
 }
 
@@ -554,10 +583,13 @@ void SchedConsumer::handleNest(Decl *Root, const FoundNest &Found) {
   std::string EmbedError;
   if (!embedKernelImages(Desc, Opts, EmbedError))
     Diagnostics->warn(WarnGroup::Embed, ForLoc, "sched: " + EmbedError);
+  std::vector<std::string> Report;
+  if (Opts.Report)
+    Report = reportKernels(Name, Desc, ForLoc);
   std::string Text = serializeDescriptor(Desc);
   if (!Opts.EmitDir.empty())
     emitFiles(Name, C, Text, ForLoc, Locs,
-              Function ? Function->getNameAsString() : std::string());
+              Function ? Function->getNameAsString() : std::string(), Report);
 
   std::string Error;
   if (!replaceNestWithLaunch(*SemaRef, Root, Found.Loop, Found.Function, Text, Args, Error))

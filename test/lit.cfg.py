@@ -73,6 +73,9 @@ if config.nvcc and os.path.exists(config.nvcc):
 # (-fplugin-arg-sched-embed) and the cuda backend compiles the rest.
 if glob.glob(os.path.join(config.cuda_home, "lib*", "libnvrtc.so*")):
     config.available_features.add("nvrtc")
+# ptxas, which -fplugin-arg-sched-report runs on each kernel's PTX.
+if os.access(os.path.join(config.cuda_home, "bin", "ptxas"), os.X_OK):
+    config.available_features.add("ptxas")
 
 # The toolkit's stub driver: a libcuda.so that loads but fails every call with
 # CUDA_ERROR_STUB_LIBRARY, the machine whose driver cannot initialise.
