@@ -18,18 +18,22 @@
 //     y[i] = y[i] + y.red[0] }
 // and with 64 lanes along threadIdx.x in a block whose x extent is a
 // multiple of 32 (whole warps in each row of x), with warp shuffles:
-//   allocate y.red: T[3] local {
+//   allocate y.red: T[2] local {
 //     for (ji, 0, 64) bind(threadIdx.x) {
 //       ... y.part as above, then per mask 16, 8, 4, 2, 1:
 //       warp.shfl_xor(y.shfl[0], y.part[0], mask) ; y.part[0] = y.part[0] + y.shfl[0]
 //       if (ji % 32 == 0) y.red[ji / 32] = y.part[0] }
-//     for (t, 0, 64) bind(threadIdx.x) {
-//       y.warps[0] = t % 32 < 2 ? y.red[t % 32] : 0 ; butterfly over masks 1 ;
-//       if (t == 0) y.red[2] = y.warps[0] }
-//     y[i] = y[i] + y.red[2] }
-// Every warp combines the warps' totals (no warp waits for another's), and
-// all lanes of a warp end with the same bits (each combines its value with
-// its partner's in the same order).
+//     y[i] = y[i] + (y.red[0] + y.red[1]) }
+// Whoever takes the total (one thread, or every thread for a temporary)
+// combines the warps' totals from shared memory itself, as a balanced tree,
+// so all end with the same bits (each lane of a warp combines its value with
+// its partner's in the same order, too): one barrier in all. Beyond 8 warps,
+// every warp combines the totals with shuffles instead and thread 0 leaves
+// the result in y.red[warps] (a second barrier, a load each):
+//     for (t, 0, 512) bind(threadIdx.x) {
+//       y.warps[0] = t % 32 < 16 ? y.red[t % 32] : 0 ; butterfly over masks 8 .. 1 ;
+//       if (t == 0) y.red[16] = y.warps[0] }
+//     y[i] = y[i] + y.red[16] }
 //
 // The region reduced at once starts at the outermost loop around the bound
 // one that only carries the same reduction (its loops do not move the
@@ -165,13 +169,18 @@ private:
     const bool Shuffles = Perfect && L->ThreadTag == "threadIdx.x" && Lanes % 32 == 0 &&
                           xExtentIsWarpMultiple(S.Nest.Body);
     const int64_t Warps = Lanes / 32;
-    const int64_t ResultAt = Shuffles && Warps > 1 ? Warps : 0;
+    // Up to MaxWarpsReadDirectly warps, whoever takes the total reads the
+    // warps' totals from shared memory and combines them itself (one barrier
+    // in all); beyond, every warp combines them with shuffles and thread 0
+    // leaves the total in Red[Warps] (a second barrier, fewer loads).
+    const bool ReadWarpTotals = Shuffles && Warps > 1 && Warps <= MaxWarpsReadDirectly;
+    const int64_t ResultAt = Shuffles && Warps > 1 && !ReadWarpTotals ? Warps : 0;
 
     std::vector<Reduced> Reductions;
     for (const ReductionUpdate &U : Updates) {
       Reduced R;
       R.Update = U;
-      int64_t RedSize = Shuffles ? ResultAt + 1 : Lanes;
+      int64_t RedSize = !Shuffles ? Lanes : ReadWarpTotals ? Warps : ResultAt + 1;
       R.Red = makeBuffer(U.Buf->Name + ".red", U.Buf->Type, {makeInt(RedSize)}, Scope::Local);
       R.Part = makeBuffer(U.Buf->Name + ".part", U.Buf->Type, {makeInt(1)}, Scope::Local);
       R.Shfl = makeBuffer(U.Buf->Name + ".shfl", U.Buf->Type, {makeInt(1)}, Scope::Local);
@@ -186,7 +195,7 @@ private:
     std::vector<Stmt> Seq;
     if (Shuffles) {
       Seq.push_back(accumulateInRegisters(L, Path, Top, Reductions, true));
-      if (Warps > 1)
+      if (Warps > 1 && !ReadWarpTotals)
         combineWarpTotals(L, Warps, Reductions, Seq);
     } else {
       Seq.push_back(Perfect ? accumulateInRegisters(L, Path, Top, Reductions, false)
@@ -197,9 +206,9 @@ private:
     for (const Reduced &R : Reductions) {
       const StoreNode *First = R.Update.Stores.front();
       Expr Old = makeLoad(R.Update.Buf, R.Update.Indices);
+      Expr Total = ReadWarpTotals ? combinedTotals(R, 0, Warps) : makeLoad(R.Red, {makeInt(ResultAt)});
       Seq.push_back(makeStoreLike(First, R.Update.Buf, R.Update.Indices,
-                                  combineIn(R.Update.Combine, R.Update.Buf->Type, Old,
-                                           makeLoad(R.Red, {makeInt(ResultAt)}))));
+                                  combineIn(R.Update.Combine, R.Update.Buf->Type, Old, Total)));
     }
     Stmt New = makeSeq(Seq);
     for (auto It = Reductions.rbegin(); It != Reductions.rend(); ++It)
@@ -365,6 +374,21 @@ private:
                               combineIn(R.Update.Combine, V->Type, makeLoad(V, {makeInt(0)}),
                                        makeLoad(Other, {makeInt(0)}))));
     }
+  }
+
+  /// The most warps whose totals the reader of the result combines from
+  /// shared memory itself (8 loads from one address each, broadcast, against
+  /// a barrier, shuffles and a store).
+  static constexpr int64_t MaxWarpsReadDirectly = 8;
+
+  /// `Red[From, To)` combined as a balanced tree, in the same order wherever
+  /// it is evaluated.
+  static Expr combinedTotals(const Reduced &R, int64_t From, int64_t To) {
+    if (To - From == 1)
+      return makeLoad(R.Red, {makeInt(From)});
+    int64_t Mid = From + (To - From + 1) / 2;
+    return combineIn(R.Update.Combine, R.Red->Type, combinedTotals(R, From, Mid),
+                     combinedTotals(R, Mid, To));
   }
 
   /// The warps' totals `Red[0, Warps)` combined by every warp at once (lane
