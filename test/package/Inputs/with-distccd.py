@@ -50,7 +50,17 @@ def main():
         client_env = dict(os.environ, DISTCC_HOSTS="127.0.0.1:%d/1" % port, DISTCC_FALLBACK="0",
                           DISTCC_SKIP_LOCAL_RETRY="1", DISTCC_IO_TIMEOUT="120",
                           DISTCC_DIR=os.path.join(work, "client"))
-        return subprocess.call(command, env=client_env)
+        status = subprocess.call(command, env=client_env)
+        # The server's child writes a job's summary after the client has its
+        # answer: wait (a while at most) until each connection has one, so
+        # the log is whole when it is read.
+        for _ in range(200):
+            with open(log) as f:
+                text = f.read()
+            if text.count("(dcc_job_summary)") >= text.count("(dcc_check_client) connection"):
+                break
+            time.sleep(0.05)
+        return status
     finally:
         server.terminate()
         server.wait()
