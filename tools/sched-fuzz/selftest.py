@@ -516,6 +516,25 @@ class BindModelTest(unittest.TestCase):
         self.assertIsNone(o.check(dirs))
         self.assertTrue(self.model(o, dirs).find("k")[0].combine)
 
+    def test_reduction_loop_of_run_time_extent_bound_to_blocks_is_legal(self):
+        # a block keeps its partial in one local whatever the loop's extent
+        # (k < K); to threads the same loop is refused
+        dirs = S("atomic(C)", "bind(i, blockIdx.z)", "bind(j, blockIdx.y)", "bind(k, blockIdx.x)")
+        self.assertIsNone(matmul_inplace(init=False).check(dirs))
+        self.assertEqual(matmul_inplace(init=False).check(S("bind(k, threadIdx.x)")),
+                         "model: bind of a reduction loop: run-time extent")
+
+    def test_atomic_reduction_replaces_the_schedule_where_a_chain_allows_it(self):
+        # the case generator's atomic() cases: seed 26's nest is a reduction
+        # under spatial loops only (cases.atomic_reduction)
+        from fuzzlib.cases import make_case
+        case = make_case(26)
+        self.assertEqual(case.directives, [
+            ("target", "gpu"), ("atomic", "A"), ("bind", "i", "blockIdx.z"),
+            ("split", "j", "j_bo", "j_bi", "32"), ("bind", "j_bo", "blockIdx.x"),
+            ("bind", "j_bi", "threadIdx.x")])
+        self.assertIsNone(case.oracle.check(case.directives))
+
     def test_rfactor_makes_the_factor_loop_parallel_and_adds_the_partials_loops(self):
         # for i < 8: for k < 1: C[i] += A[i][k], factored by k itself
         o = self_update_once()

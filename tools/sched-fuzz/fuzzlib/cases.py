@@ -99,7 +99,7 @@ def reduction_bind(seed, nest, oracle, dirs):
                 break
             pre.append(("bind", P.name, tags.pop()))
         if ok and tags and rng.random() < 0.5:
-            why, targets = m._reduction_targets(L)
+            why, targets = m._reduction_targets(L, for_blocks=True)
             atomics = [("atomic", t) for t in sorted(targets)]
             tag = tags[0]
             tries.append(atomics + pre + [("bind", L.name, tag)])
@@ -131,6 +131,53 @@ def reduction_bind(seed, nest, oracle, dirs):
     return dirs
 
 
+def atomic_reduction(seed, nest, oracle, dirs):
+    """In about a third of the cases whose nest has a reduction loop under
+    only spatial loops (a perfect chain from the root, updating a parameter
+    array), replaces the schedule by one that reduces it across blocks with
+    atomic(C): the loops above bound to blocks, the reduction loop bound to
+    a block dimension, or split with its inner part on threadIdx.x. The
+    generated schedules rarely leave such a chain (its loops get tiled and
+    bound to threads), so this is where atomic() is exercised. Its own RNG
+    stream; a case it does not change stays what it was."""
+    rng = random.Random(seed * 32452843 + 0xA70)
+    if rng.random() >= 0.35:
+        return None
+    try:
+        m = replay(nest, dirs[:1])
+    except Exception:
+        return None
+    chain, cur = [], m.root
+    while len(cur) == 1 and isinstance(cur[0], M.MLoop):
+        chain.append(cur[0])
+        cur = cur[0].children
+    for k, L in enumerate(chain):
+        if not L.red or L.kind != "serial":
+            continue
+        above = chain[:k]
+        if len(above) > 2 or any(P.red or P.kind != "serial" for P in above):
+            break
+        why, targets = m._reduction_targets(L, for_blocks=True)
+        if why or not targets:
+            break
+        tags = ["blockIdx.z", "blockIdx.y", "blockIdx.x"]
+        pre = [("bind", P.name, tags.pop(0)) for P in above]
+        atomics = [("atomic", t) for t in sorted(targets)]
+        tag = tags[-1]
+        f = rng.choice([16, 32, 64])
+        o, i = L.name + "_bo", L.name + "_bi"
+        tries = [dirs[:1] + atomics + pre + [("split", L.name, o, i, str(f)), ("bind", o, tag),
+                                              ("bind", i, "threadIdx.x")],
+                 dirs[:1] + atomics + pre + [("bind", L.name, tag)]]
+        if rng.random() < 0.5:
+            tries.reverse()
+        for t in tries:
+            if oracle.check(t) is None:
+                return t
+        break
+    return None
+
+
 def make_case(seed, family=None):
     if family == "vta":  # its own seed space: fuzzlib/vta.py
         from .vta import make_vta_case
@@ -141,7 +188,7 @@ def make_case(seed, family=None):
     triangular_bounds(seed, nest)
     oracle = Oracle(nest)
     dirs, _ = SchedGen(rng, nest, oracle).generate()
-    dirs = reduction_bind(seed, nest, oracle, dirs)
+    dirs = atomic_reduction(seed, nest, oracle, dirs) or reduction_bind(seed, nest, oracle, dirs)
     case = Case(seed, nest, [fmt(d) for d in dirs])
     case.directives = dirs
     case.oracle = oracle

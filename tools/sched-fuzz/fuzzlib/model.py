@@ -345,17 +345,21 @@ class Model:
 
         return visit(loop.body)
 
-    def _reduction_targets(self, M):
+    def _reduction_targets(self, M, for_blocks=False):
         """(None, targets) when reduction loop M may be bound to threads as a
         cross-thread reduction (ir/Reduction.h, reductionUpdatesOf), else
-        why not: a constant extent from 0; everything M writes outside itself
+        why not: a constant extent from 0 (threads only: a loop bound to
+        blocks keeps its partial in one local, whatever its extent and start,
+        schedule/Bind.cpp); everything M writes outside itself
         is `X op= e` / `X = X op e` (op + - or *, e not reading X) of one
         element per array, whose index uses no loop from M inward; X read
         nowhere else in M (conditions included); no stage inside M."""
-        if not M.ext.is_const() or M.tri:
+        if M.tri:
             # (a triangular loop's extent depends on another loop)
             return "run-time extent", {}
-        if M.val.kind == "var" and M.val.args[1]:
+        if not for_blocks and not M.ext.is_const():
+            return "run-time extent", {}
+        if not for_blocks and M.val.kind == "var" and M.val.args[1]:
             return ("does not start at 0"), {}
         inner_vars = set(M.val.orig_vars())
         private, stmts, conds = set(), [], []
@@ -600,7 +604,7 @@ class Model:
             if M.red:
                 if tag not in THREAD_TAGS + BLOCK_TAGS or len(loops) > 1:
                     raise ModelError("bind of a reduction loop")
-                why, targets = self._reduction_targets(M)
+                why, targets = self._reduction_targets(M, for_blocks=tag in BLOCK_TAGS)
                 if why:
                     raise ModelError("bind of a reduction loop: " + why)
                 if tag in BLOCK_TAGS:
