@@ -249,6 +249,12 @@ bool hasAtomicUpdate(BinOp Op, DType T) {
   return (Op == BinOp::BitAnd || Op == BinOp::BitOr || Op == BinOp::BitXor) && Int;
 }
 
+bool atomicUpdateIsExact(BinOp Op, DType T) {
+  if (!hasAtomicUpdate(Op, T))
+    return false;
+  return Op != BinOp::Add || !(T == DType::Float32 || T == DType::Float64);
+}
+
 bool atomicIntrinsicOp(const std::string &Name, BinOp &Op) {
   for (const auto &A : AtomicIntrinsics)
     if (Name == A.Name) {

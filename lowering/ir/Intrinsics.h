@@ -271,6 +271,10 @@ const char *atomicIntrinsicName(BinOp Op);
 /// last two as a compare-and-swap loop for floating point; And, Or, Xor on
 /// integers).
 bool hasAtomicUpdate(BinOp Op, DType T);
+/// Whether atomic Op updates of a T give the same result in any order:
+/// integer + (wrapping), min, max, &, |, ^ and floating-point min and max;
+/// not a floating-point sum, whose rounding depends on the order.
+bool atomicUpdateIsExact(BinOp Op, DType T);
 /// The operation of an atomic update intrinsic; false for any other call.
 bool atomicIntrinsicOp(const std::string &Name, BinOp &Op);
 Stmt makeAtomicUpdate(BinOp Op, const Buffer &B, const std::vector<Expr> &Indices, Expr Value);

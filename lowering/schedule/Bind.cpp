@@ -5,9 +5,10 @@
 // dependence analysis cannot prove parallel is refused. That holds for
 // virtual threads too, whose copies InjectVirtualThread interleaves. The
 // exception is a reduction loop bound to threadIdx (a cross-thread reduction,
-// TVM's meaning: the block combines the threads' partial results) or, for
-// arrays atomic(C) named, to blockIdx (each block adds its partial with an
-// atomic update), both lowered by passes/gpu/LowerThreadReductions.cpp and
+// TVM's meaning: the block combines the threads' partial results) or to
+// blockIdx (each block adds its partial with an atomic update: for a
+// floating-point sum only into arrays atomic(C) named, since its rounding
+// then varies from run to run), both lowered by passes/gpu/LowerThreadReductions.cpp and
 // legal when ir/Reduction.h says what the loop reduces into; bound to a
 // virtual thread, a reduction is refused. A hardware tag names one launch
 // dimension, so it appears at most once on a nesting path (except a threadIdx loop nested in one of its
@@ -119,8 +120,9 @@ bool checkNesting(ScheduleState &S, const ForNode *L, const DirectiveArg &LoopAr
 
 /// A reduction loop bound to blockIdx: each block reduces its iterations,
 /// then adds its partial into the element with an atomic update
-/// (passes/gpu/LowerThreadReductions.cpp). Legal for the elements atomic(C)
-/// named, of global arrays, with an operation the GPU has atomically.
+/// (passes/gpu/LowerThreadReductions.cpp). Legal for elements of global
+/// arrays with an operation the GPU has atomically, a floating-point sum
+/// only where atomic(C) accepts its order-dependent rounding.
 bool checkAcrossBlocks(ScheduleState &S, const ForNode *L, const DirectiveArg &LoopArg,
                        const std::string &Tag) {
   const std::string &Name = L->LoopVar->Name;
@@ -136,14 +138,19 @@ bool checkAcrossBlocks(ScheduleState &S, const ForNode *L, const DirectiveArg &L
       return S.error(LoopArg.Loc, Refused + "'" + Buf +
                                       "' is a temporary of the nest, and blocks share only the "
                                       "global arrays the nest is given");
-    if (!S.Atomic.count(Buf))
-      return S.error(LoopArg.Loc,
-                     Refused + "blocks combine their partial results with atomic updates of '" +
-                         Buf + "', which the schedule must ask for: atomic(" + Buf +
-                         ") before the bind (the order in which blocks add up is then not fixed)");
     if (!hasAtomicUpdate(U.Combine, U.Buf->Type))
       return S.error(LoopArg.Loc, Refused + "the GPU has no atomic " +
                                       binOpSymbol(U.Combine) + " on " + dtypeName(U.Buf->Type));
+    // Blocks combine their partials with atomic updates, in the order they
+    // finish: exact for integers and min/max, so no permission is needed;
+    // a floating-point sum then rounds differently from run to run.
+    if (!S.Atomic.count(Buf) && !atomicUpdateIsExact(U.Combine, U.Buf->Type))
+      return S.error(LoopArg.Loc,
+                     Refused + "blocks add their partial results to '" + Buf +
+                         "' in the order they finish, so the rounding of the " +
+                         dtypeName(U.Buf->Type) + " sum would change from run to run: atomic(" +
+                         Buf + ") before the bind accepts that (a fixed-order combine across "
+                         "blocks is not implemented yet)");
   }
   return checkNesting(S, L, LoopArg, Tag);
 }

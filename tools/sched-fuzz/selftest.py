@@ -516,6 +516,15 @@ class BindModelTest(unittest.TestCase):
         self.assertIsNone(o.check(dirs))
         self.assertTrue(self.model(o, dirs).find("k")[0].combine)
 
+    def test_integer_sum_bound_to_blocks_needs_no_atomic(self):
+        # an int sum is exact in any order; a float one needs atomic(C)
+        o = self_update_once()
+        o.nest.arrays[0].ty = N.TYPES["int"]
+        o.nest.arrays[1].ty = N.TYPES["int"]
+        self.assertIsNone(o.check(S("bind(i, blockIdx.y)", "bind(k, blockIdx.x)")))
+        self.assertEqual(self_update_once().check(S("bind(i, blockIdx.y)", "bind(k, blockIdx.x)")),
+                         "model: bind of a reduction loop to blocks: no atomic(C)")
+
     def test_reduction_loop_of_run_time_extent_bound_to_blocks_is_legal(self):
         # a block keeps its partial in one local whatever the loop's extent
         # (k < K); to threads the same loop is refused

@@ -609,16 +609,20 @@ class Model:
                     raise ModelError("bind of a reduction loop: " + why)
                 if tag in BLOCK_TAGS:
                     # schedule/Bind.cpp, checkAcrossBlocks: parameter arrays
-                    # atomic() named, updated with + (the fuzzer's only
-                    # operation with an atomic form)
+                    # updated with + (the fuzzer's only operation with an
+                    # atomic form), on int (exact in any order) or, named by
+                    # atomic(), float and double
                     for name, (_, op) in targets.items():
                         arr = next((a for a in self.nest.arrays if a.name == name), None)
-                        if arr is None or arr.kind == "local" or name not in self.atomic:
-                            raise ModelError("bind of a reduction loop to blocks: no atomic(%s)"
+                        if arr is None or arr.kind == "local":
+                            raise ModelError("bind of a reduction loop to blocks: %s is local"
                                              % name)
-                        if op != "+":
+                        if op != "+" or arr.ty.name not in ("int", "float", "double"):
                             raise ModelError("bind of a reduction loop to blocks: no atomic %s"
                                              % op)
+                        if arr.ty.is_float and name not in self.atomic:
+                            raise ModelError("bind of a reduction loop to blocks: no atomic(%s)"
+                                             % name)
         for M in loops:
             M.kind, M.tag = "bound", tag
             M.combine = M.red
