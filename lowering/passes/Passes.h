@@ -113,8 +113,9 @@ bool verifyThreadBindings(const ir::LoopNest &Nest, std::vector<Diag> &Diags);
 ir::LoopNest injectVirtualThread(const ir::LoopNest &Nest, std::vector<Diag> &Diags);
 
 /// The kernel context: grid and block extents from the thread-bound loops
-/// (the max over the loops of a tag; 1 where unused). An extent that is not
-/// an expression over scalar parameters is an error.
+/// (the max over the loops of a tag; 1 where unused; virtual-thread loops
+/// are none). An extent that is not an expression over scalar parameters is
+/// an error.
 bool computeLaunchGeometry(const ir::LoopNest &Nest, KernelContext &Out,
                            std::vector<Diag> &Diags);
 

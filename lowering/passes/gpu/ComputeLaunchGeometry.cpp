@@ -101,6 +101,8 @@ private:
   }
 
   void record(const ir::ForNode *N) {
+    if (ir::isVirtualThreadTag(N->ThreadTag))
+      return; // no launch dimension (still there for LowerThreadReductions)
     ir::Expr *Slot = slotOf(Ctx.Geometry, N->ThreadTag);
     if (!Slot) {
       error("loop '" + N->LoopVar->Name + "' is bound to '" + N->ThreadTag +

@@ -52,7 +52,8 @@
 // differ from the sequential loop's by reassociation only).
 //
 // The schedule checked the reduction (ir/Reduction.h) when it bound the loop;
-// this pass reads the same description. Runs after BoundInference (stages
+// this pass reads the same description, and the block's x extent from
+// computeLaunchGeometry (the kernel context's one rule, asked early). Runs after BoundInference (stages
 // are in place) and before every pass that reads thread bindings; a
 // thread-bound loop that still carries a reduction after it is a bug.
 //
@@ -167,7 +168,7 @@ private:
     // multiples of 32 lanes, in a block whose x extent is a multiple of 32
     // (so a warp never spans two rows of x).
     const bool Shuffles = Perfect && L->ThreadTag == "threadIdx.x" && Lanes % 32 == 0 &&
-                          xExtentIsWarpMultiple(S.Nest.Body);
+                          xExtentIsWarpMultiple(S.Nest);
     const int64_t Warps = Lanes / 32;
     // Up to MaxWarpsReadDirectly warps, whoever takes the total reads the
     // warps' totals from shared memory and combines them itself (one barrier
@@ -416,25 +417,15 @@ private:
                           L->ThreadTag));
   }
 
-  /// Whether every loop bound to threadIdx.x has a constant extent and the
-  /// largest (the block's x extent, WidenThreadLoops) is a multiple of 32.
-  static bool xExtentIsWarpMultiple(const Stmt &Body) {
-    struct XLoops : IRVisitor {
-      int64_t Max = 0;
-      bool Constant = true;
-      void visitFor(const ForNode *N) override {
-        int64_t E;
-        if (N->LoopKind == ForKind::ThreadBound && N->ThreadTag == "threadIdx.x") {
-          if (getConstInt(N->Extent, E))
-            Max = std::max(Max, E);
-          else
-            Constant = false;
-        }
-        IRVisitor::visitFor(N);
-      }
-    } X;
-    X.visit(Body);
-    return X.Constant && X.Max % 32 == 0;
+  /// Whether the block's x extent (its launch extent, as the kernel context
+  /// will have it) is a constant multiple of 32.
+  static bool xExtentIsWarpMultiple(const LoopNest &Nest) {
+    KernelContext Ctx;
+    std::vector<Diag> NotKnown; // then no whole warps either
+    if (!computeLaunchGeometry(Nest, Ctx, NotKnown))
+      return false;
+    int64_t X = Ctx.constExtent("threadIdx.x");
+    return X > 0 && X % 32 == 0;
   }
 
   /// The tree that leaves the combination of `Red[0, Lanes)` in `Red[0]`:
