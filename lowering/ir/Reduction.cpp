@@ -182,7 +182,47 @@ private:
   bool Redirecting = false;
 };
 
+/// Finds `if (e CMP M[i]) { ... M[i] = e ... another store ... }`.
+class ExtremumWithPayload : public IRVisitor {
+public:
+  const BufferNode *Found = nullptr;
+
+protected:
+  void visitIfThenElse(const IfThenElseNode *N) override {
+    const auto *C = as<BinaryNode>(N->Cond);
+    if (!Found && C && !N->Else &&
+        (C->Op == BinOp::GT || C->Op == BinOp::GE || C->Op == BinOp::LT || C->Op == BinOp::LE)) {
+      for (const auto &[Kept, Candidate] : {std::pair(C->A, C->B), std::pair(C->B, C->A)}) {
+        const auto *M = as<LoadNode>(Kept);
+        if (!M)
+          continue;
+        bool Replaced = false, Other = false;
+        for (const Access &A : collectAccesses(N->Then))
+          if (A.IsWrite) {
+            const auto *S = as<StoreNode>(borrow(A.Statement));
+            if (A.Buf.get() == M->Buf.get() && S && structurallyEqual(A.Indices, M->Indices) &&
+                structurallyEqual(S->Value, Candidate))
+              Replaced = true;
+            else if (A.Buf.get() != M->Buf.get())
+              Other = true;
+          }
+        if (Replaced && Other) {
+          Found = M->Buf.get();
+          return;
+        }
+      }
+    }
+    IRVisitor::visitIfThenElse(N);
+  }
+};
+
 } // namespace
+
+const BufferNode *extremumWithPayload(const Stmt &Body) {
+  ExtremumWithPayload F;
+  F.visit(Body);
+  return F.Found;
+}
 
 bool carriesReduction(const Stmt &Body, const VarNode *LoopVar) {
   Allocations Private;

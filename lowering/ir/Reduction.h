@@ -51,6 +51,13 @@ bool reductionUpdatesOf(const ForNode *L, std::vector<ReductionUpdate> &Out,
 /// from it, and rfactor refreshes it.
 bool carriesReduction(const Stmt &Body, const VarNode *LoopVar);
 
+/// The buffer of the first extremum Body keeps together with other values it
+/// selects, as C writes an argmax: `if (e > M[i]) { M[i] = e; I[j] = k; }`
+/// (any of < <= > >=, M on either side); null where there is none. Such a
+/// guarded pair is no commutative update, so the loop carries a dependence,
+/// not a reduction; Bind names the pattern in its refusal.
+const BufferNode *extremumWithPayload(const Stmt &Body);
+
 /// S with every loop's IsReduction recomputed (carriesReduction).
 Stmt refreshReductionFlags(const Stmt &S);
 

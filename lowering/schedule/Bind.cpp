@@ -194,10 +194,17 @@ bool checkBindable(ScheduleState &S, const ForNode *L, const DirectiveArg &LoopA
   std::string Why;
   Stmt View = withoutStages(S);
   const ForNode *Seen = findLoopByVar(View, L->LoopVar.get());
-  if (!isParallelLoop(Seen ? Seen : L, &Why, Seen ? View : S.Nest.Body))
+  if (!isParallelLoop(Seen ? Seen : L, &Why, Seen ? View : S.Nest.Body)) {
+    std::string Hint;
+    if (const BufferNode *M = extremumWithPayload(L->Body))
+      Hint = "; '" + M->Name + "' is a maximum or minimum kept together with other values it "
+             "selects (an argmax or argmin), which sched does not combine across threads or "
+             "blocks: reduce the extremum alone (fmax, fmin, std::max, std::min), then find "
+             "where it occurs in a second nest";
     return S.error(LoopArg.Loc, "cannot bind '" + Name + "' to " + Tag +
                                     ": its iterations are not independent" +
-                                    (Why.empty() ? "" : " (" + Why + ")"));
+                                    (Why.empty() ? "" : " (" + Why + ")") + Hint);
+  }
   return !isHardwareTag(Tag) || checkNesting(S, L, LoopArg, Tag);
 }
 
