@@ -14,4 +14,4 @@ cmake --build "$build" -j"$(nproc)"
 export ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 "$build/bin/sched-unittests"
 "$build/bin/sched-launch-plan-tests"
-python3 /usr/lib/llvm-19/build/utils/lit/lit.py "$build/test" --filter 'lit/(schedule|lowering|sync|promote|tensorcore|vta|driver|codegen)/.*\.ir$'
+python3 /usr/lib/llvm-19/build/utils/lit/lit.py "$build/test" --filter 'lit/(schedule|lowering|sync|promote|tensorcore|vta|driver|codegen|reduction)/.*\.ir$'
