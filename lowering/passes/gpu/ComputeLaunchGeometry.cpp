@@ -14,7 +14,10 @@
 // then makes every such loop run over it). A threadIdx loop inside a loop of
 // its own tag names that loop's threads again and is no launch dimension.
 // Unused dimensions are 1, but for threadIdx.x in a kernel with warp
-// collectives (tensor-core operations): that is the lane, 32 threads.
+// collectives (tensor-core operations): that is the lane, 32 threads. A
+// kernel with warp shuffles needs them to stay in a row of x: an x extent
+// that is a multiple of 32, or a power of two above every lane mask in a
+// block of whole warps.
 //
 // Runs after VerifyThreadBindings (tags are known and nest properly) and
 // InjectVirtualThread (no virtual-thread loop is left, and none is a launch
@@ -25,6 +28,7 @@
 #include "ir/Bounds.h"
 #include "ir/Check.h"
 #include "ir/IRVisitor.h"
+#include "ir/Intrinsics.h"
 #include "ir/Printer.h"
 #include "ir/Simplify.h"
 #include "passes/PassUtil.h"
@@ -162,6 +166,39 @@ std::map<std::string, int64_t> KernelContext::gridExtents() const {
   return Out;
 }
 
+/// The largest lane mask of Body's warp.shfl_xor calls (-1: one not constant).
+int64_t largestShuffleMask(const ir::Stmt &Body) {
+  struct Masks : ir::IRVisitor {
+    int64_t Largest = 0;
+    void visitCall(const ir::CallNode *N) override {
+      int64_t Mask;
+      if (N->Name == ir::WarpShflXor && Largest >= 0)
+        Largest = N->Args.size() == 3 && ir::getConstInt(N->Args[2], Mask)
+                      ? std::max(Largest, Mask)
+                      : -1;
+      ir::IRVisitor::visitCall(N);
+    }
+  } M;
+  M.visit(Body);
+  return M.Largest;
+}
+
+/// Whether the block's warp shuffles stay within one row of x: an x extent
+/// that is a multiple of 32, or a power of two above every lane mask in a
+/// block of a whole number of warps.
+bool shufflesStayInRows(const KernelContext &Ctx, const ir::Stmt &Body) {
+  int64_t E[3];
+  for (int D = 0; D < 3; ++D)
+    if (!Ctx.Geometry.Block[D])
+      E[D] = 1;
+    else if (!ir::getConstInt(Ctx.Geometry.Block[D], E[D]))
+      return false;
+  if (E[0] % 32 == 0)
+    return true;
+  int64_t Mask = largestShuffleMask(Body);
+  return (E[0] & (E[0] - 1)) == 0 && Mask >= 0 && Mask < E[0] && (E[0] * E[1] * E[2]) % 32 == 0;
+}
+
 bool computeLaunchGeometry(const ir::LoopNest &Nest, KernelContext &Out,
                            std::vector<Diag> &Diags) {
   Out = KernelContext();
@@ -185,17 +222,18 @@ bool computeLaunchGeometry(const ir::LoopNest &Nest, KernelContext &Out,
       Collector.Failed = true;
     }
   }
-  // A shuffle needs whole warps that each lie in one row of x: an x extent
-  // that is a multiple of 32 (LowerThreadReductions uses shuffles only then).
-  int64_t X;
+  // A shuffle needs whole warps and partners in its own row of x: an x
+  // extent that is a multiple of 32, or a power of two below 32 that every
+  // shuffle's lane mask stays under, in a block of whole warps (the two ways
+  // LowerThreadReductions uses shuffles).
   if (!Collector.Failed && hasWarpCollective(Nest.Body) &&
-      !hasWarpCollective(Nest.Body, /*LanesOnX=*/true) &&
-      (!Out.Geometry.Block[0] || !ir::getConstInt(Out.Geometry.Block[0], X) || X % 32 != 0)) {
+      !hasWarpCollective(Nest.Body, /*LanesOnX=*/true) && !shufflesStayInRows(Out, Nest.Body)) {
     Diag D;
     D.Message = "the kernel exchanges values between the lanes of a warp, but threadIdx.x has "
                 "launch extent " +
                 (Out.Geometry.Block[0] ? ir::print(Out.Geometry.Block[0]) : std::string("1")) +
-                ", not a multiple of 32";
+                ", neither a multiple of 32 nor a power of two the shuffles stay within in a "
+                "block of whole warps";
     Diags.push_back(D);
     Collector.Failed = true;
   }

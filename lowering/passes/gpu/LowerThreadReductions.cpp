@@ -34,6 +34,13 @@
 //       y.warps[0] = t % 32 < 16 ? y.red[t % 32] : 0 ; butterfly over masks 8 .. 1 ;
 //       if (t == 0) y.red[16] = y.warps[0] }
 //     y[i] = y[i] + y.red[16] }
+// Lanes that are a whole row of x narrower than a warp (x a power of two
+// below 32, in a block of whole warps) shuffle the same way with masks x/2
+// down to 1, which stay inside the row's aligned group of lanes, and the
+// group's first lane leaves the row's total in y.red[0] (one per row once
+// promoted): one barrier. Only where every row of every warp reaches the
+// shuffles: no guard above the region reads a thread's coordinates and each
+// thread loop around it runs over its whole launch extent; else the tree.
 //
 // The region reduced at once starts at the outermost loop around the bound
 // one that only carries the same reduction (its loops do not move the
@@ -68,6 +75,7 @@
 #include "passes/Passes.h"
 
 #include <map>
+#include <set>
 
 namespace sched {
 namespace passes {
@@ -167,9 +175,13 @@ private:
     // Warp shuffles need whole warps along the reduced dimension: x, in
     // multiples of 32 lanes, in a block whose x extent is a multiple of 32
     // (so a warp never spans two rows of x).
-    const bool Shuffles = Perfect && L->ThreadTag == "threadIdx.x" && Lanes % 32 == 0 &&
-                          xExtentIsWarpMultiple(S.Nest);
-    const int64_t Warps = Lanes / 32;
+    // Or, in a block of whole warps whose x extent is a power of two below
+    // 32, lanes that are the whole row of x: each warp holds 32 / x rows, and
+    // shuffles within aligned groups of x lanes combine each row's partials.
+    const int64_t X = L->ThreadTag == "threadIdx.x" ? shuffleWidth(S.Nest, Lanes, Path, Top) : 0;
+    const bool Shuffles = Perfect && X > 0;
+    const int64_t Width = std::min<int64_t>(X, 32); // lanes one shuffle group combines
+    const int64_t Warps = Shuffles ? std::max<int64_t>(Lanes / 32, 1) : 0;
     // Up to MaxWarpsReadDirectly warps, whoever takes the total reads the
     // warps' totals from shared memory and combines them itself (one barrier
     // in all); beyond, every warp combines them with shuffles and thread 0
@@ -195,11 +207,11 @@ private:
     const StmtNode *TopNode = Top < Path.size() ? Path[Top] : L;
     std::vector<Stmt> Seq;
     if (Shuffles) {
-      Seq.push_back(accumulateInRegisters(L, Path, Top, Reductions, true));
+      Seq.push_back(accumulateInRegisters(L, Path, Top, Reductions, Width));
       if (Warps > 1 && !ReadWarpTotals)
         combineWarpTotals(L, Warps, Reductions, Seq);
     } else {
-      Seq.push_back(Perfect ? accumulateInRegisters(L, Path, Top, Reductions, false)
+      Seq.push_back(Perfect ? accumulateInRegisters(L, Path, Top, Reductions, 0)
                             : accumulateInArray(L, TopNode, Reductions));
       for (const Reduced &R : Reductions)
         combine(L, Lanes, R, Seq);
@@ -305,9 +317,12 @@ private:
   }
 
   /// The bound loop moved to the top of the band, each thread reducing its
-  /// iterations into registers and storing its partial into `Red[lane]`.
+  /// iterations into registers and storing its partial into `Red[lane]`;
+  /// with shuffles (Width: the lanes of a group, 32 or a row of x), each
+  /// group's first lane stores the group's total into `Red[group]`.
   Stmt accumulateInRegisters(const ForNode *L, const std::vector<const StmtNode *> &Path,
-                             size_t Top, const std::vector<Reduced> &Reductions, bool Shuffles) {
+                             size_t Top, const std::vector<Reduced> &Reductions, int64_t Width) {
+    const bool Shuffles = Width > 0;
     Stmt Body = redirectAll(L->Body, Reductions, false, nullptr);
     for (size_t K = Path.size(); K-- > Top;) {
       const StmtNode *P = Path[K];
@@ -323,13 +338,13 @@ private:
       Thread.push_back(makeStore(R.Part, {makeInt(0)}, R.Identity));
     Thread.push_back(Body);
     if (Shuffles) {
-      // The warp's 32 partials combined in registers; its first lane leaves
-      // the warp's total in Red[warp].
+      // The group's partials combined in registers; its first lane leaves
+      // the group's total in Red[group].
       Expr Lane = L->LoopVar;
       for (const Reduced &R : Reductions) {
-        warpButterfly(R, R.Part, R.Shfl, 32, Thread);
-        Thread.push_back(makeIf(makeBinary(BinOp::EQ, Lane % makeInt(32), makeInt(0)),
-                                makeStore(R.Red, {Lane / makeInt(32)},
+        warpButterfly(R, R.Part, R.Shfl, Width, Thread);
+        Thread.push_back(makeIf(makeBinary(BinOp::EQ, Lane % makeInt(Width), makeInt(0)),
+                                makeStore(R.Red, {Lane / makeInt(Width)},
                                           makeLoad(R.Part, {makeInt(0)}))));
       }
     } else {
@@ -417,15 +432,43 @@ private:
                           L->ThreadTag));
   }
 
-  /// Whether the block's x extent (its launch extent, as the kernel context
-  /// will have it) is a constant multiple of 32.
-  static bool xExtentIsWarpMultiple(const LoopNest &Nest) {
+  /// The block's x extent (its launch extent, as the kernel context will
+  /// have it) where Lanes along x can combine with warp shuffles: a multiple
+  /// of 32 when Lanes is one (whole warps in each row of x), or Lanes itself,
+  /// a power of two below 32, in a block of whole warps (each warp holds
+  /// 32 / x rows of x, aligned) where every row reaches the shuffles: no
+  /// guard above the region (Path[0, Top)) reads a thread's coordinates and
+  /// every thread loop around it runs over its whole launch extent (a warp
+  /// then never leaves a row out); 0 otherwise.
+  static int64_t shuffleWidth(const LoopNest &Nest, int64_t Lanes,
+                              const std::vector<const StmtNode *> &Path, size_t Top) {
     KernelContext Ctx;
-    std::vector<Diag> NotKnown; // then no whole warps either
+    std::vector<Diag> NotKnown; // then no shuffles
     if (!computeLaunchGeometry(Nest, Ctx, NotKnown))
-      return false;
-    int64_t X = Ctx.constExtent("threadIdx.x");
-    return X > 0 && X % 32 == 0;
+      return 0;
+    int64_t X = Ctx.constExtent("threadIdx.x"), Y = Ctx.constExtent("threadIdx.y"),
+            Z = Ctx.constExtent("threadIdx.z");
+    if (X > 0 && X % 32 == 0 && Lanes % 32 == 0)
+      return X;
+    const bool PowerOfTwo = X > 1 && (X & (X - 1)) == 0;
+    if (!PowerOfTwo || X >= 32 || Lanes != X || Y < 1 || Z < 1 || (X * Y * Z) % 32 != 0)
+      return 0;
+    std::set<const VarNode *> ThreadVars;
+    for (size_t K = 0; K < Top && K < Path.size(); ++K)
+      if (const auto *F = as<ForNode>(borrow(Path[K]))) {
+        if (F->LoopKind != ForKind::ThreadBound || !isThreadIdxTag(F->ThreadTag))
+          continue;
+        int64_t Min = -1, Extent = -1;
+        if (!getConstInt(F->Min, Min) || Min != 0 || !getConstInt(F->Extent, Extent) ||
+            Extent != Ctx.constExtent(F->ThreadTag))
+          return 0;
+        ThreadVars.insert(F->LoopVar.get());
+      } else if (const auto *I = as<IfThenElseNode>(borrow(Path[K]))) {
+        for (const VarNode *V : varsOf(I->Cond))
+          if (ThreadVars.count(V))
+            return 0;
+      }
+    return X;
   }
 
   /// The tree that leaves the combination of `Red[0, Lanes)` in `Red[0]`:
