@@ -151,6 +151,12 @@ bool checkAcrossBlocks(ScheduleState &S, const ForNode *L, const DirectiveArg &L
                          dtypeName(U.Buf->Type) + " sum would change from run to run: atomic(" +
                          Buf + ") before the bind accepts that (a fixed-order combine across "
                          "blocks is not implemented yet)");
+    if (!atomicUpdateIsExact(U.Combine, U.Buf->Type))
+      S.remark(LoopArg.Loc, "sched: the blocks add their partial results to '" + Buf +
+                                "' atomically, in the order they finish: the " +
+                                dtypeName(U.Buf->Type) +
+                                " sum's last bits may differ from run to run (atomic(" + Buf +
+                                "))");
   }
   return checkNesting(S, L, LoopArg, Tag);
 }

@@ -29,6 +29,10 @@ bool ScheduleState::error(int Loc, const std::string &Msg) {
   return false;
 }
 
+void ScheduleState::remark(int Loc, const std::string &Msg) {
+  Diags.push_back({Diag::Level::Remark, Loc, Msg, {}});
+}
+
 namespace {
 
 class LoopCollector : public IRVisitor {

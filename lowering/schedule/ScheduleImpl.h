@@ -92,6 +92,8 @@ struct ScheduleState {
   /// Reports an error at Loc; always returns false so callers can
   /// `return S.error(...)`.
   bool error(int Loc, const std::string &Msg);
+  /// A remark at Loc (shown with -Rpass=sched).
+  void remark(int Loc, const std::string &Msg);
 };
 
 /// Every loop of S in pre-order (outermost first).
