@@ -38,6 +38,10 @@ int64_t vtaMemId(Scope S) {
   }
 }
 
+int64_t vtaLoadMemId(Scope S, DType T) {
+  return S == Scope::VtaAcc && T == DType::Int8 ? VtaMemAcc8 : vtaMemId(S);
+}
+
 int64_t vtaDepth(Scope S) {
   switch (S) {
   case Scope::VtaInp: return vta::InpDepth;
@@ -134,6 +138,7 @@ int64_t vtaDramElementBytes(int64_t MemId) {
   case VtaMemWgt: return vta::WgtLanes;
   case VtaMemAcc: return vta::AccLanes * 4;
   case VtaMemOut: return vta::OutLanes;
+  case VtaMemAcc8: return vta::AccLanes;
   default: return 0;
   }
 }

@@ -25,7 +25,9 @@
 //      vta.load_2d(S, G, x_size, y_size, x_stride, x_pad0, y_pad0, x_pad1, y_pad1)
 //                                   DMA DRAM -> SRAM, sizes in elements of
 //                                   S's scope (the memory type follows from
-//                                   it: inp, wgt, or acc from int32 DRAM);
+//                                   it: inp, wgt, or acc from int32 DRAM;
+//                                   acc from int8 DRAM is ACC_8BIT, each
+//                                   byte sign-extended to an int32 lane);
 //                                   rows of x_size elements y_size times,
 //                                   x_stride elements apart in DRAM, written
 //                                   densely from S with the zero padding
@@ -80,15 +82,17 @@
 //    StoreBuffer2D writes after vta.synchronize.
 //    Decided by the runtime/codegen side (VerifyVtaProgram checks it): a
 //    final-form program ends with vta.synchronize(); G is a Load of all-zero
-//    indices of a buffer parameter (int8 for inp, wgt and out, int32 for
-//    acc; or, for a LOAD, an allocated packed copy P); the program's only
+//    indices of a buffer parameter (int8 for inp, wgt, acc_8bit and out,
+//    int32 for acc; or, for a LOAD, an allocated packed copy P); the program's only
 //    allocations are such P (int8 global, [rows/16][cols/16][16][16]) around
 //    it, each filled by one vta.PackTiles outside every loop before any load
 //    reads it (the launchers allocate P with VTABufferAlloc, fill it on the
 //    CPU through VTABufferCPUPtr from W's device copy, free it at the end;
 //    the vta.synchronize stays inside them);
 //    elem_offset, sizes and strides count elements of the memory named
-//    by mem_type (LOAD: inp 2, wgt 1, acc 3; STORE: out 4); in a Push, the
+//    by mem_type (LOAD: inp 2, wgt 1, acc 3, acc_8bit 5; STORE: out 4); a
+//    LOAD's x_stride may be 0 (every row the same DRAM elements: a bias
+//    broadcast over the rows of an accumulator); in a Push, the
 //    loops past nloops are all 0; an ALU uop is the pair (dst, src), both
 //    acc elements (src ignored under use_imm). A buffer
 //    a StoreBuffer2D writes is copied in too: a store may cover only part of
@@ -151,7 +155,10 @@ constexpr int64_t MaxSignature = 99;
 } // namespace vta
 
 /// Memory ids of LOAD/STORE (hw_spec_const.h).
-enum VtaMemId : int64_t { VtaMemUop = 0, VtaMemWgt = 1, VtaMemInp = 2, VtaMemAcc = 3, VtaMemOut = 4 };
+enum VtaMemId : int64_t {
+  VtaMemUop = 0, VtaMemWgt = 1, VtaMemInp = 2, VtaMemAcc = 3, VtaMemOut = 4,
+  VtaMemAcc8 = 5 // ACC_8BIT: an acc LOAD from int8 DRAM, sign-extended
+};
 /// ALU opcodes.
 enum VtaAluOp : int64_t { VtaAluMin = 0, VtaAluMax = 1, VtaAluAdd = 2, VtaAluShr = 3, VtaAluMul = 4 };
 /// Dependency queues (stages): 1 load (inp, wgt), 2 compute (GEMM, ALU, acc
@@ -165,6 +172,9 @@ const char *vtaAluOpName(int64_t Op); // "min", "max", "add", "shr", "mul"
 int64_t vtaElementLanes(Scope S);
 /// The LOAD memory id of a stage in scope S (inp, wgt, acc); -1 otherwise.
 int64_t vtaMemId(Scope S);
+/// The LOAD memory id of a load_2d into a stage of scope S from DRAM of type
+/// T: vtaMemId(S), but ACC_8BIT for vta.acc from int8.
+int64_t vtaLoadMemId(Scope S, DType T);
 /// The SRAM depth in elements of scope S.
 int64_t vtaDepth(Scope S);
 
@@ -227,7 +237,7 @@ bool decodeVtaUopKernel(const CallNode *Call, VtaUopKernel &Out);
 void vtaPackTiles(int8_t *Dst, const int8_t *Src, int64_t Rows, int64_t Cols);
 
 /// Bytes per element of a LOAD/STORE memory id in DRAM (inp 16, wgt 256,
-/// acc 64, out 16); 0 for another id.
+/// acc 64, out 16, acc_8bit 16); 0 for another id.
 int64_t vtaDramElementBytes(int64_t MemId);
 
 } // namespace ir

@@ -25,6 +25,15 @@
 // vta.pack_tiles fills on the host before the program (ir/Vta.h; one per W,
 // allocated around the whole body).
 //
+// Accumulators initialised from memory: a loop nest that only copies a
+// global array into vta.acc - the initial value of an accumulator, a bias
+// `acc = Bias[j]` or the output itself of `C[..] += ..`, as cache_write
+// stages it - is such a copy without a dma_copy mark (its loops are the
+// computation's, split off by the reorder; a zero initialisation becomes a
+// GEMM reset without one too): an ACC LOAD, from int32 (acc) or from int8
+// sign-extended (`int32(C[..])`, ACC_8BIT). A bias broadcast over the rows
+// of the accumulator is a y loop of DRAM stride 0.
+//
 // Padding: a copy PadVtaStages made `S[..] = select(g, G[..], 0)` (the
 // stage's region reaches outside G: a convolution's padding written as a
 // guard) is a LOAD with pad fields when g clips the x loop and the y loop,
@@ -119,6 +128,11 @@ public:
 protected:
   Stmt mutateFor(const Stmt &S, const ForNode *N) override {
     auto It = Marks.find(N->LoopVar.get());
+    if (It == Marks.end() && initialisesAccumulator(N)) {
+      Mark = nullptr;
+      Stmt Dma = lower(N);
+      return Dma ? Dma : S;
+    }
     if (It == Marks.end()) {
       // A loop of one iteration around a copy fixes its variable (ko of a
       // k that is one block): offsets are checked with it at its value.
@@ -146,10 +160,30 @@ private:
 
   Stmt fail(const std::string &Message) {
     Diag D;
-    D.Loc = Mark->Loc;
-    D.Message = "pragma(" + Mark->Loop->Name + ", dma_copy): " + Message;
+    if (Mark) {
+      D.Loc = Mark->Loc;
+      D.Message = "pragma(" + Mark->Loop->Name + ", dma_copy): " + Message;
+    } else {
+      D.Message = "the load of an accumulator's initial value into vta.acc: " + Message;
+    }
     Diags.push_back(D);
     return nullptr;
+  }
+
+  /// The loop nest under N only copies global memory into vta.acc, with no
+  /// dma_copy mark: an accumulator initialised from memory (a bias, or the
+  /// output itself of `C += ...`), which becomes an ACC LOAD as a zero
+  /// initialisation becomes a GEMM reset. The outermost such loop is met
+  /// first, so the whole nest is one DMA (its other loops host loops).
+  static bool initialisesAccumulator(const ForNode *N) {
+    StoreNest C = storeNestOf(borrow(N));
+    if (C.Other || !C.Store || C.Store->Buf->MemScope != Scope::VtaAcc)
+      return false;
+    Expr V = C.Store->Value;
+    if (const auto *Widen = as<CastNode>(V))
+      V = Widen->Value;
+    const auto *L = as<LoadNode>(V);
+    return L && L->Buf->MemScope == Scope::Global;
   }
 
   Stmt lower(const ForNode *N) {
@@ -191,10 +225,15 @@ private:
     if (IsLoad) {
       bool Int8 = S->MemScope != Scope::VtaAcc;
       DType Want = Int8 ? DType::Int8 : DType::Int32;
-      if (Narrow || S->Type != Want || G->Type != Want)
+      // int32(G) of an int8 G into vta.acc: ACC_8BIT sign-extends each byte.
+      // (A stage that starts from C's values copies C[..] into it as it is.)
+      bool Acc8 = !Int8 && G->Type == DType::Int8 && S->Type == DType::Int32 &&
+                  (!Narrow || Narrow->Type == DType::Int32);
+      if (!Acc8 && (Narrow || S->Type != Want || G->Type != Want))
         return fail("`" + stmtText(St) + "` loads " + dtypeName(G->Type) + " into " +
                     scopeName(S->MemScope) + "; VTA loads " +
-                    (Int8 ? "int8 into vta.inp and vta.wgt" : "int32 into vta.acc"));
+                    (Int8 ? "int8 into vta.inp and vta.wgt"
+                          : "int32, or int8 sign-extended, into vta.acc"));
     } else {
       if (S->MemScope != Scope::VtaAcc || S->Type != DType::Int32 || !Narrow ||
           (G->Type != DType::Int8 && G->Type != DType::UInt8) || Narrow->Type != G->Type)

@@ -67,6 +67,7 @@ const char *memName(int64_t Mem) {
   case VtaMemInp: return "inp";
   case VtaMemAcc: return "acc";
   case VtaMemOut: return "out";
+  case VtaMemAcc8: return "acc_8bit";
   }
   return "?";
 }
@@ -77,6 +78,7 @@ int64_t memDepth(int64_t Mem) {
   case VtaMemWgt: return vta::WgtDepth;
   case VtaMemInp: return vta::InpDepth;
   case VtaMemAcc:
+  case VtaMemAcc8:
   case VtaMemOut: return vta::AccDepth; // out is indexed like acc
   }
   return 0;
@@ -360,9 +362,11 @@ private:
     int64_t Mem;
     if (!constant(C->Args[IsLoad ? VtaLoadMem : VtaStoreMem], "memory type", Mem))
       return;
-    if (IsLoad ? Mem != VtaMemInp && Mem != VtaMemWgt && Mem != VtaMemAcc : Mem != VtaMemOut) {
+    if (IsLoad ? Mem != VtaMemInp && Mem != VtaMemWgt && Mem != VtaMemAcc && Mem != VtaMemAcc8
+               : Mem != VtaMemOut) {
       callError("memory type " + std::to_string(Mem) + " is not one a " +
-                (IsLoad ? "LOAD may fill (inp 2, wgt 1, acc 3)" : "STORE may read (out 4)"));
+                (IsLoad ? "LOAD may fill (inp 2, wgt 1, acc 3, acc_8bit 5)"
+                        : "STORE may read (out 4)"));
       return;
     }
     if (Buf->Type != memDramType(Mem)) {

@@ -81,7 +81,7 @@ protected:
         return E;
       return makeCall("vta.LoadBuffer2D",
                       {dramBase(G), Off, A[2], A[3], A[4], A[5], A[6], A[7], A[8], Sram,
-                       makeInt(vtaMemId(S->Buf->MemScope))},
+                       makeInt(vtaLoadMemId(S->Buf->MemScope, G->Buf->Type))},
                       N->Type);
     }
     if (Name == "vta.store_2d" && A.size() == 5) {
