@@ -34,16 +34,20 @@
 //      vta.store_2d(G, S, x_size, y_size, x_stride)
 //                                   DMA acc SRAM -> int8 DRAM (each int32
 //                                   lane truncated to its low 8 bits)
-//      vta.pack_tiles(P, W, rows, cols)
-//                                   host code: P[a][b][r][c] = W[a*16 + r][b*16 + c]
+//      vta.pack_tiles(P, W, rows, cols, transposed)
+//                                   host code: P[a][b][r][c] = W[a*16 + r][b*16 + c],
+//                                   or W[b*16 + c][a*16 + r] when transposed
 //                                   (vtaPackTiles). InjectVtaDma makes it for
 //                                   a weight copy whose 16x16 tile is not 256
 //                                   contiguous bytes of the 2-D int8 W[rows][cols]
 //                                   (both multiples of 16, each tile row 16
-//                                   contiguous scalars): P, the int8 global
-//                                   [rows/16][cols/16][16][16], is allocated
-//                                   around the whole program, filled first,
-//                                   and the load_2d reads whole tiles of P.
+//                                   contiguous scalars of a row, or of a
+//                                   column of a k-major W: transposed): P, the
+//                                   int8 global [rows/16][cols/16][16][16]
+//                                   ([cols/16][rows/16][16][16] transposed), is
+//                                   allocated around the whole program,
+//                                   filled first, and the load_2d reads whole
+//                                   tiles of P.
 //
 // 2. Kernel form (FoldUopLoops): every maximal loop nest of uops of one kind
 //    becomes one instruction, with at most two uop loops (the outermost,
@@ -72,7 +76,7 @@
 //      vta.PushGEMMOp(reset, nloops, e0, d0, s0, w0, e1, d1, s1, w1, dst, src, wgt, ...)
 //      vta.PushALUOp(op, use_imm, imm, nloops, e0, d0, s0, e1, d1, s1, dst, src, ...)
 //      vta.dep_push / vta.dep_pop / vta.synchronize as above
-//      vta.PackTiles(P, W, rows, cols)   vta.pack_tiles, P and W as bases
+//      vta.PackTiles(P, W, rows, cols, transposed)   vta.pack_tiles, P and W as bases
 //    Loop extents and factors of a Push are constants; its uop indices may
 //    use one variable of the host loops around it (the kernel's 4-byte
 //    signature, < VtaMaxSignature); everything else (DMA sizes and offsets)
@@ -84,7 +88,8 @@
 //    final-form program ends with vta.synchronize(); G is a Load of all-zero
 //    indices of a buffer parameter (int8 for inp, wgt, acc_8bit and out,
 //    int32 for acc; or, for a LOAD, an allocated packed copy P); the program's only
-//    allocations are such P (int8 global, [rows/16][cols/16][16][16]) around
+//    allocations are such P (int8 global, [rows/16][cols/16][16][16], or
+//    [cols/16][rows/16][16][16] transposed) around
 //    it, each filled by one vta.PackTiles outside every loop before any load
 //    reads it (the launchers allocate P with VTABufferAlloc, fill it on the
 //    CPU through VTABufferCPUPtr from W's device copy, free it at the end;
@@ -233,8 +238,11 @@ bool decodeVtaUopKernel(const CallNode *Call, VtaUopKernel &Out);
 
 /// vta.pack_tiles / vta.PackTiles: Dst[a][b][r][c] = Src[a*16 + r][b*16 + c]
 /// for Src[Rows][Cols] (both multiples of 16), i.e. the 16x16 tiles of Src,
-/// row-major, each 256 contiguous bytes as VTA's DMA reads a weight tile.
-void vtaPackTiles(int8_t *Dst, const int8_t *Src, int64_t Rows, int64_t Cols);
+/// row-major, each 256 contiguous bytes as VTA's DMA reads a weight tile;
+/// Transposed (a k-major Src[K][N]): Dst[a][b][r][c] = Src[b*16 + c][a*16 + r],
+/// each tile transposed, Dst [Cols/16][Rows/16][16][16].
+void vtaPackTiles(int8_t *Dst, const int8_t *Src, int64_t Rows, int64_t Cols,
+                  bool Transposed = false);
 
 /// Bytes per element of a LOAD/STORE memory id in DRAM (inp 16, wgt 256,
 /// acc 64, out 16, acc_8bit 16); 0 for another id.

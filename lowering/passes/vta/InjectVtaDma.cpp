@@ -23,7 +23,9 @@
 // of a row and every other loop moving by whole tiles, the copy reads
 // W_tiles[N/16][K/16][16][16] instead, W's tiles one after the other, which
 // vta.pack_tiles fills on the host before the program (ir/Vta.h; one per W,
-// allocated around the whole body).
+// allocated around the whole body). A k-major W[K][N] (each tile row 16 k
+// of a column: the stage TensorizeVtaGemm stored transposed) is packed the
+// same way with each tile transposed, W_tiles_t[N/16][K/16][16][16].
 //
 // Accumulators initialised from memory: a loop nest that only copies a
 // global array into vta.acc - the initial value of an accumulator, a bias
@@ -309,6 +311,7 @@ private:
     // The first I loops make up one element: contiguous in DRAM as well, or
     // a weight tile the launcher repacks (G becomes the packed copy).
     Buffer Packed; // the launcher's tile-by-tile copy of G, when it repacks G
+    bool PackedTransposed = false; // G holds the tiles transposed (k-major)
     for (size_t K = 0; K < I; ++K) {
       const Dim &D = Dims[K];
       if (D.StepG == D.StepS)
@@ -319,7 +322,7 @@ private:
                                   std::to_string(D.StepG) + " there)";
       if (S->MemScope != Scope::VtaWgt)
         return fail(NotContiguous);
-      Packed = repackTiles(G, TwoD, Dims, I, NotContiguous);
+      Packed = repackTiles(G, TwoD, Dims, I, NotContiguous, PackedTransposed);
       if (!Packed)
         return nullptr;
       break;
@@ -402,7 +405,8 @@ private:
       if (!Row || !Col)
         return fail("`" + print(StartG) + "` does not start a 16x16 tile of " + G->Name +
                     ": its row and column must be multiples of 16");
-      StartG = makeLoad(Packed, {Row, Col, makeInt(0), makeInt(0)});
+      StartG = PackedTransposed ? makeLoad(Packed, {Col, Row, makeInt(0), makeInt(0)})
+                                : makeLoad(Packed, {Row, Col, makeInt(0), makeInt(0)});
     } else if (!provablyMultipleOf(flatIndex(G->Shape, as<LoadNode>(StartG)->Indices), Lanes)) {
       return fail("`" + print(StartG) + "` does not start a VTA element: its offset must be a "
                   "multiple of " + std::to_string(Lanes) + " scalars of " + G->Name);
@@ -518,11 +522,12 @@ private:
   /// Dims' DRAM steps become steps in the copy, which vta.pack_tiles fills
   /// before the program runs (ir/Vta.h); null (and an error) otherwise.
   Buffer repackTiles(const Buffer &G, bool TwoD, std::vector<Dim> &Dims, size_t NElem,
-                     const std::string &NotContiguous) {
+                     const std::string &NotContiguous, bool &Transposed) {
     const std::string Rule =
         "; VTA reads a weight tile as 256 contiguous bytes, [16 j][16 k]: the launcher repacks "
-        "a 2-D weight array W[N][K] whose N and K are multiples of 16 when each tile row is "
-        "16 contiguous k of one row; store other weights tile by tile ([N/16][K/16][16][16])";
+        "a 2-D weight array whose both dimensions are multiples of 16, W[N][K] when each tile "
+        "row is 16 contiguous k of one row, or k-major W[K][N] when it is 16 k of one column "
+        "(transposing the tiles); store other weights tile by tile ([N/16][K/16][16][16])";
     int64_t Rows = 0, Cols = 0;
     if (!TwoD || !getConstInt(simplify(G->Shape[0]), Rows) ||
         !getConstInt(simplify(G->Shape[1]), Cols) || Rows % vta::BlockOut ||
@@ -530,15 +535,27 @@ private:
       fail(NotContiguous + Rule);
       return nullptr;
     }
-    for (size_t K = 0; K < NElem; ++K) {
-      const Dim &D = Dims[K];
-      bool InRow = D.StepS < vta::BlockIn; // along k, within a tile row
-      if (InRow ? D.StepR != 0 || D.StepC != D.StepS
-                : D.StepC != 0 || D.StepR * vta::BlockIn != D.StepS) {
-        fail(NotContiguous + Rule);
-        return nullptr;
+    // Each loop of the tile along k (within a tile row) or j: W[N][K] holds
+    // a tile row in a row, k along its columns; k-major W[K][N] in a column.
+    auto TileOf = [&](bool KMajor) {
+      for (size_t K = 0; K < NElem; ++K) {
+        const Dim &D = Dims[K];
+        int64_t AlongK = KMajor ? D.StepR : D.StepC, AlongJ = KMajor ? D.StepC : D.StepR;
+        bool InRow = D.StepS < vta::BlockIn;
+        if (InRow ? AlongJ != 0 || AlongK != D.StepS
+                  : AlongK != 0 || AlongJ * vta::BlockIn != D.StepS)
+          return false;
       }
+      return true;
+    };
+    Transposed = !TileOf(false);
+    if (Transposed && !TileOf(true)) {
+      fail(NotContiguous + Rule);
+      return nullptr;
     }
+    // The packed copy's tiles: (j tile, k tile), W's (row, column) tiles or
+    // (column, row) tiles.
+    const int64_t KTiles = (Transposed ? Rows : Cols) / vta::BlockIn;
     for (size_t K = NElem; K < Dims.size(); ++K) {
       Dim &D = Dims[K];
       if (D.StepR % vta::BlockOut || D.StepC % vta::BlockIn) {
@@ -550,17 +567,18 @@ private:
     }
     for (size_t K = 0; K < Dims.size(); ++K) {
       Dim &D = Dims[K];
-      D.StepG = K < NElem ? D.StepS
-                          : (D.StepR / vta::BlockOut * (Cols / vta::BlockIn) +
-                             D.StepC / vta::BlockIn) * vta::WgtLanes;
+      int64_t JTile = (Transposed ? D.StepC : D.StepR) / vta::BlockOut;
+      int64_t KTile = (Transposed ? D.StepR : D.StepC) / vta::BlockIn;
+      D.StepG = K < NElem ? D.StepS : (JTile * KTiles + KTile) * vta::WgtLanes;
     }
-    Buffer &P = Packs[G.get()];
+    Buffer &P = Packs[{G.get(), Transposed}];
     if (!P) {
-      P = makeBuffer(G->Name + "_tiles", G->Type,
-                     {makeInt(Rows / vta::BlockOut), makeInt(Cols / vta::BlockIn),
-                      makeInt(vta::BlockOut), makeInt(vta::BlockIn)},
+      int64_t JTiles = (Transposed ? Cols : Rows) / vta::BlockOut;
+      P = makeBuffer(G->Name + (Transposed ? "_tiles_t" : "_tiles"), G->Type,
+                     {makeInt(JTiles), makeInt(KTiles), makeInt(vta::BlockOut),
+                      makeInt(vta::BlockIn)},
                      Scope::Global);
-      PackOrder.push_back({G, P});
+      PackOrder.push_back({G, P, Transposed});
     }
     return P;
   }
@@ -570,24 +588,29 @@ public:
   /// program, each filled first.
   Stmt wrapPacks(Stmt Body) const {
     std::vector<Stmt> Fills;
-    for (const auto &[G, P] : PackOrder)
+    for (const Pack &K : PackOrder)
       Fills.push_back(makeEvaluate(makeCall(
           "vta.pack_tiles",
-          {makeLoad(P, std::vector<Expr>(4, makeInt(0))), makeLoad(G, {makeInt(0), makeInt(0)}),
-           G->Shape[0], G->Shape[1]},
+          {makeLoad(K.Packed, std::vector<Expr>(4, makeInt(0))),
+           makeLoad(K.G, {makeInt(0), makeInt(0)}), K.G->Shape[0], K.G->Shape[1],
+           makeInt(K.Transposed ? 1 : 0)},
           DType::Int32)));
     if (Fills.empty())
       return Body;
     Fills.push_back(Body);
     Body = makeSeq(Fills);
     for (size_t K = PackOrder.size(); K-- > 0;)
-      Body = makeAllocate(PackOrder[K].second, Body);
+      Body = makeAllocate(PackOrder[K].Packed, Body);
     return Body;
   }
 
 private:
-  std::map<const BufferNode *, Buffer> Packs;
-  std::vector<std::pair<Buffer, Buffer>> PackOrder; // G, its packed copy
+  struct Pack {
+    Buffer G, Packed;
+    bool Transposed;
+  };
+  std::map<std::pair<const BufferNode *, bool>, Buffer> Packs;
+  std::vector<Pack> PackOrder;
 };
 
 } // namespace

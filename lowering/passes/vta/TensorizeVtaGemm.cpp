@@ -19,6 +19,13 @@
 // 256 of wgt). The order of the loops does not matter. A mismatch is an
 // error at the directive that names the loop or access and the rule.
 //
+// A weight stage read k-major, Wb[k][j] (the stage of a weight W[k*N + j],
+// 16 rows of k), holds the tile transposed: it is stored transposed,
+// Wb[j][k], every access swapping its indices (the copy's store included:
+// InjectVtaDma then finds a tile W holds transposed, which the launcher
+// transposes when it repacks W).  A k-major stage of several k blocks would
+// hold its tile rows further than 16 apart: an error at the directive.
+//
 // Where: after BoundInference (stage shapes are constant; regions concrete)
 // and before InjectVtaAlu/InjectVtaDma; unit loops are still present, as the
 // marks name them.
@@ -50,9 +57,17 @@ const LoadNode *operandLoad(const Expr &E) {
   return as<LoadNode>(E);
 }
 
+/// The weight stages a GEMM reads k-major, each with its transposed copy
+/// (TensorizeVtaGemm stores them so); the stages it reads [j][k].
+struct WeightLayouts {
+  std::map<const BufferNode *, Buffer> Transposed;
+  std::set<const BufferNode *> AsIs;
+};
+
 class GemmMatcher {
 public:
-  GemmMatcher(const TensorizeMark &Mark, std::vector<Diag> &Diags) : Mark(Mark), Diags(Diags) {}
+  GemmMatcher(const TensorizeMark &Mark, std::vector<Diag> &Diags, WeightLayouts &Layouts)
+      : Mark(Mark), Diags(Diags), Layouts(Layouts) {}
 
   /// The uop that replaces the region under L, or null after an error.
   Stmt match(const ForNode *L) {
@@ -124,10 +139,23 @@ public:
     if (FA.coef(JV) != 0)
       return fail(Where + "the input `" + print(borrow(A)) + "` depends on the output loop '" +
                   JV->Name + "'");
-    if (FW.coef(JV) != vta::BlockIn || FW.coef(KV) != 1)
+    // A k-major stage Wb[k][j] (of a weight W[k*N + j]) holds the tile
+    // transposed: stored Wb'[j][k] instead, it is the tile VTA reads (the
+    // launcher transposes the tiles of W for its DMA, InjectVtaDma).
+    Buffer WT = transposedWeight(W, JV, KV, Vars);
+    if (!WT && !Failed && (FW.coef(JV) != vta::BlockIn || FW.coef(KV) != 1))
       return fail(Where + "the weight `" + print(borrow(W)) + "` must hold row '" + JV->Name +
                   "' 16 elements apart and '" + KV->Name +
                   "' contiguous: VTA reads a weight tile as 16x16 bytes, [j][k] with k fastest");
+    if (Failed)
+      return nullptr;
+    if (WT ? Layouts.AsIs.count(W->Buf.get()) : Layouts.Transposed.count(W->Buf.get()))
+      return fail(Where + "the weight stage " + W->Buf->Name +
+                  " is read k-major by one GEMM and [j][k] by another; it has one layout");
+    if (WT)
+      Layouts.Transposed[W->Buf.get()] = WT;
+    else
+      Layouts.AsIs.insert(W->Buf.get());
     // Every access, with the region's loops at 0, starts an element.
     std::map<const VarNode *, Expr> Zero;
     for (const ForNode *F : R.Loops)
@@ -143,8 +171,10 @@ public:
       for (const Expr &E : *O.Indices)
         Idx.push_back(simplify(substitute(E, Zero)));
       Expr Start = makeLoad(O.Buf, Idx), Elem;
+      // A transposed stage's element starts where its copy's does.
+      Expr Stored = O.Buf == W->Buf && WT ? makeLoad(WT, {Idx[1], Idx[0]}) : Start;
       std::string Why;
-      if (!vtaElementIndex(as<LoadNode>(Start), Elem, Why))
+      if (!vtaElementIndex(as<LoadNode>(Stored), Elem, Why))
         return fail(Where + "`" + accessText(O.Buf, *O.Indices) +
                     "` does not start a VTA element: its first scalar must be a multiple of " +
                     std::to_string(vtaElementLanes(O.Buf->MemScope)) + " in " + O.Buf->Name);
@@ -156,13 +186,45 @@ public:
 private:
   const TensorizeMark &Mark;
   std::vector<Diag> &Diags;
+  WeightLayouts &Layouts;
+  bool Failed = false;
 
   Stmt fail(const std::string &Message) {
     Diag D;
     D.Loc = Mark.Loc;
     D.Message = Message;
     Diags.push_back(D);
+    Failed = true;
     return nullptr;
+  }
+
+  /// W's stage transposed, [C][R] for its [R][C], when W reads it k-major:
+  /// its first index walks the reduction K (coefficient 1), its second the
+  /// outputs J, and its rows are one block of k (R = 16), so that stored
+  /// [j][k] a tile's rows are 16 apart. Null otherwise (and an error when
+  /// only the block of k is wrong).
+  Buffer transposedWeight(const LoadNode *W, const VarNode *JV, const VarNode *KV,
+                          const std::set<const VarNode *> &Vars) {
+    const Buffer &B = W->Buf;
+    LinearIndex Row, Col;
+    int64_t Rows, Cols;
+    if (B->Shape.size() != 2 || !linearIn(W->Indices[0], Vars, Row) ||
+        !linearIn(W->Indices[1], Vars, Col) || Row.coef(KV) != 1 || Row.coef(JV) != 0 ||
+        Col.coef(JV) != 1 || Col.coef(KV) != 0 || !getConstInt(simplify(B->Shape[0]), Rows) ||
+        !getConstInt(simplify(B->Shape[1]), Cols))
+      return nullptr;
+    if (Rows != vta::BlockIn) {
+      fail("tensorize(" + Mark.Loop->Name + ", vta.gemm): the weight `" + print(borrow(W)) +
+           "` is k-major and its stage " + B->Name + " holds " + std::to_string(Rows) +
+           " rows of k: a k-major weight stage is stored transposed, [j][k], which is VTA's "
+           "weight tile only when it holds one block of 16 k (compute it at the loop of the k "
+           "blocks)");
+      return nullptr;
+    }
+    auto It = Layouts.Transposed.find(B.get());
+    if (It != Layouts.Transposed.end())
+      return It->second;
+    return makeBuffer(B->Name, B->Type, {B->Shape[1], B->Shape[0]}, B->MemScope);
   }
 
   bool linearOf(const Buffer &Buf, const std::vector<Expr> &Indices,
@@ -177,6 +239,8 @@ private:
 
 class Tensorizer : public IRMutator {
 public:
+  WeightLayouts Layouts;
+
   Tensorizer(const LoopNest &Nest, std::vector<Diag> &Diags) : Diags(Diags) {
     for (const TensorizeMark &M : Nest.Tensorize)
       if (M.Intrinsic == "vta.gemm")
@@ -187,7 +251,7 @@ protected:
   Stmt mutateFor(const Stmt &S, const ForNode *N) override {
     auto It = Marks.find(N->LoopVar.get());
     if (It != Marks.end()) {
-      Stmt Uop = GemmMatcher(*It->second, Diags).match(N);
+      Stmt Uop = GemmMatcher(*It->second, Diags, Layouts).match(N);
       return Uop ? Uop : S;
     }
     if (Stmt Reset = matchReset(N))
@@ -238,7 +302,15 @@ private:
 
 ir::LoopNest tensorizeVtaGemm(const ir::LoopNest &Nest, std::vector<Diag> &Diags) {
   LoopNest Out = Nest;
-  Out.Body = Tensorizer(Nest, Diags).mutate(Nest.Body);
+  Tensorizer T(Nest, Diags);
+  Out.Body = T.mutate(Nest.Body);
+  // Weight stages read k-major are stored transposed: every access (the
+  // copy's store, the uops' operands) swaps its two indices.
+  BufferRemaps Transpose;
+  for (const auto &[Old, New] : T.Layouts.Transposed)
+    Transpose[Old] = {New, [](const std::vector<Expr> &I) { return std::vector<Expr>{I[1], I[0]}; }};
+  if (!Transpose.empty())
+    Out.Body = remapBuffers(Out.Body, Transpose);
   return Out;
 }
 

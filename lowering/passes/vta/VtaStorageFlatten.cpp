@@ -95,12 +95,12 @@ protected:
       return makeCall("vta.StoreBuffer2D",
                       {Sram, makeInt(VtaMemOut), dramBase(G), Off, A[2], A[3], A[4]}, N->Type);
     }
-    if (Name == "vta.pack_tiles" && A.size() == 4) {
+    if (Name == "vta.pack_tiles" && A.size() == 5) {
       const auto *P = as<LoadNode>(A[0]);
       const auto *G = as<LoadNode>(A[1]);
       if (!P || !G)
         return malformed(E);
-      return makeCall("vta.PackTiles", {dramBase(P), dramBase(G), A[2], A[3]}, N->Type);
+      return makeCall("vta.PackTiles", {dramBase(P), dramBase(G), A[2], A[3], A[4]}, N->Type);
     }
     if ((Name == "vta.push_gemm" || Name == "vta.push_alu")) {
       bool Gemm = Name == "vta.push_gemm";
