@@ -25,7 +25,9 @@
 // vta.pack_tiles fills on the host before the program (ir/Vta.h; one per W,
 // allocated around the whole body). A k-major W[K][N] (each tile row 16 k
 // of a column: the stage TensorizeVtaGemm stored transposed) is packed the
-// same way with each tile transposed, W_tiles_t[N/16][K/16][16][16].
+// same way with each tile transposed, W_tiles_t[N/16][K/16][16][16]. An
+// array of more dimensions is read as 2-D, its first indices the row and
+// the others the column (a reshaped W[N][K/16][16] is W[N][K]).
 //
 // Accumulators initialised from memory: a loop nest that only copies a
 // global array into vta.acc - the initial value of an accumulator, a bias
@@ -61,6 +63,7 @@
 #include "passes/Passes.h"
 
 #include <algorithm>
+#include <tuple>
 
 namespace sched {
 namespace passes {
@@ -70,11 +73,14 @@ using namespace ir;
 namespace {
 
 /// One loop of the copy: its extent and how far it moves each side, in
-/// scalars (later in elements); for a 2-D global array, how far it moves
-/// its row and column indices too.
+/// scalars (later in elements); how far it moves each index of the global
+/// array (when every index is affine); and, in a 2-D view of that array
+/// (repackTiles), its row and column.
 struct Dim {
   const ForNode *Loop;
-  int64_t Extent, StepS, StepG, StepR = 0, StepC = 0;
+  int64_t Extent, StepS, StepG;
+  std::vector<int64_t> StepIdx;
+  int64_t StepR = 0, StepC = 0;
 };
 
 /// The zero padding of a LOAD whose copy is guarded (PadVtaStages): per DMA
@@ -255,17 +261,21 @@ private:
     if (!linearIn(flatIndex(G->Shape, IdxG), Vars, FG))
       return fail("the index of `" + print(makeLoad(G, IdxG)) +
                   "` is not affine in the copy's loops with constant coefficients");
-    LinearIndex FR, FC; // the row and column of a 2-D G, when affine
-    bool TwoD = G->Shape.size() == 2 && linearIn(IdxG[0], Vars, FR) && linearIn(IdxG[1], Vars, FC);
+    std::vector<LinearIndex> FIdx(IdxG.size()); // each index of G, when all are affine
+    bool Affine = true;
+    for (size_t D = 0; D < IdxG.size(); ++D)
+      Affine = Affine && linearIn(IdxG[D], Vars, FIdx[D]);
     std::vector<Dim> Dims;
     for (const ForNode *F : C.Loops) {
       int64_t Ext;
       if (!getConstInt(F->Extent, Ext))
         return fail("loop '" + F->LoopVar->Name + "' has no constant extent");
       const VarNode *V = F->LoopVar.get();
+      std::vector<int64_t> StepIdx;
+      for (size_t D = 0; Affine && D < IdxG.size(); ++D)
+        StepIdx.push_back(FIdx[D].coef(V));
       if (Ext != 1)
-        Dims.push_back({F, Ext, FS.coef(V), FG.coef(V), TwoD ? FR.coef(V) : 0,
-                        TwoD ? FC.coef(V) : 0});
+        Dims.push_back({F, Ext, FS.coef(V), FG.coef(V), StepIdx});
     }
     // By stage step; loops of equal step (never both > 1 in a dense copy)
     // keep their order.
@@ -303,8 +313,11 @@ private:
       int64_t Part = Lanes / Inner;
       if (D.Extent % Part)
         return fail("loop '" + D.Loop->LoopVar->Name + "' straddles VTA elements of " + S->Name);
-      Dims.insert(Dims.begin() + I + 1, Dim{D.Loop, D.Extent / Part, D.StepS * Part,
-                                            D.StepG * Part, D.StepR * Part, D.StepC * Part});
+      std::vector<int64_t> StepIdx = D.StepIdx;
+      for (int64_t &X : StepIdx)
+        X *= Part;
+      Dims.insert(Dims.begin() + I + 1,
+                  Dim{D.Loop, D.Extent / Part, D.StepS * Part, D.StepG * Part, StepIdx});
       Dims[I].Extent = Part;
       Inner *= Part;
     }
@@ -312,6 +325,7 @@ private:
     // a weight tile the launcher repacks (G becomes the packed copy).
     Buffer Packed; // the launcher's tile-by-tile copy of G, when it repacks G
     bool PackedTransposed = false; // G holds the tiles transposed (k-major)
+    size_t PackedView = 0;         // G's indices before it are the view's row
     for (size_t K = 0; K < I; ++K) {
       const Dim &D = Dims[K];
       if (D.StepG == D.StepS)
@@ -322,7 +336,7 @@ private:
                                   std::to_string(D.StepG) + " there)";
       if (S->MemScope != Scope::VtaWgt)
         return fail(NotContiguous);
-      Packed = repackTiles(G, TwoD, Dims, I, NotContiguous, PackedTransposed);
+      Packed = repackTiles(G, Dims, I, NotContiguous, PackedTransposed, PackedView);
       if (!Packed)
         return nullptr;
       break;
@@ -398,10 +412,14 @@ private:
     };
     Expr StartS = Start(S, IdxS, nullptr), StartG = Start(G, IdxG, Guard ? &P : nullptr);
     if (Packed) {
-      // Tile (row / 16, col / 16) of G, at its first scalar.
+      // Tile (row / 16, col / 16) of G's 2-D view, at its first scalar.
       const auto *L = as<LoadNode>(StartG);
-      Expr Row = divideExactly(L->Indices[0], vta::BlockOut);
-      Expr Col = divideExactly(L->Indices[1], vta::BlockIn);
+      auto Part = [&](size_t From, size_t To) {
+        return flatIndex(std::vector<Expr>(G->Shape.begin() + From, G->Shape.begin() + To),
+                         std::vector<Expr>(L->Indices.begin() + From, L->Indices.begin() + To));
+      };
+      Expr Row = divideExactly(simplify(Part(0, PackedView)), vta::BlockOut);
+      Expr Col = divideExactly(simplify(Part(PackedView, G->Shape.size())), vta::BlockIn);
       if (!Row || !Col)
         return fail("`" + print(StartG) + "` does not start a 16x16 tile of " + G->Name +
                     ": its row and column must be multiples of 16");
@@ -516,71 +534,103 @@ private:
   }
 
   /// G's tile-by-tile copy for a weight copy whose element (a 16x16 tile,
-  /// the first NElem of Dims) is not contiguous in G: each tile row must be
-  /// 16 contiguous scalars of a row of the 2-D G[Rows][Cols] (both multiples
-  /// of 16), and every loop beyond the element must move by whole tiles.
-  /// Dims' DRAM steps become steps in the copy, which vta.pack_tiles fills
-  /// before the program runs (ir/Vta.h); null (and an error) otherwise.
-  Buffer repackTiles(const Buffer &G, bool TwoD, std::vector<Dim> &Dims, size_t NElem,
-                     const std::string &NotContiguous, bool &Transposed) {
+  /// the first NElem of Dims) is not contiguous in G: in a 2-D view of G,
+  /// G[Rows][Cols] (its indices before View the row, the others the column;
+  /// a 3-D W[N][K/16][16] is W[N][K]), both multiples of 16, each tile row
+  /// must be 16 contiguous scalars of a row (or, transposed, of a column),
+  /// and every loop beyond the element must move by whole tiles. Dims' DRAM
+  /// steps become steps in the copy, which vta.pack_tiles fills before the
+  /// program runs (ir/Vta.h); null (and an error) otherwise.
+  Buffer repackTiles(const Buffer &G, std::vector<Dim> &Dims, size_t NElem,
+                     const std::string &NotContiguous, bool &Transposed, size_t &View) {
     const std::string Rule =
         "; VTA reads a weight tile as 256 contiguous bytes, [16 j][16 k]: the launcher repacks "
-        "a 2-D weight array whose both dimensions are multiples of 16, W[N][K] when each tile "
-        "row is 16 contiguous k of one row, or k-major W[K][N] when it is 16 k of one column "
-        "(transposing the tiles); store other weights tile by tile ([N/16][K/16][16][16])";
+        "a weight array whose rows and columns are multiples of 16 (its first indices the row, "
+        "the others the column), W[N][K] when each tile row is 16 contiguous k of one row, or "
+        "k-major W[K][N] when it is 16 k of one column (transposing the tiles); store other "
+        "weights tile by tile ([N/16][K/16][16][16])";
+    std::vector<int64_t> Shape;
+    for (const Expr &E : G->Shape) {
+      int64_t X;
+      Shape.push_back(getConstInt(simplify(E), X) && X > 0 ? X : 0);
+    }
+    bool Known = std::find(Shape.begin(), Shape.end(), 0) == Shape.end() &&
+                 !Dims.empty() && Dims[0].StepIdx.size() == Shape.size();
+    // The first view whose tiles fit, by its row's last index.
+    std::vector<Dim> Viewed;
     int64_t Rows = 0, Cols = 0;
-    if (!TwoD || !getConstInt(simplify(G->Shape[0]), Rows) ||
-        !getConstInt(simplify(G->Shape[1]), Cols) || Rows % vta::BlockOut ||
-        Cols % vta::BlockIn || Rows <= 0 || Cols <= 0) {
-      fail(NotContiguous + Rule);
-      return nullptr;
-    }
-    // Each loop of the tile along k (within a tile row) or j: W[N][K] holds
-    // a tile row in a row, k along its columns; k-major W[K][N] in a column.
-    auto TileOf = [&](bool KMajor) {
-      for (size_t K = 0; K < NElem; ++K) {
-        const Dim &D = Dims[K];
-        int64_t AlongK = KMajor ? D.StepR : D.StepC, AlongJ = KMajor ? D.StepC : D.StepR;
-        bool InRow = D.StepS < vta::BlockIn;
-        if (InRow ? AlongJ != 0 || AlongK != D.StepS
-                  : AlongK != 0 || AlongJ * vta::BlockIn != D.StepS)
-          return false;
+    Transposed = false;
+    std::string Why = NotContiguous + Rule;
+    for (View = 1; Known && View < Shape.size(); ++View) {
+      Rows = Cols = 1;
+      for (size_t D = 0; D < Shape.size(); ++D)
+        (D < View ? Rows : Cols) *= Shape[D];
+      if (Rows % vta::BlockOut || Cols % vta::BlockIn)
+        continue;
+      Viewed = Dims;
+      for (Dim &D : Viewed) {
+        D.StepR = D.StepC = 0;
+        int64_t Stride = 1;
+        for (size_t X = Shape.size(); X-- > 0;) {
+          if (X + 1 == View)
+            Stride = 1;
+          (X < View ? D.StepR : D.StepC) += D.StepIdx[X] * Stride;
+          Stride *= Shape[X];
+        }
       }
-      return true;
-    };
-    Transposed = !TileOf(false);
-    if (Transposed && !TileOf(true)) {
-      fail(NotContiguous + Rule);
+      if (!tileOf(Viewed, NElem, false) && !tileOf(Viewed, NElem, true))
+        continue;
+      Transposed = !tileOf(Viewed, NElem, false);
+      const Dim *Partial = nullptr;
+      for (size_t K = NElem; K < Viewed.size(); ++K)
+        if (Viewed[K].StepR % vta::BlockOut || Viewed[K].StepC % vta::BlockIn)
+          Partial = &Viewed[K];
+      if (!Partial)
+        break;
+      Why = "loop '" + Partial->Loop->LoopVar->Name + "' moves `" + G->Name + "` by " +
+            std::to_string(Partial->StepR) + " rows and " + std::to_string(Partial->StepC) +
+            " columns, not by whole 16x16 tiles" + Rule;
+    }
+    if (!Known || View >= Shape.size()) {
+      fail(Why);
       return nullptr;
     }
+    Dims = Viewed;
     // The packed copy's tiles: (j tile, k tile), W's (row, column) tiles or
     // (column, row) tiles.
     const int64_t KTiles = (Transposed ? Rows : Cols) / vta::BlockIn;
-    for (size_t K = NElem; K < Dims.size(); ++K) {
-      Dim &D = Dims[K];
-      if (D.StepR % vta::BlockOut || D.StepC % vta::BlockIn) {
-        fail("loop '" + D.Loop->LoopVar->Name + "' moves `" + G->Name + "` by " +
-             std::to_string(D.StepR) + " rows and " + std::to_string(D.StepC) +
-             " columns, not by whole 16x16 tiles" + Rule);
-        return nullptr;
-      }
-    }
     for (size_t K = 0; K < Dims.size(); ++K) {
       Dim &D = Dims[K];
       int64_t JTile = (Transposed ? D.StepC : D.StepR) / vta::BlockOut;
       int64_t KTile = (Transposed ? D.StepR : D.StepC) / vta::BlockIn;
       D.StepG = K < NElem ? D.StepS : (JTile * KTiles + KTile) * vta::WgtLanes;
     }
-    Buffer &P = Packs[{G.get(), Transposed}];
+    Buffer &P = Packs[{G.get(), Transposed, View}];
     if (!P) {
       int64_t JTiles = (Transposed ? Cols : Rows) / vta::BlockOut;
       P = makeBuffer(G->Name + (Transposed ? "_tiles_t" : "_tiles"), G->Type,
                      {makeInt(JTiles), makeInt(KTiles), makeInt(vta::BlockOut),
                       makeInt(vta::BlockIn)},
                      Scope::Global);
-      PackOrder.push_back({G, P, Transposed});
+      PackOrder.push_back({G, P, Transposed, Rows, Cols});
     }
     return P;
+  }
+
+  /// Whether the first NElem loops of Dims make a weight tile of the 2-D
+  /// view (StepR, StepC): each along k (within a tile row) or j; W[N][K]
+  /// holds a tile row in a row, k along its columns, a k-major W[K][N] in a
+  /// column.
+  static bool tileOf(const std::vector<Dim> &Dims, size_t NElem, bool KMajor) {
+    for (size_t K = 0; K < NElem; ++K) {
+      const Dim &D = Dims[K];
+      int64_t AlongK = KMajor ? D.StepR : D.StepC, AlongJ = KMajor ? D.StepC : D.StepR;
+      bool InRow = D.StepS < vta::BlockIn;
+      if (InRow ? AlongJ != 0 || AlongK != D.StepS
+                : AlongK != 0 || AlongJ * vta::BlockIn != D.StepS)
+        return false;
+    }
+    return true;
   }
 
 public:
@@ -592,8 +642,8 @@ public:
       Fills.push_back(makeEvaluate(makeCall(
           "vta.pack_tiles",
           {makeLoad(K.Packed, std::vector<Expr>(4, makeInt(0))),
-           makeLoad(K.G, {makeInt(0), makeInt(0)}), K.G->Shape[0], K.G->Shape[1],
-           makeInt(K.Transposed ? 1 : 0)},
+           makeLoad(K.G, std::vector<Expr>(K.G->Shape.size(), makeInt(0))), makeInt(K.Rows),
+           makeInt(K.Cols), makeInt(K.Transposed ? 1 : 0)},
           DType::Int32)));
     if (Fills.empty())
       return Body;
@@ -608,8 +658,9 @@ private:
   struct Pack {
     Buffer G, Packed;
     bool Transposed;
+    int64_t Rows, Cols; // G's 2-D view
   };
-  std::map<std::pair<const BufferNode *, bool>, Buffer> Packs;
+  std::map<std::tuple<const BufferNode *, bool, size_t>, Buffer> Packs;
   std::vector<Pack> PackOrder;
 };
 

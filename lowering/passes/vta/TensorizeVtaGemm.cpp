@@ -20,8 +20,9 @@
 // error at the directive that names the loop or access and the rule.
 //
 // A weight stage read k-major, Wb[k][j] (the stage of a weight W[k*N + j],
-// 16 rows of k), holds the tile transposed: it is stored transposed,
-// Wb[j][k], every access swapping its indices (the copy's store included:
+// 16 rows of k; its rows may be several indices, Wb[ko][ki][j]), holds the
+// tile transposed: it is stored transposed, Wb[j][k], every access moving
+// its last index first (the copy's store included:
 // InjectVtaDma then finds a tile W holds transposed, which the launcher
 // transposes when it repacks W).  A k-major stage of several k blocks would
 // hold its tile rows further than 16 apart: an error at the directive.
@@ -63,6 +64,13 @@ struct WeightLayouts {
   std::map<const BufferNode *, Buffer> Transposed;
   std::set<const BufferNode *> AsIs;
 };
+
+/// A transposed weight stage's indices: the last (j) first.
+std::vector<Expr> lastIndexFirst(const std::vector<Expr> &I) {
+  std::vector<Expr> Out{I.back()};
+  Out.insert(Out.end(), I.begin(), I.end() - 1);
+  return Out;
+}
 
 class GemmMatcher {
 public:
@@ -172,7 +180,7 @@ public:
         Idx.push_back(simplify(substitute(E, Zero)));
       Expr Start = makeLoad(O.Buf, Idx), Elem;
       // A transposed stage's element starts where its copy's does.
-      Expr Stored = O.Buf == W->Buf && WT ? makeLoad(WT, {Idx[1], Idx[0]}) : Start;
+      Expr Stored = O.Buf == W->Buf && WT ? makeLoad(WT, lastIndexFirst(Idx)) : Start;
       std::string Why;
       if (!vtaElementIndex(as<LoadNode>(Stored), Elem, Why))
         return fail(Where + "`" + accessText(O.Buf, *O.Indices) +
@@ -198,20 +206,26 @@ private:
     return nullptr;
   }
 
-  /// W's stage transposed, [C][R] for its [R][C], when W reads it k-major:
-  /// its first index walks the reduction K (coefficient 1), its second the
-  /// outputs J, and its rows are one block of k (R = 16), so that stored
-  /// [j][k] a tile's rows are 16 apart. Null otherwise (and an error when
-  /// only the block of k is wrong).
+  /// W's stage transposed, [C][R...] for its [R...][C], when W reads it
+  /// k-major: its last index walks the outputs J (coefficient 1), the
+  /// others (their flat index: the rows) the reduction K, and its rows are
+  /// one block of k (16), so that stored [j][k] a tile's rows are 16 apart.
+  /// Null otherwise (and an error when only the block of k is wrong).
   Buffer transposedWeight(const LoadNode *W, const VarNode *JV, const VarNode *KV,
                           const std::set<const VarNode *> &Vars) {
     const Buffer &B = W->Buf;
+    const size_t Last = B->Shape.size() - 1;
+    if (B->Shape.size() < 2)
+      return nullptr;
+    std::vector<Expr> RowShape(B->Shape.begin(), B->Shape.begin() + Last);
+    std::vector<Expr> RowIdx(W->Indices.begin(), W->Indices.begin() + Last);
     LinearIndex Row, Col;
-    int64_t Rows, Cols;
-    if (B->Shape.size() != 2 || !linearIn(W->Indices[0], Vars, Row) ||
-        !linearIn(W->Indices[1], Vars, Col) || Row.coef(KV) != 1 || Row.coef(JV) != 0 ||
-        Col.coef(JV) != 1 || Col.coef(KV) != 0 || !getConstInt(simplify(B->Shape[0]), Rows) ||
-        !getConstInt(simplify(B->Shape[1]), Cols))
+    int64_t Rows = 1, Extent;
+    for (const Expr &E : RowShape)
+      Rows = getConstInt(simplify(E), Extent) && Rows > 0 ? Rows * Extent : -1;
+    if (Rows < 0 || !linearIn(flatIndex(RowShape, RowIdx), Vars, Row) ||
+        !linearIn(W->Indices[Last], Vars, Col) || Row.coef(KV) != 1 || Row.coef(JV) != 0 ||
+        Col.coef(JV) != 1 || Col.coef(KV) != 0)
       return nullptr;
     if (Rows != vta::BlockIn) {
       fail("tensorize(" + Mark.Loop->Name + ", vta.gemm): the weight `" + print(borrow(W)) +
@@ -224,7 +238,9 @@ private:
     auto It = Layouts.Transposed.find(B.get());
     if (It != Layouts.Transposed.end())
       return It->second;
-    return makeBuffer(B->Name, B->Type, {B->Shape[1], B->Shape[0]}, B->MemScope);
+    std::vector<Expr> Shape{B->Shape[Last]};
+    Shape.insert(Shape.end(), RowShape.begin(), RowShape.end());
+    return makeBuffer(B->Name, B->Type, Shape, B->MemScope);
   }
 
   bool linearOf(const Buffer &Buf, const std::vector<Expr> &Indices,
@@ -308,7 +324,7 @@ ir::LoopNest tensorizeVtaGemm(const ir::LoopNest &Nest, std::vector<Diag> &Diags
   // copy's store, the uops' operands) swaps its two indices.
   BufferRemaps Transpose;
   for (const auto &[Old, New] : T.Layouts.Transposed)
-    Transpose[Old] = {New, [](const std::vector<Expr> &I) { return std::vector<Expr>{I[1], I[0]}; }};
+    Transpose[Old] = {New, lastIndexFirst};
   if (!Transpose.empty())
     Out.Body = remapBuffers(Out.Body, Transpose);
   return Out;
