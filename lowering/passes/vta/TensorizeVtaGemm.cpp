@@ -25,7 +25,9 @@
 // its last index first (the copy's store included:
 // InjectVtaDma then finds a tile W holds transposed, which the launcher
 // transposes when it repacks W).  A k-major stage of several k blocks would
-// hold its tile rows further than 16 apart: an error at the directive.
+// hold its tile rows further than 16 apart: an error at the directive, as
+// is a [j][k] stage of several k blocks (the stage's layout is the
+// weights': a staged row of a row-major W[N][K] holds all of K).
 //
 // Where: after BoundInference (stage shapes are constant; regions concrete)
 // and before InjectVtaAlu/InjectVtaDma; unit loops are still present, as the
@@ -74,8 +76,9 @@ std::vector<Expr> lastIndexFirst(const std::vector<Expr> &I) {
 
 class GemmMatcher {
 public:
-  GemmMatcher(const TensorizeMark &Mark, std::vector<Diag> &Diags, WeightLayouts &Layouts)
-      : Mark(Mark), Diags(Diags), Layouts(Layouts) {}
+  GemmMatcher(const TensorizeMark &Mark, std::vector<Diag> &Diags, WeightLayouts &Layouts,
+              const std::map<const VarNode *, Expr> &UnitLoops)
+      : Mark(Mark), Diags(Diags), Layouts(Layouts), UnitLoops(UnitLoops) {}
 
   /// The uop that replaces the region under L, or null after an error.
   Stmt match(const ForNode *L) {
@@ -151,6 +154,14 @@ public:
     // transposed: stored Wb'[j][k] instead, it is the tile VTA reads (the
     // launcher transposes the tiles of W for its DMA, InjectVtaDma).
     Buffer WT = transposedWeight(W, JV, KV, Vars);
+    if (!WT && !Failed && FW.coef(KV) == 1 && FW.coef(JV) > vta::BlockIn &&
+        FW.coef(JV) % vta::BlockIn == 0)
+      return fail(Where + "the weight stage " + W->Buf->Name + " holds " +
+                  std::to_string(FW.coef(JV)) + " k in a row (several blocks of 16): the rows of "
+                  "a tile `" + print(borrow(W)) + "` are " + std::to_string(FW.coef(JV)) +
+                  " apart in it, and VTA reads a weight tile as 256 contiguous bytes, [j][k]; "
+                  "compute the stage at the loop of the k blocks, or store the weights tile by "
+                  "tile ([N/16][K/16][16][16])");
     if (!WT && !Failed && (FW.coef(JV) != vta::BlockIn || FW.coef(KV) != 1))
       return fail(Where + "the weight `" + print(borrow(W)) + "` must hold row '" + JV->Name +
                   "' 16 elements apart and '" + KV->Name +
@@ -165,7 +176,9 @@ public:
     else
       Layouts.AsIs.insert(W->Buf.get());
     // Every access, with the region's loops at 0, starts an element.
-    std::map<const VarNode *, Expr> Zero;
+    // (Loops of one iteration around the region at their value: a k of one
+    // block, ko = 0, in a weight stage of all k.)
+    std::map<const VarNode *, Expr> Zero = UnitLoops;
     for (const ForNode *F : R.Loops)
       Zero[F->LoopVar.get()] = makeInt(0);
     struct Operand {
@@ -195,6 +208,7 @@ private:
   const TensorizeMark &Mark;
   std::vector<Diag> &Diags;
   WeightLayouts &Layouts;
+  const std::map<const VarNode *, Expr> &UnitLoops;
   bool Failed = false;
 
   Stmt fail(const std::string &Message) {
@@ -267,17 +281,24 @@ protected:
   Stmt mutateFor(const Stmt &S, const ForNode *N) override {
     auto It = Marks.find(N->LoopVar.get());
     if (It != Marks.end()) {
-      Stmt Uop = GemmMatcher(*It->second, Diags, Layouts).match(N);
+      Stmt Uop = GemmMatcher(*It->second, Diags, Layouts, UnitLoops).match(N);
       return Uop ? Uop : S;
     }
     if (Stmt Reset = matchReset(N))
       return Reset;
-    return IRMutator::mutateFor(S, N);
+    int64_t Extent;
+    bool Unit = getConstInt(N->Extent, Extent) && Extent == 1;
+    if (Unit)
+      UnitLoops[N->LoopVar.get()] = N->Min;
+    Stmt Out = IRMutator::mutateFor(S, N);
+    UnitLoops.erase(N->LoopVar.get());
+    return Out;
   }
 
 private:
   std::map<const VarNode *, const TensorizeMark *> Marks;
   std::vector<Diag> &Diags;
+  std::map<const VarNode *, Expr> UnitLoops; // enclosing loops of one iteration
 
   /// for (l, 0, 16) { [unit loops] D[..] = 0 } with D in vta.acc and l its
   /// lanes: vta.uop_gemm_reset(D[l := 0]).
