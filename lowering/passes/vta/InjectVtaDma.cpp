@@ -289,15 +289,25 @@ private:
     for (size_t K : Order)
       Sorted.push_back(Dims[K]);
     Dims = Sorted;
-    // The stage is written densely.
+    // The stage is written densely: the DMA's loops are the dense ones;
+    // loops past a gap (a copy of a block of the stage's columns for each of
+    // its rows) stay host loops, a DMA per iteration, when each step is
+    // whole elements past the dense block.
     int64_t Dense = 1;
+    std::vector<const ForNode *> Sparse;
     for (const Dim &D : Dims) {
-      if (D.StepS != Dense)
+      if (D.StepS != Dense && Sparse.empty() &&
+          (Dense % Lanes || D.StepS % Lanes || D.StepS < Dense))
         return fail("the copy does not fill " + S->Name + " densely (loop '" +
                     D.Loop->LoopVar->Name + "' steps " + std::to_string(D.StepS) +
                     " scalars where " + std::to_string(Dense) + " are next)");
+      if (D.StepS != Dense || !Sparse.empty()) {
+        Sparse.push_back(D.Loop);
+        continue;
+      }
       Dense *= D.Extent;
     }
+    Dims.resize(Dims.size() - Sparse.size());
     if (Dense % Lanes)
       return fail("the copy moves " + std::to_string(Dense) + " scalars of " + S->Name +
                   ", not whole VTA elements of " + std::to_string(Lanes));
@@ -371,7 +381,7 @@ private:
     } else {
       XStride = XSize;
     }
-    std::set<const ForNode *> HostLoops;
+    std::set<const ForNode *> HostLoops(Sparse.begin(), Sparse.end());
     for (size_t K = E; K < Elem.size(); ++K)
       HostLoops.insert(Elem[K].Loop);
     for (size_t K = 0; K < I; ++K)
