@@ -10,7 +10,8 @@
 // How: the copy is read through the flat row-major indices of both sides
 // (constant coefficients per loop). A copy is order-free, so its loops are
 // taken by their step in the stage, innermost first: the stage must be
-// written densely; the first loops make up an element (16 scalars of inp
+// written densely (loops past a gap of whole elements stay host loops, a
+// DMA per iteration); the first loops make up an element (16 scalars of inp
 // and acc, 256 of wgt) and must be contiguous in DRAM too; the next ones
 // that stay contiguous in DRAM form x; the next, at any DRAM stride, y (and
 // loops that continue y's stride join it); the rest stay loops. The DRAM
