@@ -355,7 +355,7 @@ private:
            << In << "  return 1;\n";
     } else if (N == "vta.PushGEMMOp" || N == "vta.PushALUOp") {
       push(C, In);
-    } else if (N == "vta.PackTiles" && A.size() == 4) {
+    } else if (N == "vta.PackTiles" && A.size() == 5) {
       packTiles(A, In);
     } else {
       error("the call `" + print(borrowCall(C)) + "` is not a final-form VTA call");
@@ -367,8 +367,16 @@ private:
   /// ir::vtaPackTiles as a loop over the weights' device copy.
   void packTiles(const std::vector<Expr> &A, const std::string &In) {
     use("VTABufferCPUPtr");
+    int64_t Transposed = 0;
+    if (!getConstInt(A[4], Transposed)) {
+      error("the transposed flag of vta.PackTiles is not a constant");
+      return;
+    }
     std::string Rows = arg(A[2]), Cols = arg(A[3]);
     std::string B = std::to_string(vta::BlockIn), O = std::to_string(vta::BlockOut);
+    // Element (r, c) of the weights is the tiles' (j, k), or (k, j).
+    std::string J = Transposed ? "sched_c" : "sched_r", K = Transposed ? "sched_r" : "sched_c";
+    std::string KCount = Transposed ? Rows : Cols;
     Body << In << "{\n"
          << In << "  const int8_t *sched_src = (const int8_t *)VTABufferCPUPtr(cmd, "
          << dramName(A[1]) << ");\n"
@@ -376,9 +384,9 @@ private:
          << ");\n"
          << In << "  for (int64_t sched_r = 0; sched_r < " << Rows << "; ++sched_r)\n"
          << In << "    for (int64_t sched_c = 0; sched_c < " << Cols << "; ++sched_c)\n"
-         << In << "      sched_dst[((sched_r / " << O << " * (" << Cols << " / " << B
-         << ") + sched_c / " << B << ") * " << O << " + sched_r % " << O << ") * " << B
-         << " + sched_c % " << B << "] = sched_src[sched_r * " << Cols << " + sched_c];\n"
+         << In << "      sched_dst[((" << J << " / " << O << " * (" << KCount << " / " << B
+         << ") + " << K << " / " << B << ") * " << O << " + " << J << " % " << O << ") * " << B
+         << " + " << K << " % " << B << "] = sched_src[sched_r * " << Cols << " + sched_c];\n"
          << In << "}\n";
   }
 

@@ -624,6 +624,11 @@ bool coversBox(const std::vector<Expr> &Indices, const std::vector<Expr> &Guards
       if (!getConstInt(simplify(Coef), C) || !Used.insert(V).second || usesAnyOf(R.Min, Ranges) ||
           usesAnyOf(R.Max, Ranges) || !constantCountLowerBound(R, All, Count) || Count < 1)
         return false;
+      // A variable of one value (a unit loop: `i*64 + ji`, i in [0, 0])
+      // only offsets the index: it leaves no gap, whatever its coefficient.
+      int64_t Width;
+      if (getConstInt(simplify(R.Max - R.Min), Width) && Width == 0)
+        continue;
       Terms.push_back({C < 0 ? -C : C, Count});
     }
     std::sort(Terms.begin(), Terms.end());

@@ -362,6 +362,13 @@ struct LoopNest {
   std::vector<Expr> Assumptions;
   Stmt Body;
   std::vector<StageRegion> Stages; // cache stages awaiting bound inference
+  /// Each stage's directive (StageRegion::Loc) by the stage's name, kept
+  /// after bound inference resolves Stages: where later passes report what
+  /// they find of a stage (VTA's SRAM allocation, an overflow).
+  std::map<std::string, int> StageLocs;
+  /// The contexts (cthread) whose instruction streams passes/vta/
+  /// InjectVtaContexts interleaved: 1 or 2 (target(vta)).
+  int VtaContexts = 1;
   std::vector<TensorizeMark> Tensorize; // regions awaiting their intrinsics
   std::vector<LoopPragma> Pragmas;      // pragma(x, ...) marks (target(vta))
   /// `tensorcore(auto)`: the location id of the directive (-1 when absent).

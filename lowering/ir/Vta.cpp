@@ -38,6 +38,10 @@ int64_t vtaMemId(Scope S) {
   }
 }
 
+int64_t vtaLoadMemId(Scope S, DType T) {
+  return S == Scope::VtaAcc && T == DType::Int8 ? VtaMemAcc8 : vtaMemId(S);
+}
+
 int64_t vtaDepth(Scope S) {
   switch (S) {
   case Scope::VtaInp: return vta::InpDepth;
@@ -134,17 +138,21 @@ int64_t vtaDramElementBytes(int64_t MemId) {
   case VtaMemWgt: return vta::WgtLanes;
   case VtaMemAcc: return vta::AccLanes * 4;
   case VtaMemOut: return vta::OutLanes;
+  case VtaMemAcc8: return vta::AccLanes;
   default: return 0;
   }
 }
 
-void vtaPackTiles(int8_t *Dst, const int8_t *Src, int64_t Rows, int64_t Cols) {
-  const int64_t TileCols = Cols / vta::BlockIn;
+void vtaPackTiles(int8_t *Dst, const int8_t *Src, int64_t Rows, int64_t Cols, bool Transposed) {
+  // Src[R][C] is the tiles' (j, k) element, or their (k, j) element.
+  const int64_t KTiles = (Transposed ? Rows : Cols) / vta::BlockIn;
   for (int64_t R = 0; R < Rows; ++R)
-    for (int64_t C = 0; C < Cols; ++C)
-      Dst[((R / vta::BlockOut * TileCols + C / vta::BlockIn) * vta::BlockOut + R % vta::BlockOut) *
+    for (int64_t C = 0; C < Cols; ++C) {
+      int64_t J = Transposed ? C : R, K = Transposed ? R : C;
+      Dst[((J / vta::BlockOut * KTiles + K / vta::BlockIn) * vta::BlockOut + J % vta::BlockOut) *
               vta::BlockIn +
-          C % vta::BlockIn] = Src[R * Cols + C];
+          K % vta::BlockIn] = Src[R * Cols + C];
+    }
 }
 
 std::vector<IntrinsicInfo> vtaIntrinsicDeclarations() {
@@ -157,7 +165,7 @@ std::vector<IntrinsicInfo> vtaIntrinsicDeclarations() {
   Out.push_back(declare("vta.uop_alu", {V, R::ReadWriteBuffer, R::ReadBuffer, V, V}));
   Out.push_back(declare("vta.load_2d", {R::WriteBuffer, R::ReadBuffer, V, V, V, V, V, V, V}));
   Out.push_back(declare("vta.store_2d", {R::WriteBuffer, R::ReadBuffer, V, V, V}));
-  Out.push_back(declare("vta.pack_tiles", {R::WriteBuffer, R::ReadBuffer, V, V}));
+  Out.push_back(declare("vta.pack_tiles", {R::WriteBuffer, R::ReadBuffer, V, V, V}));
   // Kernel form: the uops' operands are variadic (every pass that looks at
   // them decodes the call); the fixed part is values.
   Out.push_back(declare("vta.push_gemm", std::vector<R>(VtaPushFixedArgs, V)));
@@ -170,7 +178,7 @@ std::vector<IntrinsicInfo> vtaIntrinsicDeclarations() {
   Out.push_back(declare("vta.StoreBuffer2D", {V, V, R::WriteBuffer, V, V, V, V}));
   Out.push_back(declare("vta.PushGEMMOp", std::vector<R>(VtaPushFixedArgs, V)));
   Out.push_back(declare("vta.PushALUOp", std::vector<R>(VtaPushFixedArgs, V)));
-  Out.push_back(declare("vta.PackTiles", {R::WriteBuffer, R::ReadBuffer, V, V}));
+  Out.push_back(declare("vta.PackTiles", {R::WriteBuffer, R::ReadBuffer, V, V, V}));
   return Out;
 }
 

@@ -25,23 +25,29 @@
 //      vta.load_2d(S, G, x_size, y_size, x_stride, x_pad0, y_pad0, x_pad1, y_pad1)
 //                                   DMA DRAM -> SRAM, sizes in elements of
 //                                   S's scope (the memory type follows from
-//                                   it: inp, wgt, or acc from int32 DRAM);
+//                                   it: inp, wgt, or acc from int32 DRAM;
+//                                   acc from int8 DRAM is ACC_8BIT, each
+//                                   byte sign-extended to an int32 lane);
 //                                   rows of x_size elements y_size times,
 //                                   x_stride elements apart in DRAM, written
 //                                   densely from S with the zero padding
 //      vta.store_2d(G, S, x_size, y_size, x_stride)
 //                                   DMA acc SRAM -> int8 DRAM (each int32
 //                                   lane truncated to its low 8 bits)
-//      vta.pack_tiles(P, W, rows, cols)
-//                                   host code: P[a][b][r][c] = W[a*16 + r][b*16 + c]
+//      vta.pack_tiles(P, W, rows, cols, transposed)
+//                                   host code: P[a][b][r][c] = W[a*16 + r][b*16 + c],
+//                                   or W[b*16 + c][a*16 + r] when transposed
 //                                   (vtaPackTiles). InjectVtaDma makes it for
 //                                   a weight copy whose 16x16 tile is not 256
 //                                   contiguous bytes of the 2-D int8 W[rows][cols]
 //                                   (both multiples of 16, each tile row 16
-//                                   contiguous scalars): P, the int8 global
-//                                   [rows/16][cols/16][16][16], is allocated
-//                                   around the whole program, filled first,
-//                                   and the load_2d reads whole tiles of P.
+//                                   contiguous scalars of a row, or of a
+//                                   column of a k-major W: transposed): P, the
+//                                   int8 global [rows/16][cols/16][16][16]
+//                                   ([cols/16][rows/16][16][16] transposed), is
+//                                   allocated around the whole program,
+//                                   filled first, and the load_2d reads whole
+//                                   tiles of P.
 //
 // 2. Kernel form (FoldUopLoops): every maximal loop nest of uops of one kind
 //    becomes one instruction, with at most two uop loops (the outermost,
@@ -70,7 +76,7 @@
 //      vta.PushGEMMOp(reset, nloops, e0, d0, s0, w0, e1, d1, s1, w1, dst, src, wgt, ...)
 //      vta.PushALUOp(op, use_imm, imm, nloops, e0, d0, s0, e1, d1, s1, dst, src, ...)
 //      vta.dep_push / vta.dep_pop / vta.synchronize as above
-//      vta.PackTiles(P, W, rows, cols)   vta.pack_tiles, P and W as bases
+//      vta.PackTiles(P, W, rows, cols, transposed)   vta.pack_tiles, P and W as bases
 //    Loop extents and factors of a Push are constants; its uop indices may
 //    use one variable of the host loops around it (the kernel's 4-byte
 //    signature, < VtaMaxSignature); everything else (DMA sizes and offsets)
@@ -80,15 +86,18 @@
 //    StoreBuffer2D writes after vta.synchronize.
 //    Decided by the runtime/codegen side (VerifyVtaProgram checks it): a
 //    final-form program ends with vta.synchronize(); G is a Load of all-zero
-//    indices of a buffer parameter (int8 for inp, wgt and out, int32 for
-//    acc; or, for a LOAD, an allocated packed copy P); the program's only
-//    allocations are such P (int8 global, [rows/16][cols/16][16][16]) around
+//    indices of a buffer parameter (int8 for inp, wgt, acc_8bit and out,
+//    int32 for acc; or, for a LOAD, an allocated packed copy P); the program's only
+//    allocations are such P (int8 global, [rows/16][cols/16][16][16], or
+//    [cols/16][rows/16][16][16] transposed) around
 //    it, each filled by one vta.PackTiles outside every loop before any load
 //    reads it (the launchers allocate P with VTABufferAlloc, fill it on the
 //    CPU through VTABufferCPUPtr from W's device copy, free it at the end;
 //    the vta.synchronize stays inside them);
 //    elem_offset, sizes and strides count elements of the memory named
-//    by mem_type (LOAD: inp 2, wgt 1, acc 3; STORE: out 4); in a Push, the
+//    by mem_type (LOAD: inp 2, wgt 1, acc 3, acc_8bit 5; STORE: out 4); a
+//    LOAD's x_stride may be 0 (every row the same DRAM elements: a bias
+//    broadcast over the rows of an accumulator); in a Push, the
 //    loops past nloops are all 0; an ALU uop is the pair (dst, src), both
 //    acc elements (src ignored under use_imm). A buffer
 //    a StoreBuffer2D writes is copied in too: a store may cover only part of
@@ -151,7 +160,10 @@ constexpr int64_t MaxSignature = 99;
 } // namespace vta
 
 /// Memory ids of LOAD/STORE (hw_spec_const.h).
-enum VtaMemId : int64_t { VtaMemUop = 0, VtaMemWgt = 1, VtaMemInp = 2, VtaMemAcc = 3, VtaMemOut = 4 };
+enum VtaMemId : int64_t {
+  VtaMemUop = 0, VtaMemWgt = 1, VtaMemInp = 2, VtaMemAcc = 3, VtaMemOut = 4,
+  VtaMemAcc8 = 5 // ACC_8BIT: an acc LOAD from int8 DRAM, sign-extended
+};
 /// ALU opcodes.
 enum VtaAluOp : int64_t { VtaAluMin = 0, VtaAluMax = 1, VtaAluAdd = 2, VtaAluShr = 3, VtaAluMul = 4 };
 /// Dependency queues (stages): 1 load (inp, wgt), 2 compute (GEMM, ALU, acc
@@ -165,6 +177,9 @@ const char *vtaAluOpName(int64_t Op); // "min", "max", "add", "shr", "mul"
 int64_t vtaElementLanes(Scope S);
 /// The LOAD memory id of a stage in scope S (inp, wgt, acc); -1 otherwise.
 int64_t vtaMemId(Scope S);
+/// The LOAD memory id of a load_2d into a stage of scope S from DRAM of type
+/// T: vtaMemId(S), but ACC_8BIT for vta.acc from int8.
+int64_t vtaLoadMemId(Scope S, DType T);
 /// The SRAM depth in elements of scope S.
 int64_t vtaDepth(Scope S);
 
@@ -223,11 +238,14 @@ bool decodeVtaUopKernel(const CallNode *Call, VtaUopKernel &Out);
 
 /// vta.pack_tiles / vta.PackTiles: Dst[a][b][r][c] = Src[a*16 + r][b*16 + c]
 /// for Src[Rows][Cols] (both multiples of 16), i.e. the 16x16 tiles of Src,
-/// row-major, each 256 contiguous bytes as VTA's DMA reads a weight tile.
-void vtaPackTiles(int8_t *Dst, const int8_t *Src, int64_t Rows, int64_t Cols);
+/// row-major, each 256 contiguous bytes as VTA's DMA reads a weight tile;
+/// Transposed (a k-major Src[K][N]): Dst[a][b][r][c] = Src[b*16 + c][a*16 + r],
+/// each tile transposed, Dst [Cols/16][Rows/16][16][16].
+void vtaPackTiles(int8_t *Dst, const int8_t *Src, int64_t Rows, int64_t Cols,
+                  bool Transposed = false);
 
 /// Bytes per element of a LOAD/STORE memory id in DRAM (inp 16, wgt 256,
-/// acc 64, out 16); 0 for another id.
+/// acc 64, out 16, acc_8bit 16); 0 for another id.
 int64_t vtaDramElementBytes(int64_t MemId);
 
 } // namespace ir

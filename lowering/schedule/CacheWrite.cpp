@@ -19,6 +19,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ir/Affine.h"
 #include "ir/IRMutator.h"
 #include "ir/IRVisitor.h"
 #include "ir/Simplify.h"
@@ -86,7 +87,21 @@ protected:
     const auto *St = as<StoreNode>(Out);
     if (!St || St->Buf.get() != Acc)
       return Out;
-    return makeStoreLike(St, Stage, Target(St->Indices), St->Value);
+    std::vector<Expr> Idx = Target(St->Indices);
+    // acc = C[g] of an output accumulated in place becomes Stage[g] =
+    // Stage[g]: nothing to do (the stage starts from C's values).
+    Expr Value = St->Value;
+    if (const auto *Same = as<CastNode>(Value))
+      Value = Same->Type == Same->Value->Type ? Same->Value : Value;
+    const auto *Self = as<LoadNode>(Value);
+    if (Self && Self->Buf == Stage && Self->Indices.size() == Idx.size()) {
+      bool Same = true;
+      for (size_t D = 0; D < Idx.size(); ++D)
+        Same &= structurallyEqual(simplify(Self->Indices[D]), simplify(Idx[D]));
+      if (Same)
+        return makeSeq({});
+    }
+    return makeStoreLike(St, Stage, Idx, St->Value);
   }
   Stmt mutateFor(const Stmt &S, const ForNode *N) override {
     if (N == Copy)
@@ -106,17 +121,85 @@ private:
   std::function<std::vector<Expr>(const std::vector<Expr> &)> Target;
 };
 
+/// The accesses of Stage, each with its loops (outermost first) and its
+/// place in program order (a load counts as its statement's).
+class StageUses : public IRVisitor {
+public:
+  explicit StageUses(const BufferNode *Stage) : Stage(Stage) {}
+  struct Use {
+    const std::vector<Expr> *Indices;
+    std::vector<const ForNode *> Loops;
+    size_t Order;
+  };
+  std::vector<Use> Loads, Stores;
+
+protected:
+  void visitFor(const ForNode *N) override {
+    Loops.push_back(N);
+    IRVisitor::visitFor(N);
+    Loops.pop_back();
+  }
+  void visitLoad(const LoadNode *N) override {
+    if (N->Buf.get() == Stage)
+      Loads.push_back({&N->Indices, Loops, Count});
+    IRVisitor::visitLoad(N);
+  }
+  void visitStore(const StoreNode *N) override {
+    IRVisitor::visitStore(N);
+    if (N->Buf.get() == Stage)
+      Stores.push_back({&N->Indices, Loops, Count});
+    ++Count;
+  }
+
+private:
+  const BufferNode *Stage;
+  std::vector<const ForNode *> Loops;
+  size_t Count = 0;
+};
+
+/// Whether every iteration of Loops (constant extents) gives Indices an
+/// element of its own: each index an exact mixed-radix sum of loop variables
+/// (by increasing coefficient, each one more than what the smaller terms
+/// reach), every loop of more than one iteration in one term.
+bool oneElementPerIteration(const std::vector<Expr> &Indices,
+                            const std::vector<const ForNode *> &Loops) {
+  std::map<const VarNode *, int64_t> Extent;
+  for (const ForNode *L : Loops)
+    if (!getConstInt(L->Extent, Extent[L->LoopVar.get()]))
+      return false;
+  std::set<const VarNode *> Used;
+  for (const Expr &Index : Indices) {
+    AffineForm F;
+    if (!toAffine(Index, [&](const VarNode *V) { return Extent.count(V) != 0; }, F))
+      return false;
+    std::vector<std::pair<int64_t, int64_t>> Terms; // |coefficient|, extent
+    for (const auto &[V, Coef] : F.Coefs) {
+      int64_t C;
+      if (!getConstInt(simplify(Coef), C) || !Used.insert(V).second)
+        return false;
+      if (Extent[V] > 1)
+        Terms.push_back({C < 0 ? -C : C, Extent[V]});
+    }
+    std::sort(Terms.begin(), Terms.end());
+    int64_t Reach = 0;
+    for (const auto &[Coef, Count] : Terms) {
+      if (Coef != Reach + 1)
+        return false;
+      Reach += Coef * (Count - 1);
+    }
+  }
+  for (const auto &[V, E] : Extent)
+    if (E > 1 && !Used.count(V))
+      return false;
+  return true;
+}
+
 /// Stage[g] = T(e) with e int32 becomes Stage[g] = e (storeUnnarrowedIntoVtaAcc).
 class StripNarrowing : public IRMutator {
 public:
   explicit StripNarrowing(const BufferNode *Stage) : Stage(Stage) {}
-  bool ReadsStage = false;
 
 protected:
-  Expr mutateLoad(const Expr &E, const LoadNode *N) override {
-    ReadsStage |= N->Buf.get() == Stage;
-    return IRMutator::mutateLoad(E, N);
-  }
   Stmt mutateStore(const Stmt &S, const StoreNode *N) override {
     Stmt Out = IRMutator::mutateStore(S, N);
     const auto *St = as<StoreNode>(Out);
@@ -225,9 +308,24 @@ Stmt storeUnnarrowedIntoVtaAcc(const Stmt &Computation, const Buffer &Stage) {
   // C[..] = (int8_t)e computed into an int32 stage: the stage keeps e and the
   // write-back narrows it (C = int8(Cb)), which stores the same bytes. Not
   // where the nest reads the stage back: it would see e, not its narrowing.
-  StripNarrowing Strip(Stage.get());
-  Stmt Out = Strip.mutate(Computation);
-  return Strip.ReadsStage ? Computation : Out;
+  // A read of the element before the nest writes it, at its index in the
+  // same iteration (`int acc = C[i][j]; ...; C[i][j] = (int8_t)acc`: the
+  // output accumulated in place), sees C's value, which is no narrowing:
+  // where each iteration has an element of its own, no read sees one.
+  StageUses Uses(Stage.get());
+  Uses.visit(Computation);
+  bool InitialValuesOnly = Uses.Stores.size() == 1;
+  for (const StageUses::Use &R : Uses.Loads) {
+    if (!InitialValuesOnly)
+      break;
+    const StageUses::Use &W = Uses.Stores[0];
+    InitialValuesOnly = R.Loops == W.Loops && R.Order < W.Order &&
+                        structurallyEqual(*R.Indices, *W.Indices) &&
+                        oneElementPerIteration(*W.Indices, W.Loops);
+  }
+  if (!Uses.Loads.empty() && !InitialValuesOnly)
+    return Computation;
+  return StripNarrowing(Stage.get()).mutate(Computation);
 }
 
 } // namespace schedule

@@ -230,17 +230,19 @@ private:
 
   /// Fills the packed copy of the weights on the CPU, from their device copy.
   bool packTiles(const CallNode *C) {
-    if (C->Args.size() != 4)
+    if (C->Args.size() != 5)
       return fail("malformed `" + print(borrowCall(C)) + "`");
     const Device *P = deviceOf(C->Args[0]), *W = P ? deviceOf(C->Args[1]) : nullptr;
-    int64_t Rows, Cols;
-    if (!W || !evalArg(C->Args[2], Env, Rows, Error) || !evalArg(C->Args[3], Env, Cols, Error))
+    int64_t Rows, Cols, Transposed;
+    if (!W || !evalArg(C->Args[2], Env, Rows, Error) || !evalArg(C->Args[3], Env, Cols, Error) ||
+        !evalArg(C->Args[4], Env, Transposed, Error))
       return false;
     if (Rows <= 0 || Cols <= 0 || Rows % vta::BlockOut || Cols % vta::BlockIn ||
         uint64_t(Rows * Cols) > W->Bytes || uint64_t(Rows * Cols) > P->Bytes)
       return fail("`" + print(borrowCall(C)) + "` does not fit its buffers");
     vtaPackTiles(static_cast<int8_t *>(VTABufferCPUPtr(Cmd, P->Handle)),
-                 static_cast<const int8_t *>(VTABufferCPUPtr(Cmd, W->Handle)), Rows, Cols);
+                 static_cast<const int8_t *>(VTABufferCPUPtr(Cmd, W->Handle)), Rows, Cols,
+                 Transposed != 0);
     return true;
   }
 

@@ -159,6 +159,17 @@ TEST(IRBoundsTest, CoversBoxRejectsStridesAndGaps) {
   EXPECT_FALSE(coversBox({J, J}, {}, R, VarRanges(), Fixed)); // the diagonal
 }
 
+TEST(IRBoundsTest, CoversBoxWithAUnitLoopOfAnyStride) {
+  // [i*64 + j] with i in [0, 0] (a batch loop of extent 1) is [0, 15] whole;
+  // with i in [0, 1] it has a gap.
+  Var I = makeVar("i"), J = makeVar("j");
+  VarRanges R = {{I.get(), range(0, 0)}, {J.get(), range(0, 15)}};
+  std::vector<Expr> Fixed;
+  EXPECT_TRUE(coversBox({I * makeInt(64) + J}, {}, R, VarRanges(), Fixed));
+  R[I.get()] = range(0, 1);
+  EXPECT_FALSE(coversBox({I * makeInt(64) + J}, {}, R, VarRanges(), Fixed));
+}
+
 TEST(IRBoundsTest, CoversBoxNarrowedByAnIndexGuard) {
   // if (io*32 + ii < n) C[io*32 + ii]: a prefix of the tile, still dense; a
   // guard on the fixed io alone is handed back.

@@ -274,3 +274,19 @@ TEST(VtaLauncherTest, PackTilesLaysOutTheTilesOfARowMajorArray) {
           ASSERT_EQ(P[((A * (Cols / 16) + B) * 16 + R) * 16 + C], W[(A * 16 + R) * Cols + B * 16 + C])
               << "tile (" << A << ", " << B << ") element (" << R << ", " << C << ")";
 }
+
+// A k-major W[K][N] = W[48][32] (transposed): its copy is the tiles of the
+// [N][K] weights, each [j][k], W's columns made rows.
+TEST(VtaLauncherTest, PackTilesTransposesTheTilesOfAKMajorArray) {
+  const int Rows = 48, Cols = 32; // K, N
+  std::vector<int8_t> W(Rows * Cols), P(Rows * Cols, 0);
+  for (int I = 0; I < Rows * Cols; ++I)
+    W[I] = int8_t(I * 7 + I / 251);
+  ir::vtaPackTiles(P.data(), W.data(), Rows, Cols, /*Transposed=*/true);
+  for (int A = 0; A < Cols / 16; ++A)
+    for (int B = 0; B < Rows / 16; ++B)
+      for (int R = 0; R < 16; ++R)
+        for (int C = 0; C < 16; ++C)
+          ASSERT_EQ(P[((A * (Rows / 16) + B) * 16 + R) * 16 + C], W[(B * 16 + C) * Cols + A * 16 + R])
+              << "tile (" << A << ", " << B << ") element (" << R << ", " << C << ")";
+}

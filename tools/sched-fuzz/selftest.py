@@ -861,6 +861,43 @@ class VtaFamilyTest(unittest.TestCase):
         spec = {"layout": "4d", "outer": ["bo", "co", "ko"], "region": ["ki", "ci", "bi"]}
         self.assertEqual(epilogue_loop(spec), "bi")
 
+    def test_a_2d_weight_stage_outside_ko_holds_one_k_block(self):
+        # A stage keeps W's layout: outside ko it holds all of K, and VTA
+        # reads no tile of a stage of several k blocks (docs/tutorials/vta.md).
+        seen = 0
+        for seed in range(400):
+            s = make_vta_case(seed).spec
+            if s["kind"] != "gemm" or s["layout"] != "2d" or s["K"] == 16:
+                continue
+            outer = s["outer"]
+            self.assertGreaterEqual(outer.index(s["wb"]), outer.index("ko"), s)
+            seen += 1
+        self.assertGreater(seen, 50)
+
+    def test_accumulator_starts_and_weight_layouts_are_drawn(self):
+        specs = [make_vta_case(seed).spec for seed in range(300)]
+        gemms = [s for s in specs if s["kind"] == "gemm"]
+        for init in ("zero", "bias", "inplace"):
+            self.assertGreater(sum(s["init"] == init for s in gemms), 20, init)
+        self.assertGreater(sum(s["kmajor"] for s in gemms), 20)
+        self.assertFalse(any(s["kmajor"] for s in gemms if s["layout"] == "4d"))
+
+    def test_epilogue_of_an_accumulator_in_place_is_the_first_split_off_nest(self):
+        from fuzzlib.vta import directives_of
+        spec = {"kind": "gemm", "layout": "2d", "form": "absent", "cthread": False,
+                "outer": ["i", "ko", "jo"], "region": ["ji", "ki"], "ab": "ko", "wb": "ko",
+                "cb": None, "epi": (3, 0, None), "init": "inplace", "kmajor": False}
+        self.assertIn(("pragma", "jo_1", "alu"), directives_of(spec))
+        spec["init"] = "bias"
+        self.assertIn(("pragma", "jo_2", "alu"), directives_of(spec))
+        spec = dict(spec, M=2, N=32, K=32, kmajor=True)
+        from fuzzlib.vta import VtaNest
+        lines, _, _ = VtaNest("n", spec).to_c([])
+        text = "\n".join(lines)
+        self.assertIn("int acc = Bias[j];", text)
+        self.assertIn("W[k * 32 + j]", text)
+        self.assertIn("const int *Bias", text)
+
     def test_the_batch_loop_is_present_only_for_one_row(self):
         for seed in range(300):
             s = make_vta_case(seed).spec

@@ -758,6 +758,8 @@ ir::LoopNest inferBounds(const ir::LoopNest &Nest, std::vector<Diag> &Diags) {
   ir::LoopNest Out = Nest;
   std::vector<ir::StageRegion> Pending = Nest.Stages;
   Out.Stages.clear();
+  for (const ir::StageRegion &St : Pending)
+    Out.StageLocs[St.Name] = St.Loc;
   while (!Pending.empty()) {
     bool Progress = false;
     for (size_t I = 0; I < Pending.size(); ++I) {

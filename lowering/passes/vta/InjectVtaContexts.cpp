@@ -37,6 +37,7 @@
 #include "passes/PassUtil.h"
 #include "passes/Passes.h"
 
+#include <algorithm>
 #include <map>
 #include <set>
 #include <vector>
@@ -67,6 +68,7 @@ class ContextExpander : public ir::IRMutator {
 public:
   explicit ContextExpander(std::vector<Diag> &Diags) : Diags(Diags) {}
   bool Failed = false;
+  int64_t MaxContexts = 1;
 
 protected:
   Stmt mutateFor(const Stmt &S, const ir::ForNode *N) override {
@@ -97,6 +99,7 @@ protected:
       if (!Inside.count(B))
         return error("the VTA stage '" + B->Name + "' is allocated outside cthread loop '" +
                      N->LoopVar->Name + "': its contexts would share it");
+    MaxContexts = std::max(MaxContexts, Extent);
     ScopedValue<const ir::VarNode *> InLoop(Ctx, N->LoopVar.get());
     ScopedValue<int64_t> Count(Contexts, Extent);
     ScopedValue<Expr> Min(CtxMin, N->Min);
@@ -222,6 +225,7 @@ ir::LoopNest injectVtaContexts(const ir::LoopNest &Nest, std::vector<Diag> &Diag
   ContextExpander E(Diags);
   ir::LoopNest Out = Nest;
   Out.Body = E.mutate(Nest.Body);
+  Out.VtaContexts = int(E.MaxContexts);
   return E.Failed ? Nest : Out;
 }
 

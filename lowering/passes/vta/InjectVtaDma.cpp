@@ -10,7 +10,8 @@
 // How: the copy is read through the flat row-major indices of both sides
 // (constant coefficients per loop). A copy is order-free, so its loops are
 // taken by their step in the stage, innermost first: the stage must be
-// written densely; the first loops make up an element (16 scalars of inp
+// written densely (loops past a gap of whole elements stay host loops, a
+// DMA per iteration); the first loops make up an element (16 scalars of inp
 // and acc, 256 of wgt) and must be contiguous in DRAM too; the next ones
 // that stay contiguous in DRAM form x; the next, at any DRAM stride, y (and
 // loops that continue y's stride join it); the rest stay loops. The DRAM
@@ -23,7 +24,20 @@
 // of a row and every other loop moving by whole tiles, the copy reads
 // W_tiles[N/16][K/16][16][16] instead, W's tiles one after the other, which
 // vta.pack_tiles fills on the host before the program (ir/Vta.h; one per W,
-// allocated around the whole body).
+// allocated around the whole body). A k-major W[K][N] (each tile row 16 k
+// of a column: the stage TensorizeVtaGemm stored transposed) is packed the
+// same way with each tile transposed, W_tiles_t[N/16][K/16][16][16]. An
+// array of more dimensions is read as 2-D, its first indices the row and
+// the others the column (a reshaped W[N][K/16][16] is W[N][K]).
+//
+// Accumulators initialised from memory: a loop nest that only copies a
+// global array into vta.acc - the initial value of an accumulator, a bias
+// `acc = Bias[j]` or the output itself of `C[..] += ..`, as cache_write
+// stages it - is such a copy without a dma_copy mark (its loops are the
+// computation's, split off by the reorder; a zero initialisation becomes a
+// GEMM reset without one too): an ACC LOAD, from int32 (acc) or from int8
+// sign-extended (`int32(C[..])`, ACC_8BIT). A bias broadcast over the rows
+// of the accumulator is a y loop of DRAM stride 0.
 //
 // Padding: a copy PadVtaStages made `S[..] = select(g, G[..], 0)` (the
 // stage's region reaches outside G: a convolution's padding written as a
@@ -50,6 +64,7 @@
 #include "passes/Passes.h"
 
 #include <algorithm>
+#include <tuple>
 
 namespace sched {
 namespace passes {
@@ -59,11 +74,14 @@ using namespace ir;
 namespace {
 
 /// One loop of the copy: its extent and how far it moves each side, in
-/// scalars (later in elements); for a 2-D global array, how far it moves
-/// its row and column indices too.
+/// scalars (later in elements); how far it moves each index of the global
+/// array (when every index is affine); and, in a 2-D view of that array
+/// (repackTiles), its row and column.
 struct Dim {
   const ForNode *Loop;
-  int64_t Extent, StepS, StepG, StepR = 0, StepC = 0;
+  int64_t Extent, StepS, StepG;
+  std::vector<int64_t> StepIdx;
+  int64_t StepR = 0, StepC = 0;
 };
 
 /// The zero padding of a LOAD whose copy is guarded (PadVtaStages): per DMA
@@ -119,6 +137,11 @@ public:
 protected:
   Stmt mutateFor(const Stmt &S, const ForNode *N) override {
     auto It = Marks.find(N->LoopVar.get());
+    if (It == Marks.end() && initialisesAccumulator(N)) {
+      Mark = nullptr;
+      Stmt Dma = lower(N);
+      return Dma ? Dma : S;
+    }
     if (It == Marks.end()) {
       // A loop of one iteration around a copy fixes its variable (ko of a
       // k that is one block): offsets are checked with it at its value.
@@ -146,10 +169,30 @@ private:
 
   Stmt fail(const std::string &Message) {
     Diag D;
-    D.Loc = Mark->Loc;
-    D.Message = "pragma(" + Mark->Loop->Name + ", dma_copy): " + Message;
+    if (Mark) {
+      D.Loc = Mark->Loc;
+      D.Message = "pragma(" + Mark->Loop->Name + ", dma_copy): " + Message;
+    } else {
+      D.Message = "the load of an accumulator's initial value into vta.acc: " + Message;
+    }
     Diags.push_back(D);
     return nullptr;
+  }
+
+  /// The loop nest under N only copies global memory into vta.acc, with no
+  /// dma_copy mark: an accumulator initialised from memory (a bias, or the
+  /// output itself of `C += ...`), which becomes an ACC LOAD as a zero
+  /// initialisation becomes a GEMM reset. The outermost such loop is met
+  /// first, so the whole nest is one DMA (its other loops host loops).
+  static bool initialisesAccumulator(const ForNode *N) {
+    StoreNest C = storeNestOf(borrow(N));
+    if (C.Other || !C.Store || C.Store->Buf->MemScope != Scope::VtaAcc)
+      return false;
+    Expr V = C.Store->Value;
+    if (const auto *Widen = as<CastNode>(V))
+      V = Widen->Value;
+    const auto *L = as<LoadNode>(V);
+    return L && L->Buf->MemScope == Scope::Global;
   }
 
   Stmt lower(const ForNode *N) {
@@ -191,10 +234,15 @@ private:
     if (IsLoad) {
       bool Int8 = S->MemScope != Scope::VtaAcc;
       DType Want = Int8 ? DType::Int8 : DType::Int32;
-      if (Narrow || S->Type != Want || G->Type != Want)
+      // int32(G) of an int8 G into vta.acc: ACC_8BIT sign-extends each byte.
+      // (A stage that starts from C's values copies C[..] into it as it is.)
+      bool Acc8 = !Int8 && G->Type == DType::Int8 && S->Type == DType::Int32 &&
+                  (!Narrow || Narrow->Type == DType::Int32);
+      if (!Acc8 && (Narrow || S->Type != Want || G->Type != Want))
         return fail("`" + stmtText(St) + "` loads " + dtypeName(G->Type) + " into " +
                     scopeName(S->MemScope) + "; VTA loads " +
-                    (Int8 ? "int8 into vta.inp and vta.wgt" : "int32 into vta.acc"));
+                    (Int8 ? "int8 into vta.inp and vta.wgt"
+                          : "int32, or int8 sign-extended, into vta.acc"));
     } else {
       if (S->MemScope != Scope::VtaAcc || S->Type != DType::Int32 || !Narrow ||
           (G->Type != DType::Int8 && G->Type != DType::UInt8) || Narrow->Type != G->Type)
@@ -214,17 +262,21 @@ private:
     if (!linearIn(flatIndex(G->Shape, IdxG), Vars, FG))
       return fail("the index of `" + print(makeLoad(G, IdxG)) +
                   "` is not affine in the copy's loops with constant coefficients");
-    LinearIndex FR, FC; // the row and column of a 2-D G, when affine
-    bool TwoD = G->Shape.size() == 2 && linearIn(IdxG[0], Vars, FR) && linearIn(IdxG[1], Vars, FC);
+    std::vector<LinearIndex> FIdx(IdxG.size()); // each index of G, when all are affine
+    bool Affine = true;
+    for (size_t D = 0; D < IdxG.size(); ++D)
+      Affine = Affine && linearIn(IdxG[D], Vars, FIdx[D]);
     std::vector<Dim> Dims;
     for (const ForNode *F : C.Loops) {
       int64_t Ext;
       if (!getConstInt(F->Extent, Ext))
         return fail("loop '" + F->LoopVar->Name + "' has no constant extent");
       const VarNode *V = F->LoopVar.get();
+      std::vector<int64_t> StepIdx;
+      for (size_t D = 0; Affine && D < IdxG.size(); ++D)
+        StepIdx.push_back(FIdx[D].coef(V));
       if (Ext != 1)
-        Dims.push_back({F, Ext, FS.coef(V), FG.coef(V), TwoD ? FR.coef(V) : 0,
-                        TwoD ? FC.coef(V) : 0});
+        Dims.push_back({F, Ext, FS.coef(V), FG.coef(V), StepIdx});
     }
     // By stage step; loops of equal step (never both > 1 in a dense copy)
     // keep their order.
@@ -238,15 +290,25 @@ private:
     for (size_t K : Order)
       Sorted.push_back(Dims[K]);
     Dims = Sorted;
-    // The stage is written densely.
+    // The stage is written densely: the DMA's loops are the dense ones;
+    // loops past a gap (a copy of a block of the stage's columns for each of
+    // its rows) stay host loops, a DMA per iteration, when each step is
+    // whole elements past the dense block.
     int64_t Dense = 1;
+    std::vector<const ForNode *> Sparse;
     for (const Dim &D : Dims) {
-      if (D.StepS != Dense)
+      if (D.StepS != Dense && Sparse.empty() &&
+          (Dense % Lanes || D.StepS % Lanes || D.StepS < Dense))
         return fail("the copy does not fill " + S->Name + " densely (loop '" +
                     D.Loop->LoopVar->Name + "' steps " + std::to_string(D.StepS) +
                     " scalars where " + std::to_string(Dense) + " are next)");
+      if (D.StepS != Dense || !Sparse.empty()) {
+        Sparse.push_back(D.Loop);
+        continue;
+      }
       Dense *= D.Extent;
     }
+    Dims.resize(Dims.size() - Sparse.size());
     if (Dense % Lanes)
       return fail("the copy moves " + std::to_string(Dense) + " scalars of " + S->Name +
                   ", not whole VTA elements of " + std::to_string(Lanes));
@@ -262,14 +324,19 @@ private:
       int64_t Part = Lanes / Inner;
       if (D.Extent % Part)
         return fail("loop '" + D.Loop->LoopVar->Name + "' straddles VTA elements of " + S->Name);
-      Dims.insert(Dims.begin() + I + 1, Dim{D.Loop, D.Extent / Part, D.StepS * Part,
-                                            D.StepG * Part, D.StepR * Part, D.StepC * Part});
+      std::vector<int64_t> StepIdx = D.StepIdx;
+      for (int64_t &X : StepIdx)
+        X *= Part;
+      Dims.insert(Dims.begin() + I + 1,
+                  Dim{D.Loop, D.Extent / Part, D.StepS * Part, D.StepG * Part, StepIdx});
       Dims[I].Extent = Part;
       Inner *= Part;
     }
     // The first I loops make up one element: contiguous in DRAM as well, or
     // a weight tile the launcher repacks (G becomes the packed copy).
     Buffer Packed; // the launcher's tile-by-tile copy of G, when it repacks G
+    bool PackedTransposed = false; // G holds the tiles transposed (k-major)
+    size_t PackedView = 0;         // G's indices before it are the view's row
     for (size_t K = 0; K < I; ++K) {
       const Dim &D = Dims[K];
       if (D.StepG == D.StepS)
@@ -280,7 +347,7 @@ private:
                                   std::to_string(D.StepG) + " there)";
       if (S->MemScope != Scope::VtaWgt)
         return fail(NotContiguous);
-      Packed = repackTiles(G, TwoD, Dims, I, NotContiguous);
+      Packed = repackTiles(G, Dims, I, NotContiguous, PackedTransposed, PackedView);
       if (!Packed)
         return nullptr;
       break;
@@ -315,7 +382,7 @@ private:
     } else {
       XStride = XSize;
     }
-    std::set<const ForNode *> HostLoops;
+    std::set<const ForNode *> HostLoops(Sparse.begin(), Sparse.end());
     for (size_t K = E; K < Elem.size(); ++K)
       HostLoops.insert(Elem[K].Loop);
     for (size_t K = 0; K < I; ++K)
@@ -356,14 +423,19 @@ private:
     };
     Expr StartS = Start(S, IdxS, nullptr), StartG = Start(G, IdxG, Guard ? &P : nullptr);
     if (Packed) {
-      // Tile (row / 16, col / 16) of G, at its first scalar.
+      // Tile (row / 16, col / 16) of G's 2-D view, at its first scalar.
       const auto *L = as<LoadNode>(StartG);
-      Expr Row = divideExactly(L->Indices[0], vta::BlockOut);
-      Expr Col = divideExactly(L->Indices[1], vta::BlockIn);
+      auto Part = [&](size_t From, size_t To) {
+        return flatIndex(std::vector<Expr>(G->Shape.begin() + From, G->Shape.begin() + To),
+                         std::vector<Expr>(L->Indices.begin() + From, L->Indices.begin() + To));
+      };
+      Expr Row = divideExactly(simplify(Part(0, PackedView)), vta::BlockOut);
+      Expr Col = divideExactly(simplify(Part(PackedView, G->Shape.size())), vta::BlockIn);
       if (!Row || !Col)
         return fail("`" + print(StartG) + "` does not start a 16x16 tile of " + G->Name +
                     ": its row and column must be multiples of 16");
-      StartG = makeLoad(Packed, {Row, Col, makeInt(0), makeInt(0)});
+      StartG = PackedTransposed ? makeLoad(Packed, {Col, Row, makeInt(0), makeInt(0)})
+                                : makeLoad(Packed, {Row, Col, makeInt(0), makeInt(0)});
     } else if (!provablyMultipleOf(flatIndex(G->Shape, as<LoadNode>(StartG)->Indices), Lanes)) {
       return fail("`" + print(StartG) + "` does not start a VTA element: its offset must be a "
                   "multiple of " + std::to_string(Lanes) + " scalars of " + G->Name);
@@ -473,57 +545,103 @@ private:
   }
 
   /// G's tile-by-tile copy for a weight copy whose element (a 16x16 tile,
-  /// the first NElem of Dims) is not contiguous in G: each tile row must be
-  /// 16 contiguous scalars of a row of the 2-D G[Rows][Cols] (both multiples
-  /// of 16), and every loop beyond the element must move by whole tiles.
-  /// Dims' DRAM steps become steps in the copy, which vta.pack_tiles fills
-  /// before the program runs (ir/Vta.h); null (and an error) otherwise.
-  Buffer repackTiles(const Buffer &G, bool TwoD, std::vector<Dim> &Dims, size_t NElem,
-                     const std::string &NotContiguous) {
+  /// the first NElem of Dims) is not contiguous in G: in a 2-D view of G,
+  /// G[Rows][Cols] (its indices before View the row, the others the column;
+  /// a 3-D W[N][K/16][16] is W[N][K]), both multiples of 16, each tile row
+  /// must be 16 contiguous scalars of a row (or, transposed, of a column),
+  /// and every loop beyond the element must move by whole tiles. Dims' DRAM
+  /// steps become steps in the copy, which vta.pack_tiles fills before the
+  /// program runs (ir/Vta.h); null (and an error) otherwise.
+  Buffer repackTiles(const Buffer &G, std::vector<Dim> &Dims, size_t NElem,
+                     const std::string &NotContiguous, bool &Transposed, size_t &View) {
     const std::string Rule =
         "; VTA reads a weight tile as 256 contiguous bytes, [16 j][16 k]: the launcher repacks "
-        "a 2-D weight array W[N][K] whose N and K are multiples of 16 when each tile row is "
-        "16 contiguous k of one row; store other weights tile by tile ([N/16][K/16][16][16])";
+        "a weight array whose rows and columns are multiples of 16 (its first indices the row, "
+        "the others the column), W[N][K] when each tile row is 16 contiguous k of one row, or "
+        "k-major W[K][N] when it is 16 k of one column (transposing the tiles); store other "
+        "weights tile by tile ([N/16][K/16][16][16])";
+    std::vector<int64_t> Shape;
+    for (const Expr &E : G->Shape) {
+      int64_t X;
+      Shape.push_back(getConstInt(simplify(E), X) && X > 0 ? X : 0);
+    }
+    bool Known = std::find(Shape.begin(), Shape.end(), 0) == Shape.end() &&
+                 !Dims.empty() && Dims[0].StepIdx.size() == Shape.size();
+    // The first view whose tiles fit, by its row's last index.
+    std::vector<Dim> Viewed;
     int64_t Rows = 0, Cols = 0;
-    if (!TwoD || !getConstInt(simplify(G->Shape[0]), Rows) ||
-        !getConstInt(simplify(G->Shape[1]), Cols) || Rows % vta::BlockOut ||
-        Cols % vta::BlockIn || Rows <= 0 || Cols <= 0) {
-      fail(NotContiguous + Rule);
+    Transposed = false;
+    std::string Why = NotContiguous + Rule;
+    for (View = 1; Known && View < Shape.size(); ++View) {
+      Rows = Cols = 1;
+      for (size_t D = 0; D < Shape.size(); ++D)
+        (D < View ? Rows : Cols) *= Shape[D];
+      if (Rows % vta::BlockOut || Cols % vta::BlockIn)
+        continue;
+      Viewed = Dims;
+      for (Dim &D : Viewed) {
+        D.StepR = D.StepC = 0;
+        int64_t Stride = 1;
+        for (size_t X = Shape.size(); X-- > 0;) {
+          if (X + 1 == View)
+            Stride = 1;
+          (X < View ? D.StepR : D.StepC) += D.StepIdx[X] * Stride;
+          Stride *= Shape[X];
+        }
+      }
+      if (!tileOf(Viewed, NElem, false) && !tileOf(Viewed, NElem, true))
+        continue;
+      Transposed = !tileOf(Viewed, NElem, false);
+      const Dim *Partial = nullptr;
+      for (size_t K = NElem; K < Viewed.size(); ++K)
+        if (Viewed[K].StepR % vta::BlockOut || Viewed[K].StepC % vta::BlockIn)
+          Partial = &Viewed[K];
+      if (!Partial)
+        break;
+      Why = "loop '" + Partial->Loop->LoopVar->Name + "' moves `" + G->Name + "` by " +
+            std::to_string(Partial->StepR) + " rows and " + std::to_string(Partial->StepC) +
+            " columns, not by whole 16x16 tiles" + Rule;
+    }
+    if (!Known || View >= Shape.size()) {
+      fail(Why);
       return nullptr;
     }
-    for (size_t K = 0; K < NElem; ++K) {
-      const Dim &D = Dims[K];
-      bool InRow = D.StepS < vta::BlockIn; // along k, within a tile row
-      if (InRow ? D.StepR != 0 || D.StepC != D.StepS
-                : D.StepC != 0 || D.StepR * vta::BlockIn != D.StepS) {
-        fail(NotContiguous + Rule);
-        return nullptr;
-      }
-    }
-    for (size_t K = NElem; K < Dims.size(); ++K) {
-      Dim &D = Dims[K];
-      if (D.StepR % vta::BlockOut || D.StepC % vta::BlockIn) {
-        fail("loop '" + D.Loop->LoopVar->Name + "' moves `" + G->Name + "` by " +
-             std::to_string(D.StepR) + " rows and " + std::to_string(D.StepC) +
-             " columns, not by whole 16x16 tiles" + Rule);
-        return nullptr;
-      }
-    }
+    Dims = Viewed;
+    // The packed copy's tiles: (j tile, k tile), W's (row, column) tiles or
+    // (column, row) tiles.
+    const int64_t KTiles = (Transposed ? Rows : Cols) / vta::BlockIn;
     for (size_t K = 0; K < Dims.size(); ++K) {
       Dim &D = Dims[K];
-      D.StepG = K < NElem ? D.StepS
-                          : (D.StepR / vta::BlockOut * (Cols / vta::BlockIn) +
-                             D.StepC / vta::BlockIn) * vta::WgtLanes;
+      int64_t JTile = (Transposed ? D.StepC : D.StepR) / vta::BlockOut;
+      int64_t KTile = (Transposed ? D.StepR : D.StepC) / vta::BlockIn;
+      D.StepG = K < NElem ? D.StepS : (JTile * KTiles + KTile) * vta::WgtLanes;
     }
-    Buffer &P = Packs[G.get()];
+    Buffer &P = Packs[{G.get(), Transposed, View}];
     if (!P) {
-      P = makeBuffer(G->Name + "_tiles", G->Type,
-                     {makeInt(Rows / vta::BlockOut), makeInt(Cols / vta::BlockIn),
-                      makeInt(vta::BlockOut), makeInt(vta::BlockIn)},
+      int64_t JTiles = (Transposed ? Cols : Rows) / vta::BlockOut;
+      P = makeBuffer(G->Name + (Transposed ? "_tiles_t" : "_tiles"), G->Type,
+                     {makeInt(JTiles), makeInt(KTiles), makeInt(vta::BlockOut),
+                      makeInt(vta::BlockIn)},
                      Scope::Global);
-      PackOrder.push_back({G, P});
+      PackOrder.push_back({G, P, Transposed, Rows, Cols});
     }
     return P;
+  }
+
+  /// Whether the first NElem loops of Dims make a weight tile of the 2-D
+  /// view (StepR, StepC): each along k (within a tile row) or j; W[N][K]
+  /// holds a tile row in a row, k along its columns, a k-major W[K][N] in a
+  /// column.
+  static bool tileOf(const std::vector<Dim> &Dims, size_t NElem, bool KMajor) {
+    for (size_t K = 0; K < NElem; ++K) {
+      const Dim &D = Dims[K];
+      int64_t AlongK = KMajor ? D.StepR : D.StepC, AlongJ = KMajor ? D.StepC : D.StepR;
+      bool InRow = D.StepS < vta::BlockIn;
+      if (InRow ? AlongJ != 0 || AlongK != D.StepS
+                : AlongK != 0 || AlongJ * vta::BlockIn != D.StepS)
+        return false;
+    }
+    return true;
   }
 
 public:
@@ -531,24 +649,30 @@ public:
   /// program, each filled first.
   Stmt wrapPacks(Stmt Body) const {
     std::vector<Stmt> Fills;
-    for (const auto &[G, P] : PackOrder)
+    for (const Pack &K : PackOrder)
       Fills.push_back(makeEvaluate(makeCall(
           "vta.pack_tiles",
-          {makeLoad(P, std::vector<Expr>(4, makeInt(0))), makeLoad(G, {makeInt(0), makeInt(0)}),
-           G->Shape[0], G->Shape[1]},
+          {makeLoad(K.Packed, std::vector<Expr>(4, makeInt(0))),
+           makeLoad(K.G, std::vector<Expr>(K.G->Shape.size(), makeInt(0))), makeInt(K.Rows),
+           makeInt(K.Cols), makeInt(K.Transposed ? 1 : 0)},
           DType::Int32)));
     if (Fills.empty())
       return Body;
     Fills.push_back(Body);
     Body = makeSeq(Fills);
     for (size_t K = PackOrder.size(); K-- > 0;)
-      Body = makeAllocate(PackOrder[K].second, Body);
+      Body = makeAllocate(PackOrder[K].Packed, Body);
     return Body;
   }
 
 private:
-  std::map<const BufferNode *, Buffer> Packs;
-  std::vector<std::pair<Buffer, Buffer>> PackOrder; // G, its packed copy
+  struct Pack {
+    Buffer G, Packed;
+    bool Transposed;
+    int64_t Rows, Cols; // G's 2-D view
+  };
+  std::map<std::tuple<const BufferNode *, bool, size_t>, Buffer> Packs;
+  std::vector<Pack> PackOrder;
 };
 
 } // namespace

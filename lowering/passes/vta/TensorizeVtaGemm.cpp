@@ -19,6 +19,16 @@
 // 256 of wgt). The order of the loops does not matter. A mismatch is an
 // error at the directive that names the loop or access and the rule.
 //
+// A weight stage read k-major, Wb[k][j] (the stage of a weight W[k*N + j],
+// 16 rows of k; its rows may be several indices, Wb[ko][ki][j]), holds the
+// tile transposed: it is stored transposed, Wb[j][k], every access moving
+// its last index first (the copy's store included:
+// InjectVtaDma then finds a tile W holds transposed, which the launcher
+// transposes when it repacks W).  A k-major stage of several k blocks would
+// hold its tile rows further than 16 apart: an error at the directive, as
+// is a [j][k] stage of several k blocks (the stage's layout is the
+// weights': a staged row of a row-major W[N][K] holds all of K).
+//
 // Where: after BoundInference (stage shapes are constant; regions concrete)
 // and before InjectVtaAlu/InjectVtaDma; unit loops are still present, as the
 // marks name them.
@@ -50,9 +60,25 @@ const LoadNode *operandLoad(const Expr &E) {
   return as<LoadNode>(E);
 }
 
+/// The weight stages a GEMM reads k-major, each with its transposed copy
+/// (TensorizeVtaGemm stores them so); the stages it reads [j][k].
+struct WeightLayouts {
+  std::map<const BufferNode *, Buffer> Transposed;
+  std::set<const BufferNode *> AsIs;
+};
+
+/// A transposed weight stage's indices: the last (j) first.
+std::vector<Expr> lastIndexFirst(const std::vector<Expr> &I) {
+  std::vector<Expr> Out{I.back()};
+  Out.insert(Out.end(), I.begin(), I.end() - 1);
+  return Out;
+}
+
 class GemmMatcher {
 public:
-  GemmMatcher(const TensorizeMark &Mark, std::vector<Diag> &Diags) : Mark(Mark), Diags(Diags) {}
+  GemmMatcher(const TensorizeMark &Mark, std::vector<Diag> &Diags, WeightLayouts &Layouts,
+              const std::map<const VarNode *, Expr> &UnitLoops)
+      : Mark(Mark), Diags(Diags), Layouts(Layouts), UnitLoops(UnitLoops) {}
 
   /// The uop that replaces the region under L, or null after an error.
   Stmt match(const ForNode *L) {
@@ -124,12 +150,35 @@ public:
     if (FA.coef(JV) != 0)
       return fail(Where + "the input `" + print(borrow(A)) + "` depends on the output loop '" +
                   JV->Name + "'");
-    if (FW.coef(JV) != vta::BlockIn || FW.coef(KV) != 1)
+    // A k-major stage Wb[k][j] (of a weight W[k*N + j]) holds the tile
+    // transposed: stored Wb'[j][k] instead, it is the tile VTA reads (the
+    // launcher transposes the tiles of W for its DMA, InjectVtaDma).
+    Buffer WT = transposedWeight(W, JV, KV, Vars);
+    if (!WT && !Failed && FW.coef(KV) == 1 && FW.coef(JV) > vta::BlockIn &&
+        FW.coef(JV) % vta::BlockIn == 0)
+      return fail(Where + "the weight stage " + W->Buf->Name + " holds " +
+                  std::to_string(FW.coef(JV)) + " k in a row (several blocks of 16): the rows of "
+                  "a tile `" + print(borrow(W)) + "` are " + std::to_string(FW.coef(JV)) +
+                  " apart in it, and VTA reads a weight tile as 256 contiguous bytes, [j][k]; "
+                  "compute the stage at the loop of the k blocks, or store the weights tile by "
+                  "tile ([N/16][K/16][16][16])");
+    if (!WT && !Failed && (FW.coef(JV) != vta::BlockIn || FW.coef(KV) != 1))
       return fail(Where + "the weight `" + print(borrow(W)) + "` must hold row '" + JV->Name +
                   "' 16 elements apart and '" + KV->Name +
                   "' contiguous: VTA reads a weight tile as 16x16 bytes, [j][k] with k fastest");
+    if (Failed)
+      return nullptr;
+    if (WT ? Layouts.AsIs.count(W->Buf.get()) : Layouts.Transposed.count(W->Buf.get()))
+      return fail(Where + "the weight stage " + W->Buf->Name +
+                  " is read k-major by one GEMM and [j][k] by another; it has one layout");
+    if (WT)
+      Layouts.Transposed[W->Buf.get()] = WT;
+    else
+      Layouts.AsIs.insert(W->Buf.get());
     // Every access, with the region's loops at 0, starts an element.
-    std::map<const VarNode *, Expr> Zero;
+    // (Loops of one iteration around the region at their value: a k of one
+    // block, ko = 0, in a weight stage of all k.)
+    std::map<const VarNode *, Expr> Zero = UnitLoops;
     for (const ForNode *F : R.Loops)
       Zero[F->LoopVar.get()] = makeInt(0);
     struct Operand {
@@ -143,8 +192,10 @@ public:
       for (const Expr &E : *O.Indices)
         Idx.push_back(simplify(substitute(E, Zero)));
       Expr Start = makeLoad(O.Buf, Idx), Elem;
+      // A transposed stage's element starts where its copy's does.
+      Expr Stored = O.Buf == W->Buf && WT ? makeLoad(WT, lastIndexFirst(Idx)) : Start;
       std::string Why;
-      if (!vtaElementIndex(as<LoadNode>(Start), Elem, Why))
+      if (!vtaElementIndex(as<LoadNode>(Stored), Elem, Why))
         return fail(Where + "`" + accessText(O.Buf, *O.Indices) +
                     "` does not start a VTA element: its first scalar must be a multiple of " +
                     std::to_string(vtaElementLanes(O.Buf->MemScope)) + " in " + O.Buf->Name);
@@ -156,13 +207,54 @@ public:
 private:
   const TensorizeMark &Mark;
   std::vector<Diag> &Diags;
+  WeightLayouts &Layouts;
+  const std::map<const VarNode *, Expr> &UnitLoops;
+  bool Failed = false;
 
   Stmt fail(const std::string &Message) {
     Diag D;
     D.Loc = Mark.Loc;
     D.Message = Message;
     Diags.push_back(D);
+    Failed = true;
     return nullptr;
+  }
+
+  /// W's stage transposed, [C][R...] for its [R...][C], when W reads it
+  /// k-major: its last index walks the outputs J (coefficient 1), the
+  /// others (their flat index: the rows) the reduction K, and its rows are
+  /// one block of k (16), so that stored [j][k] a tile's rows are 16 apart.
+  /// Null otherwise (and an error when only the block of k is wrong).
+  Buffer transposedWeight(const LoadNode *W, const VarNode *JV, const VarNode *KV,
+                          const std::set<const VarNode *> &Vars) {
+    const Buffer &B = W->Buf;
+    const size_t Last = B->Shape.size() - 1;
+    if (B->Shape.size() < 2)
+      return nullptr;
+    std::vector<Expr> RowShape(B->Shape.begin(), B->Shape.begin() + Last);
+    std::vector<Expr> RowIdx(W->Indices.begin(), W->Indices.begin() + Last);
+    LinearIndex Row, Col;
+    int64_t Rows = 1, Extent;
+    for (const Expr &E : RowShape)
+      Rows = getConstInt(simplify(E), Extent) && Rows > 0 ? Rows * Extent : -1;
+    if (Rows < 0 || !linearIn(flatIndex(RowShape, RowIdx), Vars, Row) ||
+        !linearIn(W->Indices[Last], Vars, Col) || Row.coef(KV) != 1 || Row.coef(JV) != 0 ||
+        Col.coef(JV) != 1 || Col.coef(KV) != 0)
+      return nullptr;
+    if (Rows != vta::BlockIn) {
+      fail("tensorize(" + Mark.Loop->Name + ", vta.gemm): the weight `" + print(borrow(W)) +
+           "` is k-major and its stage " + B->Name + " holds " + std::to_string(Rows) +
+           " rows of k: a k-major weight stage is stored transposed, [j][k], which is VTA's "
+           "weight tile only when it holds one block of 16 k (compute it at the loop of the k "
+           "blocks)");
+      return nullptr;
+    }
+    auto It = Layouts.Transposed.find(B.get());
+    if (It != Layouts.Transposed.end())
+      return It->second;
+    std::vector<Expr> Shape{B->Shape[Last]};
+    Shape.insert(Shape.end(), RowShape.begin(), RowShape.end());
+    return makeBuffer(B->Name, B->Type, Shape, B->MemScope);
   }
 
   bool linearOf(const Buffer &Buf, const std::vector<Expr> &Indices,
@@ -177,6 +269,8 @@ private:
 
 class Tensorizer : public IRMutator {
 public:
+  WeightLayouts Layouts;
+
   Tensorizer(const LoopNest &Nest, std::vector<Diag> &Diags) : Diags(Diags) {
     for (const TensorizeMark &M : Nest.Tensorize)
       if (M.Intrinsic == "vta.gemm")
@@ -187,17 +281,24 @@ protected:
   Stmt mutateFor(const Stmt &S, const ForNode *N) override {
     auto It = Marks.find(N->LoopVar.get());
     if (It != Marks.end()) {
-      Stmt Uop = GemmMatcher(*It->second, Diags).match(N);
+      Stmt Uop = GemmMatcher(*It->second, Diags, Layouts, UnitLoops).match(N);
       return Uop ? Uop : S;
     }
     if (Stmt Reset = matchReset(N))
       return Reset;
-    return IRMutator::mutateFor(S, N);
+    int64_t Extent;
+    bool Unit = getConstInt(N->Extent, Extent) && Extent == 1;
+    if (Unit)
+      UnitLoops[N->LoopVar.get()] = N->Min;
+    Stmt Out = IRMutator::mutateFor(S, N);
+    UnitLoops.erase(N->LoopVar.get());
+    return Out;
   }
 
 private:
   std::map<const VarNode *, const TensorizeMark *> Marks;
   std::vector<Diag> &Diags;
+  std::map<const VarNode *, Expr> UnitLoops; // enclosing loops of one iteration
 
   /// for (l, 0, 16) { [unit loops] D[..] = 0 } with D in vta.acc and l its
   /// lanes: vta.uop_gemm_reset(D[l := 0]).
@@ -238,7 +339,15 @@ private:
 
 ir::LoopNest tensorizeVtaGemm(const ir::LoopNest &Nest, std::vector<Diag> &Diags) {
   LoopNest Out = Nest;
-  Out.Body = Tensorizer(Nest, Diags).mutate(Nest.Body);
+  Tensorizer T(Nest, Diags);
+  Out.Body = T.mutate(Nest.Body);
+  // Weight stages read k-major are stored transposed: every access (the
+  // copy's store, the uops' operands) swaps its two indices.
+  BufferRemaps Transpose;
+  for (const auto &[Old, New] : T.Layouts.Transposed)
+    Transpose[Old] = {New, lastIndexFirst};
+  if (!Transpose.empty())
+    Out.Body = remapBuffers(Out.Body, Transpose);
   return Out;
 }
 

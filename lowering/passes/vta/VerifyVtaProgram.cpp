@@ -67,6 +67,7 @@ const char *memName(int64_t Mem) {
   case VtaMemInp: return "inp";
   case VtaMemAcc: return "acc";
   case VtaMemOut: return "out";
+  case VtaMemAcc8: return "acc_8bit";
   }
   return "?";
 }
@@ -77,6 +78,7 @@ int64_t memDepth(int64_t Mem) {
   case VtaMemWgt: return vta::WgtDepth;
   case VtaMemInp: return vta::InpDepth;
   case VtaMemAcc:
+  case VtaMemAcc8:
   case VtaMemOut: return vta::AccDepth; // out is indexed like acc
   }
   return 0;
@@ -360,9 +362,11 @@ private:
     int64_t Mem;
     if (!constant(C->Args[IsLoad ? VtaLoadMem : VtaStoreMem], "memory type", Mem))
       return;
-    if (IsLoad ? Mem != VtaMemInp && Mem != VtaMemWgt && Mem != VtaMemAcc : Mem != VtaMemOut) {
+    if (IsLoad ? Mem != VtaMemInp && Mem != VtaMemWgt && Mem != VtaMemAcc && Mem != VtaMemAcc8
+               : Mem != VtaMemOut) {
       callError("memory type " + std::to_string(Mem) + " is not one a " +
-                (IsLoad ? "LOAD may fill (inp 2, wgt 1, acc 3)" : "STORE may read (out 4)"));
+                (IsLoad ? "LOAD may fill (inp 2, wgt 1, acc 3, acc_8bit 5)"
+                        : "STORE may read (out 4)"));
       return;
     }
     if (Buf->Type != memDramType(Mem)) {
@@ -440,11 +444,12 @@ private:
     }
   }
 
-  /// vta.PackTiles(P, W, rows, cols): P, allocated around the program, is
-  /// W[rows][cols] (a buffer parameter) tile by tile, [rows/16][cols/16][16][16].
+  /// vta.PackTiles(P, W, rows, cols, transposed): P, allocated around the
+  /// program, is W[rows][cols] (a buffer parameter) tile by tile,
+  /// [rows/16][cols/16][16][16] ([cols/16][rows/16][16][16] transposed).
   void packTiles(const CallNode *C) {
-    if (C->Args.size() != 4) {
-      callError("expected 4 arguments (packed, weights, rows, cols: ir/Vta.h)");
+    if (C->Args.size() != 5) {
+      callError("expected 5 arguments (packed, weights, rows, cols, transposed: ir/Vta.h)");
       return;
     }
     const BufferNode *P = dramBuffer(C->Args[0]), *W = dramBuffer(C->Args[1]);
@@ -462,11 +467,14 @@ private:
       return;
     }
     int64_t Rows, Cols, Size = 1, D;
-    if (!constant(C->Args[2], "row count", Rows) || !constant(C->Args[3], "column count", Cols))
+    int64_t Transposed;
+    if (!constant(C->Args[2], "row count", Rows) || !constant(C->Args[3], "column count", Cols) ||
+        !constant(C->Args[4], "transposed flag", Transposed))
       return;
     for (const Expr &S : W->Shape)
       Size = getConstInt(simplify(S), D) ? Size * D : -1;
-    const int64_t Want[4] = {Rows / vta::BlockOut, Cols / vta::BlockIn, vta::BlockOut,
+    const int64_t Want[4] = {(Transposed ? Cols : Rows) / vta::BlockOut,
+                             (Transposed ? Rows : Cols) / vta::BlockIn, vta::BlockOut,
                              vta::BlockIn};
     bool Fits = Rows > 0 && Cols > 0 && Rows % vta::BlockOut == 0 && Cols % vta::BlockIn == 0;
     for (int I = 0; I < 4; ++I)

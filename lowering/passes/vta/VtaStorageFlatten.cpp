@@ -9,11 +9,26 @@
 // the operand's flat index over the element's scalars), a DRAM operand its
 // buffer's base and an element offset.
 //
+// Ranges with lifetimes: a stage lives inside its allocation, so the
+// ranges are a stack per scope. A stage takes the range after those of the
+// stages allocated around it, and gives it back when its allocation ends:
+// stages of sibling allocations (the weights of one k block, then those of
+// the next loop nest) share SRAM, and a scope needs the peak over the
+// program, not the sum. Within one context that is safe: InjectCoprocSync
+// orders every instruction after the one before it in program order (a
+// token between any two instructions of different queues), so the load
+// that fills a range waits for the last instruction that read the stage
+// before it. Two contexts' streams are interleaved and each context's
+// tokens order only its own instructions: a range given back by one
+// context could be refilled by the other while the first still reads it,
+// so with two contexts nothing is reused (the sum, as before).
+// A stage past its SRAM's depth is an error at the directive that made it
+// (Nest.StageLocs), naming the stage and by how many elements it overflows.
+//
 // Why here: the last VTA pass before the verifier; InjectVtaContexts has
 // given each context its own slice of every stage (a leading dimension),
-// which the flat index takes into account. Ranges are not reused: the
-// sum of the stages of a scope must fit its SRAM (VerifyVtaProgram checks
-// the final indices against the depths).
+// which the flat index takes into account. VerifyVtaProgram checks the
+// final indices against the depths again.
 //
 //===----------------------------------------------------------------------===//
 #include "ir/Access.h"
@@ -35,7 +50,8 @@ namespace {
 
 class Flattener : public IRMutator {
 public:
-  explicit Flattener(std::vector<Diag> &Diags) : Diags(Diags) {}
+  Flattener(const LoopNest &Nest, std::vector<Diag> &Diags)
+      : Diags(Diags), StageLocs(Nest.StageLocs), Reuse(Nest.VtaContexts <= 1) {}
 
 protected:
   Stmt mutateAllocate(const Stmt &S, const AllocateNode *N) override {
@@ -56,9 +72,28 @@ protected:
       return S;
     }
     int64_t &Next = NextFree[N->Buf->MemScope];
-    Base[N->Buf.get()] = Next;
-    Next += Scalars / Lanes;
+    const int64_t First = Next, Elements = Scalars / Lanes;
+    const int64_t Depth = vtaDepth(N->Buf->MemScope);
+    if (First + Elements > Depth) {
+      // The stages live at the same time as this one come first.
+      Diag D;
+      auto It = StageLocs.find(N->Buf->Name);
+      D.Loc = It == StageLocs.end() ? -1 : It->second;
+      const std::string Mem = scopeName(N->Buf->MemScope);
+      D.Message = "the stage " + N->Buf->Name + " needs " + std::to_string(Elements) + " " + Mem +
+                  " elements" +
+                  (First ? " beside the " + std::to_string(First) + " of the stages live with it"
+                         : std::string()) +
+                  ": " + std::to_string(First + Elements - Depth) + " more than " + Mem +
+                  " holds (" + std::to_string(Depth) + ")";
+      Diags.push_back(D);
+      return S;
+    }
+    Base[N->Buf.get()] = First;
+    Next += Elements;
     Stmt Body = mutate(N->Body);
+    if (Reuse)
+      Next = First; // the range is free again after the allocation
     // A statement that is no VTA operation (no pass lowered it) still
     // names the buffer: the allocation stays around it, so the program
     // remains well-formed for VerifyVtaProgram to report the statement.
@@ -81,7 +116,7 @@ protected:
         return E;
       return makeCall("vta.LoadBuffer2D",
                       {dramBase(G), Off, A[2], A[3], A[4], A[5], A[6], A[7], A[8], Sram,
-                       makeInt(vtaMemId(S->Buf->MemScope))},
+                       makeInt(vtaLoadMemId(S->Buf->MemScope, G->Buf->Type))},
                       N->Type);
     }
     if (Name == "vta.store_2d" && A.size() == 5) {
@@ -95,12 +130,12 @@ protected:
       return makeCall("vta.StoreBuffer2D",
                       {Sram, makeInt(VtaMemOut), dramBase(G), Off, A[2], A[3], A[4]}, N->Type);
     }
-    if (Name == "vta.pack_tiles" && A.size() == 4) {
+    if (Name == "vta.pack_tiles" && A.size() == 5) {
       const auto *P = as<LoadNode>(A[0]);
       const auto *G = as<LoadNode>(A[1]);
       if (!P || !G)
         return malformed(E);
-      return makeCall("vta.PackTiles", {dramBase(P), dramBase(G), A[2], A[3]}, N->Type);
+      return makeCall("vta.PackTiles", {dramBase(P), dramBase(G), A[2], A[3], A[4]}, N->Type);
     }
     if ((Name == "vta.push_gemm" || Name == "vta.push_alu")) {
       bool Gemm = Name == "vta.push_gemm";
@@ -127,6 +162,8 @@ protected:
 
 private:
   std::vector<Diag> &Diags;
+  const std::map<std::string, int> &StageLocs;
+  const bool Reuse; // one context: ranges are given back (above)
   std::map<Scope, int64_t> NextFree;
   std::map<const BufferNode *, int64_t> Base;
 
@@ -190,7 +227,7 @@ private:
 
 ir::LoopNest vtaStorageFlatten(const ir::LoopNest &Nest, std::vector<Diag> &Diags) {
   LoopNest Out = Nest;
-  Out.Body = Flattener(Diags).mutate(Nest.Body);
+  Out.Body = Flattener(Nest, Diags).mutate(Nest.Body);
   return Out;
 }
 

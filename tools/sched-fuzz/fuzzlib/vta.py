@@ -6,23 +6,30 @@ A case is a spec (a dict of choices, all drawn from random.Random(seed) in
 its own seed space: seed N of the GPU families is unaffected) from which the
 nest, its schedule and its driver are written:
 
-- gemm: C = int8(epilogue(sum_k A*W)), M 1..8, N 16..64 and K 16..128
-  (multiples of 16), int8 data over the whole range. Layout `2d`
-  (A[i*K+k], W[j*K+k] row-major [N][K], repacked by the launcher when
-  K > 16, C[i*N+j]) with the batch loop absent (tensorize over {ji, ki}),
+- gemm: C = int8(epilogue(init + sum_k A*W)), M 1..8, N 16..64 and K
+  16..128 (multiples of 16), int8 data over the whole range; init 0 (a GEMM
+  reset), an int32 bias per output column `Bias[j]` (an ACC LOAD broadcast
+  over the rows) or the output itself `C[..]` (C += ..., an ACC_8BIT
+  LOAD). Layout `2d` (A[i*K+k], W[j*K+k] row-major [N][K], repacked by the
+  launcher when K > 16, or k-major W[k*N+j] [K][N], the stage stored
+  transposed and the tiles packed transposed; C[i*N+j]) with the batch
+  loop absent (tensorize over {ji, ki}),
   split off (split(i, io, ii, 1), ii at a random place in the region) or
   present (M = 1, the region {i, ji, ki}); or layout `4d`, the tutorial's
   packed A[M][K/16][1][16], B[N/16][K/16][16][16], C[M][N/16][1][16]
   (region {bi, ci, ki}). The loops outside the region are in a random
   order; Ab and Wb are computed at the reduction loop ko or at any outer
-  loop (everything fits in SRAM at these sizes), Cb at an outer loop that
+  loop (everything fits in SRAM at these sizes; a 2-D weight stage outside
+  ko only when K is one block: it keeps W's layout, a tile's rows K apart,
+  which VTA cannot read), Cb at an outer loop that
   encloses ko, or whole. Optional cthread (split(jo, ct, jo2, nparts=2)
   bind(ct, cthread), ct outermost, compute_at(Cb, ct)) when N/16 is even.
   Optional epilogue `min(max(acc >> s, lo), hi)` (s in 0..10, either
   bound or both may be absent) with pragma(<its loop>, alu): the epilogue
   is the loop nest split off by the reorder that moves the reduction out
   of the output loops, named <loop>_2 after the outermost output loop of
-  the source nest.
+  the source nest (<loop>_1 when the accumulator starts from C: there is
+  no initialisation statement).
 - alu: C[i] = int8(A[i] op B[i]) on int32 A, B in vta.acc stages, op one
   of + min max * (the data int8, int16 or 21-bit, at most int16 for *: no
   overflow), length L (a multiple of 16), split(i, io, ii, 16) and an
@@ -90,7 +97,12 @@ def gen_spec(rng):
         outer = ["ct"] + outer
     kpos = outer.index("ko")
     ab = rng.choice(["ko", "ko", rng.choice(outer)])
-    wb = rng.choice(["ko", "ko", rng.choice(outer)])
+    # A weight stage keeps the weights' layout: outside ko, a stage of a 2-D
+    # W holds all of K, a tile's rows K apart, which VTA cannot read when K
+    # spans several blocks (refused, docs/tutorials/vta.md "What the VTA
+    # fuzzer does not generate"): then at ko or inside it.
+    wb_outer = outer if layout == "4d" or K == 16 else outer[kpos:]
+    wb = rng.choice(["ko", "ko", rng.choice(wb_outer)])
     cb_choices = [x for x in outer[:kpos]]
     cb = "ct" if cthread else (rng.choice(cb_choices + [None, None]) if cb_choices else None)
     epi = None
@@ -104,9 +116,17 @@ def gen_spec(rng):
             lo = None if lo is None else lo * 64
             hi = None if hi is None else hi * 64
         epi = (shift, lo, hi)
-    return {"kind": "gemm", "layout": layout, "form": form, "M": M, "N": N, "K": K,
+    spec = {"kind": "gemm", "layout": layout, "form": form, "M": M, "N": N, "K": K,
             "cthread": cthread, "outer": outer, "region": region, "ab": ab, "wb": wb,
             "cb": cb, "epi": epi, "data": rng.randrange(1 << 30)}
+    # Drawn last, so the choices above stay those of the seed before.
+    # The accumulator's start: 0 (a GEMM reset), an int32 bias per output
+    # column (an ACC LOAD, broadcast over the rows), or C itself (C += ...,
+    # an ACC_8BIT LOAD); 2-D weights k-major W[k*N + j] (the stage stored
+    # transposed, the tiles packed transposed).
+    spec["init"] = rng.choice(["zero", "zero", "bias", "inplace"])
+    spec["kmajor"] = layout == "2d" and rng.random() < 0.3
+    return spec
 
 
 def _epi_expr(epi, acc):
@@ -119,6 +139,17 @@ def _epi_expr(epi, acc):
     if hi is not None:
         e = "std::min(%s, %d)" % (e, hi)
     return e
+
+
+def _bias_param(spec):
+    return ", const int *Bias" if spec.get("init") == "bias" else ""
+
+
+def _init_expr(spec, column, output):
+    """The accumulator's start: 0, the bias of the output column, or the
+    output itself (C += ...)."""
+    init = spec.get("init", "zero")
+    return {"zero": "0", "bias": "Bias[%s]" % column, "inplace": output}[init]
 
 
 def directives_of(spec):
@@ -161,7 +192,11 @@ def directives_of(spec):
     for s in ("Ab", Wb, "Cb"):
         d.append(("pragma", s + ".ax0", "dma_copy"))
     if spec["epi"] is not None:
-        d.append(("pragma", epilogue_loop(spec) + "_2", "alu"))
+        # The reorder splits the initialisation off as <loop>_1 and the
+        # epilogue as <loop>_2; an accumulator that starts from C itself has
+        # no initialisation statement (the stage starts from C's values).
+        suffix = "_1" if spec.get("init") == "inplace" else "_2"
+        d.append(("pragma", epilogue_loop(spec) + suffix, "alu"))
     d.append(("tensorize", spec["region"][0], "vta.gemm"))
     return d
 
@@ -194,6 +229,10 @@ class VtaNest:
         self.family = "vta-" + (spec["kind"] if spec["kind"] == "alu" else
                                 spec["layout"] + "-" + spec["form"] if spec["layout"] == "2d"
                                 else "4d")
+        if spec.get("kmajor"):
+            self.family += "-kmajor"
+        if spec.get("init", "zero") != "zero":
+            self.family += "-" + spec["init"]
         self.configs = [dict(spec)]
         self.params = []
 
@@ -205,12 +244,12 @@ class VtaNest:
             L.append("static void %s(const int *A, const int *B, signed char *C) {" % self.name)
         elif s["layout"] == "2d":
             L.append("static void %s(const signed char *A, const signed char *W, "
-                     "signed char *C) {" % self.name)
+                     "signed char *C%s) {" % (self.name, _bias_param(s)))
         else:
             M, NB, KB = s["M"], s["N"] // 16, s["K"] // 16
             L.append("static void %s(const signed char A[%d][%d][1][16], "
-                     "const signed char B[%d][%d][16][16], signed char C[%d][%d][1][16]) {" %
-                     (self.name, M, KB, NB, KB, M, NB))
+                     "const signed char B[%d][%d][16][16], signed char C[%d][%d][1][16]%s) {" %
+                     (self.name, M, KB, NB, KB, M, NB, _bias_param(s)))
         first = len(L)
         for p in pragmas:
             L.append("#pragma sched " + p)
@@ -225,9 +264,12 @@ class VtaNest:
             M, N, K = s["M"], s["N"], s["K"]
             L.append("  for (int i = 0; i < %d; ++i)" % M)
             L.append("    for (int j = 0; j < %d; ++j) {" % N)
-            L.append("      int acc = 0;")
+            L.append("      int acc = %s;" % _init_expr(s, "j", "C[i * %d + j]" % N))
             L.append("      for (int k = 0; k < %d; ++k)" % K)
-            L.append("        acc += A[i * %d + k] * W[j * %d + k];" % (K, K))
+            if s.get("kmajor"):
+                L.append("        acc += A[i * %d + k] * W[k * %d + j];" % (K, N))
+            else:
+                L.append("        acc += A[i * %d + k] * W[j * %d + k];" % (K, K))
             L.append("      C[i * %d + j] = (signed char)%s;" % (N, _epi_expr(s["epi"], "acc")))
             L.append("    }")
         else:
@@ -236,7 +278,8 @@ class VtaNest:
             L.append("    for (int co = 0; co < %d; ++co)" % NB)
             L.append("      for (int bi = 0; bi < 1; ++bi)")
             L.append("        for (int ci = 0; ci < 16; ++ci) {")
-            L.append("          int acc = 0;")
+            L.append("          int acc = %s;" % _init_expr(s, "co * 16 + ci",
+                                                         "C[bo][co][bi][ci]"))
             L.append("          for (int ko = 0; ko < %d; ++ko)" % KB)
             L.append("            for (int ki = 0; ki < 16; ++ki)")
             L.append("              acc += A[bo][ko][bi][ki] * B[co][ko][ci][ki];")
@@ -270,13 +313,19 @@ class VtaNest:
             for a, n in (("A", M * K), ("W", N * K)):
                 lines.append("  for (int x = 0; x < %d; ++x) { st = st * 1103515245u + 12345u; "
                              "%s[x] = (signed char)(st >> 16); }" % (n, a))
+            bias = ""
+            if s.get("init") == "bias":
+                lines.append("  static int Bias[%d];" % N)
+                lines.append("  for (int x = 0; x < %d; ++x) { st = st * 1103515245u + 12345u; "
+                             "Bias[x] = (int)((st >> 1) %% 2000001u) - 1000000; }" % N)
+                bias = ", Bias"
             if s["layout"] == "2d":
-                lines.append("  %s(A, W, C);" % self.name)
+                lines.append("  %s(A, W, C%s);" % (self.name, bias))
             else:
                 NB, KB = N // 16, K // 16
                 lines.append("  %s((const signed char (*)[%d][1][16])A, "
                              "(const signed char (*)[%d][16][16])W, "
-                             "(signed char (*)[%d][1][16])C);" % (self.name, KB, KB, NB))
+                             "(signed char (*)[%d][1][16])C%s);" % (self.name, KB, KB, NB, bias))
             out = M * N + 8
         lines.append("  unsigned long long h = 1469598103934665603ull;")
         lines.append("  long sum = 0;")

@@ -1,6 +1,7 @@
 // Drives the C++ that sched-opt --emit=vta made of Inputs/gemm-row-major-weights.ir:
 // `main vta` prints C as the VTA runtime computes it, `main ref` the
 // reference C[i][j] = int8(sum_k A[i][k] * W[j][k]) on the same row-major W.
+// With -DK_MAJOR it drives Inputs/gemm-k-major-weights.ir: W[k][j].
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -31,7 +32,11 @@ int main(int Argc, char **Argv) {
       for (int J = 0; J < N; ++J) {
         int32_t Sum = 0;
         for (int Kk = 0; Kk < K; ++Kk)
+#ifdef K_MAJOR
+          Sum += int32_t(A[I][Kk]) * int32_t(W[Kk][J]);
+#else
           Sum += int32_t(A[I][Kk]) * int32_t(W[J][Kk]);
+#endif
         C[I][J] = int8_t(Sum);
       }
   }
