@@ -146,8 +146,6 @@ def main():
         sys.stdout.write(build_program([c]))
         return 0
     if args.minimize is not None:
-        if args.family == "vta":
-            p.error("--minimize does not handle --family vta cases (shrink the spec in fuzzlib/vta.py)")
         from fuzzlib.minimize import minimize
         return minimize(args)
     return run_fuzz(args)

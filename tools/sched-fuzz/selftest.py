@@ -825,6 +825,29 @@ class VtaFamilyTest(unittest.TestCase):
     """The VTA family's generator (fuzzlib/vta.py): schedules in the forms
     of docs/tutorials/vta.md, in a seed space of their own."""
 
+    def test_minimize_vta_shrinks_the_spec_while_the_failure_stays(self):
+        # a failure that needs K > 16 and the epilogue: every other choice
+        # goes back to its simplest, K and the epilogue stay
+        from fuzzlib.vta import minimize_vta, _spec_edits
+        seed = next(s for s in range(200) if make_vta_case(s).spec["kind"] == "gemm" and
+                    make_vta_case(s).spec["K"] > 16 and make_vta_case(s).spec["epi"] and
+                    make_vta_case(s).spec["M"] > 1 and make_vta_case(s).spec["form"] != "present")
+        case = make_vta_case(seed)
+
+        def outcome(c):
+            r = Result(c.seed)
+            r.cls = "wrong" if c.spec["K"] > 16 and c.spec["epi"] is not None else "ok"
+            return r.cls, r.cls, r
+
+        best, _ = minimize_vta(case, outcome, lambda m: None)
+        self.assertGreater(best.spec["K"], 16)
+        self.assertIsNotNone(best.spec["epi"])
+        self.assertEqual(best.spec["M"], 1)
+        self.assertFalse(best.spec["cthread"])
+        self.assertEqual(best.spec.get("init"), "zero")
+        # what is left to try would make the failure go
+        self.assertLessEqual({w for w, _ in _spec_edits(best.spec)}, {"K=16", "no epilogue"})
+
     def test_gpu_seeds_are_unchanged_by_the_vta_family(self):
         self.assertNotIn("vta", make_case(7).nest.family)
         self.assertEqual(make_case(7).schedule, make_case(7, None).schedule)

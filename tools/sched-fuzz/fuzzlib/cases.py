@@ -204,13 +204,17 @@ def save_case(case, path):
     import pickle
     with open(path, "wb") as f:
         pickle.dump({"seed": case.seed, "nest": case.nest, "directives": case.directives,
-                     "partial_reorder": getattr(case, "partial_reorder", False)}, f)
+                     "partial_reorder": getattr(case, "partial_reorder", False),
+                     "spec": getattr(case, "spec", None)}, f)
 
 
 def load_case(path):
     import pickle
     with open(path, "rb") as f:
         d = pickle.load(f)
+    if d.get("spec") is not None:  # a VTA case: its spec writes it again
+        from .vta import case_of_spec
+        return case_of_spec(d["seed"], d["spec"])
     case = Case(d["seed"], d["nest"], [fmt(x) for x in d["directives"]])
     case.directives = d["directives"]
     case.partial_reorder = d["partial_reorder"]

@@ -243,7 +243,8 @@ def write_repro(out_dir, case, res, runner, log_lines):
 
 
 def minimize(args):
-    runner = Runner(args.build, tempfile.mkdtemp(prefix="sched-fuzz-min-"), timeout=args.timeout)
+    runner = Runner(args.build, tempfile.mkdtemp(prefix="sched-fuzz-min-"), timeout=args.timeout,
+                    emu=getattr(args, "family", None) != "vta")
     lines = []
 
     def log(m):
@@ -252,11 +253,24 @@ def minimize(args):
             sys.stderr.write(m + "\n")
 
     if args.minimize.isdigit():
-        case = make_case(int(args.minimize))
+        case = make_case(int(args.minimize), getattr(args, "family", None))
     else:
         case = load_case(os.path.join(args.minimize, "case.pkl"))
-    m = Minimizer(runner, case.seed, log)
-    best, res = m.run(case)
+    if getattr(case, "spec", None) is not None:  # a VTA case: shrink its spec
+        from .vta import minimize_vta
+        tries = [0]
+
+        def outcome(c):
+            tries[0] += 1
+            res = runner.run_batch([c], "vmin%d" % tries[0])
+            res.pop("__dir__", None)
+            r = res.get(c.seed)
+            return None if r is None else (r.cls, Minimizer.key(r), r)
+
+        best, res = minimize_vta(case, outcome, log)
+    else:
+        m = Minimizer(runner, case.seed, log)
+        best, res = m.run(case)
     sys.stdout.write(build_program([best]))
     sys.stdout.write("// class: %s: %s\n" % (res.cls, res.message))
     if args.out:

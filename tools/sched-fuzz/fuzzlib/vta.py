@@ -352,3 +352,88 @@ def case_of_spec(seed, spec):
     case.partial_reorder = False
     case.spec = spec
     return case
+
+
+def _spec_edits(spec):
+    """Smaller specs than `spec`, one choice simpler each, largest step
+    first: what minimize_vta tries. A spec an edit makes inconsistent is
+    left out (case_of_spec accepts every spec given here)."""
+    s = spec
+    out = []
+
+    def edit(what, **changes):
+        t = dict(s, **changes)
+        if t != s:
+            out.append((what, t))
+
+    if s["kind"] == "alu":
+        io = s["L"] // 16
+        for L in sorted({16, 16 * (io // 2)}):
+            if 16 <= L < s["L"] and (s["split2"] is None or (L // 16) % s["split2"] == 0):
+                edit("L=%d" % L, L=L)
+        if s["split2"] is not None:
+            edit("no second split", split2=None, alu_at="io", stages_at_ioo=False)
+        edit("range 127", range=127)
+        return out
+    if s["epi"] is not None:
+        edit("no epilogue", epi=None)
+        shift, lo, hi = s["epi"]
+        if lo is not None or hi is not None:
+            edit("epilogue shift only", epi=(shift, None, None))
+    if s["cthread"]:
+        jo = "co" if s["layout"] == "4d" else "jo"
+        outer = [jo if x == jo + "2" else x for x in s["outer"] if x != "ct"]
+        kpos = outer.index("ko")
+        cb = s["cb"] if s["cb"] in outer[:kpos] else None
+        ab = s["ab"] if s["ab"] in outer else "ko"
+        wb = s["wb"] if s["wb"] in outer else "ko"
+        edit("no cthread", cthread=False, outer=outer, cb=cb, ab=ab, wb=wb)
+    if s.get("init", "zero") != "zero":
+        edit("accumulator from zero", init="zero")
+    if s.get("kmajor"):
+        edit("row-major weights", kmajor=False)
+    if s["form"] != "present" and s["M"] > 1:
+        edit("M=1", M=1)
+    if s["K"] > 16:
+        edit("K=16", K=16)
+    min_n = 32 if s["cthread"] else 16
+    if s["N"] > min_n:
+        edit("N=%d" % min_n, N=min_n)
+    if s["ab"] != "ko":
+        edit("Ab at ko", ab="ko")
+    if s["wb"] != "ko":
+        edit("Wb at ko", wb="ko")
+    if s["cb"] is not None and not s["cthread"]:
+        edit("Cb whole", cb=None)
+    return out
+
+
+def minimize_vta(case, outcome, log):
+    """Shrinks a failing VTA case by its spec: the smallest spec _spec_edits
+    reaches whose case fails the same way (outcome(case) gives (class, key,
+    result), None for a case that does not build). Returns (case, result)."""
+    spec = dict(case.spec)
+    first = outcome(case)
+    if first is None:
+        raise SystemExit("vta seed %d: the generated case does not run?" % case.seed)
+    cls, key, res = first
+    log("vta seed %d: %s: %s" % (case.seed, cls, res.message))
+    if cls == "ok":
+        return case, res
+    best = case
+    progress = True
+    while progress:
+        progress = False
+        for what, t in _spec_edits(spec):
+            try:
+                c2 = case_of_spec(case.seed, t)
+            except Exception as e:  # noqa: B014 (an edit the generator cannot write)
+                log("  (edit '%s' not writable: %s)" % (what, e))
+                continue
+            o = outcome(c2)
+            if o is not None and (o[0], o[1]) == (cls, key):
+                spec, best, res = t, c2, o[2]
+                log("  kept: %s" % what)
+                progress = True
+                break
+    return best, res
