@@ -25,10 +25,13 @@
 // in every round of guard sinking, PromoteToShared and InjectThreadSync ask
 // the same hand-offs, a file of many nests the same questions per nest); a
 // question with no coordinate that can tell two agents apart is answered
-// without a system; IntegerSystem runs cheap exact tests before its solver.
-// None of these changes an answer: SCHED_CHECK_FAST_DEPENDENCE=1 recomputes
-// every fast answer on the exact path and aborts on a difference (ctest
-// lit-check-fast-dependence).
+// without a system; every question is asked of relaxed systems first (only
+// the constant loop bounds and the indices: no guards, no symbolic bounds
+// to derive facts about), which keep most pairs apart for a fraction of the
+// cost (mayMeet); IntegerSystem runs cheap exact tests before its solver (a
+// proof of emptiness, or an integer point). None of these changes an
+// answer: SCHED_CHECK_FAST_DEPENDENCE=1 recomputes every fast answer on the
+// exact path and aborts on a difference (ctest lit-check-fast-dependence).
 //
 //===----------------------------------------------------------------------===//
 
