@@ -25,10 +25,13 @@
 // in every round of guard sinking, PromoteToShared and InjectThreadSync ask
 // the same hand-offs, a file of many nests the same questions per nest); a
 // question with no coordinate that can tell two agents apart is answered
-// without a system; IntegerSystem runs cheap exact tests before its solver.
-// None of these changes an answer: SCHED_CHECK_FAST_DEPENDENCE=1 recomputes
-// every fast answer on the exact path and aborts on a difference (ctest
-// lit-check-fast-dependence).
+// without a system; every question is asked of relaxed systems first (only
+// the constant loop bounds and the indices: no guards, no symbolic bounds
+// to derive facts about), which keep most pairs apart for a fraction of the
+// cost (mayMeet); IntegerSystem runs cheap exact tests before its solver (a
+// proof of emptiness, or an integer point). None of these changes an
+// answer: SCHED_CHECK_FAST_DEPENDENCE=1 recomputes every fast answer on the
+// exact path and aborts on a difference (ctest lit-check-fast-dependence).
 //
 //===----------------------------------------------------------------------===//
 
@@ -131,14 +134,23 @@ enum class Relation { Free, Equal, Less, Greater, Next };
 
 constexpr int SharedSide = 2;
 
+/// How much of the two accesses' domains a PairSystem holds.
+enum class Detail {
+  Exact,  // every loop bound and guard
+  Relaxed // only the loop bounds that are constants, no guards: fewer
+          // constraints, so more points; cheap to build, and when even it
+          // has no point, neither has the exact system
+};
+
 class PairSystem {
 public:
   /// UseTags: loops bound to threadIdx/blockIdx are tied to per-side
   /// coordinate variables of their tag (ranges from TagExtent; a thread tag
   /// in neither the map nor any loop does not exist).
   PairSystem(const Access &A, const Access &B, bool UseTags = false,
-             const std::map<std::string, int64_t> &TagExtent = {})
-      : UseTags(UseTags), TagExtent(TagExtent) {
+             const std::map<std::string, int64_t> &TagExtent = {},
+             Detail Domain = Detail::Exact)
+      : UseTags(UseTags), Domain(Domain), TagExtent(TagExtent) {
     Acc[0] = &A;
     Acc[1] = &B;
     for (int S = 0; S < 2; ++S)
@@ -230,6 +242,7 @@ private:
 
   const Access *Acc[2];
   bool UseTags;
+  Detail Domain;
   std::map<std::string, int64_t> TagExtent;
   IntegerSystem Sys;
   std::set<const VarNode *> LoopVars[2];
@@ -522,11 +535,18 @@ private:
   }
 
   /// Loop bounds and guards of side S (thread-bound loops tied to their
-  /// tag's coordinate).
+  /// tag's coordinate); under Detail::Relaxed only the constant bounds.
   void addDomain(int S) {
     for (const ForNode *L : Acc[S]->Loops) {
       LinearExpr V = LinearExpr::variable(loopVariable(L, S));
-      std::optional<Poly> Min = polyOf(L->Min, S), Ext = polyOf(L->Extent, S);
+      int64_t Constant;
+      bool Bounded = Domain == Detail::Exact ||
+                     (getConstInt(L->Min, Constant) && getConstInt(L->Extent, Constant));
+      std::optional<Poly> Min, Ext;
+      if (Bounded) {
+        Min = polyOf(L->Min, S);
+        Ext = polyOf(L->Extent, S);
+      }
       if (Min) {
         Sys.addInequality(V - linear(*Min));
         if (Ext)
@@ -536,8 +556,9 @@ private:
           (isThreadIdxTag(L->ThreadTag) || isBlockTag(L->ThreadTag)))
         Sys.addEquality(V - LinearExpr::variable(coordinate(L->ThreadTag, S)));
     }
-    for (const Expr &G : Acc[S]->Guards)
-      addCondition(G, false, S);
+    if (Domain == Detail::Exact)
+      for (const Expr &G : Acc[S]->Guards)
+        addCondition(G, false, S);
   }
 
   /// E == 0 for a polynomial E of degree two: for a variable P of its
@@ -883,6 +904,22 @@ bool bothCommutativeUpdates(const Access &A, const Access &B) {
          isCommutativeUpdate(B.Statement, B.Buf.get(), OpB) && OpA == OpB;
 }
 
+/// Query(Domain) of a question about two accesses, true when they may meet
+/// (in the way the question asks), asked of the relaxed systems first: a
+/// relaxed system has every point of the exact one, so where it has none
+/// the exact one has none either, and most pairs never meet. Only a pair
+/// the relaxed systems cannot keep apart pays for the exact ones.
+/// SCHED_CHECK_FAST_DEPENDENCE=1 asks the exact systems too and aborts on a
+/// difference.
+template <typename QueryFn> bool mayMeet(QueryFn Query) {
+  if (Query(Detail::Relaxed))
+    return Query(Detail::Exact);
+  if (checkFastDependence() && Query(Detail::Exact))
+    fastDependenceMismatch("the relaxed systems of two accesses have no point where they meet, "
+                           "the exact ones may have");
+  return false;
+}
+
 } // namespace
 
 //===----------------------------------------------------------------------===//
@@ -954,15 +991,15 @@ bool loopCarriesDependence(const ForNode *L, DependenceWitness *Why,
       if (!mayConflict(A, B) || Facts.Allocated.count(A.Buf.get()) ||
           (Only && !Only->count(A.Buf.get())))
         continue;
-      PairSystem P(A, B);
-      std::vector<std::tuple<int, int, Relation>> Rel = outerEqual(P, A, In.Outer);
-      int VA = P.loopVariable(L, 0), VB = P.loopVariable(L, 1);
-      Rel.push_back({VA, VB, Relation::Less});
-      bool Meet = P.feasible(Rel);
-      if (!Meet && I != J) {
+      bool Meet = mayMeet([&](Detail Domain) {
+        PairSystem P(A, B, /*UseTags=*/false, {}, Domain);
+        std::vector<std::tuple<int, int, Relation>> Rel = outerEqual(P, A, In.Outer);
+        Rel.push_back({P.loopVariable(L, 0), P.loopVariable(L, 1), Relation::Less});
+        if (P.feasible(Rel))
+          return true;
         std::get<2>(Rel.back()) = Relation::Greater;
-        Meet = P.feasible(Rel);
-      }
+        return I != J && P.feasible(Rel);
+      });
       if (Meet) {
         witness(Why, A, B);
         if (Why && bothCommutativeUpdates(A, B))
@@ -1045,8 +1082,6 @@ bool bandPermutationIsLegal(const std::vector<const ForNode *> &Band,
       if (!mayConflict(A, B) || Facts.Allocated.count(A.Buf.get()) ||
           bothCommutativeUpdates(A, B))
         continue;
-      PairSystem P(A, B);
-      std::vector<std::pair<int, int>> Vars;
       for (const ForNode *L : Band) {
         bool InA = std::count(A.Loops.begin(), A.Loops.end(), L) != 0;
         bool InB = std::count(B.Loops.begin(), B.Loops.end(), L) != 0;
@@ -1055,25 +1090,31 @@ bool bandPermutationIsLegal(const std::vector<const ForNode *> &Band,
             *Why = DependenceWitness{"", "", "", "the loops are not perfectly nested"};
           return false;
         }
-        Vars.push_back({P.loopVariable(L, 0), P.loopVariable(L, 1)});
       }
-      // The loops around the band stay at one iteration (Equal); the band's
-      // directions are enumerated after them.
-      std::vector<std::tuple<int, int, Relation>> Prefix = outerEqual(P, A, In.Outer);
-      const size_t Outer = Prefix.size();
-      std::vector<std::pair<int, int>> All;
-      for (const auto &Entry : Prefix)
-        All.push_back({std::get<0>(Entry), std::get<1>(Entry)});
-      All.insert(All.end(), Vars.begin(), Vars.end());
-      bool Violated = false;
-      auto Visit = [&](const std::vector<Relation> &Dirs) {
-        std::vector<Relation> Permuted;
-        for (size_t Pos = 0; Pos < NewOrder.size(); ++Pos)
-          Permuted.push_back(Dirs[Outer + NewOrder[Pos]]);
-        Violated = leading(Dirs) != leading(Permuted);
-        return !Violated;
-      };
-      forEachDirection(P, All, Prefix, Visit);
+      // Whether some direction vector the system admits changes sign once
+      // permuted.
+      bool Violated = mayMeet([&](Detail Domain) {
+        PairSystem P(A, B, /*UseTags=*/false, {}, Domain);
+        // The loops around the band stay at one iteration (Equal); the
+        // band's directions are enumerated after them.
+        std::vector<std::tuple<int, int, Relation>> Prefix = outerEqual(P, A, In.Outer);
+        const size_t Outer = Prefix.size();
+        std::vector<std::pair<int, int>> All;
+        for (const auto &Entry : Prefix)
+          All.push_back({std::get<0>(Entry), std::get<1>(Entry)});
+        for (const ForNode *L : Band)
+          All.push_back({P.loopVariable(L, 0), P.loopVariable(L, 1)});
+        bool Reversed = false;
+        auto Visit = [&](const std::vector<Relation> &Dirs) {
+          std::vector<Relation> Permuted;
+          for (size_t Pos = 0; Pos < NewOrder.size(); ++Pos)
+            Permuted.push_back(Dirs[Outer + NewOrder[Pos]]);
+          Reversed = leading(Dirs) != leading(Permuted);
+          return !Reversed;
+        };
+        forEachDirection(P, All, Prefix, Visit);
+        return Reversed;
+      });
       if (Violated) {
         witness(Why, A, B);
         return false;
@@ -1164,10 +1205,13 @@ bool distributionIsLegal(const ForNode *A, const SeqNode *Seq,
             continue;
           // X at an earlier iteration of A than Y: after distribution every
           // instance of Y's statement runs before X's.
-          PairSystem P(*X, *Y);
-          std::vector<std::tuple<int, int, Relation>> Rel = outerEqual(P, *X, In.Outer);
-          Rel.push_back({P.loopVariable(A, 0), P.loopVariable(A, 1), Relation::Less});
-          if (P.feasible(Rel)) {
+          bool Backwards = mayMeet([&](Detail Domain) {
+            PairSystem P(*X, *Y, /*UseTags=*/false, {}, Domain);
+            std::vector<std::tuple<int, int, Relation>> Rel = outerEqual(P, *X, In.Outer);
+            Rel.push_back({P.loopVariable(A, 0), P.loopVariable(A, 1), Relation::Less});
+            return P.feasible(Rel);
+          });
+          if (Backwards) {
             witness(Why, *X, *Y);
             return false;
           }
@@ -1351,7 +1395,8 @@ bool separatesAgents(const std::pair<const std::string, int64_t> &Tag,
 bool conflictAcrossUncached(const Access &A, const Access &B,
                             const std::map<std::string, int64_t> &Tags,
                             bool (*Differs)(const std::string &), bool (*Same)(const std::string &),
-                            const std::string &OneAgent, const NextIteration &Carried);
+                            const std::string &OneAgent, const NextIteration &Carried,
+                            Detail Domain);
 
 /// Whether A and B can meet with the coordinates of some tag among Differ
 /// different and those of every tag in Same equal.
@@ -1367,7 +1412,7 @@ bool conflictAcross(const Access &A, const Access &B, const std::map<std::string
         return separatesAgents(Tag, Differs, OneAgent);
       })) {
     if (checkFastDependence() &&
-        conflictAcrossUncached(A, B, Tags, Differs, Same, OneAgent, Carried))
+        conflictAcrossUncached(A, B, Tags, Differs, Same, OneAgent, Carried, Detail::Exact))
       fastDependenceMismatch("two accesses with no tag to tell agents apart may meet");
     return false;
   }
@@ -1386,7 +1431,9 @@ bool conflictAcross(const Access &A, const Access &B, const std::map<std::string
   int64_t CarriedId = Carried.Loop ? Key.id(Carried.Loop, Fresh) : -1;
   Key.put(Fresh ? -1 : CarriedId); // a loop around neither access is none
   return rememberedAnswer(Key.Text, [&] {
-    return conflictAcrossUncached(A, B, Tags, Differs, Same, OneAgent, Carried);
+    return mayMeet([&](Detail Domain) {
+      return conflictAcrossUncached(A, B, Tags, Differs, Same, OneAgent, Carried, Domain);
+    });
   });
 }
 
@@ -1394,8 +1441,9 @@ bool conflictAcross(const Access &A, const Access &B, const std::map<std::string
 bool conflictAcrossUncached(const Access &A, const Access &B,
                             const std::map<std::string, int64_t> &Tags,
                             bool (*Differs)(const std::string &), bool (*Same)(const std::string &),
-                            const std::string &OneAgent, const NextIteration &Carried) {
-  PairSystem P(A, B, /*UseTags=*/true, Tags);
+                            const std::string &OneAgent, const NextIteration &Carried,
+                            Detail Domain) {
+  PairSystem P(A, B, /*UseTags=*/true, Tags, Domain);
   std::vector<std::tuple<int, int, Relation>> Base;
   auto Encloses = [&](const Access &X) {
     return std::find(X.Loops.begin(), X.Loops.end(), Carried.Loop) != X.Loops.end();

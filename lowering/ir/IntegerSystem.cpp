@@ -531,7 +531,9 @@ public:
     std::iota(Parent.begin(), Parent.end(), 0);
   }
 
-  QuickProof run() {
+  /// The first cheap test that proves the system empty; with none and
+  /// FoundPoint given, whether findPoint() found an integer point.
+  QuickProof run(bool *FoundPoint = nullptr) {
     for (const LinearExpr &E : Eqs) {
       std::vector<std::pair<int, int64_t>> Terms(E.Coefs.begin(), E.Coefs.end());
       if (gcdRefutes(Terms, E.Constant))
@@ -542,7 +544,11 @@ public:
     for (const QuickRow &R : Rows)
       if (R.Equality && gcdRefutes(R.Terms, R.Constant))
         return QuickProof::Gcd;
-    return propagateBounds() ? QuickProof::None : QuickProof::Bounds;
+    if (!propagateBounds())
+      return QuickProof::Bounds;
+    if (FoundPoint)
+      *FoundPoint = findPoint();
+    return QuickProof::None;
   }
 
 private:
@@ -645,60 +651,121 @@ private:
   /// a few: a chain x < y < z ... moves one step per round). False when a
   /// constraint cannot hold within the ranges.
   bool propagateBounds() {
-    constexpr int64_t Inf = std::numeric_limits<int64_t>::max();
-    constexpr int64_t NegInf = std::numeric_limits<int64_t>::min();
-    // A term beyond this magnitude counts as unbounded: no sum overflows.
-    const __int128 Huge = __int128(1) << 100;
     Lo.assign(Parent.size(), NegInf);
     Hi.assign(Parent.size(), Inf);
     for (int Round = 0; Round < 16; ++Round) {
       bool Changed = false;
       for (const QuickRow &R : Rows)
-        for (int Sign : {1, -1}) {
-          if (Sign < 0 && !R.Equality)
-            break;
-          // Max: the largest value of Sign*(row) over the ranges, from the
-          // bounded terms; Open: the unbounded ones (their variable in Last).
-          __int128 Max = __int128(R.Constant) * Sign;
-          int Open = 0, Last = -1;
-          for (const auto &[V, C] : R.Terms) {
-            __int128 A = __int128(C) * Sign;
-            int64_t Best = A > 0 ? Hi[V] : Lo[V];
-            __int128 Term = A * Best;
-            if (Best == Inf || Best == NegInf || Term > Huge || Term < -Huge) {
-              ++Open;
-              Last = V;
-            } else {
-              Max += Term;
-            }
-          }
-          if (Open == 0 && Max < 0)
-            return false;
-          if (Open > 1)
-            continue;
-          for (const auto &[V, C] : R.Terms) {
-            if (Open == 1 && V != Last)
-              continue;
-            __int128 A = __int128(C) * Sign;
-            // A*x + Rest >= 0, Rest the others at their largest.
-            __int128 Rest = Open ? Max : Max - A * (A > 0 ? Hi[V] : Lo[V]);
-            __int128 Bound = A > 0 ? -floorDiv128(Rest, A) : floorDiv128(Rest, -A);
-            if (Bound >= Inf || Bound <= NegInf)
-              continue;
-            if (A > 0 && Bound > Lo[V]) {
-              Lo[V] = static_cast<int64_t>(Bound);
-              Changed = true;
-            } else if (A < 0 && Bound < Hi[V]) {
-              Hi[V] = static_cast<int64_t>(Bound);
-              Changed = true;
-            }
-            if (Lo[V] > Hi[V])
-              return false;
-          }
-        }
+        if (!tightenBy(R, [&](int) { Changed = true; }))
+          return false;
       if (!Changed)
         break;
     }
+    return true;
+  }
+
+  static constexpr int64_t Inf = std::numeric_limits<int64_t>::max();
+  static constexpr int64_t NegInf = std::numeric_limits<int64_t>::min();
+
+  /// The ranges tightened by row R (both ways for an equality), Tightened
+  /// called with each variable whose range shrank. False when R cannot hold
+  /// within the ranges.
+  template <typename TightenedFn> bool tightenBy(const QuickRow &R, TightenedFn Tightened) {
+    // A term beyond this magnitude counts as unbounded: no sum overflows.
+    const __int128 Huge = __int128(1) << 100;
+    for (int Sign : {1, -1}) {
+      if (Sign < 0 && !R.Equality)
+        break;
+      // Max: the largest value of Sign*(row) over the ranges, from the
+      // bounded terms; Open: the unbounded ones (their variable in Last).
+      __int128 Max = __int128(R.Constant) * Sign;
+      int Open = 0, Last = -1;
+      for (const auto &[V, C] : R.Terms) {
+        __int128 A = __int128(C) * Sign;
+        int64_t Best = A > 0 ? Hi[V] : Lo[V];
+        __int128 Term = A * Best;
+        if (Best == Inf || Best == NegInf || Term > Huge || Term < -Huge) {
+          ++Open;
+          Last = V;
+        } else {
+          Max += Term;
+        }
+      }
+      if (Open == 0 && Max < 0)
+        return false;
+      if (Open > 1)
+        continue;
+      for (const auto &[V, C] : R.Terms) {
+        if (Open == 1 && V != Last)
+          continue;
+        __int128 A = __int128(C) * Sign;
+        // A*x + Rest >= 0, Rest the others at their largest.
+        __int128 Rest = Open ? Max : Max - A * (A > 0 ? Hi[V] : Lo[V]);
+        __int128 Bound = A > 0 ? -floorDiv128(Rest, A) : floorDiv128(Rest, -A);
+        if (Bound >= Inf || Bound <= NegInf)
+          continue;
+        if (A > 0 && Bound > Lo[V]) {
+          Lo[V] = static_cast<int64_t>(Bound);
+          Tightened(V);
+        } else if (A < 0 && Bound < Hi[V]) {
+          Hi[V] = static_cast<int64_t>(Bound);
+          Tightened(V);
+        }
+        if (Lo[V] > Hi[V])
+          return false;
+      }
+    }
+    return true;
+  }
+
+  /// A point of the system, found greedily from the propagated ranges: each
+  /// representative in turn, the last first (the innermost loops and the
+  /// facts derived last, before the parameters whose ranges they bound), is
+  /// fixed at its lower bound (else its upper bound, else 0) and the rows
+  /// that use it tighten the ranges of the others (once: no fixpoint). True only when every
+  /// constraint of the system holds at the point found: an integer point,
+  /// which no proof of emptiness can exist against. False says nothing (a
+  /// choice may have been wrong; the solver decides).
+  bool findPoint() {
+    const int N = static_cast<int>(Parent.size());
+    std::vector<std::vector<size_t>> Uses(N);
+    for (size_t I = 0; I < Rows.size(); ++I)
+      for (const auto &Term : Rows[I].Terms)
+        Uses[Term.first].push_back(I);
+    for (int V = N - 1; V >= 0; --V) {
+      if (Parent[V] != V || Lo[V] == Hi[V])
+        continue;
+      Lo[V] = Hi[V] = Lo[V] != NegInf ? Lo[V] : Hi[V] != Inf ? Hi[V] : 0;
+      for (size_t I : Uses[V])
+        if (!tightenBy(Rows[I], [](int) {}))
+          return false;
+    }
+    // The point, checked against the constraints as given (not the rows,
+    // which left out any whose rewriting overflowed).
+    // Values below 2^40: no sum of products below overflows.
+    const __int128 Limit = __int128(1) << 40;
+    std::vector<__int128> X(N);
+    for (int V = 0; V < N; ++V) {
+      int Rep;
+      int64_t Off;
+      if (!find(V, Rep, Off) || Lo[Rep] != Hi[Rep])
+        return false;
+      X[V] = __int128(Lo[Rep]) + Off;
+      if (X[V] >= Limit || X[V] <= -Limit)
+        return false;
+    }
+    auto Value = [&](const LinearExpr &E) {
+      __int128 Sum = E.Constant;
+      for (const auto &[V, C] : E.Coefs)
+        Sum += __int128(C) * X[V];
+      return Sum;
+    };
+    for (const LinearExpr &E : Eqs)
+      if (Value(E) != 0)
+        return false;
+    for (const LinearExpr &E : Ineqs)
+      if (Value(E) < 0)
+        return false;
     return true;
   }
 
@@ -726,6 +793,13 @@ QuickProof IntegerSystem::quickProof() const {
   if (Contradiction)
     return QuickProof::None; // provablyEmpty() knows it without a test
   return QuickTests(NumVars, Equalities, Inequalities).run();
+}
+
+bool IntegerSystem::quickPoint() const {
+  bool Found = false;
+  if (!Contradiction)
+    QuickTests(NumVars, Equalities, Inequalities).run(&Found);
+  return Found;
 }
 
 bool checkFastDependence() {
@@ -761,9 +835,13 @@ bool IntegerSystem::provablyEmpty() const {
     int Budget = MaxSteps;
     return Solver(NumVars, Equalities, Inequalities, Budget).empty();
   };
-  bool Empty = true;
-  QuickProof Quick = quickProof();
-  if (Quick == QuickProof::None)
+  bool Empty = true, Point = false;
+  QuickProof Quick = QuickTests(NumVars, Equalities, Inequalities).run(&Point);
+  if (Point) {
+    Empty = false;
+    if (checkFastDependence() && Solve())
+      fastDependenceMismatch("the solver proves a system with an integer point empty:\n" + str());
+  } else if (Quick == QuickProof::None)
     Empty = Solve();
   else if (checkFastDependence() && !Solve())
     fastDependenceMismatch(std::string("the ") + quickProofName(Quick) +

@@ -16,8 +16,10 @@
 //
 // Most questions the dependence analysis asks are settled long before the
 // solver would need its elimination steps: cheap exact tests (quickProof)
-// run first and answer "empty" only with a proof; everything else goes to
-// the solver. With SCHED_CHECK_FAST_DEPENDENCE=1 in the environment the
+// run first and answer "empty" only with a proof; a system they leave has
+// often an integer point that a greedy search from the propagated ranges
+// finds (quickPoint), which answers "not empty" exactly; everything else
+// goes to the solver. With SCHED_CHECK_FAST_DEPENDENCE=1 in the environment the
 // solver answers every question a fast path answered too, and a difference
 // aborts the compile with both answers (the lit suite runs in that mode).
 //
@@ -90,6 +92,11 @@ public:
   /// when none does; then only the solver can answer). Never a proof for a
   /// system with an integer point.
   QuickProof quickProof() const;
+
+  /// Whether a cheap greedy search (from the ranges quickProof propagates)
+  /// finds an integer point, checked against every constraint: the system
+  /// is then not empty, without the solver. False says nothing.
+  bool quickPoint() const;
 
   std::string str() const;
 

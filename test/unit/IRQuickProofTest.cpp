@@ -3,8 +3,9 @@
 // Each of IntegerSystem's cheap exact tests (IntegerSystem::quickProof) on a
 // system it proves empty and on one it must leave to the solver, and all of
 // them against brute force on small random systems: a quick proof is never
-// given for a system with an integer point, and provablyEmpty() agrees with
-// the solver: a system with a point is never called empty.
+// given for a system with an integer point, a quick point (quickPoint) never
+// found in one without, and provablyEmpty() agrees with the solver: a system
+// with a point is never called empty.
 //
 //===----------------------------------------------------------------------===//
 
@@ -154,7 +155,7 @@ TEST(QuickProofTest, NeverAProofForASystemWithAPoint) {
   // ranges, index equations with strides, orders between copies.
   std::mt19937 Rng(24);
   auto Coef = [&](int Max) { return static_cast<int64_t>(Rng() % (2 * Max + 1)) - Max; };
-  int Proofs = 0, Empty = 0;
+  int Proofs = 0, Empty = 0, Points = 0, Quick = 0;
   for (int Case = 0; Case < 400; ++Case) {
     const int N = 2 + static_cast<int>(Rng() % 3), R = 3;
     IntegerSystem S;
@@ -179,12 +180,50 @@ TEST(QuickProofTest, NeverAProofForASystemWithAPoint) {
     QuickProof P = S.quickProof();
     EXPECT_FALSE(Point && P != QuickProof::None)
         << "a " << quickProofName(P) << " proof for a system with a point:\n" << S.str();
+    bool Found = S.quickPoint();
+    EXPECT_FALSE(Found && !Point) << "a point found in a system without one:\n" << S.str();
+    EXPECT_FALSE(Found && S.provablyEmpty()) << "a system with a point called empty:\n" << S.str();
     Proofs += P != QuickProof::None;
     Empty += !Point;
+    Points += Point;
+    Quick += Found;
   }
-  // The cases exercise the tests: many proofs, some empty systems left over.
+  // The cases exercise the tests: many proofs, some empty systems left over,
+  // most points found without the solver.
   EXPECT_GT(Proofs, 40);
   EXPECT_GT(Empty, Proofs);
+  EXPECT_GT(Quick, Points / 2);
+}
+
+TEST(QuickProofTest, QuickPointFindsTheOverlapOfTwoThreadsRows) {
+  // 4*t0 + i0 + 4 == 4*t1 + i1 with t0 < t1 in [0, 8), i0, i1 in [0, 4)
+  // (the next thread's row, at t1 == t0 + 1): a point, found without the
+  // solver.
+  IntegerSystem S;
+  for (int V = 0; V < 4; ++V)
+    S.addVariable();
+  S.addRange(var(0), 0, 7);
+  S.addRange(var(1), 0, 7);
+  S.addRange(var(2), 0, 3);
+  S.addRange(var(3), 0, 3);
+  S.addInequality(var(1) - var(0) - lit(1));
+  S.addEquality(var(0, 4) + var(2) + lit(4) - var(1, 4) - var(3));
+  EXPECT_EQ(S.quickProof(), QuickProof::None);
+  EXPECT_TRUE(S.quickPoint());
+  EXPECT_FALSE(S.provablyEmpty());
+}
+
+TEST(QuickProofTest, QuickPointNeverInAnEmptySystem) {
+  // 2x == 2y + 1 has real points but no integer one.
+  IntegerSystem S;
+  S.addVariable();
+  S.addVariable();
+  S.addRange(var(0), 0, 10);
+  S.addRange(var(1), 0, 10);
+  S.addInequality(var(0, 2) - var(1, 2) - lit(1));
+  S.addInequality(lit(1) - var(0, 2) + var(1, 2));
+  EXPECT_FALSE(S.quickPoint());
+  EXPECT_TRUE(S.provablyEmpty());
 }
 
 } // namespace
