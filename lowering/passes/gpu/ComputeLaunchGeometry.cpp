@@ -187,14 +187,17 @@ int64_t largestShuffleMask(const ir::Stmt &Body) {
 /// that is a multiple of 32, or a power of two above every lane mask in a
 /// block of a whole number of warps.
 bool shufflesStayInRows(const KernelContext &Ctx, const ir::Stmt &Body) {
-  int64_t E[3];
+  int64_t E[3] = {1, 1, 1};
+  bool Constant[3] = {true, true, true};
   for (int D = 0; D < 3; ++D)
-    if (!Ctx.Geometry.Block[D])
-      E[D] = 1;
-    else if (!ir::getConstInt(Ctx.Geometry.Block[D], E[D]))
-      return false;
+    if (Ctx.Geometry.Block[D])
+      Constant[D] = ir::getConstInt(Ctx.Geometry.Block[D], E[D]);
+  if (!Constant[0])
+    return false;
   if (E[0] % 32 == 0)
-    return true;
+    return true; // whatever the other dimensions: each warp lies in a row
+  if (!Constant[1] || !Constant[2])
+    return false;
   int64_t Mask = largestShuffleMask(Body);
   return (E[0] & (E[0] - 1)) == 0 && Mask >= 0 && Mask < E[0] && (E[0] * E[1] * E[2]) % 32 == 0;
 }
