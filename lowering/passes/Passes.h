@@ -119,6 +119,13 @@ ir::LoopNest injectVirtualThread(const ir::LoopNest &Nest, std::vector<Diag> &Di
 bool computeLaunchGeometry(const ir::LoopNest &Nest, KernelContext &Out,
                            std::vector<Diag> &Diags);
 
+/// Whether warp shuffles among aligned groups of Width lanes along
+/// threadIdx.x stay within one row of x, in whole warps: an x extent that
+/// is a multiple of 32, or a power of two of at least Width in a block of a
+/// whole number of warps (the rule computeLaunchGeometry checks and
+/// LowerThreadReductions chooses shuffles by).
+bool shuffleGroupsStayInRows(const LaunchGeometry &Geometry, int64_t Width);
+
 /// Every loop bound to a tag (but one that names an enclosing loop's threads
 /// again) runs over the tag's launch extent, behind `if (v < extent)` where
 /// its own extent is smaller.

@@ -167,7 +167,7 @@ std::map<std::string, int64_t> KernelContext::gridExtents() const {
 }
 
 /// The largest lane mask of Body's warp.shfl_xor calls (-1: one not constant).
-int64_t largestShuffleMask(const ir::Stmt &Body) {
+static int64_t largestShuffleMask(const ir::Stmt &Body) {
   struct Masks : ir::IRVisitor {
     int64_t Largest = 0;
     void visitCall(const ir::CallNode *N) override {
@@ -183,23 +183,19 @@ int64_t largestShuffleMask(const ir::Stmt &Body) {
   return M.Largest;
 }
 
-/// Whether the block's warp shuffles stay within one row of x: an x extent
-/// that is a multiple of 32, or a power of two above every lane mask in a
-/// block of a whole number of warps.
-bool shufflesStayInRows(const KernelContext &Ctx, const ir::Stmt &Body) {
+bool shuffleGroupsStayInRows(const LaunchGeometry &Geometry, int64_t Width) {
   int64_t E[3] = {1, 1, 1};
   bool Constant[3] = {true, true, true};
   for (int D = 0; D < 3; ++D)
-    if (Ctx.Geometry.Block[D])
-      Constant[D] = ir::getConstInt(Ctx.Geometry.Block[D], E[D]);
+    if (Geometry.Block[D])
+      Constant[D] = ir::getConstInt(Geometry.Block[D], E[D]);
   if (!Constant[0])
     return false;
   if (E[0] % 32 == 0)
     return true; // whatever the other dimensions: each warp lies in a row
   if (!Constant[1] || !Constant[2])
     return false;
-  int64_t Mask = largestShuffleMask(Body);
-  return (E[0] & (E[0] - 1)) == 0 && Mask >= 0 && Mask < E[0] && (E[0] * E[1] * E[2]) % 32 == 0;
+  return (E[0] & (E[0] - 1)) == 0 && Width <= E[0] && (E[0] * E[1] * E[2]) % 32 == 0;
 }
 
 bool computeLaunchGeometry(const ir::LoopNest &Nest, KernelContext &Out,
@@ -229,8 +225,10 @@ bool computeLaunchGeometry(const ir::LoopNest &Nest, KernelContext &Out,
   // extent that is a multiple of 32, or a power of two below 32 that every
   // shuffle's lane mask stays under, in a block of whole warps (the two ways
   // LowerThreadReductions uses shuffles).
-  if (!Collector.Failed && hasWarpCollective(Nest.Body) &&
-      !hasWarpCollective(Nest.Body, /*LanesOnX=*/true) && !shufflesStayInRows(Out, Nest.Body)) {
+  const bool Shuffles = !Collector.Failed && hasWarpCollective(Nest.Body) &&
+                        !hasWarpCollective(Nest.Body, /*LanesOnX=*/true);
+  const int64_t Mask = Shuffles ? largestShuffleMask(Nest.Body) : 0;
+  if (Shuffles && (Mask < 0 || !shuffleGroupsStayInRows(Out.Geometry, Mask + 1))) {
     Diag D;
     D.Message = "the kernel exchanges values between the lanes of a warp, but threadIdx.x has "
                 "launch extent " +

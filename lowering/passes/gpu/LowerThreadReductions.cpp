@@ -446,12 +446,12 @@ private:
     std::vector<Diag> NotKnown; // then no shuffles
     if (!computeLaunchGeometry(Nest, Ctx, NotKnown))
       return 0;
-    int64_t X = Ctx.constExtent("threadIdx.x"), Y = Ctx.constExtent("threadIdx.y"),
-            Z = Ctx.constExtent("threadIdx.z");
-    if (X > 0 && X % 32 == 0 && Lanes % 32 == 0)
-      return X;
-    const bool PowerOfTwo = X > 1 && (X & (X - 1)) == 0;
-    if (!PowerOfTwo || X >= 32 || Lanes != X || Y < 1 || Z < 1 || (X * Y * Z) % 32 != 0)
+    if (!shuffleGroupsStayInRows(Ctx.Geometry, std::min<int64_t>(Lanes, 32)))
+      return 0;
+    const int64_t X = Ctx.constExtent("threadIdx.x");
+    if (X % 32 == 0)
+      return Lanes % 32 == 0 ? X : 0;
+    if (Lanes != X)
       return 0;
     std::set<const VarNode *> ThreadVars;
     for (size_t K = 0; K < Top && K < Path.size(); ++K)
