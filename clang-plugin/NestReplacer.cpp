@@ -151,6 +151,12 @@ bool replaceNestWithLaunch(Sema &S, Decl *Root, ForStmt *Loop, const DeclContext
   CallArgs.push_back(StringLiteral::Create(Ctx, Descriptor, StringLiteralKind::Ordinary,
                                            /*Pascal=*/false, StrTy, Loc));
   for (const ParamBinding &B : Args) {
+    if (B.Kind == LaunchDescriptor::ArgKind::Scratch) {
+      // A buffer the launcher allocates (ir::Param::Scratch): nullptr, which
+      // the variadic call passes as a null void *.
+      CallArgs.push_back(new (Ctx) CXXNullPtrLiteralExpr(Ctx.NullPtrTy, Loc));
+      continue;
+    }
     if (!B.Decl) {
       Error = "a kernel parameter has no declaration to pass";
       return false;

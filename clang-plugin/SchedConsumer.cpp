@@ -384,6 +384,13 @@ bool SchedConsumer::buildArgs(const LoweredKernel &K, const ExtractedNest &Ex,
                               std::vector<ParamBinding> &Args) {
   // Lowering may reorder or drop parameters: match them by name.
   for (const ir::Param &P : K.Kernel.Params) {
+    if (P.Scratch) { // the launcher allocates it: the call passes null
+      ParamBinding Scratch;
+      Scratch.Kind = LaunchDescriptor::ArgKind::Scratch;
+      Kinds.push_back(Scratch.Kind);
+      Args.push_back(Scratch);
+      continue;
+    }
     const ParamBinding *Binding = nullptr;
     for (size_t I = 0; I < Ex.Nest.Params.size() && I < Ex.Bindings.size(); ++I)
       if (Ex.Nest.Params[I].name() == P.name())

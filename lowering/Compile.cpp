@@ -66,7 +66,8 @@ bool compileNest(const ir::LoopNest &Scheduled, const CompileOptions &Opts, Comp
     D.MinCapability = T.MinCapability(D.Kernel);
   D.Finals = Opts.Finals;
   for (const ir::Param &P : D.Kernel.Kernel.Params)
-    D.ArgKinds.push_back(P.ParamKind == ir::Param::Kind::Buffer
+    D.ArgKinds.push_back(P.Scratch ? LaunchDescriptor::ArgKind::Scratch
+                         : P.ParamKind == ir::Param::Kind::Buffer
                              ? LaunchDescriptor::ArgKind::Pointer
                              : LaunchDescriptor::ArgKind::Scalar);
   std::string Error;

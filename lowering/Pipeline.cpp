@@ -77,10 +77,12 @@ bool sameNest(const ir::LoopNest &A, const ir::LoopNest &B) {
   if (A.Body != B.Body || A.Name != B.Name || A.Target != B.Target ||
       A.Params.size() != B.Params.size() || A.Assumptions != B.Assumptions ||
       A.Stages.size() != B.Stages.size() || A.Tensorize.size() != B.Tensorize.size() ||
-      A.Pragmas.size() != B.Pragmas.size() || A.TensorCoreAuto != B.TensorCoreAuto)
+      A.Pragmas.size() != B.Pragmas.size() || A.TensorCoreAuto != B.TensorCoreAuto ||
+      A.AtomicUpdates != B.AtomicUpdates)
     return false;
   for (size_t I = 0; I < A.Params.size(); ++I)
-    if (A.Params[I].Buf != B.Params[I].Buf || A.Params[I].Scalar != B.Params[I].Scalar)
+    if (A.Params[I].Buf != B.Params[I].Buf || A.Params[I].Scalar != B.Params[I].Scalar ||
+        A.Params[I].Scratch != B.Params[I].Scratch)
       return false;
   return true;
 }

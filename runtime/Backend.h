@@ -34,6 +34,12 @@ std::string unknownBackendMessage(const char *Value);
 /// The data pointer of each parameter from the launcher's arguments (the
 /// addresses of the parameters' storage), per each parameter's ArgKind.
 std::vector<void *> paramDataFromArgs(const LaunchPlan &D, void *const *Args);
+/// Points each scratch parameter (LaunchPlan::ArgKind::Scratch, which the
+/// program passes as null) of Data at a zeroed buffer of its region's size
+/// in Storage, which must outlive the launch. False with Error when a
+/// region cannot be evaluated.
+bool allocateScratch(const LaunchPlan &D, std::vector<void *> &Data,
+                     std::vector<std::vector<uint64_t>> &Storage, std::string &Error);
 
 /// What one launch did.
 enum class LaunchResult {

@@ -137,6 +137,29 @@ std::vector<void *> paramDataFromArgs(const LaunchPlan &D, void *const *Args) {
   return Data;
 }
 
+bool allocateScratch(const LaunchPlan &P, std::vector<void *> &Data,
+                     std::vector<std::vector<uint64_t>> &Storage, std::string &Error) {
+  std::vector<int64_t> Values;
+  for (size_t I = 0; I < P.Params.size() && I < Data.size(); ++I) {
+    if (P.Params[I].Arg != LaunchPlan::ArgKind::Scratch)
+      continue;
+    if (Values.empty())
+      Values = P.scalarValues(Data);
+    static const uint64_t Somewhere = 0; // a non-null argument to size the region
+    int64_t Min = 0, Extent = 0;
+    if (!P.region(I, Values, &Somewhere, Min, Extent, Error)) {
+      Error = "cannot size the scratch buffer '" + P.Params[I].Name + "': " + Error;
+      return false;
+    }
+    const int64_t Bytes = (Min + Extent) * static_cast<int64_t>(ir::dtypeBytes(P.Params[I].Type));
+    if (Bytes <= 0)
+      continue;
+    Storage.emplace_back(static_cast<size_t>((Bytes + 7) / 8), 0);
+    Data[I] = Storage.back().data();
+  }
+  return true;
+}
+
 namespace {
 
 /// Everything derived from one descriptor string.
@@ -577,6 +600,9 @@ static LaunchResult launchOnBackend(const char *Descriptor, void *const *Args, B
   }
   const LaunchPlan &P = S.Plan;
   std::vector<void *> Data = paramDataFromArgs(P, Args);
+  std::vector<std::vector<uint64_t>> Scratch; // lives until the launch returns
+  if (!allocateScratch(P, Data, Scratch, Error))
+    return LaunchResult::FailedUntouched;
   // A null buffer (`v.data()` of an empty vector) is fine where the kernel
   // touches none of it: the backends check its region.
   for (size_t I = 0; I < Data.size(); ++I)

@@ -918,6 +918,8 @@ private:
       return asyncCopyCall(N);
     if (N->Name == ir::WarpShflXor)
       return shuffleCall(N);
+    if (N->Name == ir::BlockTicket)
+      return ticketCall(N);
     ir::BinOp AtomicOp;
     if (ir::atomicIntrinsicOp(N->Name, AtomicOp))
       return atomicCall(N, AtomicOp);
@@ -935,6 +937,16 @@ private:
     for (size_t I = 0; I < N->Args.size(); ++I)
       S += (I ? ", " : "") + expr(N->Args[I]);
     return S + ")";
+  }
+
+  /// sched.block_ticket(T, C, n): a release fence, T = atomicInc(&C, n - 1)
+  /// (the old value; C wraps to 0 after n - 1), an acquire fence.
+  /// __threadfence is fence.sc.gpu, which orders both ways: the partial
+  /// written before it is visible to whoever reads the counter after it,
+  /// and the last block's loads after the second fence see every partial.
+  std::string ticketCall(const ir::CallNode *N) {
+    return "__threadfence(); " + expr(N->Args.at(0)) + " = atomicInc(&" + expr(N->Args.at(1)) +
+           ", (unsigned)(" + unwrap(expr(N->Args.at(2))) + ") - 1u); __threadfence()";
   }
 
   /// warp.shfl_xor(D, S, m) as the assignment `D = __shfl_xor_sync(full

@@ -42,7 +42,7 @@ protected:
       TileDecl Tile = Info->tile(I);
       ByWarp = Info->IsWarpCollective;
       ByWarpgroup = ByWarp && Info->CollectiveThreads == 128;
-      Atomic = Info->IsAtomic;
+      Atomic = Info->IsAtomic && Role == OperandRole::ReadWriteBuffer;
       if (Role == OperandRole::ReadBuffer || Role == OperandRole::ReadWriteBuffer)
         recordOperand(N, Tile, BufArg, false);
       if (Role == OperandRole::WriteBuffer || Role == OperandRole::ReadWriteBuffer)

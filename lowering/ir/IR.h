@@ -41,6 +41,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -290,6 +291,12 @@ struct Param {
   Kind ParamKind;
   ir::Buffer Buf;  // Kind == Buffer: a global buffer (pointer or array in C++)
   ir::Var Scalar;  // Kind == Scalar: a by-value scalar (int, float, ...)
+  /// A buffer the program does not pass: the launcher allocates it, zeroed,
+  /// for each launch (its size is the region the kernel touches). Lowering
+  /// adds one where the kernel needs memory of its own across blocks (the
+  /// partial results of a fixed-order reduction across blocks and their
+  /// tickets, passes/gpu/LowerThreadReductions.cpp). Prints `scratch`.
+  bool Scratch = false;
   const std::string &name() const { return ParamKind == Kind::Buffer ? Buf->Name : Scalar->Name; }
 };
 
@@ -376,6 +383,13 @@ struct LoopNest {
   /// qualifies, and says why not where it does not. Prints after the
   /// target: `target=gpu tensorcore(auto)`.
   int TensorCoreAuto = -1;
+  /// The arrays atomic(C) lets blocks update atomically in an order the
+  /// hardware picks (a floating-point sum's rounding then varies from run
+  /// to run); a reduction across blocks into any other array whose atomic
+  /// update is not exact in every order is combined in a fixed order
+  /// (passes/gpu/LowerThreadReductions.cpp). Prints `atomic(C)` after the
+  /// target.
+  std::set<std::string> AtomicUpdates;
 };
 
 //===----------------------------------------------------------------------===//

@@ -192,6 +192,11 @@ std::map<std::string, IntrinsicInfo> builtinIntrinsics() {
     Atomic.IsAtomic = true;
     Table[A.Name] = Atomic;
   }
+  IntrinsicInfo Ticket;
+  Ticket.Name = BlockTicket;
+  Ticket.Operands = {OperandRole::WriteBuffer, OperandRole::ReadWriteBuffer, OperandRole::Value};
+  Ticket.IsAtomic = true; // of its read-write operand, the counter
+  Table[Ticket.Name] = Ticket;
   IntrinsicInfo Barrier;
   Barrier.Name = "sched.syncthreads";
   Barrier.IsBarrier = true;
@@ -230,6 +235,15 @@ Stmt makeWarpShflXor(const Buffer &D, const Buffer &S, int64_t LaneMask) {
   return makeEvaluate(makeCall(WarpShflXor,
                                {makeLoad(D, {makeInt(0)}), makeLoad(S, {makeInt(0)}),
                                 makeInt(LaneMask)},
+                               DType::Int32));
+}
+
+const char *const BlockTicket = "sched.block_ticket";
+
+Stmt makeBlockTicket(const Buffer &Ticket, const Buffer &Counter, Expr CounterIndex, Expr Blocks) {
+  return makeEvaluate(makeCall(BlockTicket,
+                               {makeLoad(Ticket, {makeInt(0)}),
+                                makeLoad(Counter, {std::move(CounterIndex)}), std::move(Blocks)},
                                DType::Int32));
 }
 

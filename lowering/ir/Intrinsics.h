@@ -68,7 +68,8 @@ struct IntrinsicInfo {
   /// extent 32); false: any 32 consecutive threads of the block form a warp
   /// (a shuffle), which needs only whole warps.
   bool LanesAreThreadIdxX = true;
-  /// An atomic read-modify-write of its buffer operand: it commutes with
+  /// An atomic read-modify-write of its read-write buffer operand (its other
+  /// buffer operands are plain accesses): it commutes with
   /// every other atomic update of the element (no two of them conflict), but
   /// conflicts with plain accesses like a write.
   bool IsAtomic = false;
@@ -279,6 +280,19 @@ bool atomicUpdateIsExact(BinOp Op, DType T);
 bool atomicIntrinsicOp(const std::string &Name, BinOp &Op);
 Stmt makeAtomicUpdate(BinOp Op, const Buffer &B, const std::vector<Expr> &Indices, Expr Value);
 Stmt makeWarpShflXor(const Buffer &D, const Buffer &S, int64_t LaneMask);
+/// `sched.block_ticket(T, C, n)`: the block's ticket of a fixed-order
+/// combine across blocks. Everything the calling thread wrote before it is
+/// released to the block that later sees the last ticket, and that block
+/// acquires what every earlier caller released: T (a local uint32 element)
+/// becomes the old value of counter C (a global uint32 element), which
+/// counts to n - 1 and then wraps to 0 (CUDA's `__threadfence(); T =
+/// atomicInc(&C, n - 1); __threadfence();`), so the n blocks of a group get
+/// the tickets 0 .. n-1, one each, and the counter is 0 again after them.
+/// The update of C is atomic; the write of T is plain. The simulator's race
+/// detector orders the releasing blocks' accesses before the acquiring
+/// block's (runtime/sim).
+extern const char *const BlockTicket;
+Stmt makeBlockTicket(const Buffer &Ticket, const Buffer &Counter, Expr CounterIndex, Expr Blocks);
 
 /// Whether E is a call to an intrinsic declared warp-collective.
 bool isWarpCollectiveCall(const Expr &E);

@@ -287,6 +287,7 @@ const char *argKindName(LaunchPlan::ArgKind K) {
   case LaunchPlan::ArgKind::Pointer: return "pointer";
   case LaunchPlan::ArgKind::Array: return "array";
   case LaunchPlan::ArgKind::Scalar: return "scalar";
+  case LaunchPlan::ArgKind::Scratch: return "scratch";
   }
   return "pointer";
 }
@@ -456,10 +457,10 @@ bool parseParams(Reader &R, LaunchPlan &P) {
     std::string Arg, Kind, Type;
     LaunchPlan::Param Q;
     if (!(IS >> Arg >> Kind >> Type >> Q.Name) || (Kind != "buffer" && Kind != "scalar"))
-      return R.fail("expected 'param <pointer|array|scalar> <buffer|scalar> <dtype> <name>'");
+      return R.fail("expected 'param <pointer|array|scalar|scratch> <buffer|scalar> <dtype> <name>'");
     bool KnownArg = false;
     for (auto K : {LaunchPlan::ArgKind::Pointer, LaunchPlan::ArgKind::Array,
-                   LaunchPlan::ArgKind::Scalar})
+                   LaunchPlan::ArgKind::Scalar, LaunchPlan::ArgKind::Scratch})
       if (Arg == argKindName(K))
         Q.Arg = K, KnownArg = true;
     if (!KnownArg)

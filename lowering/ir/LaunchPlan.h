@@ -85,7 +85,9 @@ struct LaunchPlan {
   enum class ArgKind : uint8_t {
     Pointer, // the argument is T**: address of a pointer variable
     Array,   // the argument is T*: address of an array's first element
-    Scalar   // the argument is T*: address of a scalar variable
+    Scalar,  // the argument is T*: address of a scalar variable
+    Scratch  // no variable (the argument is null): the launcher allocates the
+             // buffer, zeroed, for the launch (ir::Param::Scratch)
   };
   struct Param {
     std::string Name;

@@ -213,6 +213,13 @@ public:
         return fail("expected tensorcore(auto)");
       Out.TensorCoreAuto = 0;
     }
+    while (isKeyword("atomic")) {
+      ++Pos;
+      std::string C;
+      if (!expect("(") || !expectIdent(C, "array name") || !expect(")"))
+        return false;
+      Out.AtomicUpdates.insert(C);
+    }
     while (isKeyword("assume")) {
       ++Pos;
       Expr A;
@@ -354,6 +361,10 @@ private:
         bool NoAlias = false;
         if (isKeyword("noalias")) {
           NoAlias = true;
+          ++Pos;
+        }
+        if (isKeyword("scratch")) {
+          P.Scratch = true;
           ++Pos;
         }
         auto B = std::make_shared<BufferNode>(Name, T, std::vector<Expr>(), S);

@@ -104,6 +104,8 @@ public:
       OS << " target=" << Nest.Target;
     if (Nest.TensorCoreAuto >= 0)
       OS << " tensorcore(auto)";
+    for (const std::string &C : Nest.AtomicUpdates)
+      OS << " atomic(" << C << ")";
     for (const Expr &A : Nest.Assumptions) {
       OS << " assume(";
       printExpr(OS, A);
@@ -153,6 +155,8 @@ private:
     OS << "] " << scopeName(P.Buf->MemScope);
     if (P.Buf->NoAlias)
       OS << " noalias";
+    if (P.Scratch)
+      OS << " scratch";
   }
 
   void printIntImm(std::ostream &OS, const IntImmNode *N) {

@@ -20,7 +20,7 @@ bool applyAtomic(ScheduleState &S, const Directive &D) {
   const DirectiveArg &Arg = D.Args[0];
   Buffer Given = findParameterBuffer(S, Arg.Text);
   if (Given && Given->MemScope == Scope::Global) {
-    S.Atomic.insert(Arg.Text);
+    S.Nest.AtomicUpdates.insert(Arg.Text); // read by Bind and by the lowering
     return true;
   }
   if (findBufferByName(S, Arg.Text))

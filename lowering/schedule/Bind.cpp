@@ -119,10 +119,10 @@ bool checkNesting(ScheduleState &S, const ForNode *L, const DirectiveArg &LoopAr
 }
 
 /// A reduction loop bound to blockIdx: each block reduces its iterations,
-/// then adds its partial into the element with an atomic update
-/// (passes/gpu/LowerThreadReductions.cpp). Legal for elements of global
-/// arrays with an operation the GPU has atomically, a floating-point sum
-/// only where atomic(C) accepts its order-dependent rounding.
+/// then adds its partial into the element (passes/gpu/LowerThreadReductions
+/// .cpp): with an atomic update, or, for a floating-point sum without
+/// atomic(C), in block order by the last block. Legal for elements of
+/// global arrays with an operation the GPU has atomically.
 bool checkAcrossBlocks(ScheduleState &S, const ForNode *L, const DirectiveArg &LoopArg,
                        const std::string &Tag) {
   const std::string &Name = L->LoopVar->Name;
@@ -142,21 +142,23 @@ bool checkAcrossBlocks(ScheduleState &S, const ForNode *L, const DirectiveArg &L
       return S.error(LoopArg.Loc, Refused + "the GPU has no atomic " +
                                       binOpSymbol(U.Combine) + " on " + dtypeName(U.Buf->Type));
     // Blocks combine their partials with atomic updates, in the order they
-    // finish: exact for integers and min/max, so no permission is needed;
-    // a floating-point sum then rounds differently from run to run.
-    if (!S.Atomic.count(Buf) && !atomicUpdateIsExact(U.Combine, U.Buf->Type))
-      return S.error(LoopArg.Loc,
-                     Refused + "blocks add their partial results to '" + Buf +
-                         "' in the order they finish, so the rounding of the " +
-                         dtypeName(U.Buf->Type) + " sum would change from run to run: atomic(" +
-                         Buf + ") before the bind accepts that (a fixed-order combine across "
-                         "blocks is not implemented yet)");
-    if (!atomicUpdateIsExact(U.Combine, U.Buf->Type))
+    // finish: exact for integers and min/max. A floating-point sum would
+    // then round differently from run to run: atomic(C) accepts that, else
+    // the blocks combine in block order (the last block of each group adds
+    // the partials up), the same bits on every run.
+    if (atomicUpdateIsExact(U.Combine, U.Buf->Type))
+      continue;
+    if (S.Nest.AtomicUpdates.count(Buf))
       S.remark(LoopArg.Loc, "sched: the blocks add their partial results to '" + Buf +
                                 "' atomically, in the order they finish: the " +
                                 dtypeName(U.Buf->Type) +
                                 " sum's last bits may differ from run to run (atomic(" + Buf +
                                 "))");
+    else
+      S.remark(LoopArg.Loc, "sched: the blocks' partial results for '" + Buf +
+                                "' are added up in block order by the last block to finish (the "
+                                "same bits on every run; atomic(" + Buf +
+                                ") would add them as the blocks finish instead)");
   }
   return checkNesting(S, L, LoopArg, Tag);
 }

@@ -86,9 +86,6 @@ struct ScheduleState {
     std::vector<ir::Var> Copies;
   };
   std::vector<Distributed> DistributedCopies = {};
-  /// Buffers atomic(C) named: a reduction into them may be bound to blocks.
-  std::set<std::string> Atomic = {};
-
   /// Reports an error at Loc; always returns false so callers can
   /// `return S.error(...)`.
   bool error(int Loc, const std::string &Msg);

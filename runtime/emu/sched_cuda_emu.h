@@ -308,6 +308,13 @@ template <class T, class U> static inline T atomicOr(T *P, U V) {
 template <class T, class U> static inline T atomicXor(T *P, U V) {
   return sched_emu::atomicUpdate(P, V, [](T A, T B) { return A ^ B; });
 }
+static inline unsigned atomicInc(unsigned *P, unsigned Limit) {
+  unsigned Old = *P;
+  *P = Old >= Limit ? 0u : Old + 1u;
+  return Old;
+}
+// Blocks run one after another: every write is visible to later blocks.
+static inline void __threadfence() {}
 template <class T> static inline T atomicCAS(T *P, T Compare, T V) {
   T Old = *P;
   if (Old == Compare)

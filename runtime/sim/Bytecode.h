@@ -83,6 +83,11 @@ enum class Op : uint8_t {
   AsyncCopy, AsyncCommit, AsyncWait,
   // R[D] = where element R[A] of buffer Aux lives (its ir::Swizzle).
   Swizzle,
+  // sched.block_ticket: R[D] = Buf[Aux][R[A]] (a uint32 counter), which
+  // becomes 0 if it was at least R[B] - 1, else one more, atomically. The
+  // thread's accesses so far are released to the counter, and the thread
+  // acquires what every earlier ticket of the counter released.
+  Ticket,
   Halt
 };
 

@@ -711,6 +711,8 @@ private:
       BinOp AtomicOp;
       if (atomicIntrinsicOp(C->Name, AtomicOp))
         return compileAtomic(C, AtomicOp, S);
+      if (C->Name == BlockTicket)
+        return compileTicket(C, S);
       if (C->Name == "sched.cp_async_commit") {
         emit(Op::AsyncCommit);
         return;
@@ -751,6 +753,35 @@ private:
       return;
     emit(Op::Store, 0, Index, Value, Id, static_cast<uint8_t>(Info.Type));
     P.Code.back().Target = 1;
+    P.Sites.back().Statement = S;
+  }
+
+  /// sched.block_ticket(T, C, n): Op::Ticket on the global uint32 counter
+  /// C, then its old value stored in the local element T.
+  void compileTicket(const CallNode *C, const Stmt &S) {
+    const auto *T = C->Args.size() == 3 ? as<LoadNode>(C->Args[0]) : nullptr;
+    const auto *Counter = T ? as<LoadNode>(C->Args[1]) : nullptr;
+    int32_t TId = 0, CId = 0;
+    if (!Counter || !T->Buf || !Counter->Buf || !lookupBuffer(T->Buf.get(), TId) ||
+        !lookupBuffer(Counter->Buf.get(), CId))
+      return (void)fail("malformed '" + C->Name + "': it takes a ticket, a counter and a count");
+    const BufferInfo &TI = P.Buffers[TId], &CI = P.Buffers[CId];
+    if (CI.MemScope != Scope::Global || CI.Type != DType::UInt32 || !CI.Writable ||
+        TI.MemScope != Scope::Local || TI.Type != DType::UInt32)
+      return (void)fail("'" + C->Name + "' takes a local uint32 ticket and a writable global "
+                        "uint32 counter, not '" + TI.Name + "' and '" + CI.Name + "'");
+    ScopedValue<Stmt> Within(CurrentStore, S);
+    int32_t Blocks = compileAs(C->Args[2], DType::Int64);
+    int32_t Index = swizzled(CId, compileIndex(Counter->Buf, Counter->Indices));
+    if (Failed)
+      return;
+    int32_t Old = temp();
+    emit(Op::Ticket, Old, Index, Blocks, CId, static_cast<uint8_t>(DType::UInt32));
+    P.Sites.back().Statement = S;
+    int32_t TIndex = compileIndex(T->Buf, T->Indices);
+    if (Failed)
+      return;
+    emit(Op::StoreLocal, 0, TIndex, Old, TId, static_cast<uint8_t>(DType::UInt32));
     P.Sites.back().Statement = S;
   }
 

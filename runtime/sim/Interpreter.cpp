@@ -127,17 +127,21 @@ struct ShadowCell {
 };
 
 /// One access the global race detector remembers: its epoch (block and
-/// phase), the thread in the block and the instruction.
+/// phase), the instruction, the accessor in the block (a thread, or a warp
+/// after the block's threads: below 2^15) and how many tickets the thread
+/// had taken in the launch before it (Op::Ticket releases the accesses
+/// before it only).
 struct GlobalAccess {
   /// Never accessed: compares neither below a block's first epoch nor equal
   /// to the current one, so it conflicts with nothing.
   static constexpr uint64_t None = ~uint64_t(0);
   uint64_t Epoch = None;
-  int32_t Thread = 0;
   int32_t Pc = 0;
+  int16_t Thread = 0;
+  uint16_t Tickets = 0;
 };
 
-/// Race-detector state of one global element over a whole launch (48 bytes):
+/// Race-detector state of one global element over a whole launch (64 bytes):
 /// the last write, and the reads a later write may still conflict with - a
 /// read of an earlier block (kept for good: no later block is ordered after
 /// it), else the first read of the current phase, and a second reader of the
@@ -417,6 +421,8 @@ private:
     BlockIdx[1] = BY;
     BlockIdx[2] = BZ;
     BlockEpoch = Epoch = (Linear + 1) << PhaseBits;
+    Acquired.clear();
+    TicketsTaken.assign(NumThreads, 0);
     ++Stats.Blocks;
     // Poison fresh memory so a kernel that reads before it writes shows up as
     // a wrong answer rather than a lucky zero.
@@ -1372,7 +1378,48 @@ private:
   /// thread T now are unordered: A is of another block, or of this phase and
   /// another thread.
   bool unordered(const GlobalAccess &A, int32_t T) const {
-    return A.Epoch < BlockEpoch || (A.Epoch == Epoch && A.Thread != T);
+    if (A.Epoch < BlockEpoch)
+      return Acquired.empty() || !acquiredBefore(A, T);
+    return A.Epoch == Epoch && A.Thread != T;
+  }
+
+  /// The record of an access by accessor T at Pc now.
+  GlobalAccess accessNow(int32_t T, int32_t Pc) const {
+    GlobalAccess A;
+    A.Epoch = Epoch;
+    A.Pc = Pc;
+    A.Thread = static_cast<int16_t>(T);
+    A.Tickets = T < NumThreads ? TicketsTaken[T] : 0;
+    return A;
+  }
+
+  /// Whether access A of an earlier block is ordered before thread T now by
+  /// a release of that block this block acquired (Op::Ticket).
+  bool acquiredBefore(const GlobalAccess &A, int32_t T) const {
+    auto It = Acquired.find(A.Epoch >> PhaseBits);
+    if (It == Acquired.end())
+      return false;
+    const AcquiredRelease &R = It->second;
+    const bool Covered = A.Epoch < R.Of.Epoch || (A.Epoch == R.Of.Epoch && A.Thread == R.Of.Thread &&
+                                                   A.Tickets <= R.Of.Tickets);
+    return Covered && (Epoch > R.AtEpoch || T == R.ByThread);
+  }
+
+  /// Op::Ticket's ordering by thread T on counter element Key: releases,
+  /// then acquires every release of the counter so far.
+  void ticketOrders(uint64_t Key, int32_t T) {
+    std::vector<Release> &List = Released[Key];
+    List.push_back({Epoch, T, TicketsTaken[T]});
+    if (TicketsTaken[T] < UINT16_MAX)
+      ++TicketsTaken[T];
+    for (const Release &R : List) {
+      uint64_t Block = R.Epoch >> PhaseBits;
+      if (Block == (Epoch >> PhaseBits))
+        continue;
+      auto &Slot = Acquired[Block];
+      if (Slot.Of.Epoch <= R.Epoch)
+        Slot = {R, Epoch, T};
+    }
   }
 
   /// Whether an access (a write, or one of an atomic update, when IsWrite)
@@ -1405,7 +1452,7 @@ private:
     if (racesWithPlain(C, Buf, Index, T, Pc, /*IsWrite=*/true))
       return false;
     if (IsWrite)
-      C.Atomic = {Epoch, T, Pc};
+      C.Atomic = accessNow(T, Pc);
     return true;
   }
 
@@ -1425,7 +1472,7 @@ private:
     if (racesWithPlain(C, Buf, Index, T, Pc, IsWrite))
       return false;
     if (IsWrite) {
-      C.Write = {Epoch, T, Pc};
+      C.Write = accessNow(T, Pc);
       return true;
     }
     // A read replaces the recorded one unless that is of an earlier block or
@@ -1433,9 +1480,9 @@ private:
     // none) is ordered before everything from now on. A second reader of
     // this phase is kept beside the first.
     if (C.Read.Epoch >= BlockEpoch && C.Read.Epoch != Epoch)
-      C.Read = {Epoch, T, Pc};
+      C.Read = accessNow(T, Pc);
     else if (C.Read.Epoch == Epoch && C.Read.Thread != T && C.Read2.Epoch != Epoch)
-      C.Read2 = {Epoch, T, Pc};
+      C.Read2 = accessNow(T, Pc);
     return true;
   }
 
@@ -1675,6 +1722,32 @@ private:
         break;
       case Op::AsyncCommit: ++Committed[T]; break;
       case Op::Swizzle: R[I.D].I = P.Buffers[I.Aux].Swizzle.apply(R[I.A].I); break;
+      case Op::Ticket: {
+        const RtBuffer &B = Bufs[I.Aux];
+        int64_t Index = R[I.A].I;
+        if (static_cast<uint64_t>(Index - B.Min) >= static_cast<uint64_t>(B.Extent)) {
+          outOfBounds(T, Pc, true, Index);
+          TS.Status = ThreadStatus::Failed;
+          Stats.Instructions += Count;
+          return;
+        }
+        if (B.Check == AccessCheck::Global && (!checkGlobalAtomic(I.Aux, Index, T, Pc, false) ||
+                                               !checkGlobalAtomic(I.Aux, Index, T, Pc, true))) {
+          TS.Pc = Pc;
+          TS.Status = ThreadStatus::Failed;
+          Stats.Instructions += Count;
+          return;
+        }
+        if (Opts.DetectRaces)
+          ticketOrders(flightKey(I.Aux, Index), T);
+        const uint32_t Old = static_cast<uint32_t>(loadElement(B.Base, Index, DType::UInt32).I);
+        const uint32_t Last = static_cast<uint32_t>(R[I.B].I - 1);
+        Slot New;
+        New.I = Old >= Last ? 0 : int64_t(Old) + 1;
+        storeElement(B.Base, Index, DType::UInt32, New);
+        R[I.D].I = Old;
+        break;
+      }
       case Op::AsyncWait:
         if (!completeAsyncCopies(T, Pc, Committed[T] - I.Aux)) {
           TS.Status = ThreadStatus::Failed;
@@ -1761,6 +1834,29 @@ private:
   int PhaseBits = 32;
   uint64_t Epoch = 0;      // the current block and barrier phase
   uint64_t BlockEpoch = 0; // the current block's first epoch
+  /// Tickets (Op::Ticket) order blocks: a ticket releases what its thread
+  /// did before it (the block's accesses of earlier phases, the thread's own
+  /// of this phase) to the counter, and acquires what the counter's earlier
+  /// tickets released. Released: per counter element (flightKey), the
+  /// epoch and thread of each ticket, in the order they ran. Acquired: per
+  /// earlier block (its epoch >> PhaseBits), the latest release of it this
+  /// block acquired, with where it was acquired (this thread from then on,
+  /// the block's other threads from the next phase). Acquired is not passed
+  /// on (a block that acquired and then releases does not carry what it
+  /// acquired): stricter than the hardware, so a race is never missed.
+  struct Release {
+    uint64_t Epoch;
+    int32_t Thread;
+    uint16_t Tickets; // the thread's tickets before this one
+  };
+  std::vector<uint16_t> TicketsTaken; // per thread of the block
+  struct AcquiredRelease {
+    Release Of;
+    uint64_t AtEpoch;
+    int32_t ByThread;
+  };
+  std::unordered_map<uint64_t, std::vector<Release>> Released;
+  std::unordered_map<uint64_t, AcquiredRelease> Acquired;
   std::vector<RtBuffer> Bufs;
   std::vector<char> Shared, Local, GlobalTemp;
   std::vector<ShadowCell> Shadow;

@@ -72,6 +72,7 @@
 #include "ir/Printer.h"
 #include "ir/Reduction.h"
 #include "ir/Rewrite.h"
+#include "ir/Simplify.h"
 #include "passes/Passes.h"
 
 #include <map>
@@ -230,16 +231,21 @@ private:
     return true;
   }
 
-  /// A reduction loop bound to blockIdx (atomic(C), schedule/Bind.cpp): each
-  /// block reduces its iterations into `y.blk` (local: after the block's own
+  /// A reduction loop bound to blockIdx (schedule/Bind.cpp): each block
+  /// reduces its iterations into `y.blk` (local: after the block's own
   /// cross-thread reductions, lowered first, every thread holds the block's
-  /// total), which then goes into the element with one atomic update
-  /// (DistributeOverThreads gives it to one thread of the block).
+  /// total). Where atomic updates give the same result in any order
+  /// (integer sums, min, max, bitwise), or atomic(C) accepts the order the
+  /// hardware picks, the partial goes into the element with one atomic
+  /// update (DistributeOverThreads gives it to one thread of the block).
+  /// Otherwise (a floating-point sum) the blocks combine in a fixed order:
+  /// fixedOrderCombine.
   bool lowerAcrossBlocks(const ForNode *L, const std::vector<ReductionUpdate> &Updates) {
     Stmt Body = L->Body;
     std::vector<Stmt> Seq;
     std::vector<Buffer> Partials;
     std::vector<Stmt> Atomics;
+    std::vector<std::pair<const ReductionUpdate *, Buffer>> Ordered;
     for (const ReductionUpdate &U : Updates) {
       Expr Identity = reductionIdentity(U.Combine, U.Buf->Type);
       if (!Identity || !hasAtomicUpdate(U.Combine, U.Buf->Type))
@@ -249,12 +255,21 @@ private:
       Buffer Blk = makeBuffer(U.Buf->Name + ".blk", U.Buf->Type, {makeInt(1)}, Scope::Local);
       Body = redirectUpdates(Body, U, Blk, {makeInt(0)});
       Seq.push_back(makeStore(Blk, {makeInt(0)}, Identity));
-      Atomics.push_back(
-          makeAtomicUpdate(U.Combine, U.Buf, U.Indices, makeLoad(Blk, {makeInt(0)})));
+      if (atomicUpdateIsExact(U.Combine, U.Buf->Type) || S.Nest.AtomicUpdates.count(U.Buf->Name))
+        Atomics.push_back(
+            makeAtomicUpdate(U.Combine, U.Buf, U.Indices, makeLoad(Blk, {makeInt(0)})));
+      else
+        Ordered.push_back({&U, Blk});
       Partials.push_back(Blk);
     }
     Seq.push_back(Body);
     Seq.insert(Seq.end(), Atomics.begin(), Atomics.end());
+    if (!Ordered.empty()) {
+      Stmt Combine;
+      if (!fixedOrderCombine(L, Ordered, Combine))
+        return false;
+      Seq.push_back(Combine);
+    }
     Stmt New = makeSeq(Seq);
     for (auto It = Partials.rbegin(); It != Partials.rend(); ++It)
       New = makeAllocate(*It, New);
@@ -262,6 +277,108 @@ private:
         S.Nest.Body, L,
         makeFor(L->LoopVar, L->Min, L->Extent, New, ForKind::ThreadBound, L->ThreadTag));
     return true;
+  }
+
+  /// The blocks of loop L (n of them, per group: per iteration of the block
+  /// loops around L) combine their partials `y.blk` in block order, so a
+  /// floating-point sum has the same bits on every run:
+  ///   y.blocks[g*n + b] = y.blk[0]              each block its partial
+  ///   sched.block_ticket(y.ticket[0], y.tickets[g], n)
+  ///   if (y.ticket[0] == n - 1) {              the last block of the group
+  ///     y.total[0] = 0 ; for (b', 0, n) y.total[0] = y.total[0] + y.blocks[g*n + b']
+  ///     sched.atomic_add(y[i], y.total[0]) }
+  /// all on one thread of the block (DistributeOverThreads: the statement
+  /// writes global memory outside every thread loop). y.blocks and y.tickets are scratch
+  /// parameters the launcher allocates zeroed; the tickets count to n - 1
+  /// and wrap to 0, so the counters are 0 again for the next launch. The
+  /// ticket orders every block's partial before the last block's reads
+  /// (release and acquire); only the last block of a group updates y, with
+  /// an atomic update so that no analysis sees the blocks of a group write
+  /// it unordered. Needs L's extent and those of the block loops around it
+  /// in the nest's scalar parameters (they size the scratch), and no loop
+  /// around L but block loops (each block takes one ticket per launch).
+  bool fixedOrderCombine(const ForNode *L,
+                         const std::vector<std::pair<const ReductionUpdate *, Buffer>> &Ordered,
+                         Stmt &Out) {
+    const std::string Where = "the reduction loop '" + L->LoopVar->Name + "' bound to " +
+                              L->ThreadTag + " (a fixed-order combine across blocks)";
+    std::set<const VarNode *> ParamVars;
+    for (const Param &P : S.Nest.Params)
+      if (P.ParamKind == Param::Kind::Scalar)
+        ParamVars.insert(P.Scalar.get());
+    auto OfParams = [&](const Expr &E) {
+      for (const VarNode *V : varsOf(E))
+        if (!ParamVars.count(V))
+          return false;
+      return true;
+    };
+    std::vector<const StmtNode *> Path;
+    enclosingStmts(S.Nest.Body, L, Path);
+    Expr Group = makeInt(0), Groups = makeInt(1);
+    for (const StmtNode *P : Path) {
+      const auto *F = as<ForNode>(borrow(P));
+      if (!F)
+        continue;
+      if (F->LoopKind != ForKind::ThreadBound || !isBlockTag(F->ThreadTag))
+        return S.error(Where + " is inside loop '" + F->LoopVar->Name +
+                       "', which is not bound to blockIdx: each block takes one ticket per "
+                       "launch");
+      if (!OfParams(F->Min) || !OfParams(F->Extent))
+        return S.error(Where + ": the extent of the block loop '" + F->LoopVar->Name +
+                       "' around it is not a function of the nest's scalar parameters");
+      Group = Group * F->Extent + (Expr(F->LoopVar) - F->Min);
+      Groups = Groups * F->Extent;
+    }
+    if (!OfParams(L->Min) || !OfParams(L->Extent))
+      return S.error(Where + ": its extent " + print(L->Extent) +
+                     " is not a function of the nest's scalar parameters");
+    const Expr N = L->Extent;
+    const std::string Base = Ordered.front().first->Buf->Name;
+    Buffer Counters = makeBuffer(Base + ".tickets", DType::UInt32,
+                                 {simplify(Groups)}, Scope::Global);
+    Buffer Ticket = makeBuffer(Base + ".ticket", DType::UInt32, {makeInt(1)}, Scope::Local);
+    addScratch(Counters);
+    Group = simplify(Group);
+    std::vector<Stmt> Publish, Last;
+    Var B = makeVar(L->LoopVar->Name);
+    for (const auto &[U, Blk] : Ordered) {
+      Buffer Blocks = makeBuffer(U->Buf->Name + ".blocks", U->Buf->Type,
+                                 {simplify(Groups * N)}, Scope::Global);
+      addScratch(Blocks);
+      Publish.push_back(makeStore(Blocks, {simplify(Group * N + (Expr(L->LoopVar) - L->Min))},
+                                  makeLoad(Blk, {makeInt(0)})));
+      Buffer Total = makeBuffer(U->Buf->Name + ".total", U->Buf->Type, {makeInt(1)},
+                                Scope::Local);
+      Stmt Sum = makeFor(B, makeInt(0), N,
+                         makeStore(Total, {makeInt(0)},
+                                   combineIn(U->Combine, U->Buf->Type,
+                                             makeLoad(Total, {makeInt(0)}),
+                                             makeLoad(Blocks, {simplify(Group * N + Expr(B))}))),
+                         ForKind::Serial);
+      Last.push_back(makeAllocate(
+          Total, makeSeq({makeStore(Total, {makeInt(0)},
+                                    reductionIdentity(U->Combine, U->Buf->Type)),
+                          Sum,
+                          makeAtomicUpdate(U->Combine, U->Buf, U->Indices,
+                                           makeLoad(Total, {makeInt(0)}))})));
+    }
+    Publish.push_back(makeBlockTicket(Ticket, Counters, Group, N));
+    Publish.push_back(makeIf(makeBinary(BinOp::EQ, makeLoad(Ticket, {makeInt(0)}),
+                                        makeCast(DType::UInt32, N - makeInt(1))),
+                             makeSeq(Last)));
+    // A statement that writes global memory outside every thread loop:
+    // DistributeOverThreads gives the whole allocation to one thread.
+    Out = makeAllocate(Ticket, makeSeq(Publish));
+    return true;
+  }
+
+  /// Adds B as a buffer parameter the launcher allocates (Param::Scratch).
+  void addScratch(const Buffer &B) {
+    Param P;
+    P.ParamKind = Param::Kind::Buffer;
+    P.Buf = B;
+    P.Scratch = true;
+    S.Nest.Params.push_back(P);
   }
 
   /// The index in Path of the outermost loop the reduction can start at
