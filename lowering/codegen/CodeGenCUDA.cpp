@@ -741,11 +741,23 @@ private:
     Names.reserve(K.Kernel.Name);
     std::string S = "extern \"C\" __global__ void " + launchBounds() + K.Kernel.Name + "(";
     std::set<const ir::BufferNode *> Passed = buffersPassedBetweenThreads(K.Kernel.Body);
+    // A scratch buffer of a fixed-order combine across blocks that is not a
+    // ticket counter (those are touched atomically) holds the blocks'
+    // partials, which the last block reads after its ticket: volatile, so
+    // each load goes to memory (ld.volatile), never to a line of L1 left
+    // from before, as the CUDA guide's last-block sum reads them.
+    std::set<const ir::BufferNode *> Counters;
+    for (const ir::Access &A : ir::collectAccesses(K.Kernel.Body))
+      if (A.Atomic)
+        Counters.insert(A.Buf.get());
     bool First = true;
     for (const ir::Param &P : K.Kernel.Params) {
       S += First ? "" : ", ";
       First = false;
-      if (P.ParamKind == ir::Param::Kind::Buffer && P.Buf)
+      if (P.ParamKind == ir::Param::Kind::Buffer && P.Buf && P.Scratch &&
+          !Counters.count(P.Buf.get()))
+        S += "volatile " + typeName(P.Buf->Type) + "* " + bufName(P.Buf);
+      else if (P.ParamKind == ir::Param::Kind::Buffer && P.Buf)
         S += (ir::writesBuffer(K.Kernel.Body, P.Buf.get()) ? "" : "const ") +
              typeName(P.Buf->Type) + "* " + (Passed.count(P.Buf.get()) ? "" : "__restrict__ ") +
              bufName(P.Buf);

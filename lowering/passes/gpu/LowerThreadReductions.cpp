@@ -294,9 +294,12 @@ private:
   /// ticket orders every block's partial before the last block's reads
   /// (release and acquire); only the last block of a group updates y, with
   /// an atomic update so that no analysis sees the blocks of a group write
-  /// it unordered. Needs L's extent and those of the block loops around it
-  /// in the nest's scalar parameters (they size the scratch), and no loop
-  /// around L but block loops (each block takes one ticket per launch).
+  /// it unordered. A group is an iteration of the loops around L: the block
+  /// loops, and serial loops the kernel runs in every block (each iteration
+  /// has its own partials and counter, so blocks that run ahead into the
+  /// next iteration take tickets of another counter). Needs the extents of
+  /// L and of the loops around it in the nest's scalar parameters (they
+  /// size the scratch).
   bool fixedOrderCombine(const ForNode *L,
                          const std::vector<std::pair<const ReductionUpdate *, Buffer>> &Ordered,
                          Stmt &Out) {
@@ -319,12 +322,11 @@ private:
       const auto *F = as<ForNode>(borrow(P));
       if (!F)
         continue;
-      if (F->LoopKind != ForKind::ThreadBound || !isBlockTag(F->ThreadTag))
-        return S.error(Where + " is inside loop '" + F->LoopVar->Name +
-                       "', which is not bound to blockIdx: each block takes one ticket per "
-                       "launch");
+      if (F->LoopKind == ForKind::ThreadBound && !isBlockTag(F->ThreadTag))
+        return S.error(Where + " is inside loop '" + F->LoopVar->Name + "', bound to " +
+                       F->ThreadTag);
       if (!OfParams(F->Min) || !OfParams(F->Extent))
-        return S.error(Where + ": the extent of the block loop '" + F->LoopVar->Name +
+        return S.error(Where + ": the extent of the loop '" + F->LoopVar->Name +
                        "' around it is not a function of the nest's scalar parameters");
       Group = Group * F->Extent + (Expr(F->LoopVar) - F->Min);
       Groups = Groups * F->Extent;
