@@ -100,7 +100,7 @@ def reduction_bind(seed, nest, oracle, dirs):
             pre.append(("bind", P.name, tags.pop()))
         if ok and tags and rng.random() < 0.5:
             why, targets = m._reduction_targets(L, for_blocks=True)
-            atomics = [("atomic", t) for t in sorted(targets)]
+            atomics = [("atomic", t) for t in sorted(targets)] if rng.random() < 0.5 else []
             tag = tags[0]
             tries.append(atomics + pre + [("bind", L.name, tag)])
             f = rng.choice([16, 32, 64])
@@ -135,8 +135,10 @@ def atomic_reduction(seed, nest, oracle, dirs):
     """In about a third of the cases whose nest has a reduction loop under
     only spatial loops (a perfect chain from the root, updating a parameter
     array), replaces the schedule by one that reduces it across blocks with
-    atomic(C): the loops above bound to blocks, the reduction loop bound to
-    a block dimension, or split with its inner part on threadIdx.x. The
+    blocks: the loops above bound to blocks, the reduction loop bound to a
+    block dimension, or split with its inner part on threadIdx.x; with
+    atomic(C) in half of them (a float sum is then added up as the blocks
+    finish, else in block order by the last block). The
     generated schedules rarely leave such a chain (its loops get tiled and
     bound to threads), so this is where atomic() is exercised. Its own RNG
     stream; a case it does not change stays what it was."""
@@ -162,7 +164,7 @@ def atomic_reduction(seed, nest, oracle, dirs):
             break
         tags = ["blockIdx.z", "blockIdx.y", "blockIdx.x"]
         pre = [("bind", P.name, tags.pop(0)) for P in above]
-        atomics = [("atomic", t) for t in sorted(targets)]
+        atomics = [("atomic", t) for t in sorted(targets)] if rng.random() < 0.5 else []
         tag = tags[-1]
         f = rng.choice([16, 32, 64])
         o, i = L.name + "_bo", L.name + "_bi"

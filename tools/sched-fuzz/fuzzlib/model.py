@@ -610,8 +610,9 @@ class Model:
                 if tag in BLOCK_TAGS:
                     # schedule/Bind.cpp, checkAcrossBlocks: parameter arrays
                     # updated with + (the fuzzer's only operation with an
-                    # atomic form), on int (exact in any order) or, named by
-                    # atomic(), float and double
+                    # atomic form), on int (exact in any order), float and
+                    # double (atomically where atomic() names the array,
+                    # else added up in block order by the last block)
                     for name, (_, op) in targets.items():
                         arr = next((a for a in self.nest.arrays if a.name == name), None)
                         if arr is None or arr.kind == "local":
@@ -620,9 +621,6 @@ class Model:
                         if op != "+" or arr.ty.name not in ("int", "float", "double"):
                             raise ModelError("bind of a reduction loop to blocks: no atomic %s"
                                              % op)
-                        if arr.ty.is_float and name not in self.atomic:
-                            raise ModelError("bind of a reduction loop to blocks: no atomic(%s)"
-                                             % name)
         for M in loops:
             M.kind, M.tag = "bound", tag
             M.combine = M.red
