@@ -336,7 +336,7 @@ private:
                      " is not a function of the nest's scalar parameters");
     const Expr N = L->Extent;
     const std::string Base = Ordered.front().first->Buf->Name;
-    Buffer Counters = makeBuffer(Base + ".tickets", DType::UInt32,
+    Buffer Counters = makeBuffer(freeParamName(Base + ".tickets"), DType::UInt32,
                                  {simplify(Groups)}, Scope::Global);
     Buffer Ticket = makeBuffer(Base + ".ticket", DType::UInt32, {makeInt(1)}, Scope::Local);
     addScratch(Counters);
@@ -344,7 +344,7 @@ private:
     std::vector<Stmt> Publish, Last;
     Var B = makeVar(L->LoopVar->Name);
     for (const auto &[U, Blk] : Ordered) {
-      Buffer Blocks = makeBuffer(U->Buf->Name + ".blocks", U->Buf->Type,
+      Buffer Blocks = makeBuffer(freeParamName(U->Buf->Name + ".blocks"), U->Buf->Type,
                                  {simplify(Groups * N)}, Scope::Global);
       addScratch(Blocks);
       Publish.push_back(makeStore(Blocks, {simplify(Group * N + (Expr(L->LoopVar) - L->Min))},
@@ -372,6 +372,21 @@ private:
     // DistributeOverThreads gives the whole allocation to one thread.
     Out = makeAllocate(Ticket, makeSeq(Publish));
     return true;
+  }
+
+  /// Name, or Name.2, Name.3, ... : the first no parameter has (a nest with
+  /// two fixed-order combines into one array gets two sets of scratch).
+  std::string freeParamName(const std::string &Name) const {
+    auto Taken = [&](const std::string &N) {
+      for (const Param &P : S.Nest.Params)
+        if (P.name() == N)
+          return true;
+      return false;
+    };
+    std::string Out = Name;
+    for (int K = 2; Taken(Out); ++K)
+      Out = Name + "." + std::to_string(K);
+    return Out;
   }
 
   /// Adds B as a buffer parameter the launcher allocates (Param::Scratch).

@@ -36,6 +36,19 @@ void row_sums_serial(int m, int n, const float *A, float *r) {
     for (int j = 0; j < n; j++)
       r[i] += A[i * n + j];
 }
+// Two reduction loops into s, one after the other, each over the blocks:
+// two sets of scratch (s.tickets, s.blocks and s.tickets.2, s.blocks.2).
+float twice(int n, const float *x) {
+  float s = 0.5f;
+#pragma sched target(gpu) bind(k, blockIdx.x) bind(k2, blockIdx.x)
+  for (int r = 0; r < 1; r++) {
+    for (int k = 0; k < n; k++)
+      s += x[k];
+    for (int k2 = 0; k2 < n; k2++)
+      s += 2 * x[k2];
+  }
+  return s;
+}
 int main(int argc, char **) {
   if (argc > 1) {
     // General data: the sum's bits depend on the order of its additions,
@@ -50,7 +63,8 @@ int main(int argc, char **) {
   for (int n : {100000, 1000, 129, 1, 0}) {
     std::vector<float> x(n), y(n);
     for (int k = 0; k < n; ++k) { x[k] = float(k % 7 - 3); y[k] = float(k % 5 - 2); }
-    std::printf("%d: dot %.1f sum1 %.1f\n", n, dot(n, x.data(), y.data()), sum1(n, x.data()));
+    std::printf("%d: dot %.1f sum1 %.1f twice %.1f\n", n, dot(n, x.data(), y.data()),
+                sum1(n, x.data()), twice(n, x.data()));
     int m = 3;
     std::vector<double> A(size_t(m) * n), r(m, 0.5);
     for (size_t e = 0; e < A.size(); ++e) A[e] = double(e % 11) - 5;
