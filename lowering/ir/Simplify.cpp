@@ -342,17 +342,20 @@ private:
     return structurallyEqual(Result, E) ? E : Result;
   }
 
-  /// The constant bounds of E, when known.
-  bool constBounds(const Expr &E, int64_t *Min, int64_t *Max) {
+  /// The constant bounds of E, where known: HasLo/HasHi say which (one
+  /// boundsOf for both ends: it is the costly part of simplify).
+  struct ConstRange {
+    bool HasLo = false, HasHi = false;
+    int64_t Lo = 0, Hi = 0;
+  };
+  ConstRange constBounds(const Expr &E) {
+    ConstRange R;
     if (!UseBounds)
-      return false;
+      return R;
     Interval I = boundsOf(E, Ranges);
-    bool Ok = true;
-    if (Min)
-      Ok &= I.Min && getConstInt(I.Min, *Min);
-    if (Max)
-      Ok &= I.Max && getConstInt(I.Max, *Max);
-    return Ok;
+    R.HasLo = I.Min && getConstInt(I.Min, R.Lo);
+    R.HasHi = I.Max && getConstInt(I.Max, R.Hi);
+    return R;
   }
 
   Expr foldBinary(const BinaryNode *B) {
@@ -436,8 +439,7 @@ private:
     int64_t D;
     if (getConstInt(Diff, D))
       return makeBool(evalIntBinary(B->Op, DType::Int64, D, 0, D) && D != 0);
-    int64_t Lo, Hi;
-    bool HasLo = constBounds(Diff, &Lo, nullptr), HasHi = constBounds(Diff, nullptr, &Hi);
+    const auto [HasLo, HasHi, Lo, Hi] = constBounds(Diff);
     switch (B->Op) {
     case BinOp::LT:
       if (HasHi && Hi < 0) return makeBool(true);
@@ -484,13 +486,14 @@ private:
       return B->A;
     // min(a, b) is a when a - b <= 0 for every value in range.
     Expr Diff = canonicalSum(makeBinary(BinOp::Sub, B->A, B->B));
-    int64_t Lo, Hi, D;
+    int64_t D;
     bool Min = B->Op == BinOp::Min;
     if (getConstInt(Diff, D))
       return (D <= 0) == Min ? B->A : B->B;
-    if (constBounds(Diff, nullptr, &Hi) && Hi <= 0)
+    const ConstRange R = constBounds(Diff);
+    if (R.HasHi && R.Hi <= 0)
       return Min ? B->A : B->B;
-    if (constBounds(Diff, &Lo, nullptr) && Lo >= 0)
+    if (R.HasLo && R.Lo >= 0)
       return Min ? B->B : B->A;
     return nullptr;
   }
@@ -521,12 +524,14 @@ private:
     }
     Quot.Constant = Q;
     Rem.Constant = R;
-    int64_t NumLo, RemLo, RemHi;
     Expr RemExpr = rebuild(Rem, T);
-    if (!constBounds(B->A, &NumLo, nullptr) || NumLo < 0 ||
-        !constBounds(RemExpr, &RemLo, nullptr) || RemLo < 0)
+    const ConstRange Num = constBounds(B->A);
+    if (!Num.HasLo || Num.Lo < 0)
       return nullptr;
-    bool RemSmall = constBounds(RemExpr, nullptr, &RemHi) && RemHi < C;
+    const ConstRange RemRange = constBounds(RemExpr);
+    if (!RemRange.HasLo || RemRange.Lo < 0)
+      return nullptr;
+    bool RemSmall = RemRange.HasHi && RemRange.Hi < C;
     if (Quot.Terms.empty() && Quot.Constant == 0 && !RemSmall)
       return nullptr; // nothing to take out
     if (!IsDiv)
