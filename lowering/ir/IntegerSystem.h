@@ -63,6 +63,10 @@ enum class QuickProof {
   Aliases,  // x == y + c equalities substituted: a constraint became false
   Bounds,   // the variables' constant ranges (propagated through every
             // constraint, Banerjee-style) leave some constraint unsatisfiable
+  Strides,  // an equality's terms that are multiples of g, against the rest
+            // (whose range is narrower than g), must take one value: the
+            // equalities that follow (a whole row 64*j + l == 64*j' + l'
+            // with l, l' < 64 is j == j' and l == l') refute the system
 };
 const char *quickProofName(QuickProof P);
 
