@@ -552,8 +552,18 @@ public:
       if (Found == 0)
         break;
     }
-    if (FoundPoint)
-      *FoundPoint = findPoint();
+    if (FoundPoint) {
+      // Lower bounds first, then (from the same ranges) upper bounds: a
+      // strided equality (8*j + i == 4*j' + i' with i < i') may need a
+      // variable off its lower bound.
+      const std::vector<int64_t> Lo0 = Lo, Hi0 = Hi;
+      *FoundPoint = findPoint(/*Upper=*/false);
+      if (!*FoundPoint) {
+        Lo = Lo0;
+        Hi = Hi0;
+        *FoundPoint = findPoint(/*Upper=*/true);
+      }
+    }
     return QuickProof::None;
   }
 
@@ -836,12 +846,13 @@ private:
   /// A point of the system, found greedily from the propagated ranges: each
   /// representative in turn, the last first (the innermost loops and the
   /// facts derived last, before the parameters whose ranges they bound), is
-  /// fixed at its lower bound (else its upper bound, else 0) and the rows
+  /// fixed at its lower bound (else its upper bound, else 0; Upper: the
+  /// other way round) and the rows
   /// that use it tighten the ranges of the others (once: no fixpoint). True only when every
   /// constraint of the system holds at the point found: an integer point,
   /// which no proof of emptiness can exist against. False says nothing (a
   /// choice may have been wrong; the solver decides).
-  bool findPoint() {
+  bool findPoint(bool Upper) {
     const int N = static_cast<int>(Parent.size());
     std::vector<std::vector<size_t>> Uses(N);
     for (size_t I = 0; I < Rows.size(); ++I)
@@ -850,7 +861,10 @@ private:
     for (int V = N - 1; V >= 0; --V) {
       if (Parent[V] != V || Lo[V] == Hi[V])
         continue;
-      Lo[V] = Hi[V] = Lo[V] != NegInf ? Lo[V] : Hi[V] != Inf ? Hi[V] : 0;
+      if (Upper)
+        Lo[V] = Hi[V] = Hi[V] != Inf ? Hi[V] : Lo[V] != NegInf ? Lo[V] : 0;
+      else
+        Lo[V] = Hi[V] = Lo[V] != NegInf ? Lo[V] : Hi[V] != Inf ? Hi[V] : 0;
       for (size_t I : Uses[V])
         if (!tightenBy(Rows[I], [](int) {}))
           return false;

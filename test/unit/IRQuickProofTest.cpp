@@ -250,6 +250,32 @@ TEST(QuickProofTest, QuickPointFindsTheOverlapOfTwoThreadsRows) {
   EXPECT_FALSE(S.provablyEmpty());
 }
 
+TEST(QuickProofTest, QuickPointTriesUpperBoundsToo) {
+  // Thread sync's exact question on a GEMM nest's stage (a vthread's
+  // 8*v + t against 4*t' + r, t < t'): no point with every variable at its
+  // lower bound (v == 0 leaves 8*0 + t == 4*t' + r with t < t'), one from
+  // the upper bounds; found without the solver.
+  IntegerSystem S;
+  for (int V = 0; V < 24; ++V)
+    S.addVariable();
+  for (auto [A, B] : {std::pair{2, 10}, {0, 11}, {6, 12}, {4, 13}, {3, 16}, {1, 17}, {7, 18},
+                      {5, 19}, {21, 15}, {1, 0}, {3, 2}})
+    S.addEquality(var(B) - var(A));
+  S.addEquality(var(12, 8) + var(13) - var(19, 4) - var(23));
+  for (int V : {0, 1, 2, 3})
+    S.addInequality(var(V));
+  for (int V : {4, 5, 6, 7, 12, 13, 15, 18, 19, 21})
+    S.addRange(var(V), 0, 7);
+  for (int V : {8, 9})
+    S.addRange(var(V), 0, 0);
+  for (int V : {22, 23})
+    S.addRange(var(V), 0, 3);
+  S.addInequality(var(5) - var(4) - lit(1));
+  EXPECT_EQ(S.quickProof(), QuickProof::None);
+  EXPECT_TRUE(S.quickPoint());
+  EXPECT_FALSE(S.provablyEmpty());
+}
+
 TEST(QuickProofTest, QuickPointNeverInAnEmptySystem) {
   // 2x == 2y + 1 has real points but no integer one.
   IntegerSystem S;
