@@ -89,6 +89,21 @@ public:
   /// Lo <= E <= Hi (convenience).
   void addRange(const LinearExpr &E, int64_t Lo, int64_t Hi);
 
+  /// Where the system stands: constraints added after it can be taken back
+  /// (backTo), so that a question asked with a few more constraints needs
+  /// no copy of the system.
+  struct Mark {
+    size_t Equalities = 0, Inequalities = 0;
+    bool Contradiction = false;
+  };
+  Mark mark() const { return {Equalities.size(), Inequalities.size(), Contradiction}; }
+  /// Removes every constraint added since M (variables stay).
+  void backTo(const Mark &M) {
+    Equalities.resize(M.Equalities);
+    Inequalities.resize(M.Inequalities);
+    Contradiction = M.Contradiction;
+  }
+
   /// True when the system provably has no integer solution.
   bool provablyEmpty() const;
 
