@@ -15,6 +15,7 @@
 #include <unordered_map>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <limits>
 #include <numeric>
 #include <set>
@@ -481,8 +482,19 @@ namespace {
 /// answer depend on the order of the constraints, and no answer may change.
 std::string systemKey(int NumVars, const std::vector<LinearExpr> &Equalities,
                       const std::vector<LinearExpr> &Inequalities) {
-  std::string Key;
-  auto Put = [&Key](int64_t V) { Key.append(reinterpret_cast<const char *>(&V), sizeof V); };
+  // Sized first and filled in place: this runs for every question asked.
+  size_t Words = 1;
+  for (const auto *List : {&Equalities, &Inequalities}) {
+    Words += 1;
+    for (const LinearExpr &E : *List)
+      Words += 2 + 2 * E.Coefs.size();
+  }
+  std::string Key(Words * sizeof(int64_t), '\0');
+  char *At = Key.data();
+  auto Put = [&At](int64_t V) {
+    std::memcpy(At, &V, sizeof V);
+    At += sizeof V;
+  };
   Put(NumVars);
   for (const auto *List : {&Equalities, &Inequalities}) {
     Put(static_cast<int64_t>(List->size()));
