@@ -79,6 +79,9 @@ public:
   /// All groups formed so far, in source order.
   const std::vector<std::unique_ptr<PragmaGroup>> &groups();
 
+  /// Whether no pragma line has been seen yet (so no loop so far has a group).
+  bool empty() const { return Lines.empty(); }
+
 private:
   void regroup();
 

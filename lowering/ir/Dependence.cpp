@@ -187,7 +187,7 @@ public:
   /// Whether some point satisfies the system and, for each (VA, VB, R) in
   /// Relations, VA R VB.
   bool feasible(const std::vector<std::tuple<int, int, Relation>> &Relations) const {
-    IntegerSystem Copy = Sys;
+    WithMore Copy(Sys);
     for (const auto &[VA, VB, R] : Relations) {
       LinearExpr Diff = LinearExpr::variable(VB) - LinearExpr::variable(VA);
       switch (R) {
@@ -209,6 +209,25 @@ public:
     }
     return !Copy.provablyEmpty() && minMaxCasesFeasible(Copy, 0, 0);
   }
+
+  /// Sys with constraints added for one question, taken back when the
+  /// question is answered: the same system, in the same order, as a copy
+  /// of Sys with them added, without the copy (issue 24).
+  class WithMore {
+  public:
+    explicit WithMore(IntegerSystem &S) : S(S), At(S.mark()) {}
+    ~WithMore() { S.backTo(At); }
+    WithMore(const WithMore &) = delete;
+    WithMore &operator=(const WithMore &) = delete;
+    void addEquality(const LinearExpr &E) { S.addEquality(E); }
+    void addInequality(const LinearExpr &E) { S.addInequality(E); }
+    bool provablyEmpty() const { return S.provablyEmpty(); }
+    operator const IntegerSystem &() const { return S; }
+
+  private:
+    IntegerSystem &S;
+    IntegerSystem::Mark At;
+  };
 
 private:
   /// How many min/max terms feasible() splits into their two cases (each
@@ -244,7 +263,9 @@ private:
   bool UseTags;
   Detail Domain;
   std::map<std::string, int64_t> TagExtent;
-  IntegerSystem Sys;
+  /// Mutable for the questions of const members (feasible, implied), which
+  /// add their constraints and take them back (WithMore).
+  mutable IntegerSystem Sys;
   std::set<const VarNode *> LoopVars[2];
   std::map<std::pair<const VarNode *, int>, int> Vars;
   std::map<std::pair<std::string, int>, int> Coordinates;
@@ -301,7 +322,7 @@ private:
   }
 
   bool provablyEmptyWith(const LinearExpr &Ineq) const {
-    IntegerSystem Copy = Sys;
+    WithMore Copy(Sys);
     Copy.addInequality(Ineq);
     return Copy.provablyEmpty();
   }

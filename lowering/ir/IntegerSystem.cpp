@@ -15,6 +15,7 @@
 #include <unordered_map>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <limits>
 #include <numeric>
 #include <set>
@@ -481,8 +482,19 @@ namespace {
 /// answer depend on the order of the constraints, and no answer may change.
 std::string systemKey(int NumVars, const std::vector<LinearExpr> &Equalities,
                       const std::vector<LinearExpr> &Inequalities) {
-  std::string Key;
-  auto Put = [&Key](int64_t V) { Key.append(reinterpret_cast<const char *>(&V), sizeof V); };
+  // Sized first and filled in place: this runs for every question asked.
+  size_t Words = 1;
+  for (const auto *List : {&Equalities, &Inequalities}) {
+    Words += 1;
+    for (const LinearExpr &E : *List)
+      Words += 2 + 2 * E.Coefs.size();
+  }
+  std::string Key(Words * sizeof(int64_t), '\0');
+  char *At = Key.data();
+  auto Put = [&At](int64_t V) {
+    std::memcpy(At, &V, sizeof V);
+    At += sizeof V;
+  };
   Put(NumVars);
   for (const auto *List : {&Equalities, &Inequalities}) {
     Put(static_cast<int64_t>(List->size()));
@@ -527,9 +539,7 @@ bool gcdRefutes(const std::vector<std::pair<int, int64_t>> &Terms, int64_t Const
 class QuickTests {
 public:
   QuickTests(int NumVars, const std::vector<LinearExpr> &Eqs, const std::vector<LinearExpr> &Ineqs)
-      : Parent(NumVars), Offset(NumVars, 0), Eqs(Eqs), Ineqs(Ineqs) {
-    std::iota(Parent.begin(), Parent.end(), 0);
-  }
+      : Parent(NumVars), Offset(NumVars, 0), Eqs(Eqs), Ineqs(Ineqs) {}
 
   /// The first cheap test that proves the system empty; with none and
   /// FoundPoint given, whether findPoint() found an integer point.
@@ -539,6 +549,59 @@ public:
       if (gcdRefutes(Terms, E.Constant))
         return QuickProof::Gcd;
     }
+    // Each round starts over with the equalities the last one derived
+    // (deriveEqualities): a few rounds settle the shapes the dependence
+    // analysis makes (a row index, then the column within it).
+    for (int Round = 0;; ++Round) {
+      QuickProof Proof = runRound();
+      if (Proof != QuickProof::None)
+        return Derived.empty() ? Proof : QuickProof::Strides;
+      if (Round == MaxRounds)
+        break;
+      int Found = deriveEqualities();
+      if (Found < 0)
+        return QuickProof::Strides;
+      if (Found == 0)
+        break;
+    }
+    if (FoundPoint) {
+      // Lower bounds first, then (from the same ranges) upper bounds: a
+      // strided equality (8*j + i == 4*j' + i' with i < i') may need a
+      // variable off its lower bound.
+      const std::vector<int64_t> Lo0 = Lo, Hi0 = Hi;
+      *FoundPoint = findPoint(/*Upper=*/false);
+      if (!*FoundPoint) {
+        Lo = Lo0;
+        Hi = Hi0;
+        *FoundPoint = findPoint(/*Upper=*/true);
+      }
+    }
+    return QuickProof::None;
+  }
+
+private:
+  /// Rounds of derived equalities (each adds at least one).
+  static constexpr int MaxRounds = 4;
+
+  /// x_v == x_Parent[v] + Offset[v]; a representative is its own parent.
+  std::vector<int> Parent;
+  std::vector<int64_t> Offset;
+  const std::vector<LinearExpr> &Eqs, &Ineqs;
+  /// Equalities that every point of the system satisfies, derived from it
+  /// (over representatives, which are variables of the system).
+  std::vector<LinearExpr> Derived;
+  const std::vector<LinearExpr> &DerivedEqs() const { return Derived; }
+  std::vector<const LinearExpr *> Aliasing; // the equalities merged
+  std::vector<QuickRow> Rows;
+  /// Each representative's constant range; INT64_MIN / INT64_MAX: unbounded.
+  std::vector<int64_t> Lo, Hi;
+
+  /// One round of the tests over the equalities given and derived.
+  QuickProof runRound() {
+    std::iota(Parent.begin(), Parent.end(), 0);
+    std::fill(Offset.begin(), Offset.end(), 0);
+    Aliasing.clear();
+    Rows.clear();
     if (!mergeAliases() || !rewrite())
       return QuickProof::Aliases;
     for (const QuickRow &R : Rows)
@@ -546,20 +609,83 @@ public:
         return QuickProof::Gcd;
     if (!propagateBounds())
       return QuickProof::Bounds;
-    if (FoundPoint)
-      *FoundPoint = findPoint();
     return QuickProof::None;
   }
 
-private:
-  /// x_v == x_Parent[v] + Offset[v]; a representative is its own parent.
-  std::vector<int> Parent;
-  std::vector<int64_t> Offset;
-  const std::vector<LinearExpr> &Eqs, &Ineqs;
-  std::vector<const LinearExpr *> Aliasing; // the equalities merged
-  std::vector<QuickRow> Rows;
-  /// Each representative's constant range; INT64_MIN / INT64_MAX: unbounded.
-  std::vector<int64_t> Lo, Hi;
+  /// Equalities that follow from an equality row and the ranges, added to
+  /// Derived: a row of two unit terms of opposite signs (an alias the
+  /// rewriting made: x + c == y + c' once other terms cancelled), and the
+  /// strides split: with g the gcd of the coefficients of the terms that
+  /// are multiples of one term's, S those terms and R the others plus the
+  /// constant, S == g*k and g*k == -R; when R's range leaves one k, S == g*k
+  /// and R == -g*k each hold (64*j + l - 64*j' - l' == 0 with l, l' in [0,
+  /// 63] gives j - j' == 0 and l - l' == 0). The number added; -1 when some
+  /// row's range leaves no k at all (the system is empty).
+  int deriveEqualities() {
+    int Added = 0;
+    auto Add = [&](const std::vector<std::pair<int, int64_t>> &Terms, int64_t Constant) {
+      LinearExpr E = LinearExpr::constant(Constant);
+      for (const auto &[V, C] : Terms)
+        E.Coefs[V] = C;
+      for (const LinearExpr &D : Derived)
+        if (D.Coefs == E.Coefs && D.Constant == E.Constant)
+          return;
+      Derived.push_back(std::move(E));
+      ++Added;
+    };
+    for (const QuickRow &R : Rows) {
+      if (!R.Equality || R.Terms.size() < 2)
+        continue;
+      if (R.Terms.size() == 2 && R.Terms[0].second == -R.Terms[1].second &&
+          (R.Terms[0].second == 1 || R.Terms[0].second == -1)) {
+        Add(R.Terms, R.Constant);
+        continue;
+      }
+      for (const auto &Pivot : R.Terms) {
+        int64_t P = Pivot.second < 0 ? -Pivot.second : Pivot.second;
+        if (P < 2)
+          continue;
+        std::vector<std::pair<int, int64_t>> Multiples, Rest;
+        int64_t G = 0;
+        for (const auto &Term : R.Terms)
+          if (Term.second % P == 0) {
+            Multiples.push_back(Term);
+            G = std::gcd(G, Term.second < 0 ? -Term.second : Term.second);
+          } else {
+            Rest.push_back(Term);
+          }
+        // The rest's range (with the constant); it must be bounded.
+        __int128 RestLo = R.Constant, RestHi = R.Constant;
+        bool Bounded = !Rest.empty();
+        for (const auto &[V, C] : Rest) {
+          if (Lo[V] == NegInf || Hi[V] == Inf) {
+            Bounded = false;
+            break;
+          }
+          __int128 A = __int128(C) * Lo[V], B = __int128(C) * Hi[V];
+          RestLo += std::min(A, B);
+          RestHi += std::max(A, B);
+        }
+        if (!Bounded)
+          continue;
+        // g*k == -rest: k in [ceil(-RestHi / g), floor(-RestLo / g)].
+        __int128 KLo = -floorDiv128(RestHi, G), KHi = floorDiv128(-RestLo, G);
+        if (KLo > KHi)
+          return -1;
+        if (KLo != KHi || KLo * G >= Inf || KLo * G <= NegInf)
+          continue;
+        int64_t K = static_cast<int64_t>(KLo), RestConstant;
+        if (!addChecked(R.Constant, K * G, RestConstant))
+          continue;
+        std::vector<std::pair<int, int64_t>> Unit;
+        for (const auto &[V, C] : Multiples)
+          Unit.push_back({V, C / G});
+        Add(Unit, -K);             // S/g - k == 0
+        Add(Rest, RestConstant);   // R + g*k == 0
+      }
+    }
+    return Added;
+  }
 
   /// V's representative R, and Off with x_V == x_R + Off (false on overflow).
   bool find(int V, int &R, int64_t &Off) const {
@@ -576,21 +702,31 @@ private:
   /// Merges the classes of the equalities x_b - x_a + c == 0 (unit
   /// coefficients of opposite signs). False when two of them contradict.
   bool mergeAliases() {
-    for (const LinearExpr &E : Eqs) {
+    for (const std::vector<LinearExpr> *List : {&Eqs, &DerivedEqs()})
+      for (const LinearExpr &E : *List)
+        if (!mergeAlias(E))
+          return false;
+    return true;
+  }
+
+  /// Merges the classes of E when it is x_b - x_a + c == 0. False when it
+  /// contradicts the classes so far.
+  bool mergeAlias(const LinearExpr &E) {
+    {
       if (E.Coefs.size() != 2)
-        continue;
+        return true;
       auto [VA, CA] = *E.Coefs.begin();
       auto [VB, CB] = *std::next(E.Coefs.begin());
       if (!((CA == 1 && CB == -1) || (CA == -1 && CB == 1)))
-        continue;
+        return true;
       // CA*xa + CB*xb + c == 0 with CA == -CB: xb == xa + D, D = -c*CB.
       int64_t D, OA, OB, Link;
       int RA, RB;
       if (!mulChecked(-CB, E.Constant, D) || !find(VA, RA, OA) || !find(VB, RB, OB))
-        continue;
+        return true;
       // x_RB + OB == x_RA + OA + D.
       if (!addChecked(OA, D, Link) || !addChecked(Link, -OB, Link))
-        continue;
+        return true;
       if (RA == RB) {
         if (Link != 0)
           return false;
@@ -637,9 +773,10 @@ private:
       Rows.push_back(std::move(R));
       return true;
     };
-    for (const LinearExpr &E : Eqs)
-      if (std::find(Aliasing.begin(), Aliasing.end(), &E) == Aliasing.end() && !Add(E, true))
-        return false;
+    for (const std::vector<LinearExpr> *List : {&Eqs, &DerivedEqs()})
+      for (const LinearExpr &E : *List)
+        if (std::find(Aliasing.begin(), Aliasing.end(), &E) == Aliasing.end() && !Add(E, true))
+          return false;
     for (const LinearExpr &E : Ineqs)
       if (!Add(E, false))
         return false;
@@ -721,12 +858,13 @@ private:
   /// A point of the system, found greedily from the propagated ranges: each
   /// representative in turn, the last first (the innermost loops and the
   /// facts derived last, before the parameters whose ranges they bound), is
-  /// fixed at its lower bound (else its upper bound, else 0) and the rows
+  /// fixed at its lower bound (else its upper bound, else 0; Upper: the
+  /// other way round) and the rows
   /// that use it tighten the ranges of the others (once: no fixpoint). True only when every
   /// constraint of the system holds at the point found: an integer point,
   /// which no proof of emptiness can exist against. False says nothing (a
   /// choice may have been wrong; the solver decides).
-  bool findPoint() {
+  bool findPoint(bool Upper) {
     const int N = static_cast<int>(Parent.size());
     std::vector<std::vector<size_t>> Uses(N);
     for (size_t I = 0; I < Rows.size(); ++I)
@@ -735,7 +873,10 @@ private:
     for (int V = N - 1; V >= 0; --V) {
       if (Parent[V] != V || Lo[V] == Hi[V])
         continue;
-      Lo[V] = Hi[V] = Lo[V] != NegInf ? Lo[V] : Hi[V] != Inf ? Hi[V] : 0;
+      if (Upper)
+        Lo[V] = Hi[V] = Hi[V] != Inf ? Hi[V] : Lo[V] != NegInf ? Lo[V] : 0;
+      else
+        Lo[V] = Hi[V] = Lo[V] != NegInf ? Lo[V] : Hi[V] != Inf ? Hi[V] : 0;
       for (size_t I : Uses[V])
         if (!tightenBy(Rows[I], [](int) {}))
           return false;
@@ -785,6 +926,7 @@ const char *quickProofName(QuickProof P) {
   case QuickProof::Gcd: return "gcd";
   case QuickProof::Aliases: return "aliases";
   case QuickProof::Bounds: return "bounds";
+  case QuickProof::Strides: return "strides";
   }
   return "?";
 }

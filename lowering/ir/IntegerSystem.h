@@ -63,6 +63,10 @@ enum class QuickProof {
   Aliases,  // x == y + c equalities substituted: a constraint became false
   Bounds,   // the variables' constant ranges (propagated through every
             // constraint, Banerjee-style) leave some constraint unsatisfiable
+  Strides,  // an equality's terms that are multiples of g, against the rest
+            // (whose range is narrower than g), must take one value: the
+            // equalities that follow (a whole row 64*j + l == 64*j' + l'
+            // with l, l' < 64 is j == j' and l == l') refute the system
 };
 const char *quickProofName(QuickProof P);
 
@@ -84,6 +88,21 @@ public:
   void addInequality(const LinearExpr &E);
   /// Lo <= E <= Hi (convenience).
   void addRange(const LinearExpr &E, int64_t Lo, int64_t Hi);
+
+  /// Where the system stands: constraints added after it can be taken back
+  /// (backTo), so that a question asked with a few more constraints needs
+  /// no copy of the system.
+  struct Mark {
+    size_t Equalities = 0, Inequalities = 0;
+    bool Contradiction = false;
+  };
+  Mark mark() const { return {Equalities.size(), Inequalities.size(), Contradiction}; }
+  /// Removes every constraint added since M (variables stay).
+  void backTo(const Mark &M) {
+    Equalities.resize(M.Equalities);
+    Inequalities.resize(M.Inequalities);
+    Contradiction = M.Contradiction;
+  }
 
   /// True when the system provably has no integer solution.
   bool provablyEmpty() const;

@@ -16,6 +16,10 @@
 #include "Scope.h"
 
 #include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <unordered_map>
 
 namespace sched {
 namespace ir {
@@ -342,17 +346,20 @@ private:
     return structurallyEqual(Result, E) ? E : Result;
   }
 
-  /// The constant bounds of E, when known.
-  bool constBounds(const Expr &E, int64_t *Min, int64_t *Max) {
+  /// The constant bounds of E, where known: HasLo/HasHi say which (one
+  /// boundsOf for both ends: it is the costly part of simplify).
+  struct ConstRange {
+    bool HasLo = false, HasHi = false;
+    int64_t Lo = 0, Hi = 0;
+  };
+  ConstRange constBounds(const Expr &E) {
+    ConstRange R;
     if (!UseBounds)
-      return false;
+      return R;
     Interval I = boundsOf(E, Ranges);
-    bool Ok = true;
-    if (Min)
-      Ok &= I.Min && getConstInt(I.Min, *Min);
-    if (Max)
-      Ok &= I.Max && getConstInt(I.Max, *Max);
-    return Ok;
+    R.HasLo = I.Min && getConstInt(I.Min, R.Lo);
+    R.HasHi = I.Max && getConstInt(I.Max, R.Hi);
+    return R;
   }
 
   Expr foldBinary(const BinaryNode *B) {
@@ -436,8 +443,7 @@ private:
     int64_t D;
     if (getConstInt(Diff, D))
       return makeBool(evalIntBinary(B->Op, DType::Int64, D, 0, D) && D != 0);
-    int64_t Lo, Hi;
-    bool HasLo = constBounds(Diff, &Lo, nullptr), HasHi = constBounds(Diff, nullptr, &Hi);
+    const auto [HasLo, HasHi, Lo, Hi] = constBounds(Diff);
     switch (B->Op) {
     case BinOp::LT:
       if (HasHi && Hi < 0) return makeBool(true);
@@ -484,13 +490,14 @@ private:
       return B->A;
     // min(a, b) is a when a - b <= 0 for every value in range.
     Expr Diff = canonicalSum(makeBinary(BinOp::Sub, B->A, B->B));
-    int64_t Lo, Hi, D;
+    int64_t D;
     bool Min = B->Op == BinOp::Min;
     if (getConstInt(Diff, D))
       return (D <= 0) == Min ? B->A : B->B;
-    if (constBounds(Diff, nullptr, &Hi) && Hi <= 0)
+    const ConstRange R = constBounds(Diff);
+    if (R.HasHi && R.Hi <= 0)
       return Min ? B->A : B->B;
-    if (constBounds(Diff, &Lo, nullptr) && Lo >= 0)
+    if (R.HasLo && R.Lo >= 0)
       return Min ? B->B : B->A;
     return nullptr;
   }
@@ -521,12 +528,14 @@ private:
     }
     Quot.Constant = Q;
     Rem.Constant = R;
-    int64_t NumLo, RemLo, RemHi;
     Expr RemExpr = rebuild(Rem, T);
-    if (!constBounds(B->A, &NumLo, nullptr) || NumLo < 0 ||
-        !constBounds(RemExpr, &RemLo, nullptr) || RemLo < 0)
+    const ConstRange Num = constBounds(B->A);
+    if (!Num.HasLo || Num.Lo < 0)
       return nullptr;
-    bool RemSmall = constBounds(RemExpr, nullptr, &RemHi) && RemHi < C;
+    const ConstRange RemRange = constBounds(RemExpr);
+    if (!RemRange.HasLo || RemRange.Lo < 0)
+      return nullptr;
+    bool RemSmall = RemRange.HasHi && RemRange.Hi < C;
     if (Quot.Terms.empty() && Quot.Constant == 0 && !RemSmall)
       return nullptr; // nothing to take out
     if (!IsDiv)
@@ -540,9 +549,158 @@ private:
 
 } // namespace
 
-Expr canonicalize(const Expr &E) {
+namespace {
+
+/// A hash of an expression's structure as canonicalize reads it: kinds,
+/// types, operators, literals (floats by their bits), and variables and
+/// buffers by identity (sameStructure is the equality that goes with it).
+uint64_t structureHash(const Expr &E) {
+  auto Mix = [](uint64_t H, uint64_t V) {
+    return (H ^ V) * 0x100000001b3ull + (H >> 29);
+  };
+  if (!E)
+    return 0x9e3779b97f4a7c15ull;
+  uint64_t H = Mix(0xcbf29ce484222325ull,
+                   static_cast<uint64_t>(E->Kind) << 8 | static_cast<uint64_t>(E->Type));
+  switch (E->Kind) {
+  case ExprKind::IntImm:
+    return Mix(H, static_cast<uint64_t>(as<IntImmNode>(E)->Value));
+  case ExprKind::FloatImm: {
+    double V = as<FloatImmNode>(E)->Value;
+    uint64_t Bits;
+    std::memcpy(&Bits, &V, sizeof Bits);
+    return Mix(H, Bits);
+  }
+  case ExprKind::Var:
+    return Mix(H, reinterpret_cast<uintptr_t>(E.get()));
+  case ExprKind::Binary: {
+    const auto *B = as<BinaryNode>(E);
+    H = Mix(H, static_cast<uint64_t>(B->Op));
+    H = Mix(H, structureHash(B->A));
+    return Mix(H, structureHash(B->B));
+  }
+  case ExprKind::Unary: {
+    const auto *U = as<UnaryNode>(E);
+    return Mix(Mix(H, static_cast<uint64_t>(U->Op)), structureHash(U->A));
+  }
+  case ExprKind::Select: {
+    const auto *S = as<SelectNode>(E);
+    H = Mix(H, structureHash(S->Cond));
+    H = Mix(H, structureHash(S->TrueValue));
+    return Mix(H, structureHash(S->FalseValue));
+  }
+  case ExprKind::Cast:
+    return Mix(H, structureHash(as<CastNode>(E)->Value));
+  case ExprKind::Load: {
+    const auto *L = as<LoadNode>(E);
+    H = Mix(H, reinterpret_cast<uintptr_t>(L->Buf.get()));
+    for (const Expr &I : L->Indices)
+      H = Mix(H, structureHash(I));
+    return Mix(H, L->Indices.size());
+  }
+  case ExprKind::Call: {
+    const auto *C = as<CallNode>(E);
+    H = Mix(H, std::hash<std::string>()(C->Name));
+    for (const Expr &A : C->Args)
+      H = Mix(H, structureHash(A));
+    return Mix(H, C->Args.size());
+  }
+  }
+  return H;
+}
+
+/// structurallyEqual, with floating-point literals compared by their bits
+/// (0.0 and -0.0 fold differently).
+bool sameStructure(const Expr &A, const Expr &B);
+
+bool sameStructure(const std::vector<Expr> &A, const std::vector<Expr> &B) {
+  if (A.size() != B.size())
+    return false;
+  for (size_t I = 0; I < A.size(); ++I)
+    if (!sameStructure(A[I], B[I]))
+      return false;
+  return true;
+}
+
+bool sameStructure(const Expr &A, const Expr &B) {
+  if (A == B)
+    return true;
+  if (!A || !B || A->Kind != B->Kind || A->Type != B->Type)
+    return false;
+  switch (A->Kind) {
+  case ExprKind::FloatImm:
+    return std::memcmp(&as<FloatImmNode>(A)->Value, &as<FloatImmNode>(B)->Value,
+                       sizeof(double)) == 0;
+  case ExprKind::Binary: {
+    const auto *X = as<BinaryNode>(A), *Y = as<BinaryNode>(B);
+    return X->Op == Y->Op && sameStructure(X->A, Y->A) && sameStructure(X->B, Y->B);
+  }
+  case ExprKind::Unary: {
+    const auto *X = as<UnaryNode>(A), *Y = as<UnaryNode>(B);
+    return X->Op == Y->Op && sameStructure(X->A, Y->A);
+  }
+  case ExprKind::Select: {
+    const auto *X = as<SelectNode>(A), *Y = as<SelectNode>(B);
+    return sameStructure(X->Cond, Y->Cond) && sameStructure(X->TrueValue, Y->TrueValue) &&
+           sameStructure(X->FalseValue, Y->FalseValue);
+  }
+  case ExprKind::Cast:
+    return sameStructure(as<CastNode>(A)->Value, as<CastNode>(B)->Value);
+  case ExprKind::Load: {
+    const auto *X = as<LoadNode>(A), *Y = as<LoadNode>(B);
+    return X->Buf == Y->Buf && sameStructure(X->Indices, Y->Indices);
+  }
+  case ExprKind::Call: {
+    const auto *X = as<CallNode>(A), *Y = as<CallNode>(B);
+    return X->Name == Y->Name && sameStructure(X->Args, Y->Args);
+  }
+  case ExprKind::IntImm:
+  case ExprKind::Var:
+    return structurallyEqual(A, B);
+  }
+  return false;
+}
+
+/// canonicalize's answers, remembered by structure for the thread (one
+/// compile): bound inference asks it of the same few sums again and again
+/// (boundsOf canonicalizes each question and both ends of its answer;
+/// issue 24). An entry holds the expression it was computed for, which
+/// keeps the variables and buffers its hash took by address alive.
+struct CanonicalAnswer {
+  Expr In, Out;
+};
+
+/// Bounds the memory of a very long compile.
+constexpr size_t MaxCanonicalAnswers = 1 << 16;
+
+std::unordered_multimap<uint64_t, CanonicalAnswer> &canonicalAnswers() {
+  thread_local std::unordered_multimap<uint64_t, CanonicalAnswer> Answers;
+  return Answers;
+}
+
+Expr canonicalizeUncached(const Expr &E) {
   Simplifier S(nullptr, /*UseBounds=*/false);
   return S.mutate(E);
+}
+
+} // namespace
+
+Expr canonicalize(const Expr &E) {
+  if (!E || E->Kind == ExprKind::IntImm || E->Kind == ExprKind::Var)
+    return canonicalizeUncached(E); // nothing to fold: as cheap as a look-up
+  std::unordered_multimap<uint64_t, CanonicalAnswer> &Answers = canonicalAnswers();
+  const uint64_t Hash = structureHash(E);
+  for (auto [It, End] = Answers.equal_range(Hash); It != End; ++It)
+    if (sameStructure(It->second.In, E))
+      // An expression canonicalize leaves as it is comes back itself
+      // (callers tell "unchanged" by identity); any other answer is a new
+      // tree, which the remembered one is, structurally.
+      return It->second.Out == It->second.In ? E : It->second.Out;
+  Expr Out = canonicalizeUncached(E);
+  if (Answers.size() >= MaxCanonicalAnswers)
+    Answers.clear();
+  Answers.emplace(Hash, CanonicalAnswer{E, Out});
+  return Out;
 }
 
 Expr simplify(const Expr &E, const VarRanges *Ranges) {

@@ -25,6 +25,24 @@ TEST(IntegerSystemTest, ContradictoryBoundsAreEmpty) {
   EXPECT_TRUE(S.provablyEmpty());
 }
 
+TEST(IntegerSystemTest, BackToTakesBackWhatAQuestionAdded) {
+  // The dependence analysis asks a system with a few more constraints and
+  // takes them back (mark/backTo) instead of copying it: afterwards the
+  // system is the one it was, constant contradictions included.
+  IntegerSystem S;
+  int X = S.addVariable(), Y = S.addVariable();
+  S.addRange(var(X), 0, 7);
+  S.addEquality(var(Y) - var(X, 2));
+  const std::string Before = S.str();
+  IntegerSystem::Mark M = S.mark();
+  S.addInequality(var(Y) - lit(15)); // 2x >= 15 with x <= 7: empty
+  S.addEquality(lit(1));             // a constant contradiction
+  EXPECT_TRUE(S.provablyEmpty());
+  S.backTo(M);
+  EXPECT_EQ(S.str(), Before);
+  EXPECT_FALSE(S.provablyEmpty());
+}
+
 TEST(IntegerSystemTest, GcdTestRefutesParity) {
   // 2i == 2j + 1 has no integer solution (C[2*i] vs C[2*j + 1]).
   IntegerSystem S;

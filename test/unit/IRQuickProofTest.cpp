@@ -94,9 +94,10 @@ TEST(QuickProofTest, BoundsPropagateThroughAChain) {
   EXPECT_TRUE(S.provablyEmpty());
 }
 
-TEST(QuickProofTest, BoundsLeaveAnIntegerGapToTheSolver) {
+TEST(QuickProofTest, StridesRefuteAnIntegerGap) {
   // 3v + t == 3v' + t' with t < t' (t, t' in [0, 2], v, v' in [0, 1]): the
-  // ranges overlap everywhere, only integer reasoning refutes it.
+  // ranges overlap everywhere; the multiples of 3 against the rest (in
+  // [-2, 2]) give v == v', then t == t', which contradicts t < t'.
   IntegerSystem S;
   int V = S.addVariable(), T = S.addVariable(), V2 = S.addVariable(), T2 = S.addVariable();
   for (int X : {V, V2})
@@ -105,6 +106,42 @@ TEST(QuickProofTest, BoundsLeaveAnIntegerGapToTheSolver) {
     S.addRange(var(X), 0, 2);
   S.addEquality(var(V, 3) + var(T) - var(V2, 3) - var(T2));
   S.addInequality(var(T2) - var(T) - lit(1));
+  EXPECT_EQ(S.quickProof(), QuickProof::Strides);
+  EXPECT_TRUE(S.provablyEmpty());
+}
+
+TEST(QuickProofTest, StridesRefuteRowsOfUnboundedTiles) {
+  // Thread sync's relaxed question on a shared tile A_s[64*j + l] written
+  // at j < j' (j, j' unbounded: a symbolic loop), l, l' in [0, 63]: the
+  // rows 64*j and 64*j' must be equal, and then j == j' contradicts j < j'.
+  IntegerSystem S;
+  int J = S.addVariable(), L = S.addVariable(), J2 = S.addVariable(), L2 = S.addVariable();
+  for (int X : {L, L2})
+    S.addRange(var(X), 0, 63);
+  S.addEquality(var(J, 64) + var(L) - var(J2, 64) - var(L2));
+  S.addInequality(var(J2) - var(J) - lit(1));
+  EXPECT_EQ(S.quickProof(), QuickProof::Strides);
+  EXPECT_TRUE(S.provablyEmpty());
+  // With l allowed to run to 64 (one past the row) a point remains (l = 64,
+  // l' = 0, j' = j + 1), and no proof is given.
+  IntegerSystem T;
+  for (int K = 0; K < 4; ++K)
+    T.addVariable();
+  T.addRange(var(L), 0, 64);
+  T.addRange(var(L2), 0, 63);
+  T.addEquality(var(J, 64) + var(L) - var(J2, 64) - var(L2));
+  T.addInequality(var(J2) - var(J) - lit(1));
+  EXPECT_EQ(T.quickProof(), QuickProof::None);
+  EXPECT_FALSE(T.provablyEmpty());
+}
+
+TEST(QuickProofTest, AnIntegerGapWithoutEqualitiesIsLeftToTheSolver) {
+  // The Omega test's example: 27 <= 11x + 13y <= 45 and -10 <= 7x - 9y
+  // <= 4 has real points and no integer one; no cheap test sees that.
+  IntegerSystem S;
+  int X = S.addVariable(), Y = S.addVariable();
+  S.addRange(var(X, 11) + var(Y, 13), 27, 45);
+  S.addRange(var(X, 7) - var(Y, 9), -10, 4);
   EXPECT_EQ(S.quickProof(), QuickProof::None);
   EXPECT_TRUE(S.provablyEmpty());
 }
@@ -208,6 +245,32 @@ TEST(QuickProofTest, QuickPointFindsTheOverlapOfTwoThreadsRows) {
   S.addRange(var(3), 0, 3);
   S.addInequality(var(1) - var(0) - lit(1));
   S.addEquality(var(0, 4) + var(2) + lit(4) - var(1, 4) - var(3));
+  EXPECT_EQ(S.quickProof(), QuickProof::None);
+  EXPECT_TRUE(S.quickPoint());
+  EXPECT_FALSE(S.provablyEmpty());
+}
+
+TEST(QuickProofTest, QuickPointTriesUpperBoundsToo) {
+  // Thread sync's exact question on a GEMM nest's stage (a vthread's
+  // 8*v + t against 4*t' + r, t < t'): no point with every variable at its
+  // lower bound (v == 0 leaves 8*0 + t == 4*t' + r with t < t'), one from
+  // the upper bounds; found without the solver.
+  IntegerSystem S;
+  for (int V = 0; V < 24; ++V)
+    S.addVariable();
+  for (auto [A, B] : {std::pair{2, 10}, {0, 11}, {6, 12}, {4, 13}, {3, 16}, {1, 17}, {7, 18},
+                      {5, 19}, {21, 15}, {1, 0}, {3, 2}})
+    S.addEquality(var(B) - var(A));
+  S.addEquality(var(12, 8) + var(13) - var(19, 4) - var(23));
+  for (int V : {0, 1, 2, 3})
+    S.addInequality(var(V));
+  for (int V : {4, 5, 6, 7, 12, 13, 15, 18, 19, 21})
+    S.addRange(var(V), 0, 7);
+  for (int V : {8, 9})
+    S.addRange(var(V), 0, 0);
+  for (int V : {22, 23})
+    S.addRange(var(V), 0, 3);
+  S.addInequality(var(5) - var(4) - lit(1));
   EXPECT_EQ(S.quickProof(), QuickProof::None);
   EXPECT_TRUE(S.quickPoint());
   EXPECT_FALSE(S.provablyEmpty());

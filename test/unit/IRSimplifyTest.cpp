@@ -11,6 +11,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 using namespace sched::ir;
 
 namespace {
@@ -115,6 +117,31 @@ TEST(IRSimplifyTest, IsIdempotentOnCanonicalForms) {
   Var Io = makeVar("io"), Ii = makeVar("ii"), K = makeVar("K");
   Expr E = simplify((Io * makeInt(8) + Ii) * K - makeInt(3));
   EXPECT_EQ(print(simplify(E)), print(E));
+}
+
+
+// canonicalize remembers its answers by the expression's structure (issue
+// 24): a twin built apart gets the same answer, with its own variables, and
+// comes back itself where canonicalize leaves it unchanged.
+TEST(IRSimplifyTest, CanonicalizeRemembersByStructureExactly) {
+  Var X = makeVar("x"), OtherX = makeVar("x");
+  Expr First = canonicalize((X + makeInt(1)) + makeInt(1));
+  Expr Second = canonicalize((OtherX + makeInt(1)) + makeInt(1));
+  EXPECT_TRUE(structurallyEqual(First, X + makeInt(2)));
+  EXPECT_TRUE(structurallyEqual(Second, OtherX + makeInt(2)));   // variables by identity
+  EXPECT_FALSE(structurallyEqual(Second, X + makeInt(2)));
+
+  Expr Canonical = X * makeInt(3) + makeInt(1);
+  EXPECT_EQ(canonicalize(Canonical), Canonical);
+  Expr Twin = X * makeInt(3) + makeInt(1);
+  EXPECT_EQ(canonicalize(Twin), Twin); // itself, not the remembered first one
+
+  // 0.0 and -0.0 are equal values but fold differently: remembered apart.
+  Expr Zero = canonicalize(makeFloat(0.0) * makeFloat(2.0));
+  Expr NegZero = canonicalize(makeFloat(-0.0) * makeFloat(2.0));
+  ASSERT_TRUE(as<FloatImmNode>(Zero) && as<FloatImmNode>(NegZero));
+  EXPECT_FALSE(std::signbit(as<FloatImmNode>(Zero)->Value));
+  EXPECT_TRUE(std::signbit(as<FloatImmNode>(NegZero)->Value));
 }
 
 } // namespace

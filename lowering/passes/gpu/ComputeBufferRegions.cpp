@@ -35,6 +35,8 @@
 #include "passes/PassUtil.h"
 #include "passes/Passes.h"
 
+#include <map>
+#include <optional>
 
 namespace sched {
 namespace passes {
@@ -48,28 +50,50 @@ ir::Expr bufferSize(const ir::Buffer &B) {
   return ir::simplify(Size);
 }
 
-/// The flat interval of B that S reads (or writes); a bound is null when
-/// unknown or not a launch expression. False when S does not access B that
-/// way or the region is not flat.
-bool touched(const ir::LoopNest &Nest, const ir::Buffer &B, bool Reads, ir::GuardUse Guards,
-             ir::Interval &Out) {
-  ir::Region R;
-  if (!ir::regionTouched(Nest.Body, B, Reads, ir::VarRanges(), R, Guards) || R.size() != 1)
-    return false;
-  Out = R[0];
-  if (Out.Min && !isLaunchExpr(Out.Min, Nest))
-    Out.Min = nullptr;
-  if (Out.Max && !isLaunchExpr(Out.Max, Nest))
-    Out.Max = nullptr;
-  return true;
-}
+/// The flat intervals of one buffer B the kernel reads or writes, each
+/// computed once: the region's start and its extent ask the same ones
+/// (regionTouched is the costly part of this pass).
+class TouchedRegions {
+public:
+  TouchedRegions(const ir::LoopNest &Nest, const ir::Buffer &B) : Nest(Nest), B(B) {}
 
-/// One past the largest flat index of B that S reads (or writes), or null
-/// when unknown.
-ir::Expr touchedEnd(const ir::LoopNest &Nest, const ir::Buffer &B, bool Reads,
-                    ir::GuardUse Guards) {
+  /// The flat interval of B that the kernel reads (or writes); a bound is
+  /// null when unknown or not a launch expression. False when it does not
+  /// access B that way or the region is not flat.
+  bool touched(bool Reads, ir::GuardUse Guards, ir::Interval &Out) {
+    auto Key = std::make_pair(Reads, Guards);
+    auto It = Known.find(Key);
+    if (It == Known.end())
+      It = Known.emplace(Key, compute(Reads, Guards)).first;
+    if (!It->second)
+      return false;
+    Out = *It->second;
+    return true;
+  }
+
+private:
+  const ir::LoopNest &Nest;
+  const ir::Buffer &B;
+  std::map<std::pair<bool, ir::GuardUse>, std::optional<ir::Interval>> Known;
+
+  std::optional<ir::Interval> compute(bool Reads, ir::GuardUse Guards) const {
+    ir::Region R;
+    if (!ir::regionTouched(Nest.Body, B, Reads, ir::VarRanges(), R, Guards) || R.size() != 1)
+      return std::nullopt;
+    ir::Interval Out = R[0];
+    if (Out.Min && !isLaunchExpr(Out.Min, Nest))
+      Out.Min = nullptr;
+    if (Out.Max && !isLaunchExpr(Out.Max, Nest))
+      Out.Max = nullptr;
+    return Out;
+  }
+};
+
+/// One past the largest flat index of B that the kernel reads (or writes),
+/// or null when unknown.
+ir::Expr touchedEnd(TouchedRegions &Regions, bool Reads, ir::GuardUse Guards) {
   ir::Interval I;
-  if (!touched(Nest, B, Reads, Guards, I) || !I.Max)
+  if (!Regions.touched(Reads, Guards, I) || !I.Max)
     return nullptr;
   return ir::simplify(I.Max + ir::makeInt(1));
 }
@@ -77,14 +101,14 @@ ir::Expr touchedEnd(const ir::LoopNest &Nest, const ir::Buffer &B, bool Reads,
 /// The smallest flat index of B the kernel may touch where that may be below
 /// zero, min(first index, 0); null (0) where it is provably non-negative or
 /// unknown. The guards tighten it where they can.
-ir::Expr regionMin(const ir::LoopNest &Nest, const ir::Buffer &B, bool Read, bool Written) {
+ir::Expr regionMin(TouchedRegions &Regions, bool Read, bool Written) {
   ir::Expr Min = ir::makeInt(0);
   for (bool Reads : {true, false}) {
     if (Reads ? !Read : !Written)
       continue;
     ir::Interval I;
-    if (!(touched(Nest, B, Reads, ir::GuardUse::Tighten, I) && I.Min) &&
-        !(touched(Nest, B, Reads, ir::GuardUse::Ignore, I) && I.Min))
+    if (!(Regions.touched(Reads, ir::GuardUse::Tighten, I) && I.Min) &&
+        !(Regions.touched(Reads, ir::GuardUse::Ignore, I) && I.Min))
       return nullptr;
     Min = ir::makeBinary(ir::BinOp::Min, Min, I.Min);
   }
@@ -108,16 +132,16 @@ ir::Expr clampedAtZero(const ir::Expr &Extent) {
 }
 
 /// The number of elements from Min (null: 0) the kernel may touch.
-ir::Expr regionExtent(const ir::LoopNest &Nest, const ir::Buffer &B, bool Read, bool Written,
+ir::Expr regionExtent(TouchedRegions &Regions, const ir::Buffer &B, bool Read, bool Written,
                       const ir::Expr &Min) {
   ir::Expr Size = bufferSize(B);
   ir::Expr End;
   for (bool Reads : {true, false}) {
     if (Reads ? !Read : !Written)
       continue;
-    ir::Expr E = touchedEnd(Nest, B, Reads, ir::GuardUse::Tighten);
+    ir::Expr E = touchedEnd(Regions, Reads, ir::GuardUse::Tighten);
     if (!E)
-      E = touchedEnd(Nest, B, Reads, ir::GuardUse::Ignore);
+      E = touchedEnd(Regions, Reads, ir::GuardUse::Ignore);
     if (!E)
       return clampedAtZero(Size); // an access with unknown bounds: the whole buffer
     End = End ? ir::makeBinary(ir::BinOp::Max, End, E) : E;
@@ -141,8 +165,9 @@ std::vector<BufferRegion> computeBufferRegions(const ir::LoopNest &Nest) {
     for (const ir::Access &A : Accesses)
       if (A.Buf == P.Buf)
         (A.IsWrite ? R.Written : R.Read) = true;
-    R.Min = regionMin(Nest, P.Buf, R.Read, R.Written);
-    R.Extent = regionExtent(Nest, P.Buf, R.Read, R.Written, R.Min);
+    TouchedRegions Touched(Nest, P.Buf);
+    R.Min = regionMin(Touched, R.Read, R.Written);
+    R.Extent = regionExtent(Touched, P.Buf, R.Read, R.Written, R.Min);
     Regions.push_back(R);
   }
   return Regions;
