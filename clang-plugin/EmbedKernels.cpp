@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <utility>
 
 namespace sched {
 
@@ -29,6 +30,16 @@ std::vector<TargetArch> buildTimeArchs(const LaunchDescriptor &D, const PluginOp
 
 std::string virtualArch(const TargetArch &Arch) { return "compute_" + Arch.name().substr(3); }
 
+bool compileKernelToPtx(const LaunchDescriptor &D, const std::string &Virtual, std::string &Ptx,
+                        std::string &Error) {
+  cuda::CompiledImage Image;
+  if (!cuda::compileForArch(D.Payload, D.Kernel.Kernel.Name, Virtual, Image, Error))
+    return false;
+  // PTX is text: the image ends at its terminating NUL.
+  Ptx.assign(Image.Image.data(), ::strnlen(Image.Image.data(), Image.Image.size()));
+  return true;
+}
+
 bool embedKernelImages(LaunchDescriptor &D, const PluginOptions &Opts, std::string &Error) {
   if (!Opts.Embed || D.Runner != RunnerKind::Kernel || D.Payload.empty())
     return true;
@@ -36,15 +47,13 @@ bool embedKernelImages(LaunchDescriptor &D, const PluginOptions &Opts, std::stri
   if (!cuda::nvrtc(NoNvrtc))
     return true; // no toolkit here: the program compiles its kernels when they run
   for (const TargetArch &Arch : buildTimeArchs(D, Opts)) {
-    std::string Virtual = virtualArch(Arch);
-    cuda::CompiledImage Image;
-    if (!cuda::compileForArch(D.Payload, D.Kernel.Kernel.Name, Virtual, Image, Error)) {
+    std::string Virtual = virtualArch(Arch), Ptx;
+    if (!compileKernelToPtx(D, Virtual, Ptx, Error)) {
       Error = "cannot compile the kernel for " + Virtual + " now (it is compiled when it "
               "first runs): " + Error;
       return false;
     }
-    D.Images.push_back({Virtual, std::string(Image.Image.data(), ::strnlen(Image.Image.data(),
-                                                                       Image.Image.size()))});
+    D.Images.push_back({Virtual, std::move(Ptx)});
   }
   return true;
 }

@@ -26,6 +26,13 @@ std::vector<TargetArch> buildTimeArchs(const LaunchDescriptor &D, const PluginOp
 /// The virtual architecture of Arch's PTX (sm_90a: compute_90a).
 std::string virtualArch(const TargetArch &Arch);
 
+/// D's kernel compiled to PTX for the virtual architecture Virtual
+/// (compute_80) by the runtime's NVRTC, which the caller has checked loads
+/// (cuda::nvrtc). False with NVRTC's log in Error when it does not compile.
+/// The one compile the embedded images and the kernel report share.
+bool compileKernelToPtx(const LaunchDescriptor &D, const std::string &Virtual, std::string &Ptx,
+                        std::string &Error);
+
 /// Adds D's images for Opts. False with Error when NVRTC loaded but could
 /// not compile the kernel for one of them (the kernel is then compiled when
 /// it first runs, where that fails the same way); true, with no image, when

@@ -756,24 +756,26 @@ bool hasLoopVarOrMinMax(const Expr &E, const VarRanges &Ranges) {
 
 /// A bound of E (an upper one when Upper) without loop variables or
 /// min/max; null when there is none of that shape. Depth stops a cycle.
-Expr looseBound(const Expr &E, bool Upper, const VarRanges &Ranges, int Depth = 0) {
+Expr looseBound(const Expr &E, bool Upper, const VarRanges &Ranges, bool PreferConstant,
+                int Depth = 0) {
   if (!E || Depth > 32)
     return nullptr;
   if (!hasLoopVarOrMinMax(E, Ranges))
     return E;
   if (const auto *V = as<VarNode>(E)) {
     const Interval &R = Ranges.at(V);
-    return looseBound(Upper ? R.Max : R.Min, Upper, Ranges, Depth + 1);
+    return looseBound(Upper ? R.Max : R.Min, Upper, Ranges, PreferConstant, Depth + 1);
   }
   if (const auto *C = as<CastNode>(E)) {
-    Expr Inner = looseBound(C->Value, Upper, Ranges, Depth + 1);
+    Expr Inner = looseBound(C->Value, Upper, Ranges, PreferConstant, Depth + 1);
     return Inner ? makeCast(C->Type, Inner) : nullptr;
   }
   const auto *B = as<BinaryNode>(E);
   if (!B)
     return nullptr;
   auto Both = [&](bool UpA, bool UpB) -> std::pair<Expr, Expr> {
-    return {looseBound(B->A, UpA, Ranges, Depth + 1), looseBound(B->B, UpB, Ranges, Depth + 1)};
+    return {looseBound(B->A, UpA, Ranges, PreferConstant, Depth + 1),
+            looseBound(B->B, UpB, Ranges, PreferConstant, Depth + 1)};
   };
   int64_t C = 0;
   switch (B->Op) {
@@ -788,11 +790,11 @@ Expr looseBound(const Expr &E, bool Upper, const VarRanges &Ranges, int Depth = 
   case BinOp::Mul:
     // A constant factor keeps or flips the direction.
     if (getConstInt(B->B, C)) {
-      Expr X = looseBound(B->A, C >= 0 ? Upper : !Upper, Ranges, Depth + 1);
+      Expr X = looseBound(B->A, C >= 0 ? Upper : !Upper, Ranges, PreferConstant, Depth + 1);
       return X ? makeBinary(BinOp::Mul, X, B->B) : nullptr;
     }
     if (getConstInt(B->A, C)) {
-      Expr Y = looseBound(B->B, C >= 0 ? Upper : !Upper, Ranges, Depth + 1);
+      Expr Y = looseBound(B->B, C >= 0 ? Upper : !Upper, Ranges, PreferConstant, Depth + 1);
       return Y ? makeBinary(BinOp::Mul, B->A, Y) : nullptr;
     }
     return nullptr;
@@ -800,13 +802,21 @@ Expr looseBound(const Expr &E, bool Upper, const VarRanges &Ranges, int Depth = 
   case BinOp::Max:
     // min(a, b) <= a and <= b; max(a, b) >= a and >= b: either operand.
     if ((B->Op == BinOp::Min) == Upper) {
-      // A constant operand is the tighter choice for a layout (`min(m, 8)`:
-      // rows of 8, with no assumption on m).
-      Expr X = looseBound(B->A, Upper, Ranges, Depth + 1);
-      Expr Y = looseBound(B->B, Upper, Ranges, Depth + 1);
-      if (X && Y && !getConstInt(X, C) && getConstInt(Y, C))
-        return Y;
-      return X ? X : Y;
+      // A constant operand is often the tighter choice for a layout
+      // (`min(m, 8)`: rows of 8, with no assumption on m); a size where the
+      // rows are of that size, unless the constant is written and the size
+      // reached through a loop (`min(3, j + 1)`; polynomialBox).
+      Expr X = looseBound(B->A, Upper, Ranges, PreferConstant, Depth + 1);
+      Expr Y = looseBound(B->B, Upper, Ranges, PreferConstant, Depth + 1);
+      if (!X || !Y)
+        return X ? X : Y;
+      bool WrittenX = !hasLoopVarOrMinMax(B->A, Ranges);
+      bool WrittenY = !hasLoopVarOrMinMax(B->B, Ranges);
+      if (!PreferConstant && WrittenX != WrittenY)
+        return WrittenY ? Y : X;
+      if (getConstInt(X, C) != getConstInt(Y, C))
+        return getConstInt(Y, C) == PreferConstant ? Y : X;
+      return X;
     }
     return nullptr;
   default:
@@ -816,16 +826,16 @@ Expr looseBound(const Expr &E, bool Upper, const VarRanges &Ranges, int Depth = 
 
 } // namespace
 
-VarRanges polynomialBox(const VarRanges &Ranges) {
+VarRanges polynomialBox(const VarRanges &Ranges, bool PreferConstant) {
   VarRanges Box = Ranges;
   for (auto &[V, R] : Box) {
     if (!R.isBounded())
       continue;
     if (hasLoopVarOrMinMax(R.Min, Ranges))
-      if (Expr Lo = looseBound(R.Min, false, Ranges))
+      if (Expr Lo = looseBound(R.Min, false, Ranges, PreferConstant))
         R.Min = simplify(Lo);
     if (hasLoopVarOrMinMax(R.Max, Ranges))
-      if (Expr Hi = looseBound(R.Max, true, Ranges))
+      if (Expr Hi = looseBound(R.Max, true, Ranges, PreferConstant))
         R.Max = simplify(Hi);
   }
   return Box;

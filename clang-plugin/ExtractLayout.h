@@ -100,8 +100,12 @@ bool someIndexIsNegative(const std::vector<ir::Expr> &Indices, const ir::VarRang
 /// min(M, i + 1)`) is replaced by a looser bound without them (`j <= M - 1`:
 /// min(a, b) <= a, the enclosing variable at its own bound), so that the
 /// layout's polynomial reasoning sees the hull of the nest's iterations. A
-/// bound that cannot be loosened so is kept as it is.
-ir::VarRanges polynomialBox(const ir::VarRanges &Ranges);
+/// bound that cannot be loosened so is kept as it is. Of a min (max) with a
+/// constant arm, PreferConstant takes that arm (`min(m, 8)`: rows of 8 with
+/// no assumption on m); else the arm written without loop variables
+/// (`min(M, i)`, i < 16, in rows of 12*M: j <= M - 1 fits them, j <= 14 only
+/// where 15 <= M; `min(3, j + 1)`: 3), failing that the one not constant.
+ir::VarRanges polynomialBox(const ir::VarRanges &Ranges, bool PreferConstant = true);
 
 } // namespace extract
 } // namespace sched

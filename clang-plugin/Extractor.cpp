@@ -2362,6 +2362,7 @@ bool NestExtractor::finishBuffers(std::vector<extract::FlatLayout> &Layouts,
   Layouts.reserve(Buffers.size());
   // Triangular and clamped loops bound their layouts by the nest's hull.
   const ir::VarRanges Box = extract::polynomialBox(LoopRanges);
+  const ir::VarRanges SizeBox = extract::polynomialBox(LoopRanges, /*PreferConstant=*/false);
   for (FreeBuffer &FB : Buffers) {
     std::vector<ir::Expr> Shape = FB.DeclaredShape;
     const extract::FlatLayout *Layout = nullptr;
@@ -2382,11 +2383,23 @@ bool NestExtractor::finishBuffers(std::vector<extract::FlatLayout> &Layouts,
       ir::Expr DeclaredSize = FB.FirstDimKnown ? FB.DeclaredShape[0] : nullptr;
       Layouts.emplace_back();
       // The exact ranges first; the hull where they use min/max or enclosing
-      // counters that the layout's polynomials cannot.
-      if (!extract::FlatLayout::choose(FB.FlatIndices, LoopRanges, DeclaredSize,
-                                       Layouts.back()) &&
-          !extract::FlatLayout::choose(FB.FlatIndices, Box, DeclaredSize,
-                                       (Layouts.back() = extract::FlatLayout())))
+      // counters that the layout's polynomials cannot: by the constant arms
+      // of min/max, or where that layout needs a run-time assumption, by the
+      // other arms if theirs needs none.
+      bool Chosen =
+          extract::FlatLayout::choose(FB.FlatIndices, LoopRanges, DeclaredSize, Layouts.back());
+      if (!Chosen) {
+        Chosen = extract::FlatLayout::choose(FB.FlatIndices, Box, DeclaredSize,
+                                             (Layouts.back() = extract::FlatLayout()));
+        extract::FlatLayout BySize;
+        if ((!Chosen || !Layouts.back().Assumptions.empty()) &&
+            extract::FlatLayout::choose(FB.FlatIndices, SizeBox, DeclaredSize, BySize) &&
+            BySize.Assumptions.empty()) {
+          Layouts.back() = BySize;
+          Chosen = true;
+        }
+      }
+      if (!Chosen)
         return fail(FB.FirstUse, "cannot bound the indices of '" + FB.Name + "'");
       Layout = &Layouts.back();
       Shape = Layout->Shape;

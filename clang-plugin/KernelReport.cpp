@@ -17,7 +17,6 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdlib>
-#include <cstring>
 
 namespace sched {
 namespace {
@@ -157,12 +156,10 @@ bool measureKernelResources(const LaunchDescriptor &D, const PluginOptions &Opts
         Error = "no NVRTC to compile the kernel to PTX: " + NoNvrtc;
         return false;
       }
-      cuda::CompiledImage Image;
-      if (!cuda::compileForArch(D.Payload, D.Kernel.Kernel.Name, Virtual, Image, Error)) {
+      if (!compileKernelToPtx(D, Virtual, Ptx, Error)) {
         Error = "cannot compile the kernel for " + Virtual + ": " + Error;
         return false;
       }
-      Ptx.assign(Image.Image.data(), ::strnlen(Image.Image.data(), Image.Image.size()));
     }
     std::string Output;
     if (!runPtxas(Ptxas, Ptx, Arch.name(), Output, Error))

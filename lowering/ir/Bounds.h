@@ -82,8 +82,10 @@ NonNegativeFacts accessFacts(const std::vector<Expr> &Guards, const VarRanges &R
 /// ranged variables and the guards on them only decide whether the access
 /// happens: that existence condition (existenceCondition) and the guards free
 /// of ranged variables are appended to FixedGuards; where one of them is false
-/// nothing is touched. Context gives ranges of other variables, used
-/// only to prove a range non-empty. Conservative: false when it cannot tell.
+/// nothing is touched. FixedGuards use no ranged variable: a condition that
+/// does (a reduction loop whose extent depends on an index variable) must
+/// hold for all of their values, else the box is not covered. Context gives
+/// ranges of other variables. Conservative: false when it cannot tell.
 /// (A cache_write's write-back copies a box only where the computation
 /// writes all of it.)
 bool coversBox(const std::vector<Expr> &Indices, const std::vector<Expr> &Guards,

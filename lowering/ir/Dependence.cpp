@@ -957,6 +957,23 @@ bool isReductionOp(BinOp Op) {
   }
 }
 
+/// The terms of a chain of integer + and - (`(a - b) + c` gives a, -b, c),
+/// each with whether it is subtracted; anything else is one term.
+static void sumTerms(const Expr &E, bool Negated, std::vector<std::pair<Expr, bool>> &Out) {
+  const auto *B = as<BinaryNode>(E);
+  if (B && isInt(B->Type) && (B->Op == BinOp::Add || B->Op == BinOp::Sub)) {
+    sumTerms(B->A, Negated, Out);
+    sumTerms(B->B, B->Op == BinOp::Sub ? !Negated : Negated, Out);
+    return;
+  }
+  const auto *U = as<UnaryNode>(E);
+  if (U && isInt(U->Type) && U->Op == UnOp::Neg) {
+    sumTerms(U->A, !Negated, Out);
+    return;
+  }
+  Out.push_back({E, Negated});
+}
+
 bool isCommutativeUpdate(const StmtNode *S, const BufferNode *Buf, BinOp &Op) {
   if (!S || S->Kind != StmtKind::Store)
     return false;
@@ -994,7 +1011,24 @@ bool isCommutativeUpdate(const StmtNode *S, const BufferNode *Buf, BinOp &Op) {
     return !ReadsBuf(V->B);
   if (IsSelf(V->B) && Commutative)
     return !ReadsBuf(V->A);
-  return false;
+  // An integer chain of + and - with the element one term of coefficient 1
+  // (`(X[I] - e*2) - 1`, how Simplify leaves `X[I] + ((-1 - e) - e)`) adds
+  // the other terms: exact in any grouping, as integer arithmetic wraps. Not
+  // for floating point, where regrouping the chain changes its rounding.
+  if ((V->Op != BinOp::Add && V->Op != BinOp::Sub) || !isInt(V->Type) || !isInt(St->Buf->Type))
+    return false;
+  std::vector<std::pair<Expr, bool>> Terms; // term, negated
+  sumTerms(Converted ? as<CastNode>(St->Value)->Value : St->Value, false, Terms);
+  int Self = 0;
+  for (const auto &[Term, Negated] : Terms) {
+    if (IsSelf(Term) && !Negated) {
+      ++Self;
+      continue;
+    }
+    if (ReadsBuf(Term))
+      return false;
+  }
+  return Self == 1;
 }
 
 

@@ -78,8 +78,11 @@ bool isReductionOp(BinOp Op);
 /// `X[I] = X[I] op e` (or `e op X[I]`) with op a reduction operation
 /// (isReductionOp), or `X[I] = X[I] - e`, and e not reading X: instances of
 /// such updates may run in any order; so may `X[I] = T(T'(X[I]) op e)` with
-/// op + - or * (C's conversions of a narrow or mixed type). Op receives the
-/// operation that combines two partial results (+ for -).
+/// op + - or * (C's conversions of a narrow or mixed type); and, for
+/// integers, `X[I] = chain` with chain a sum of terms under + and - (and
+/// negation) in which X[I] is one term, added, and the others do not read X
+/// (`(X[I] - e*2) - 1`, a simplified `X[I] + ((-1 - e) - e)`). Op receives
+/// the operation that combines two partial results (+ for -).
 bool isCommutativeUpdate(const StmtNode *S, const BufferNode *Buf, BinOp &Op);
 
 /// Whether the perfectly nested band Band (outermost first; only guards may

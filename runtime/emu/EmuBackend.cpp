@@ -196,11 +196,11 @@ std::string hexOf(uint64_t V) {
 }
 
 /// Builds (or finds in the cache) the object of Source and returns its path.
-/// The header is precompiled once per compiler and header text (most of a
-/// kernel's compile time is otherwise the C++ headers), and the object
-/// links no C++ library: dlopen resolves libm's and libc's functions in the
-/// program, which has them (the runtime is C++), and libgcc is linked in
-/// for the half conversions.
+/// The header is precompiled once per compiler, header text and header
+/// path (most of a kernel's compile time is otherwise the C++ headers), and
+/// the object links no C++ library: dlopen resolves libm's and libc's
+/// functions in the program, which has them (the runtime is C++), and libgcc
+/// is linked in for the half conversions.
 bool buildObject(const std::string &Source, const std::string &KernelName, std::string &Path,
                  std::string &Error) {
   std::string Inc = includeDir();
@@ -216,7 +216,10 @@ bool buildObject(const std::string &Source, const std::string &KernelName, std::
   for (const char *Flag :
        {"-std=c++17", "-O1", "-ffp-contract=off", "-fno-exceptions", "-w", "-fPIC"})
     Argv.push_back(Flag);
-  std::string Key;
+  // The header's path too: a precompiled header names the file it was made
+  // from, and clang refuses it once that file is gone (another checkout's
+  // copy of the same text, since removed).
+  std::string Key = Header + '\0';
   for (const std::string &A : Argv)
     Key += A + '\0';
   uint64_t HeaderHash = fnv1a(HeaderText, fnv1a(AbiText, fnv1a(Key)));

@@ -190,4 +190,40 @@ TEST(EmuBackend, AnUnusablePrecompiledHeaderIsBuiltAgain) {
   std::system((std::string("rm -rf ") + Dir).c_str());
 }
 
+TEST(EmuBackend, AHeaderPrecompiledFromAnotherCopyOfTheHeadersIsNotUsed) {
+  // Two checkouts (or a build and an install) hold the same header text; a
+  // precompiled header names the file it was made from, so one made from a
+  // copy since removed must not serve the other (clang refuses it: "could
+  // not find file ... referenced by AST file").
+  char Dir[] = "/tmp/sched-emu-pch-XXXXXX";
+  ASSERT_NE(mkdtemp(Dir), nullptr);
+  std::string Root = Dir, Copy = Root + "/copy";
+  std::string Real = std::string(__FILE__).substr(0, std::string(__FILE__).rfind('/')) +
+                     "/../../runtime/emu";
+  ASSERT_EQ(std::system(("cp -r " + Real + " " + Copy).c_str()), 0);
+  const char *SavedCache = std::getenv("SCHED_EMU_CACHE");
+  const char *SavedInclude = std::getenv("SCHED_EMU_INCLUDE");
+  std::string SavedCacheValue = SavedCache ? SavedCache : "";
+  std::string SavedIncludeValue = SavedInclude ? SavedInclude : "";
+  setenv("SCHED_EMU_CACHE", (Root + "/cache").c_str(), 1);
+  setenv("SCHED_EMU_INCLUDE", Copy.c_str(), 1);
+  const char *Src = "extern \"C\" __global__ void k(int *a) { a[0] = %d; }\n";
+  char First[128], Second[128];
+  std::snprintf(First, sizeof(First), Src, 3);
+  std::snprintf(Second, sizeof(Second), Src, 4);
+  EXPECT_EQ(emu::compileError(*emu::compileKernel(First, "k")), "");
+  ASSERT_EQ(std::system(("rm -rf " + Copy).c_str()), 0);
+  setenv("SCHED_EMU_INCLUDE", Real.c_str(), 1);
+  EXPECT_EQ(emu::compileError(*emu::compileKernel(Second, "k")), "");
+  if (SavedCache)
+    setenv("SCHED_EMU_CACHE", SavedCacheValue.c_str(), 1);
+  else
+    unsetenv("SCHED_EMU_CACHE");
+  if (SavedInclude)
+    setenv("SCHED_EMU_INCLUDE", SavedIncludeValue.c_str(), 1);
+  else
+    unsetenv("SCHED_EMU_INCLUDE");
+  std::system(("rm -rf " + Root).c_str());
+}
+
 } // namespace
