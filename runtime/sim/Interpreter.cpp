@@ -1396,30 +1396,29 @@ private:
   /// Whether access A of an earlier block is ordered before thread T now by
   /// a release of that block this block acquired (Op::Ticket).
   bool acquiredBefore(const GlobalAccess &A, int32_t T) const {
-    auto It = Acquired.find(A.Epoch >> PhaseBits);
-    if (It == Acquired.end())
-      return false;
-    const AcquiredRelease &R = It->second;
-    const bool Covered = A.Epoch < R.Of.Epoch || (A.Epoch == R.Of.Epoch && A.Thread == R.Of.Thread &&
-                                                   A.Tickets <= R.Of.Tickets);
-    return Covered && (Epoch > R.AtEpoch || T == R.ByThread);
+    for (const Acquisition &Q : Acquired) {
+      if (Epoch <= Q.AtEpoch && T != Q.ByThread)
+        continue; // another thread's, not yet passed on by a barrier
+      auto Counter = Released.find(Q.Key);
+      auto It = Counter->second.find(A.Epoch >> PhaseBits);
+      if (It == Counter->second.end())
+        continue;
+      const Release &R = It->second;
+      if (A.Epoch < R.Epoch ||
+          (A.Epoch == R.Epoch && A.Thread == R.Thread && A.Tickets <= R.Tickets))
+        return true;
+    }
+    return false;
   }
 
   /// Op::Ticket's ordering by thread T on counter element Key: releases,
-  /// then acquires every release of the counter so far.
+  /// then acquires every release of the counter so far (those of earlier
+  /// blocks: the blocks run one after another).
   void ticketOrders(uint64_t Key, int32_t T) {
-    std::vector<Release> &List = Released[Key];
-    List.push_back({Epoch, T, TicketsTaken[T]});
+    Released[Key][Epoch >> PhaseBits] = {Epoch, T, TicketsTaken[T]};
     if (TicketsTaken[T] < UINT16_MAX)
       ++TicketsTaken[T];
-    for (const Release &R : List) {
-      uint64_t Block = R.Epoch >> PhaseBits;
-      if (Block == (Epoch >> PhaseBits))
-        continue;
-      auto &Slot = Acquired[Block];
-      if (Slot.Of.Epoch <= R.Epoch)
-        Slot = {R, Epoch, T};
-    }
+    Acquired.push_back({Key, Epoch, T});
   }
 
   /// Whether an access (a write, or one of an atomic update, when IsWrite)
@@ -1837,11 +1836,11 @@ private:
   /// Tickets (Op::Ticket) order blocks: a ticket releases what its thread
   /// did before it (the block's accesses of earlier phases, the thread's own
   /// of this phase) to the counter, and acquires what the counter's earlier
-  /// tickets released. Released: per counter element (flightKey), the
-  /// epoch and thread of each ticket, in the order they ran. Acquired: per
-  /// earlier block (its epoch >> PhaseBits), the latest release of it this
-  /// block acquired, with where it was acquired (this thread from then on,
-  /// the block's other threads from the next phase). Acquired is not passed
+  /// tickets released. Released: per counter element (flightKey), per block
+  /// (its epoch >> PhaseBits), its latest ticket of the counter. Acquired:
+  /// the counters this block took tickets of, where (this thread from then
+  /// on, the block's other threads from the next phase): every release of
+  /// an earlier block on such a counter is acquired. Acquired is not passed
   /// on (a block that acquired and then releases does not carry what it
   /// acquired): stricter than the hardware, so a race is never missed.
   struct Release {
@@ -1850,13 +1849,13 @@ private:
     uint16_t Tickets; // the thread's tickets before this one
   };
   std::vector<uint16_t> TicketsTaken; // per thread of the block
-  struct AcquiredRelease {
-    Release Of;
+  struct Acquisition {
+    uint64_t Key; // the counter element
     uint64_t AtEpoch;
     int32_t ByThread;
   };
-  std::unordered_map<uint64_t, std::vector<Release>> Released;
-  std::unordered_map<uint64_t, AcquiredRelease> Acquired;
+  std::unordered_map<uint64_t, std::unordered_map<uint64_t, Release>> Released;
+  std::vector<Acquisition> Acquired;
   std::vector<RtBuffer> Bufs;
   std::vector<char> Shared, Local, GlobalTemp;
   std::vector<ShadowCell> Shadow;
