@@ -747,9 +747,13 @@ private:
     // each load goes to memory (ld.volatile), never to a line of L1 left
     // from before, as the CUDA guide's last-block sum reads them.
     std::set<const ir::BufferNode *> Counters;
-    for (const ir::Access &A : ir::collectAccesses(K.Kernel.Body))
-      if (A.Atomic)
-        Counters.insert(A.Buf.get());
+    bool HasScratch = false;
+    for (const ir::Param &P : K.Kernel.Params)
+      HasScratch |= P.Scratch;
+    if (HasScratch) // the accesses of the kernel, only where there is scratch
+      for (const ir::Access &A : ir::collectAccesses(K.Kernel.Body))
+        if (A.Atomic)
+          Counters.insert(A.Buf.get());
     bool First = true;
     for (const ir::Param &P : K.Kernel.Params) {
       S += First ? "" : ", ";

@@ -67,6 +67,7 @@
 //===----------------------------------------------------------------------===//
 #include "ir/Access.h"
 #include "ir/IRMutator.h"
+#include "ir/Kernel.h"
 #include "ir/IRVisitor.h"
 #include "ir/Intrinsics.h"
 #include "ir/Printer.h"
@@ -305,16 +306,8 @@ private:
                          Stmt &Out) {
     const std::string Where = "the reduction loop '" + L->LoopVar->Name + "' bound to " +
                               L->ThreadTag + " (a fixed-order combine across blocks)";
-    std::set<const VarNode *> ParamVars;
-    for (const Param &P : S.Nest.Params)
-      if (P.ParamKind == Param::Kind::Scalar)
-        ParamVars.insert(P.Scalar.get());
-    auto OfParams = [&](const Expr &E) {
-      for (const VarNode *V : varsOf(E))
-        if (!ParamVars.count(V))
-          return false;
-      return true;
-    };
+    // The scratch is sized by the launcher: from the scalar parameters.
+    auto OfParams = [&](const Expr &E) { return isLaunchExpr(E, S.Nest); };
     std::vector<const StmtNode *> Path;
     enclosingStmts(S.Nest.Body, L, Path);
     Expr Group = makeInt(0), Groups = makeInt(1);
